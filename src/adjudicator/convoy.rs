@@ -1,0 +1,86 @@
+//! Convoy routes as geography: which chains of seas could carry an army.
+//!
+//! These answer the *legality* questions (WM D.III(4): "possible with the aid of other units on the
+//! board"; DATC 4.E.1 and 6.G.19). Whether a route actually works in a given turn is decided by the
+//! resolver, from the convoy orders and the fleets that stay.
+
+use crate::map::{Map, Province, ProvinceSet};
+
+/// Seas that may carry a convoy: the ones holding a fleet, or every sea.
+pub(super) fn convoy_seas(map: &Map, fleets_at_sea: ProvinceSet, any_sea: bool) -> ProvinceSet {
+    if !any_sea {
+        return fleets_at_sea;
+    }
+    let mut s = ProvinceSet::default();
+    for p in map.all_provinces() {
+        if map.is_sea(p) {
+            s.insert(p);
+        }
+    }
+    s
+}
+
+/// Seas of `seas` reachable by a chain of seas starting next to `from`.
+fn reach(map: &Map, from: Province, seas: ProvinceSet) -> ProvinceSet {
+    let mut seen = ProvinceSet::default();
+    let mut stack: Vec<Province> = Vec::with_capacity(8);
+    for s in map.fleet_province_neighbours(from).iter() {
+        if seas.contains(s) && !seen.contains(s) {
+            seen.insert(s);
+            stack.push(s);
+        }
+    }
+    while let Some(p) = stack.pop() {
+        for s in map.fleet_province_neighbours(p).iter() {
+            if seas.contains(s) && !seen.contains(s) {
+                seen.insert(s);
+                stack.push(s);
+            }
+        }
+    }
+    seen
+}
+
+/// Could an army at `from` be convoyed to `to` through `seas`?
+pub(super) fn route_exists(map: &Map, from: Province, to: Province, seas: ProvinceSet) -> bool {
+    if from == to || !map.is_coastal(from) || !map.is_coastal(to) {
+        return false;
+    }
+    let r = reach(map, from, seas);
+    map.fleet_province_neighbours(to)
+        .iter()
+        .any(|s| r.contains(s))
+}
+
+/// Is the sea `fleet` on some route from `from` to `to` through `seas`?
+pub(super) fn on_some_route(
+    map: &Map,
+    from: Province,
+    to: Province,
+    fleet: Province,
+    seas: ProvinceSet,
+) -> bool {
+    if from == to || !map.is_coastal(from) || !map.is_coastal(to) || !seas.contains(fleet) {
+        return false;
+    }
+    reach(map, from, seas).contains(fleet) && reach(map, to, seas).contains(fleet)
+}
+
+/// Is `route` a chain of seas in `seas` leading from `from` to `to`?
+pub(super) fn route_is_chain(
+    map: &Map,
+    from: Province,
+    to: Province,
+    route: &[Province],
+    seas: ProvinceSet,
+) -> bool {
+    let (Some(first), Some(last)) = (route.first(), route.last()) else {
+        return false;
+    };
+    route.iter().all(|p| seas.contains(*p))
+        && map.fleet_province_neighbours(from).contains(*first)
+        && map.fleet_province_neighbours(*last).contains(to)
+        && route
+            .windows(2)
+            .all(|w| map.fleet_province_neighbours(w[0]).contains(w[1]))
+}

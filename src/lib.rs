@@ -1,0 +1,12 @@
+//! Chancery: a play-by-email Diplomacy game-master server.
+//!
+//! The core is pure: [`map`] (variants as data), [`order`] (typed orders and their canonical
+//! notation), [`rules`] (house rules and presets), [`phase`] and [`adjudicator`]. The
+//! `chancery adjudicate` contract is in [`json`].
+
+pub mod adjudicator;
+pub mod json;
+pub mod map;
+pub mod order;
+pub mod phase;
+pub mod rules;

@@ -1,0 +1,274 @@
+//! House rules: one typed settings struct, with a named preset per rulebook.
+//!
+//! Every option names the clause it implements. The presets live in `config/presets/*.toml` and
+//! are embedded in the binary; a game may override any option. The default is `dpv2023`: the
+//! DATC v3.0 preferences, which follow the 2023 rulebook.
+//!
+//! Where a clause is enforced, grep for its name (for example `WM D.V(2)`); the tests that prove
+//! each option are in `tests/rule_options.rs`.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Convoy intent for a move to an adjacent province that could also go by convoy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConvoyIntent {
+    /// DATC 4.A.3 (2000/2023 rules), WM D.VI(2), Maharajiad B.VII(2): the move goes by convoy if it
+    /// says "via convoy", or if a fleet of the army's own power is ordered to convoy it there.
+    /// Otherwise it goes by land. There is no fallback from one route to the other.
+    ExplicitOrOwnFleet,
+    /// DPTG (DATC 4.A.3, last paragraph): only an explicit "via convoy" goes by convoy.
+    ExplicitOnly,
+}
+
+/// How an explicit convoy route in a move order is treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConvoyRoutes {
+    /// WM D.VI(3)–(4), Maharajiad B.VII(3)–(4): a specified route limits the convoy to those
+    /// fleets, and is disrupted if any fleet on it is dislodged. An unspecified route is disrupted
+    /// only when every possible route is broken (DATC 4.A.1 choice b).
+    Honoured,
+    /// DATC 4.A.6: a written route is read only as "via convoy"; any route may be used.
+    Ignored,
+}
+
+/// Several orders for one unit in one order set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MultipleOrders {
+    /// WM D.III(5): the last order, reading top to bottom, is used.
+    LastWins,
+    /// Maharajiad B.IV(6), DATC 4.D.3 choice c: the unit is ordered ambiguously and holds
+    /// (it may receive hold support). Identical duplicates count as one order.
+    Hold,
+}
+
+/// What an army move that needs a convoy must have to be legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConvoyLegality {
+    /// WM D.III(4), Maharajiad B.IV(5), DATC 4.E.1: a move is not illegal if fleets on the board,
+    /// of any nationality, could carry it. Otherwise it is illegal: the unit holds and may receive
+    /// hold support.
+    UnitsOnBoard,
+    /// Any chain of sea provinces makes the move legal; without fleets it simply fails.
+    Geography,
+}
+
+/// A coast in a fleet move that the fleet cannot reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WrongMoveCoast {
+    /// DATC 4.B.3 choice b: the order is illegal.
+    Illegal,
+    /// WM D.IV(3)(b): an inaccurate coast never invalidates a move; the reachable coast is used
+    /// when there is exactly one.
+    Corrected,
+}
+
+/// A wrong unit type or nationality in an order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Designation {
+    /// DATC 4.C.2/4.C.6, WM D.IV(1)–(2): the designation is ignored.
+    Accept,
+    /// Maharajiad B.V(2) and B.V(4): the order is invalid (the unit holds).
+    Invalidate,
+}
+
+/// More builds or disbands than the position allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExcessAdjustments {
+    /// DATC 4.D.4 and 4.D.6 choice b: the first legal orders, top to bottom, are used.
+    FirstOrders,
+    /// WM D.V(2): orders are followed from the bottom of the order set upwards until the count is
+    /// reached.
+    BottomUp,
+    /// Maharajiad B.VI(2): excess builds are all refused; excess disbands are all set aside and the
+    /// removals follow the civil-disorder rule.
+    RefuseAll,
+}
+
+/// Several builds in one supply centre.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DuplicateBuilds {
+    /// DATC 4.D.5 choice b: the first build order is used.
+    First,
+    /// WM D.V(3): the first reading from bottom to top, that is the last one written.
+    BottomUp,
+    /// Maharajiad B.VI(3): no unit is built if the orders name different unit types (unless the
+    /// centre cannot hold a fleet, when an army is built); identical orders count as one.
+    NoneIfDifferent,
+}
+
+/// A build with no unit type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UntypedBuild {
+    /// DATC 4.C.3 choice c, WM D.V(1): an army in an inland centre; in a coastal centre nothing,
+    /// unless a legal coast is written, when a fleet is built there.
+    ArmyInlandFleetOnCoast,
+    /// Maharajiad B.VI(1): an army in an inland centre; nothing in a coastal one.
+    ArmyInlandOnly,
+}
+
+/// Which units a power that owes removals and did not order them loses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CivilDisorder {
+    /// 2023 rulebook, DATC 4.D.8 and 6.J: distance to the nearest supply centre the power owns,
+    /// where armies and fleets both cross land and sea; ties go fleets first, then by the English
+    /// province name.
+    NearestOwnedCenter,
+    /// WM D.V(4): distance to a home centre of the power. Armies move through land and sea (not
+    /// Switzerland); fleets count legal fleet moves. Fleets go before armies, then in English
+    /// province-name order.
+    HomeCenterWm,
+    /// Maharajiad B.VI(4): distance to the nearest home centre in legal moves, where sea provinces
+    /// count as one move for any unit. Fleets before armies, then full-province-name order.
+    HomeCenterSeasCount,
+    /// Agora BT24: the units farthest from the country (its home centres) go first, measured over
+    /// land and sea; fleets before armies, then alphabetically by province.
+    FarthestFromCountry,
+}
+
+/// The house rules of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// The preset name this set came from.
+    pub name: String,
+    /// A line saying which rulebook it follows.
+    pub description: String,
+    /// DATC 4.A.3; WM D.VI(2); Maharajiad B.VII(2).
+    pub convoy_intent: ConvoyIntent,
+    /// WM D.VI(3)–(4); Maharajiad B.VII(3)–(4); DATC 4.A.1, 4.A.6.
+    pub convoy_routes: ConvoyRoutes,
+    /// WM D.III(4); Maharajiad B.IV(5); DATC 4.E.1.
+    pub convoy_legality: ConvoyLegality,
+    /// WM D.III(5); Maharajiad B.IV(6); DATC 4.D.3.
+    pub multiple_orders: MultipleOrders,
+    /// WM D.IV(1); Maharajiad B.V(1)–(2); DATC 4.C.1–4.C.2.
+    pub unit_type_designation: Designation,
+    /// WM D.IV(2); Maharajiad B.V(3)–(4); DATC 4.C.5–4.C.6.
+    pub nationality_designation: Designation,
+    /// WM D.IV(3); DATC 4.B.3.
+    pub wrong_move_coast: WrongMoveCoast,
+    /// WM D.V(2); Maharajiad B.VI(2); DATC 4.D.4, 4.D.6.
+    pub excess_adjustments: ExcessAdjustments,
+    /// WM D.V(3); Maharajiad B.VI(3); DATC 4.D.5.
+    pub duplicate_builds: DuplicateBuilds,
+    /// WM D.V(1); Maharajiad B.VI(1); DATC 4.C.3.
+    pub untyped_build: UntypedBuild,
+    /// 2023 rulebook; WM D.V(4); Maharajiad B.VI(4); Agora BT24.
+    pub civil_disorder: CivilDisorder,
+}
+
+/// The embedded presets, by name.
+const PRESETS: &[(&str, &str)] = &[
+    ("dpv2023", include_str!("../config/presets/dpv2023.toml")),
+    ("wm2004", include_str!("../config/presets/wm2004.toml")),
+    ("maharajiad", include_str!("../config/presets/maharajiad.toml")),
+    ("agora2020", include_str!("../config/presets/agora2020.toml")),
+];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RulesError {
+    UnknownPreset(String),
+    Invalid { preset: String, message: String },
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::UnknownPreset(p) => write!(
+                f,
+                "unknown rules preset '{p}' (known: {})",
+                Rules::preset_names().collect::<Vec<_>>().join(", ")
+            ),
+            RulesError::Invalid { preset, message } => {
+                write!(f, "rules preset '{preset}' is invalid: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+impl Rules {
+    pub fn preset_names() -> impl Iterator<Item = &'static str> {
+        PRESETS.iter().map(|(n, _)| *n)
+    }
+
+    /// A named preset. Aliases: `default`, `datc` and `2023` mean `dpv2023`.
+    pub fn preset(name: &str) -> Result<Rules, RulesError> {
+        let key = match name.to_ascii_lowercase().as_str() {
+            "default" | "datc" | "2023" | "dpv2023" => "dpv2023".to_string(),
+            "wm" | "wm04" | "wm2004" | "worldmasters" => "wm2004".to_string(),
+            "maharajiad" | "maharajiad1" => "maharajiad".to_string(),
+            "agora" | "agora2020" => "agora2020".to_string(),
+            other => other.to_string(),
+        };
+        let text = PRESETS
+            .iter()
+            .find(|(n, _)| *n == key)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| RulesError::UnknownPreset(name.to_string()))?;
+        Rules::from_toml(&key, text)
+    }
+
+    /// Parse a full rules table (as in a preset file).
+    pub fn from_toml(name: &str, text: &str) -> Result<Rules, RulesError> {
+        toml::from_str(text).map_err(|e| RulesError::Invalid {
+            preset: name.to_string(),
+            message: e.to_string(),
+        })
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        match Rules::preset("dpv2023") {
+            Ok(r) => r,
+            // Embedded file; every preset is parsed by a unit test below.
+            Err(e) => panic!("embedded preset dpv2023 is broken: {e}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_parses_and_names_itself() {
+        for name in Rules::preset_names() {
+            let r = Rules::preset(name).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(r.name, name);
+        }
+    }
+
+    #[test]
+    fn unknown_preset_is_named() {
+        let e = Rules::preset("nope").unwrap_err().to_string();
+        assert!(e.contains("'nope'") && e.contains("wm2004"), "{e}");
+    }
+
+    #[test]
+    fn presets_differ_where_the_rulebooks_do() {
+        let wm = Rules::preset("wm2004").unwrap();
+        let mj = Rules::preset("maharajiad").unwrap();
+        let d = Rules::default();
+        assert_eq!(wm.multiple_orders, MultipleOrders::LastWins);
+        assert_eq!(mj.multiple_orders, MultipleOrders::Hold);
+        assert_eq!(wm.excess_adjustments, ExcessAdjustments::BottomUp);
+        assert_eq!(mj.excess_adjustments, ExcessAdjustments::RefuseAll);
+        assert_eq!(d.civil_disorder, CivilDisorder::NearestOwnedCenter);
+        assert_eq!(wm.civil_disorder, CivilDisorder::HomeCenterWm);
+        assert_eq!(mj.unit_type_designation, Designation::Invalidate);
+    }
+}
