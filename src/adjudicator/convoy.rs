@@ -52,7 +52,11 @@ pub(super) fn route_exists(map: &Map, from: Province, to: Province, seas: Provin
         .any(|s| r.contains(s))
 }
 
-/// Is the sea `fleet` on some route from `from` to `to` through `seas`?
+/// Is the sea `fleet` *necessary* for some route from `from` to `to` through `seas`? It must lie
+/// on a route with no shortcut (an induced path: no fleet on it borders a later one except the
+/// next, only the first borders the origin, only the last the destination). A fleet that only
+/// lengthens a route that works without it is on no such route, and its convoy order is illegal
+/// (DATC 4.E.1 and 6.G.19).
 pub(super) fn on_some_route(
     map: &Map,
     from: Province,
@@ -63,7 +67,57 @@ pub(super) fn on_some_route(
     if from == to || !map.is_coastal(from) || !map.is_coastal(to) || !seas.contains(fleet) {
         return false;
     }
-    reach(map, from, seas).contains(fleet) && reach(map, to, seas).contains(fleet)
+    if !(reach(map, from, seas).contains(fleet) && reach(map, to, seas).contains(fleet)) {
+        return false;
+    }
+    let mut path: Vec<Province> = Vec::with_capacity(8);
+    for first in map.fleet_province_neighbours(from).iter() {
+        if seas.contains(first) {
+            path.push(first);
+            if induced_route_through(map, from, to, fleet, seas, &mut path) {
+                return true;
+            }
+            path.pop();
+        }
+    }
+    false
+}
+
+fn induced_route_through(
+    map: &Map,
+    from: Province,
+    to: Province,
+    fleet: Province,
+    seas: ProvinceSet,
+    path: &mut Vec<Province>,
+) -> bool {
+    let Some(&last) = path.last() else {
+        return false;
+    };
+    if map.fleet_province_neighbours(last).contains(to) {
+        return path.contains(&fleet);
+    }
+    let before = &path[..path.len() - 1];
+    let next: Vec<Province> = map
+        .fleet_province_neighbours(last)
+        .iter()
+        .filter(|s| {
+            seas.contains(*s)
+                && !path.contains(s)
+                && !map.fleet_province_neighbours(*s).contains(from)
+                && !before
+                    .iter()
+                    .any(|b| map.fleet_province_neighbours(*b).contains(*s))
+        })
+        .collect();
+    for s in next {
+        path.push(s);
+        if induced_route_through(map, from, to, fleet, seas, path) {
+            return true;
+        }
+        path.pop();
+    }
+    false
 }
 
 /// Is `route` a chain of seas in `seas` leading from `from` to `to`?

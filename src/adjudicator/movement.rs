@@ -49,13 +49,6 @@ enum Intent {
     OwnFleetDecides,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum State {
-    Unresolved,
-    Guessing,
-    Resolved,
-}
-
 const NONE: usize = usize::MAX;
 
 struct Resolver<'a> {
@@ -79,9 +72,12 @@ struct Resolver<'a> {
     supports: Vec<Vec<usize>>,
     /// Valid convoy fleets for each convoyed army.
     convoys: Vec<Vec<usize>>,
-    state: Vec<State>,
     res: Vec<bool>,
-    deps: Vec<usize>,
+    resolved: Vec<bool>,
+    visited: Vec<bool>,
+    cycle: Vec<usize>,
+    guess_based: bool,
+    recursion_hits: i32,
 }
 
 /// What an input order became.
@@ -208,9 +204,12 @@ pub(super) fn adjudicate(
         moves_to: vec![Vec::new(); map.province_count()],
         supports: vec![Vec::new(); n],
         convoys: vec![Vec::new(); n],
-        state: vec![State::Unresolved; n],
         res: vec![false; n],
-        deps: Vec::with_capacity(16),
+        resolved: vec![false; n],
+        visited: vec![false; n],
+        cycle: Vec::with_capacity(16),
+        guess_based: false,
+        recursion_hits: 0,
     };
     r.match_orders(rules);
     for i in 0..n {
@@ -687,88 +686,90 @@ impl Resolver<'_> {
         }
     }
 
+    /// DATC 5.F, the guess algorithm in its final form (with `guess_based` and `recursion_hits`,
+    /// so that cycles that are not clean single cycles, as in Pandin's paradox, are retreated to
+    /// the ancestor of the whole cycle before the second guess).
     fn resolve(&mut self, i: usize) -> bool {
-        match self.state[i] {
-            State::Resolved => return self.res[i],
-            State::Guessing => {
-                if !self.deps.contains(&i) {
-                    self.deps.push(i);
-                }
-                return self.res[i];
-            }
-            State::Unresolved => {}
-        }
-        let old = self.deps.len();
-        self.res[i] = false;
-        self.state[i] = State::Guessing;
-        let first = self.adjudicate(i);
-        if self.deps.len() == old {
-            if self.state[i] != State::Resolved {
-                self.res[i] = first;
-                self.state[i] = State::Resolved;
-            }
+        if self.resolved[i] {
             return self.res[i];
         }
-        if self.deps[old] != i {
-            // Depends on somebody else's guess: keep guessing.
-            self.deps.push(i);
+        if self.cycle.contains(&i) {
+            self.guess_based = true;
+            return self.res[i];
+        }
+        if self.visited[i] {
+            self.cycle.push(i);
+            self.guess_based = true;
+            self.recursion_hits += 1;
+            return self.res[i];
+        }
+        self.visited[i] = true;
+        let old_len = self.cycle.len();
+        let old_guess_based = self.guess_based;
+        self.guess_based = false;
+        let old_hits = self.recursion_hits;
+        self.res[i] = false;
+        let first = self.adjudicate(i);
+        if !self.guess_based {
+            self.guess_based = old_guess_based;
             self.res[i] = first;
+            self.resolved[i] = true;
             return first;
         }
-        // Our own guess mattered: try the other one.
-        for d in old..self.deps.len() {
-            let x = self.deps[d];
-            self.state[x] = State::Unresolved;
+        if self.cycle.contains(&i) {
+            self.recursion_hits -= 1;
         }
-        self.deps.truncate(old);
-        self.res[i] = true;
-        self.state[i] = State::Guessing;
-        let second = self.adjudicate(i);
-        if first == second {
-            for d in old..self.deps.len() {
-                let x = self.deps[d];
-                self.state[x] = State::Unresolved;
+        if self.recursion_hits == old_hits {
+            // This order is the ancestor of the whole cycle: try the other guess.
+            self.cycle.truncate(old_len);
+            self.res[i] = true;
+            let second = self.adjudicate(i);
+            if first == second {
+                self.cycle.truncate(old_len);
+                self.guess_based = old_guess_based;
+                self.res[i] = first;
+                self.resolved[i] = true;
+                return first;
             }
-            self.deps.truncate(old);
-            self.res[i] = first;
-            self.state[i] = State::Resolved;
-            return first;
+            let cycle = self.cycle[old_len..].to_vec();
+            self.backup_rule(&cycle);
+            self.cycle.truncate(old_len);
+            self.guess_based = old_guess_based;
+            self.visited[i] = false;
+            return self.resolve(i);
         }
-        self.backup_rule(old);
-        self.resolve(i)
+        if !self.cycle.contains(&i) {
+            self.cycle.push(i);
+        }
+        self.res[i] = first;
+        self.visited[i] = false;
+        first
     }
 
-    /// No or two consistent resolutions: a convoy paradox (Szykman rule) or circular movement.
-    fn backup_rule(&mut self, old: usize) {
-        let cycle: Vec<usize> = self.deps[old..].to_vec();
-        self.deps.truncate(old);
+    /// No or two consistent resolutions (DATC 5.B): with a convoying fleet in the cycle it is a
+    /// convoy paradox, and by the Szykman rule (WM D.VI(6), Maharajiad B.VII(6)) those convoys
+    /// fail, so the convoyed armies fail and have no effect on their destination. Otherwise it is
+    /// circular movement, and every move in it succeeds.
+    fn backup_rule(&mut self, cycle: &[usize]) {
         let convoys: Vec<usize> = cycle
             .iter()
             .copied()
             .filter(|x| matches!(self.kind[*x], Kind::Convoy { .. }))
             .collect();
         if convoys.is_empty() {
-            // Circular movement: every move in the cycle succeeds.
-            for x in cycle {
+            for &x in cycle {
                 if matches!(self.kind[x], Kind::Move { .. }) {
                     self.res[x] = true;
-                    self.state[x] = State::Resolved;
-                } else {
-                    self.state[x] = State::Unresolved;
+                    self.resolved[x] = true;
                 }
             }
             return;
         }
-        // Szykman (WM D.VI(6), Maharajiad B.VII(6)): the convoyed moves in the paradox fail and
-        // have no effect on their destination.
-        for x in &cycle {
-            self.state[*x] = State::Unresolved;
-        }
         for c in convoys {
+            self.res[c] = false;
+            self.resolved[c] = true;
             if let Kind::Convoy { army, .. } = self.kind[c] {
                 self.paradox[army] = true;
-                self.res[army] = false;
-                self.state[army] = State::Resolved;
             }
         }
     }
@@ -781,7 +782,20 @@ impl Resolver<'_> {
                 self.adjudicate_support(i, t)
             }
             Kind::SupportMove { dest, .. } => self.adjudicate_support(i, dest),
-            Kind::Convoy { .. } => !self.dislodged_by_move(i),
+            // DATC 5.D: a convoy asks the attacking moves directly (adjudicate, not resolve), so
+            // that the moves are not drawn into the cycle and every cycle stays a clean single
+            // one: in Pandin's paradox only the convoy and the support are in it.
+            Kind::Convoy { .. } => {
+                let here = self.origin(i);
+                let attackers = self.moves_to[here.0 as usize].clone();
+                !attackers.into_iter().any(|k| {
+                    if self.resolved[k] {
+                        self.res[k]
+                    } else {
+                        self.adjudicate(k)
+                    }
+                })
+            }
             Kind::Hold => true,
         }
     }
@@ -827,19 +841,13 @@ impl Resolver<'_> {
         true
     }
 
-    fn dislodged_by_move(&mut self, i: usize) -> bool {
-        let here = self.origin(i);
-        let attackers = self.moves_to[here.0 as usize].clone();
-        attackers.into_iter().any(|k| self.resolve(k))
-    }
-
     /// Can the moving unit get there: by land always (legality checked that), by convoy if a
     /// chain of convoying fleets that are not dislodged connects.
     fn path(&mut self, i: usize) -> bool {
         if !self.by_convoy[i] {
             return true;
         }
-        if self.no_route[i] || self.paradox[i] {
+        if self.no_route[i] {
             return false;
         }
         let Kind::Move { dest, route, .. } = self.kind[i].clone() else {
