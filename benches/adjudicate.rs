@@ -1,1 +1,498 @@
-fn main(){}
+//! Movement-phase adjudication speed on realistic boards.
+//!
+//! `cargo bench --bench adjudicate` (add `-- --quick` for a short run). The phases come from
+//! random legal play (the `generator` module below), generated once before timing. Criterion times adjudicating
+//! all of them (throughput in phases); then, outside criterion, each phase is timed on its own
+//! and the median and p99 per phase are printed.
+
+use chancery::adjudicator::adjudicate;
+use chancery::map::Map;
+use chancery::rules::Rules;
+use criterion::{Criterion, Throughput, black_box};
+use generator::MovementPhase;
+use std::time::{Duration, Instant};
+
+const SEED: u64 = 0x00C4_A1CE_2901_1901;
+const PHASES: usize = 160;
+const MIN_UNITS: usize = 22;
+const MAX_UNITS: usize = 34;
+/// Games restart after this many years, so the sample mixes openings, middle and end games.
+const MAX_YEARS: u16 = 20;
+
+fn bench_phases(c: &mut Criterion, map: &Map, rules: &Rules, phases: &[MovementPhase]) {
+    let mut group = c.benchmark_group("movement_phase");
+    group.throughput(Throughput::Elements(phases.len() as u64));
+    group.warm_up_time(Duration::from_secs(2));
+    group.measurement_time(Duration::from_secs(6));
+    group.bench_function(format!("all_{}_phases", phases.len()), |b| {
+        b.iter(|| {
+            for (board, orders) in phases {
+                black_box(adjudicate(map, rules, black_box(board), black_box(orders)));
+            }
+        })
+    });
+    // A fixed early and a late phase, for a per-phase figure criterion can compare across runs.
+    let smallest = phases.iter().min_by_key(|(b, _)| b.units.len()).unwrap();
+    let largest = phases.iter().max_by_key(|(b, _)| b.units.len()).unwrap();
+    group.throughput(Throughput::Elements(1));
+    for (name, (board, orders)) in [("smallest", smallest), ("largest", largest)] {
+        group.bench_function(format!("{name}_{}_units", board.units.len()), |b| {
+            b.iter(|| black_box(adjudicate(map, rules, black_box(board), black_box(orders))))
+        });
+    }
+    group.finish();
+}
+
+/// Per-phase times: the mean of `runs` adjudications, best of `batches` batches (to shed
+/// interference from the other core), then median and p99 over the phases.
+fn per_phase_stats(map: &Map, rules: &Rules, phases: &[MovementPhase], runs: u32, batches: u32) {
+    let mut times: Vec<f64> = phases
+        .iter()
+        .map(|(board, orders)| {
+            for _ in 0..10 {
+                black_box(adjudicate(map, rules, board, orders));
+            }
+            (0..batches)
+                .map(|_| {
+                    let t = Instant::now();
+                    for _ in 0..runs {
+                        black_box(adjudicate(map, rules, black_box(board), black_box(orders)));
+                    }
+                    t.elapsed().as_secs_f64() * 1e6 / runs as f64
+                })
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let k = times.len();
+    let pct = |q: f64| times[((q * k as f64).ceil() as usize).clamp(1, k) - 1];
+    let units = phases.iter().map(|(b, _)| b.units.len());
+    let (umin, umax) = (units.clone().min().unwrap(), units.max().unwrap());
+    println!(
+        "median per phase: {:.1} µs, p99 per phase: {:.1} µs over {k} phases (units {umin}..{umax}); \
+         min {:.1} µs, max {:.1} µs; each the mean of {runs} runs, best of {batches}",
+        pct(0.5),
+        pct(0.99),
+        times[0],
+        times[k - 1],
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let has = |f: &str| args.iter().any(|a| a == f);
+    // As criterion decides: `cargo bench` passes --bench; `cargo test --benches` does not, and
+    // then every benchmark runs once as a test.
+    let benchmarking = has("--bench") && !has("--test") && !has("--list") && !has("--profile-time");
+    let quick = has("--quick");
+
+    let map = Map::standard();
+    let rules = Rules::default();
+    let t = Instant::now();
+    let phases =
+        generator::movement_phases(map, &rules, SEED, PHASES, MIN_UNITS, MAX_UNITS, MAX_YEARS);
+    let gen_time = t.elapsed();
+
+    if benchmarking {
+        let orders: usize = phases.iter().map(|(_, o)| o.len()).sum();
+        let invalid: usize = phases
+            .iter()
+            .map(|(b, o)| {
+                adjudicate(map, &rules, b, o)
+                    .results
+                    .iter()
+                    .filter(|r| r.outcome == chancery::adjudicator::Outcome::Invalid)
+                    .count()
+            })
+            .sum();
+        println!(
+            "generated {} movement phases ({orders} orders, {invalid} invalid) in {:.0} ms",
+            phases.len(),
+            gen_time.as_secs_f64() * 1e3
+        );
+    }
+
+    let mut c = Criterion::default().configure_from_args();
+    bench_phases(&mut c, map, &rules, &phases);
+    c.final_summary();
+
+    if benchmarking {
+        let (runs, batches) = if quick { (50, 2) } else { (200, 3) };
+        per_phase_stats(map, &rules, &phases, runs, batches);
+    }
+}
+
+mod generator {
+    //! Deterministic generator of realistic movement phases, by random legal play from 1901.
+    //!
+    //! Each unit gets one order, weighted roughly like real play: ~45% moves to a neighbouring
+    //! province, ~25% supports of a neighbouring unit's actual order (so supports mostly match),
+    //! ~20% holds, ~10% convoys (a fleet at sea next to a coastal army carries it to a coastal
+    //! province on the far side). Retreat and adjustment phases are played too (random legal retreat
+    //! or disband; builds in free owned home centres, removals of random units), year after year; a
+    //! game that gets small or old is restarted from 1901 with a new seed.
+
+    use chancery::adjudicator::{Board, adjudicate};
+    use chancery::map::{Location, Map, Power, Province, Unit, UnitType};
+    use chancery::order::{Order, UnitRef};
+    use chancery::phase::PhaseKind;
+    use chancery::rules::Rules;
+
+    /// SplitMix64: tiny, fast, and good enough to drive random play.
+    pub struct Rng(u64);
+
+    impl Rng {
+        pub fn new(seed: u64) -> Rng {
+            Rng(seed)
+        }
+
+        pub fn next_u64(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        /// Uniform in `0..n` (n > 0).
+        pub fn below(&mut self, n: usize) -> usize {
+            (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+        }
+
+        /// True with probability `pct`%.
+        pub fn pct(&mut self, pct: u32) -> bool {
+            self.below(100) < pct as usize
+        }
+
+        pub fn pick<T: Copy>(&mut self, xs: &[T]) -> Option<T> {
+            if xs.is_empty() {
+                None
+            } else {
+                Some(xs[self.below(xs.len())])
+            }
+        }
+    }
+
+    /// One movement phase: the board and every unit's order.
+    pub type MovementPhase = (Board, Vec<(Power, Order)>);
+
+    fn unit_ref(u: &Unit) -> UnitRef {
+        UnitRef {
+            unit_type: Some(u.unit_type),
+            province: u.location.province,
+            coast: u.location.coast,
+            nationality: None,
+        }
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Plan {
+        Move,
+        Support,
+        Hold,
+        Convoy,
+    }
+
+    /// What a unit does, as far as supporters need to know: moves to a location, or stays.
+    #[derive(Clone, Copy)]
+    enum Intent {
+        Stays,
+        MovesTo(Location),
+    }
+
+    /// Random orders for every unit on a movement-phase board.
+    pub fn movement_orders(map: &Map, board: &Board, rng: &mut Rng) -> Vec<(Power, Order)> {
+        let units = &board.units;
+        let n = units.len();
+        let mut at: Vec<Option<usize>> = vec![None; map.province_count()];
+        for (i, u) in units.iter().enumerate() {
+            at[u.location.province.0 as usize] = Some(i);
+        }
+        let mut plan: Vec<Plan> = (0..n)
+            .map(|_| match rng.below(100) {
+                0..45 => Plan::Move,
+                45..70 => Plan::Support,
+                70..90 => Plan::Hold,
+                _ => Plan::Convoy,
+            })
+            .collect();
+        let mut orders: Vec<Option<Order>> = vec![None; n];
+        let mut intent: Vec<Intent> = vec![Intent::Stays; n];
+
+        // Convoys first: a fleet at sea picks a coastal army next to it and carries it to a coastal
+        // province on the far side of its sea.
+        for f in 0..n {
+            if plan[f] != Plan::Convoy {
+                continue;
+            }
+            let fu = units[f];
+            let sea = fu.location.province;
+            if fu.unit_type != UnitType::Fleet || !map.is_sea(sea) {
+                plan[f] = Plan::Move;
+                continue;
+            }
+            let shore = map.fleet_province_neighbours(sea);
+            let armies: Vec<usize> = shore
+                .iter()
+                .filter_map(|p| at[p.0 as usize])
+                .filter(|&a| {
+                    units[a].unit_type == UnitType::Army
+                        && map.is_coastal(units[a].location.province)
+                        && orders[a].is_none()
+                })
+                .collect();
+            let Some(a) = rng.pick(&armies) else {
+                plan[f] = Plan::Move;
+                continue;
+            };
+            let from = units[a].location.province;
+            let dests: Vec<Province> = shore
+                .iter()
+                .filter(|&p| p != from && map.is_coastal(p))
+                .collect();
+            // The far side: not a province the army could walk to.
+            let far: Vec<Province> = dests
+                .iter()
+                .copied()
+                .filter(|&p| !map.army_adjacent(from, p))
+                .collect();
+            let Some(dest) = rng.pick(if far.is_empty() { &dests } else { &far }) else {
+                plan[f] = Plan::Move;
+                continue;
+            };
+            orders[f] = Some(Order::Convoy {
+                unit: unit_ref(&fu),
+                army: unit_ref(&units[a]),
+                dest,
+            });
+            orders[a] = Some(Order::Move {
+                unit: unit_ref(&units[a]),
+                dest,
+                dest_coast: None,
+                via_convoy: true,
+                route: Vec::new(),
+            });
+            plan[a] = Plan::Move;
+            intent[a] = Intent::MovesTo(Location::new(dest));
+        }
+
+        // Moves and holds.
+        for i in 0..n {
+            if orders[i].is_some() {
+                continue;
+            }
+            let u = units[i];
+            match plan[i] {
+                Plan::Move => {
+                    let to: Vec<Location> = match u.unit_type {
+                        UnitType::Army => map
+                            .army_neighbours(u.location.province)
+                            .iter()
+                            .map(Location::new)
+                            .collect(),
+                        UnitType::Fleet => map.fleet_neighbours(u.location).to_vec(),
+                    };
+                    if let Some(to) = rng.pick(&to) {
+                        orders[i] = Some(Order::Move {
+                            unit: unit_ref(&u),
+                            dest: to.province,
+                            dest_coast: to.coast,
+                            via_convoy: false,
+                            route: Vec::new(),
+                        });
+                        intent[i] = Intent::MovesTo(to);
+                    } else {
+                        orders[i] = Some(Order::Hold { unit: unit_ref(&u) });
+                    }
+                }
+                Plan::Hold => orders[i] = Some(Order::Hold { unit: unit_ref(&u) }),
+                Plan::Support | Plan::Convoy => {}
+            }
+        }
+
+        // Supports of what the neighbours really do, preferring one's own units.
+        for s in 0..n {
+            if orders[s].is_some() {
+                continue;
+            }
+            let su = units[s];
+            let here = su.location.province;
+            let mut own: Vec<Order> = Vec::new();
+            let mut other: Vec<Order> = Vec::new();
+            for t in 0..n {
+                if t == s {
+                    continue;
+                }
+                let tu = units[t];
+                let order = match intent[t] {
+                    Intent::MovesTo(to) => {
+                        if to.province == here
+                            || !map.unit_reaches(su.unit_type, su.location, to.province)
+                        {
+                            continue;
+                        }
+                        Order::SupportMove {
+                            unit: unit_ref(&su),
+                            target: unit_ref(&tu),
+                            dest: to.province,
+                            dest_coast: to.coast,
+                        }
+                    }
+                    Intent::Stays => {
+                        if !map.unit_reaches(su.unit_type, su.location, tu.location.province) {
+                            continue;
+                        }
+                        Order::SupportHold {
+                            unit: unit_ref(&su),
+                            target: unit_ref(&tu),
+                        }
+                    }
+                };
+                if tu.power == su.power {
+                    own.push(order);
+                } else {
+                    other.push(order);
+                }
+            }
+            let pool = if !own.is_empty() && (other.is_empty() || rng.pct(80)) {
+                own
+            } else {
+                other
+            };
+            orders[s] = Some(if pool.is_empty() {
+                Order::Hold {
+                    unit: unit_ref(&su),
+                }
+            } else {
+                pool[rng.below(pool.len())].clone()
+            });
+        }
+
+        units
+            .iter()
+            .zip(orders)
+            .map(|(u, o)| (u.power, o.unwrap_or(Order::Hold { unit: unit_ref(u) })))
+            .collect()
+    }
+
+    /// Random retreats (one in ten disbands) for a retreat-phase board.
+    fn retreat_orders(
+        options: &[chancery::adjudicator::RetreatOptions],
+        rng: &mut Rng,
+    ) -> Vec<(Power, Order)> {
+        options
+            .iter()
+            .map(|o| {
+                let u = o.dislodged.unit;
+                let order = match rng.pick(&o.retreats) {
+                    Some(to) if !rng.pct(10) => Order::Retreat {
+                        unit: unit_ref(&u),
+                        dest: to.province,
+                        dest_coast: to.coast,
+                    },
+                    _ => Order::Disband { unit: unit_ref(&u) },
+                };
+                (u.power, order)
+            })
+            .collect()
+    }
+
+    /// Builds in free owned home centres, or removals of random units.
+    fn adjustment_orders(map: &Map, board: &Board, rng: &mut Rng) -> Vec<(Power, Order)> {
+        let mut orders = Vec::new();
+        for power in map.all_powers() {
+            let centers = board.center_count(power);
+            let units = board.unit_count(power);
+            if centers > units {
+                let mut free: Vec<Province> = map
+                    .home_centers(power)
+                    .filter(|&p| board.owner(p) == Some(power) && board.unit_at(p).is_none())
+                    .collect();
+                for _ in 0..(centers - units).min(free.len()) {
+                    let p = free.swap_remove(rng.below(free.len()));
+                    let info = map.info(p);
+                    let fleet = map.is_coastal(p) && rng.pct(40);
+                    let coast = if fleet { rng.pick(&info.coasts) } else { None };
+                    orders.push((
+                        power,
+                        Order::Build {
+                            unit_type: Some(if fleet {
+                                UnitType::Fleet
+                            } else {
+                                UnitType::Army
+                            }),
+                            province: p,
+                            coast,
+                        },
+                    ));
+                }
+            } else if units > centers {
+                let mut mine: Vec<Unit> = board
+                    .units
+                    .iter()
+                    .copied()
+                    .filter(|u| u.power == power)
+                    .collect();
+                for _ in 0..units - centers {
+                    let u = mine.swap_remove(rng.below(mine.len()));
+                    orders.push((power, Order::Remove { unit: unit_ref(&u) }));
+                }
+            }
+        }
+        orders
+    }
+
+    /// Movement phases from random games, whose boards hold `min_units..=max_units` units.
+    /// Games restart from 1901 (with the generator's next seed) when they fall below `min_units`
+    /// or pass `max_years`.
+    pub fn movement_phases(
+        map: &Map,
+        rules: &Rules,
+        seed: u64,
+        count: usize,
+        min_units: usize,
+        max_units: usize,
+        max_years: u16,
+    ) -> Vec<MovementPhase> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::with_capacity(count);
+        let mut board = Board::initial(map);
+        let mut guard = 0usize;
+        while out.len() < count {
+            guard += 1;
+            assert!(guard < 100_000, "the generator is not making progress");
+            let too_old = board.phase.year >= map.start_year + max_years;
+            if board.units.len() < min_units && board.phase.year > map.start_year || too_old {
+                board = Board::initial(map);
+                // A fresh game: reseed from the stream so that every game differs.
+                rng = Rng::new(rng.next_u64());
+            }
+            match board.phase.kind {
+                PhaseKind::Movement => {
+                    let orders = movement_orders(map, &board, &mut rng);
+                    let adj = adjudicate(map, rules, &board, &orders);
+                    let next = adj.next;
+                    let retreats = adj.retreats;
+                    let n = board.units.len();
+                    if (min_units..=max_units).contains(&n) {
+                        out.push((board, orders));
+                    }
+                    board = next;
+                    if board.phase.kind == PhaseKind::Retreat {
+                        let orders = retreat_orders(&retreats, &mut rng);
+                        board = adjudicate(map, rules, &board, &orders).next;
+                    }
+                }
+                PhaseKind::Retreat => {
+                    // Only reached if a retreat phase was not played right after its movement.
+                    board = adjudicate(map, rules, &board, &[]).next;
+                }
+                PhaseKind::Adjustment => {
+                    let orders = adjustment_orders(map, &board, &mut rng);
+                    board = adjudicate(map, rules, &board, &orders).next;
+                }
+            }
+        }
+        out
+    }
+}

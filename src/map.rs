@@ -137,9 +137,7 @@ impl ProvinceSet {
         self.0.iter().all(|w| *w == 0)
     }
     pub fn iter(&self) -> impl Iterator<Item = Province> + '_ {
-        (0..=255u8)
-            .map(Province)
-            .filter(move |p| self.contains(*p))
+        (0..=255u8).map(Province).filter(move |p| self.contains(*p))
     }
 }
 
@@ -440,7 +438,9 @@ impl Map {
     pub fn power_by_name(&self, name: &str) -> Option<Power> {
         self.powers
             .iter()
-            .position(|p| p.name.eq_ignore_ascii_case(name) || p.adjective.eq_ignore_ascii_case(name))
+            .position(|p| {
+                p.name.eq_ignore_ascii_case(name) || p.adjective.eq_ignore_ascii_case(name)
+            })
             .map(|i| Power(i as u8))
     }
 
@@ -490,9 +490,7 @@ impl Map {
 
     /// Fleet move between exact locations.
     pub fn fleet_adjacent(&self, from: Location, to: Location) -> bool {
-        self.fleet_adj
-            .get(&from)
-            .is_some_and(|v| v.contains(&to))
+        self.fleet_adj.get(&from).is_some_and(|v| v.contains(&to))
     }
 
     pub fn fleet_neighbours(&self, from: Location) -> &[Location] {
@@ -501,9 +499,7 @@ impl Map {
 
     /// Can a fleet at `from` reach some coast of `to`? (What support orders need.)
     pub fn fleet_reaches_province(&self, from: Location, to: Province) -> bool {
-        self.fleet_neighbours(from)
-            .iter()
-            .any(|l| l.province == to)
+        self.fleet_neighbours(from).iter().any(|l| l.province == to)
     }
 
     /// Provinces that border `p` for fleets, from any of its coasts.

@@ -132,7 +132,12 @@ fn write_unit(f: &mut fmt::Formatter<'_>, map: &Map, u: &UnitRef) -> fmt::Result
     write_place(f, map, u.province, u.coast)
 }
 
-fn write_place(f: &mut fmt::Formatter<'_>, map: &Map, p: Province, c: Option<Coast>) -> fmt::Result {
+fn write_place(
+    f: &mut fmt::Formatter<'_>,
+    map: &Map,
+    p: Province,
+    c: Option<Coast>,
+) -> fmt::Result {
     write!(f, "{}", map.info(p).code)?;
     if let Some(c) = c {
         write!(f, "/{}", c.code())?;
@@ -328,7 +333,9 @@ impl<'a> Cursor<'a> {
         }
     }
     fn place(&mut self) -> Result<(Province, Option<Coast>), NotationError> {
-        let t = self.next().ok_or_else(|| self.err("a province is missing"))?;
+        let t = self
+            .next()
+            .ok_or_else(|| self.err("a province is missing"))?;
         let (p, c) = self
             .map
             .parse_location(t)

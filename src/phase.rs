@@ -97,8 +97,10 @@ impl FromStr for Phase {
         let year: u16 = t[1..t.len() - 1].parse().map_err(|_| err())?;
         let ok = matches!(
             (season, kind),
-            (Season::Spring | Season::Fall, PhaseKind::Movement | PhaseKind::Retreat)
-                | (Season::Winter, PhaseKind::Adjustment)
+            (
+                Season::Spring | Season::Fall,
+                PhaseKind::Movement | PhaseKind::Retreat
+            ) | (Season::Winter, PhaseKind::Adjustment)
         );
         if !ok {
             return Err(err());

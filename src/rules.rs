@@ -172,8 +172,14 @@ pub struct Rules {
 const PRESETS: &[(&str, &str)] = &[
     ("dpv2023", include_str!("../config/presets/dpv2023.toml")),
     ("wm2004", include_str!("../config/presets/wm2004.toml")),
-    ("maharajiad", include_str!("../config/presets/maharajiad.toml")),
-    ("agora2020", include_str!("../config/presets/agora2020.toml")),
+    (
+        "maharajiad",
+        include_str!("../config/presets/maharajiad.toml"),
+    ),
+    (
+        "agora2020",
+        include_str!("../config/presets/agora2020.toml"),
+    ),
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -129,10 +129,13 @@ fn parse_cases(map: &Map, text: &str) -> Vec<Case> {
                     .unwrap_or_else(|| panic!("{}: no =>", ctx()));
                 let lhs = lhs.trim();
                 let (p, o) = lhs.split_once(' ').unwrap();
-                let order =
-                    parse_order(map, o).unwrap_or_else(|e| panic!("{}: {e}", ctx()));
+                let order = parse_order(map, o).unwrap_or_else(|e| panic!("{}: {e}", ctx()));
                 let expect = expect.trim();
-                let expect = if expect == "-" { None } else { Some(expect.to_string()) };
+                let expect = if expect == "-" {
+                    None
+                } else {
+                    Some(expect.to_string())
+                };
                 b.orders.push((power(map, p), order, expect, o.to_string()));
             }
             "expect-dislodged" | "expect-unit" | "expect-disbanded" => {
@@ -162,7 +165,9 @@ fn same_unit(a: &Unit, b: &Unit) -> bool {
     a.power == b.power
         && a.unit_type == b.unit_type
         && a.location.province == b.location.province
-        && (a.location.coast.is_none() || b.location.coast.is_none() || a.location.coast == b.location.coast)
+        && (a.location.coast.is_none()
+            || b.location.coast.is_none()
+            || a.location.coast == b.location.coast)
 }
 
 fn run_case(map: &Map, case: &Case) -> Vec<String> {
@@ -190,18 +195,21 @@ fn run_case(map: &Map, case: &Case) -> Vec<String> {
         }
         b.dislodged.extend(block.dislodged.iter().cloned());
         b.contested.extend(block.contested.iter().copied());
-        let orders: Vec<(Power, Order)> =
-            block.orders.iter().map(|(p, o, _, _)| (*p, o.clone())).collect();
+        let orders: Vec<(Power, Order)> = block
+            .orders
+            .iter()
+            .map(|(p, o, _, _)| (*p, o.clone()))
+            .collect();
         let adj: Adjudication = adjudicate(map, &rules, &b, &orders);
         disbanded.extend(adj.disbanded.iter().copied());
         for ((_, _, expect, text), r) in block.orders.iter().zip(&adj.results) {
             let Some(expect) = expect else { continue };
-            let ok = match (expect.as_str(), r.outcome) {
-                ("succeeds", Outcome::Succeeds) => true,
-                ("fails", Outcome::Fails | Outcome::Invalid) => true,
-                ("invalid", Outcome::Invalid) => true,
-                _ => false,
-            };
+            let ok = matches!(
+                (expect.as_str(), r.outcome),
+                ("succeeds", Outcome::Succeeds)
+                    | ("fails", Outcome::Fails | Outcome::Invalid)
+                    | ("invalid", Outcome::Invalid)
+            );
             if !ok {
                 failures.push(format!(
                     "{} {}: '{}' expected {}, got {} ({:?}{})",
@@ -211,19 +219,27 @@ fn run_case(map: &Map, case: &Case) -> Vec<String> {
                     expect,
                     r.outcome.as_str(),
                     r.reason.map(|x| x.as_str()),
-                    r.note.as_deref().map(|n| format!(": {n}")).unwrap_or_default()
+                    r.note
+                        .as_deref()
+                        .map(|n| format!(": {n}"))
+                        .unwrap_or_default()
                 ));
             }
         }
         for e in &block.expects {
             let ok = match e {
-                Expect::Dislodged(u) => adj.retreats.iter().any(|r| same_unit(&r.dislodged.unit, u)),
+                Expect::Dislodged(u) => {
+                    adj.retreats.iter().any(|r| same_unit(&r.dislodged.unit, u))
+                }
                 Expect::Unit(u) => adj.next.units.iter().any(|x| same_unit(x, u)),
                 Expect::Empty(p) => adj.next.units.iter().all(|x| x.location.province != *p),
                 Expect::Disbanded(u) => disbanded.iter().any(|x| same_unit(x, u)),
             };
             if !ok {
-                failures.push(format!("{} {}: expectation {:?} does not hold", case.id, block.phase, e));
+                failures.push(format!(
+                    "{} {}: expectation {:?} does not hold",
+                    case.id, block.phase, e
+                ));
             }
         }
         board = Some(adj.next);
@@ -253,7 +269,10 @@ fn run_section(name: &str) {
 #[test]
 fn all_164_cases_are_transcribed() {
     let map = Map::standard();
-    let total: usize = FILES.iter().map(|(_, t, _)| parse_cases(map, t).len()).sum();
+    let total: usize = FILES
+        .iter()
+        .map(|(_, t, _)| parse_cases(map, t).len())
+        .sum();
     assert_eq!(total, 164);
 }
 

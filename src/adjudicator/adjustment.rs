@@ -41,7 +41,11 @@ pub(super) fn adjudicate(
 
     for (k, (_, order)) in orders.iter().enumerate() {
         if !order.is_adjustment() && !matches!(order, Order::Disband { .. }) {
-            invalid(&mut results, k, "only build, remove and waive orders are given in an adjustment phase");
+            invalid(
+                &mut results,
+                k,
+                "only build, remove and waive orders are given in an adjustment phase",
+            );
             results[k].reason = Some(Reason::WrongPhase);
         }
     }
@@ -57,7 +61,17 @@ pub(super) fn adjudicate(
             .collect();
         if centers > units {
             let due = centers - units;
-            build_phase(map, rules, board, power, due, &mine, orders, &mut results, &mut built);
+            build_phase(
+                map,
+                rules,
+                board,
+                power,
+                due,
+                &mine,
+                orders,
+                &mut results,
+                &mut built,
+            );
         } else {
             let due = units - centers;
             removal_phase(
@@ -75,7 +89,8 @@ pub(super) fn adjudicate(
         }
     }
 
-    next.units.retain(|u| !removed.contains(u) && !disbanded.contains(u));
+    next.units
+        .retain(|u| !removed.contains(u) && !disbanded.contains(u));
     next.units.extend(built.iter().copied());
     advance(&mut next, board.phase);
     Adjudication {
@@ -137,7 +152,10 @@ fn build_unit(
         UnitType::Fleet => {
             if inland {
                 // WM D.V(5), Maharajiad B.VI(5), DATC 4.C.4.
-                return Err(format!("a fleet cannot be built in {}, which is inland", info.code));
+                return Err(format!(
+                    "a fleet cannot be built in {}, which is inland",
+                    info.code
+                ));
             }
             if info.coasts.is_empty() {
                 Location::new(*province)
@@ -204,7 +222,9 @@ fn build_phase(
             keep.push((*k, *u));
             continue;
         };
-        let same: Vec<usize> = (0..legal.len()).filter(|j| sites[*j] == Some(site)).collect();
+        let same: Vec<usize> = (0..legal.len())
+            .filter(|j| sites[*j] == Some(site))
+            .collect();
         if same.len() == 1 {
             keep.push((*k, *u));
             continue;
@@ -217,7 +237,10 @@ fn build_phase(
             // Maharajiad B.VI(3): identical orders count as one; different types build nothing.
             DuplicateBuilds::NoneIfDifferent => {
                 let first = legal[same[0]].1.map(|u| u.unit_type);
-                if same.iter().all(|j| legal[*j].1.map(|u| u.unit_type) == first) {
+                if same
+                    .iter()
+                    .all(|j| legal[*j].1.map(|u| u.unit_type) == first)
+                {
                     Some(same[0])
                 } else {
                     None
@@ -312,7 +335,12 @@ fn removal_phase(
         if accepted[i] {
             removed.push(u);
         } else {
-            fail(results, k, Reason::Excess, format!("only {due} removal(s) are due"));
+            fail(
+                results,
+                k,
+                Reason::Excess,
+                format!("only {due} removal(s) are due"),
+            );
         }
     }
     let missing = due.saturating_sub(removed.iter().filter(|u| u.power == power).count());

@@ -190,7 +190,12 @@ pub struct Adjudication {
 
 /// Adjudicate one phase. `orders` are in the order they were written; the power is the one that
 /// issued each order.
-pub fn adjudicate(map: &Map, rules: &Rules, board: &Board, orders: &[(Power, Order)]) -> Adjudication {
+pub fn adjudicate(
+    map: &Map,
+    rules: &Rules,
+    board: &Board,
+    orders: &[(Power, Order)],
+) -> Adjudication {
     let mut adj = match board.phase.kind {
         PhaseKind::Movement => movement::adjudicate(map, rules, board, orders),
         PhaseKind::Retreat => retreat::adjudicate(map, rules, board, orders),
@@ -198,6 +203,11 @@ pub fn adjudicate(map: &Map, rules: &Rules, board: &Board, orders: &[(Power, Ord
     };
     skip_idle_phases(map, &mut adj);
     adj
+}
+
+/// Legal retreats of every dislodged unit on a retreat-phase board.
+pub fn retreat_options(map: &Map, board: &Board) -> Vec<RetreatOptions> {
+    retreat::options(map, board)
 }
 
 /// Supply centres change hands when the Fall turn is over (before the adjustments).
@@ -218,9 +228,9 @@ pub fn adjustments_due(map: &Map, board: &Board) -> bool {
             return true;
         }
         centers > units
-            && map.home_centers(power).any(|p| {
-                board.owner(p) == Some(power) && board.unit_at(p).is_none()
-            })
+            && map
+                .home_centers(power)
+                .any(|p| board.owner(p) == Some(power) && board.unit_at(p).is_none())
     })
 }
 

@@ -12,7 +12,9 @@ use super::{
 };
 use crate::map::{Coast, Location, Map, Power, Province, ProvinceSet, Unit, UnitType};
 use crate::order::{Order, UnitRef};
-use crate::rules::{ConvoyIntent, ConvoyLegality, ConvoyRoutes, MultipleOrders, Rules, WrongMoveCoast};
+use crate::rules::{
+    ConvoyIntent, ConvoyLegality, ConvoyRoutes, MultipleOrders, Rules, WrongMoveCoast,
+};
 
 /// What a unit does, once its order is legal and compiled.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -321,7 +323,10 @@ impl Ctx<'_> {
         ) {
             return Compiled::Bad(
                 Reason::WrongPhase,
-                Some("only hold, move, support and convoy orders are given in a movement phase".into()),
+                Some(
+                    "only hold, move, support and convoy orders are given in a movement phase"
+                        .into(),
+                ),
             );
         }
         let Some(unit_ref) = order.unit() else {
@@ -350,7 +355,10 @@ impl Ctx<'_> {
                 if t == u {
                     return illegal("a unit cannot support itself");
                 }
-                if !self.map.unit_reaches(unit.unit_type, unit.location, target.province) {
+                if !self
+                    .map
+                    .unit_reaches(unit.unit_type, unit.location, target.province)
+                {
                     return illegal(format!(
                         "{} cannot reach {}, so it cannot support there",
                         self.code(here),
@@ -476,8 +484,7 @@ impl Ctx<'_> {
                 let convoy_possible = convoy::route_exists(self.map, here, dest, self.seas);
                 let honour_route =
                     self.rules.convoy_routes == ConvoyRoutes::Honoured && !route.is_empty();
-                if honour_route && !convoy::route_is_chain(self.map, here, dest, route, self.seas)
-                {
+                if honour_route && !convoy::route_is_chain(self.map, here, dest, route, self.seas) {
                     return illegal(format!(
                         "the route written is not a chain of fleets at sea from {} to {}",
                         self.code(here),
@@ -511,7 +518,11 @@ impl Ctx<'_> {
                         dest,
                         to: Location::new(dest),
                         convoy,
-                        route: if honour_route { route.to_vec() } else { Vec::new() },
+                        route: if honour_route {
+                            route.to_vec()
+                        } else {
+                            Vec::new()
+                        },
                     },
                 )
             }
@@ -671,9 +682,9 @@ impl Resolver<'_> {
                     fleets.is_empty()
                 } else {
                     // WM D.VI(3): the route written must be carried by convoying fleets.
-                    !route.iter().all(|p| {
-                        self.unit_at[p.0 as usize].is_some_and(|f| fleets.contains(&f))
-                    })
+                    !route
+                        .iter()
+                        .all(|p| self.unit_at[p.0 as usize].is_some_and(|f| fleets.contains(&f)))
                 };
                 continue;
             }
@@ -969,6 +980,8 @@ impl Resolver<'_> {
     }
 
     /// Outcomes, dislodgements and the next board.
+    // Several per-unit arrays are read side by side; an index loop says that most plainly.
+    #[allow(clippy::needless_range_loop)]
     fn finish(
         mut self,
         board: &Board,

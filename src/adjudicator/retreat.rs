@@ -151,8 +151,7 @@ pub(super) fn adjudicate(
             Some((ks, Some(dest))) => {
                 // Two retreats to one province both fail.
                 let clash = decided.iter().enumerate().any(|(j, d)| {
-                    j != idx
-                        && matches!(d, Some((_, Some(l))) if l.province == dest.province)
+                    j != idx && matches!(d, Some((_, Some(l))) if l.province == dest.province)
                 });
                 let (outcome, reason) = if clash {
                     disbanded.push(unit);
@@ -205,7 +204,9 @@ fn pick_retreat(
     match matches.as_slice() {
         [] => Err(format!("the unit cannot retreat to {code}")),
         [only] => match (coast, only.coast) {
-            (Some(c), Some(oc)) if c != oc => Err(format!("the unit cannot retreat to {code}/{}", c.code())),
+            (Some(c), Some(oc)) if c != oc => {
+                Err(format!("the unit cannot retreat to {code}/{}", c.code()))
+            }
             _ => Ok(*only),
         },
         many => match coast {
