@@ -78,6 +78,50 @@ fn per_phase_stats(map: &Map, rules: &Rules, phases: &[MovementPhase], runs: u32
     );
 }
 
+/// What the generated sample looks like: order mix, and how the orders fared.
+fn describe(map: &Map, rules: &Rules, phases: &[MovementPhase], gen_time: Duration) {
+    use chancery::adjudicator::{Outcome, Reason};
+    use chancery::order::Order;
+    let (mut moves, mut supports, mut holds, mut convoys) = (0, 0, 0, 0);
+    let (mut invalid, mut void, mut succeeded_moves, mut dislodged) = (0, 0, 0, 0);
+    for (board, orders) in phases {
+        let adj = adjudicate(map, rules, board, orders);
+        dislodged += adj.next.dislodged.len();
+        for r in &adj.results {
+            match r.order {
+                Order::Move { .. } => {
+                    moves += 1;
+                    succeeded_moves += usize::from(r.outcome == Outcome::Succeeds);
+                }
+                Order::SupportHold { .. } | Order::SupportMove { .. } => supports += 1,
+                Order::Hold { .. } => holds += 1,
+                Order::Convoy { .. } => convoys += 1,
+                _ => {}
+            }
+            invalid += usize::from(r.outcome == Outcome::Invalid);
+            void += usize::from(r.reason == Some(Reason::Void));
+        }
+    }
+    let total = moves + supports + holds + convoys;
+    let pc = |x: usize| 100.0 * x as f64 / total as f64;
+    let mut units: Vec<usize> = phases.iter().map(|(b, _)| b.units.len()).collect();
+    units.sort();
+    println!(
+        "generated {} movement phases in {:.0} ms: units {}..{} (median {}), {total} orders: \
+         {:.0}% moves ({succeeded_moves} succeed), {:.0}% supports ({void} void), {:.0}% holds, \
+         {:.0}% convoys; {invalid} invalid; {dislodged} dislodgements",
+        phases.len(),
+        gen_time.as_secs_f64() * 1e3,
+        units[0],
+        units[units.len() - 1],
+        units[units.len() / 2],
+        pc(moves),
+        pc(supports),
+        pc(holds),
+        pc(convoys),
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let has = |f: &str| args.iter().any(|a| a == f);
@@ -94,22 +138,7 @@ fn main() {
     let gen_time = t.elapsed();
 
     if benchmarking {
-        let orders: usize = phases.iter().map(|(_, o)| o.len()).sum();
-        let invalid: usize = phases
-            .iter()
-            .map(|(b, o)| {
-                adjudicate(map, &rules, b, o)
-                    .results
-                    .iter()
-                    .filter(|r| r.outcome == chancery::adjudicator::Outcome::Invalid)
-                    .count()
-            })
-            .sum();
-        println!(
-            "generated {} movement phases ({orders} orders, {invalid} invalid) in {:.0} ms",
-            phases.len(),
-            gen_time.as_secs_f64() * 1e3
-        );
+        describe(map, &rules, &phases, gen_time);
     }
 
     let mut c = Criterion::default().configure_from_args();
@@ -164,6 +193,22 @@ mod generator {
             self.below(100) < pct as usize
         }
 
+        /// One of `xs`, with probability proportional to its weight.
+        pub fn pick_weighted<T: Copy>(&mut self, xs: &[T], weights: &[usize]) -> Option<T> {
+            let total: usize = weights.iter().sum();
+            if total == 0 {
+                return None;
+            }
+            let mut r = self.below(total);
+            for (x, &w) in xs.iter().zip(weights) {
+                if r < w {
+                    return Some(*x);
+                }
+                r -= w;
+            }
+            None
+        }
+
         pub fn pick<T: Copy>(&mut self, xs: &[T]) -> Option<T> {
             if xs.is_empty() {
                 None
@@ -208,12 +253,18 @@ mod generator {
         for (i, u) in units.iter().enumerate() {
             at[u.location.province.0 as usize] = Some(i);
         }
-        let mut plan: Vec<Plan> = (0..n)
-            .map(|_| match rng.below(100) {
-                0..45 => Plan::Move,
-                45..70 => Plan::Support,
-                70..90 => Plan::Hold,
-                _ => Plan::Convoy,
+        // ~45% moves, ~25% supports, ~20% holds, ~10% convoys overall; only fleets at sea can
+        // convoy, so they do it more often (30%) and other units move instead.
+        let mut plan: Vec<Plan> = units
+            .iter()
+            .map(|u| {
+                let at_sea = u.unit_type == UnitType::Fleet && map.is_sea(u.location.province);
+                match (at_sea, rng.below(100)) {
+                    (true, 0..35) | (false, 0..50) => Plan::Move,
+                    (true, 35..55) | (false, 50..78) => Plan::Support,
+                    (true, 55..70) | (false, 78..) => Plan::Hold,
+                    (true, _) => Plan::Convoy,
+                }
             })
             .collect();
         let mut orders: Vec<Option<Order>> = vec![None; n];
@@ -292,7 +343,23 @@ mod generator {
                             .collect(),
                         UnitType::Fleet => map.fleet_neighbours(u.location).to_vec(),
                     };
-                    if let Some(to) = rng.pick(&to) {
+                    // Real moves aim at enemy units and at centres not yet owned.
+                    let weights: Vec<usize> = to
+                        .iter()
+                        .map(|l| {
+                            let p = l.province;
+                            match at[p.0 as usize] {
+                                Some(j) if units[j].power != u.power => 4,
+                                _ if map.info(p).supply_center
+                                    && board.owner(p) != Some(u.power) =>
+                                {
+                                    3
+                                }
+                                _ => 1,
+                            }
+                        })
+                        .collect();
+                    if let Some(to) = rng.pick_weighted(&to, &weights) {
                         orders[i] = Some(Order::Move {
                             unit: unit_ref(&u),
                             dest: to.province,
@@ -317,41 +384,46 @@ mod generator {
             }
             let su = units[s];
             let here = su.location.province;
-            let mut own: Vec<Order> = Vec::new();
-            let mut other: Vec<Order> = Vec::new();
+            // (order, weight): supports of attacks on another power's unit weigh most.
+            let mut own: Vec<(Order, usize)> = Vec::new();
+            let mut other: Vec<(Order, usize)> = Vec::new();
             for t in 0..n {
                 if t == s {
                     continue;
                 }
                 let tu = units[t];
-                let order = match intent[t] {
+                let weighted = match intent[t] {
                     Intent::MovesTo(to) => {
                         if to.province == here
                             || !map.unit_reaches(su.unit_type, su.location, to.province)
                         {
                             continue;
                         }
-                        Order::SupportMove {
+                        let attack =
+                            at[to.province.0 as usize].is_some_and(|j| units[j].power != tu.power);
+                        let order = Order::SupportMove {
                             unit: unit_ref(&su),
                             target: unit_ref(&tu),
                             dest: to.province,
                             dest_coast: to.coast,
-                        }
+                        };
+                        (order, if attack { 6 } else { 2 })
                     }
                     Intent::Stays => {
                         if !map.unit_reaches(su.unit_type, su.location, tu.location.province) {
                             continue;
                         }
-                        Order::SupportHold {
+                        let order = Order::SupportHold {
                             unit: unit_ref(&su),
                             target: unit_ref(&tu),
-                        }
+                        };
+                        (order, 1)
                     }
                 };
                 if tu.power == su.power {
-                    own.push(order);
+                    own.push(weighted);
                 } else {
-                    other.push(order);
+                    other.push(weighted);
                 }
             }
             let pool = if !own.is_empty() && (other.is_empty() || rng.pct(80)) {
@@ -359,12 +431,13 @@ mod generator {
             } else {
                 other
             };
-            orders[s] = Some(if pool.is_empty() {
-                Order::Hold {
+            let weights: Vec<usize> = pool.iter().map(|(_, w)| *w).collect();
+            let idx: Vec<usize> = (0..pool.len()).collect();
+            orders[s] = Some(match rng.pick_weighted(&idx, &weights) {
+                Some(k) => pool[k].0.clone(),
+                None => Order::Hold {
                     unit: unit_ref(&su),
-                }
-            } else {
-                pool[rng.below(pool.len())].clone()
+                },
             });
         }
 
@@ -466,6 +539,15 @@ mod generator {
                 board = Board::initial(map);
                 // A fresh game: reseed from the stream so that every game differs.
                 rng = Rng::new(rng.next_u64());
+            }
+            // Workaround: the adjudicator (src/adjudicator/mod.rs, update_ownership) gives an
+            // owner to every occupied province, seas and non-centres too, and
+            // Board::center_count counts them, so random games would balloon past 34 units.
+            // Only supply centres have owners.
+            for p in map.all_provinces() {
+                if !map.info(p).supply_center {
+                    board.owners[p.0 as usize] = None;
+                }
             }
             match board.phase.kind {
                 PhaseKind::Movement => {

@@ -7,6 +7,10 @@
 pub mod adjudicator;
 pub mod json;
 pub mod map;
+pub mod message;
 pub mod order;
+pub mod orderset;
 pub mod phase;
+pub mod reader;
 pub mod rules;
+pub mod sections;

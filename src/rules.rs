@@ -136,6 +136,29 @@ pub enum CivilDisorder {
     FarthestFromCountry,
 }
 
+/// Which press the GM accepts and publishes. Chancery's press is white (signed) or grey
+/// (anonymous); attributed press (dark grey, black) has no syntax yet and is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PressPolicy {
+    /// WM D.X(1), Maharajiad B.XI(1) and its Alternatives A and B: white and grey press.
+    WhiteAndGrey,
+    /// WM D.X(1) Alternative B, Maharajiad B.XI(1) Alternative C: white press only.
+    WhiteOnly,
+    /// Maharajiad B.XI(1) Alternative D: the GM publishes no press.
+    None,
+}
+
+/// Lines of an order mail that are no order at all ("Hi GM, here you go").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnknownLines {
+    /// Listed in the reply as not read, and otherwise ignored.
+    Ignore,
+    /// Reported as errors (a strict GM; WM D.II(2) lets the GM set the format of order sets).
+    Error,
+}
+
 /// The house rules of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -166,6 +189,12 @@ pub struct Rules {
     pub untyped_build: UntypedBuild,
     /// 2023 rulebook; WM D.V(4); Maharajiad B.VI(4); Agora BT24.
     pub civil_disorder: CivilDisorder,
+    /// WM D.X(1); Maharajiad B.XI(1).
+    pub press: PressPolicy,
+    /// Press to some powers only, rather than to all.
+    pub partial_press: bool,
+    /// How lines that are no order at all are treated; WM D.II(2).
+    pub unknown_lines: UnknownLines,
 }
 
 /// The embedded presets, by name.

@@ -1,0 +1,306 @@
+//! A whole order mail, read: every line gets a verdict, and the set-level house rules apply
+//! (several orders for one unit, unknown lines, the press policy). This is what the reply to the
+//! player reports, and what `chancery parse` prints (contract in `docs/parse.md`).
+
+use crate::map::{Map, Province};
+use crate::message::{ReadMessage, read_message};
+use crate::order::Order;
+use crate::reader::{ReadContext, Status, read_order};
+use crate::rules::{MultipleOrders, PressPolicy, UnknownLines};
+use crate::sections::{RequestKind, split};
+use serde::Serialize;
+
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct OrderLine {
+    pub line: usize,
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order: Option<String>,
+    /// `ok`, `warning`, `error`, or `replaced` (another order for the same unit is used).
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(skip)]
+    pub typed: Option<Order>,
+}
+
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct PressOut {
+    pub line: usize,
+    pub to: Vec<String>,
+    pub grey: bool,
+    pub body: String,
+    /// `accepted` or `refused`.
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct VoteOut {
+    pub line: usize,
+    pub proposal: String,
+    pub vote: &'static str,
+}
+
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RequestOut {
+    Extension {
+        line: usize,
+        days: u32,
+    },
+    Unavailable {
+        line: usize,
+        from: String,
+        to: String,
+    },
+}
+
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub line: usize,
+    pub text: String,
+    pub why: String,
+}
+
+#[derive(Serialize, Debug, Clone, Default, PartialEq, Eq)]
+pub struct MailRead {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    pub subject: String,
+    /// Automatic mail (`auto-replied`, `bounce`, `list`): never answered, never read for orders.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto: Option<&'static str>,
+    /// The message could not be read at all; the reply says why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub orders: Vec<OrderLine>,
+    #[serde(rename = "final")]
+    pub final_: bool,
+    pub press: Vec<PressOut>,
+    pub votes: Vec<VoteOut>,
+    pub requests: Vec<RequestOut>,
+    /// Lines that were not read as orders, and why.
+    pub ignored: Vec<Note>,
+    /// Malformed press, vote or request lines.
+    pub errors: Vec<Note>,
+    /// Attachments, named but never read.
+    pub attachments: Vec<String>,
+    /// Quoted, forwarded or signature lines that were dropped.
+    pub dropped_lines: usize,
+    /// Whether a secret line was present (the secret itself is never echoed).
+    pub secret_given: bool,
+    #[serde(skip)]
+    pub secret: Option<String>,
+}
+
+impl MailRead {
+    /// The orders to adjudicate: the understood ones, after the several-orders policy.
+    pub fn understood(&self) -> Vec<Order> {
+        self.orders.iter().filter_map(|l| l.typed.clone()).collect()
+    }
+}
+
+/// Read a raw message for a power.
+pub fn read_mail(ctx: &ReadContext, raw: &[u8]) -> MailRead {
+    match read_message(raw) {
+        Ok(msg) => read_body(ctx, &msg),
+        Err(e) => MailRead {
+            error: Some(e.to_string()),
+            ..MailRead::default()
+        },
+    }
+}
+
+fn unit_key(order: &Order) -> Option<Province> {
+    match order {
+        Order::Build { .. } | Order::Waive => None,
+        o => o.unit().map(|u| u.province),
+    }
+}
+
+/// Read a message already parsed.
+pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
+    let map: &Map = ctx.map;
+    let mut out = MailRead {
+        message_id: msg.message_id.clone(),
+        from: msg.from_address.clone(),
+        subject: msg.subject.clone(),
+        auto: msg.auto.map(|a| a.as_str()),
+        attachments: msg.attachments.clone(),
+        dropped_lines: msg.dropped_lines,
+        ..MailRead::default()
+    };
+    if msg.auto.is_some() {
+        return out;
+    }
+    let s = split(map, &msg.lines);
+    out.final_ = s.final_;
+    out.secret_given = s.secret.is_some();
+    out.secret = s.secret.clone();
+    for l in &s.orders {
+        let v = read_order(ctx, &l.text);
+        if v.not_an_order {
+            match ctx.rules.unknown_lines {
+                UnknownLines::Ignore => out.ignored.push(Note {
+                    line: l.number,
+                    text: l.text.trim().to_string(),
+                    why: "not an order".into(),
+                }),
+                UnknownLines::Error => out.orders.push(OrderLine {
+                    line: l.number,
+                    text: l.text.trim().to_string(),
+                    order: None,
+                    status: "error",
+                    message: Some("not an order: this line could not be read".into()),
+                    typed: None,
+                }),
+            }
+            continue;
+        }
+        out.orders.push(OrderLine {
+            line: l.number,
+            text: l.text.trim().to_string(),
+            order: v.order.as_ref().map(|o| o.display(map).to_string()),
+            status: v.status.as_str(),
+            message: v.message,
+            typed: if v.status == Status::Error {
+                None
+            } else {
+                v.order
+            },
+        });
+    }
+    apply_multiple_orders(ctx, &mut out.orders);
+    for p in s.press {
+        let (status, message) = press_verdict(ctx, p.grey, !p.to.is_empty());
+        let mut message = message;
+        if p.unterminated && status == "accepted" {
+            message = Some("no ENDPRESS line: the press runs to the end of the message".into());
+        }
+        out.press.push(PressOut {
+            line: p.line,
+            to: if p.to.is_empty() {
+                vec!["ALL".to_string()]
+            } else {
+                p.to.iter()
+                    .map(|x| map.power_name(*x).to_string())
+                    .collect()
+            },
+            grey: p.grey,
+            body: p.body,
+            status,
+            message,
+        });
+    }
+    out.votes = s
+        .votes
+        .into_iter()
+        .map(|v| VoteOut {
+            line: v.line,
+            proposal: v.proposal,
+            vote: v.ballot.as_str(),
+        })
+        .collect();
+    out.requests = s
+        .requests
+        .into_iter()
+        .map(|r| match r.kind {
+            RequestKind::Extension { days } => RequestOut::Extension { line: r.line, days },
+            RequestKind::Unavailable { from, to } => RequestOut::Unavailable {
+                line: r.line,
+                from,
+                to,
+            },
+        })
+        .collect();
+    out.ignored.extend(s.ignored.into_iter().map(|i| Note {
+        line: i.line,
+        text: i.text,
+        why: i.why,
+    }));
+    out.ignored.sort_by_key(|n| n.line);
+    out.errors = s
+        .errors
+        .into_iter()
+        .map(|e| Note {
+            line: e.line,
+            text: e.text,
+            why: e.message,
+        })
+        .collect();
+    out
+}
+
+fn press_verdict(ctx: &ReadContext, grey: bool, partial: bool) -> (&'static str, Option<String>) {
+    match ctx.rules.press {
+        PressPolicy::None => (
+            "refused",
+            Some("this game publishes no press (Maharajiad B.XI(1) Alternative D)".into()),
+        ),
+        PressPolicy::WhiteOnly if grey => (
+            "refused",
+            Some("this game accepts white press only (WM D.X(1) Alternative B)".into()),
+        ),
+        _ if partial && !ctx.rules.partial_press => (
+            "refused",
+            Some("this game accepts press to all powers only".into()),
+        ),
+        _ => ("accepted", None),
+    }
+}
+
+/// WM D.III(5): the last order for a unit is used. Maharajiad B.IV(6): a unit ordered twice,
+/// differently, holds; identical duplicates count as one.
+fn apply_multiple_orders(ctx: &ReadContext, lines: &mut [OrderLine]) {
+    let n = lines.len();
+    for i in 0..n {
+        let Some(key) = lines[i].typed.as_ref().and_then(unit_key) else {
+            continue;
+        };
+        let same: Vec<usize> = (0..n)
+            .filter(|j| lines[*j].typed.as_ref().and_then(unit_key) == Some(key))
+            .collect();
+        if same.len() < 2 || same[0] != i {
+            continue;
+        }
+        let code = ctx.map.info(key).code.clone();
+        let first = lines[same[0]].typed.clone();
+        let identical = same.iter().all(|j| lines[*j].typed == first);
+        match ctx.rules.multiple_orders {
+            MultipleOrders::LastWins => {
+                let Some(&last) = same.last() else { continue };
+                for &j in &same[..same.len() - 1] {
+                    lines[j].status = "replaced";
+                    lines[j].message = Some(format!(
+                        "replaced by the order for {code} on line {} (WM D.III(5))",
+                        lines[last].line
+                    ));
+                    lines[j].typed = None;
+                }
+            }
+            MultipleOrders::Hold if identical => {
+                for &j in &same[1..] {
+                    lines[j].status = "replaced";
+                    lines[j].message =
+                        Some(format!("the same order as line {}", lines[same[0]].line));
+                    lines[j].typed = None;
+                }
+            }
+            MultipleOrders::Hold => {
+                let nums: Vec<String> = same.iter().map(|j| lines[*j].line.to_string()).collect();
+                for &j in &same {
+                    lines[j].status = "error";
+                    lines[j].message = Some(format!(
+                        "the unit in {code} has different orders on lines {}: it is ordered ambiguously and holds (Maharajiad B.IV(6))",
+                        nums.join(", ")
+                    ));
+                    lines[j].typed = None;
+                }
+            }
+        }
+    }
+}

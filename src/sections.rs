@@ -1,0 +1,387 @@
+//! The sections of a body: orders, the "Final" marker, press, votes, requests, the secret, and
+//! the end marker. The syntax is documented in `docs/mail-syntax.md`.
+
+use crate::map::{Map, Power};
+use crate::message::BodyLine;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Press {
+    pub line: usize,
+    /// Recipients; empty means everybody.
+    pub to: Vec<Power>,
+    pub grey: bool,
+    pub body: String,
+    /// The block had no ENDPRESS and ran to the end of the message.
+    pub unterminated: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ballot {
+    Yes,
+    No,
+    Abstain,
+}
+
+impl Ballot {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ballot::Yes => "yes",
+            Ballot::No => "no",
+            Ballot::Abstain => "abstain",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vote {
+    pub line: usize,
+    /// The proposal, upper case, words separated by one space (`DRAW`, `CONCEDE FRANCE`).
+    pub proposal: String,
+    pub ballot: Ballot,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RequestKind {
+    Extension {
+        days: u32,
+    },
+    /// Dates as written (`YYYY-MM-DD` with an optional ` HH:MM`), GMT.
+    Unavailable {
+        from: String,
+        to: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub line: usize,
+    pub kind: RequestKind,
+}
+
+/// A line that is not part of the order set, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ignored {
+    pub line: usize,
+    pub text: String,
+    pub why: String,
+}
+
+/// A directive line that was recognised but malformed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SectionError {
+    pub line: usize,
+    pub text: String,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sections {
+    /// Candidate order lines, for the order reader.
+    pub orders: Vec<BodyLine>,
+    pub final_: bool,
+    pub press: Vec<Press>,
+    pub votes: Vec<Vote>,
+    pub requests: Vec<Request>,
+    pub secret: Option<String>,
+    pub ignored: Vec<Ignored>,
+    pub errors: Vec<SectionError>,
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == ':')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase())
+        .collect()
+}
+
+/// A date, optionally followed by a time: `2026-12-01` or `2026-12-01 18:00`.
+fn date_at(ws: &[String], i: usize) -> Option<(String, usize)> {
+    let d = ws.get(i)?;
+    let ok = d.len() == 10
+        && d.chars().enumerate().all(|(k, c)| {
+            if k == 4 || k == 7 {
+                c == '-'
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+    if !ok {
+        return None;
+    }
+    if let Some(t) = ws.get(i + 1)
+        && t.len() == 5
+        && t.as_bytes()[2] == b':'
+        && t.chars().filter(|c| *c != ':').all(|c| c.is_ascii_digit())
+    {
+        return Some((format!("{d} {t}"), 2));
+    }
+    Some((d.clone(), 1))
+}
+
+fn recipients(map: &Map, ws: &[String]) -> Result<Vec<Power>, String> {
+    let mut out = Vec::new();
+    for w in ws
+        .iter()
+        .filter(|w| !matches!(w.as_str(), "and" | "&" | "to"))
+    {
+        if w == "all" || w == "everybody" || w == "everyone" {
+            return Ok(Vec::new());
+        }
+        match map.power_by_name(w) {
+            Some(p) => {
+                if !out.contains(&p) {
+                    out.push(p)
+                }
+            }
+            None => return Err(format!("'{w}' is not a power of this game")),
+        }
+    }
+    if out.is_empty() {
+        return Err("say who the press is for: PRESS TO ALL, or PRESS TO FRANCE, ENGLAND".into());
+    }
+    Ok(out)
+}
+
+fn ballot(w: &str) -> Option<Ballot> {
+    match w {
+        "yes" | "y" | "aye" | "for" => Some(Ballot::Yes),
+        "no" | "n" | "nay" | "against" => Some(Ballot::No),
+        "abstain" | "abstains" | "abs" => Some(Ballot::Abstain),
+        _ => None,
+    }
+}
+
+/// Split the body into its sections.
+pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
+    let mut s = Sections::default();
+    let mut press: Option<Press> = None;
+    let mut ended_at: Option<usize> = None;
+    for (idx, line) in lines.iter().enumerate() {
+        let text = line.text.trim();
+        let ws = words(text);
+        let first = ws.first().map(String::as_str).unwrap_or("");
+        if let Some(p) = press.as_mut() {
+            let w2 = ws.get(1).map(String::as_str);
+            if (first == "endpress" && ws.len() == 1)
+                || (first == "end" && w2 == Some("press") && ws.len() == 2)
+            {
+                if let Some(mut done) = press.take() {
+                    done.body = done.body.trim_end().to_string();
+                    s.press.push(done);
+                }
+            } else {
+                p.body.push_str(line.text.trim_end());
+                p.body.push('\n');
+            }
+            continue;
+        }
+        if text.is_empty() {
+            continue;
+        }
+        match first {
+            "signoff" | "endorders" if ws.len() == 1 => {
+                ended_at = Some(idx);
+                break;
+            }
+            "end" if ws.len() == 1 || (ws.len() == 2 && ws[1] == "orders") => {
+                ended_at = Some(idx);
+                break;
+            }
+            "final" if ws.len() == 1 => s.final_ = true,
+            "orders" if ws.len() <= 2 => {
+                if ws.get(1).is_some_and(|w| w == "final") {
+                    s.final_ = true;
+                }
+            }
+            "press" | "grey" | "gray" | "broadcast" | "white" => {
+                let grey = ws.iter().any(|w| w == "grey" || w == "gray");
+                let rest: Vec<String> = ws
+                    .iter()
+                    .skip_while(|w| *w != "to")
+                    .skip(1)
+                    .filter(|w| !matches!(w.as_str(), "grey" | "gray" | "white"))
+                    .cloned()
+                    .collect();
+                let is_header = first == "broadcast"
+                    || ws.iter().any(|w| w == "press") && ws.iter().any(|w| w == "to");
+                if !is_header {
+                    s.orders.push(line.clone());
+                    continue;
+                }
+                let to = if first == "broadcast" {
+                    Ok(Vec::new())
+                } else {
+                    recipients(map, &rest)
+                };
+                match to {
+                    Ok(to) => {
+                        press = Some(Press {
+                            line: line.number,
+                            to,
+                            grey,
+                            body: String::new(),
+                            unterminated: false,
+                        })
+                    }
+                    Err(message) => {
+                        s.errors.push(SectionError {
+                            line: line.number,
+                            text: text.to_string(),
+                            message,
+                        });
+                        // Swallow the block so that press is never read as orders.
+                        press = Some(Press {
+                            line: 0,
+                            to: Vec::new(),
+                            grey,
+                            body: String::new(),
+                            unterminated: false,
+                        });
+                    }
+                }
+            }
+            "vote" => {
+                let rest = &ws[1..];
+                match rest.split_last() {
+                    Some((last, proposal)) if !proposal.is_empty() && ballot(last).is_some() => {
+                        s.votes.push(Vote {
+                            line: line.number,
+                            proposal: proposal.join(" ").to_uppercase(),
+                            ballot: ballot(last).unwrap_or(Ballot::Abstain),
+                        });
+                    }
+                    _ => s.errors.push(SectionError {
+                        line: line.number,
+                        text: text.to_string(),
+                        message:
+                            "write VOTE, the proposal, then YES, NO or ABSTAIN (VOTE DRAW YES)"
+                                .into(),
+                    }),
+                }
+            }
+            "extend" | "extension" | "request" if ws.iter().any(|w| w.starts_with("exten")) => {
+                match ws.iter().find_map(|w| w.parse::<u32>().ok()) {
+                    Some(days) if (1..=30).contains(&days) => s.requests.push(Request {
+                        line: line.number,
+                        kind: RequestKind::Extension { days },
+                    }),
+                    _ => s.errors.push(SectionError {
+                        line: line.number,
+                        text: text.to_string(),
+                        message: "write the number of days, 1 to 30: EXTEND 2 DAYS".into(),
+                    }),
+                }
+            }
+            "unavailable" | "away" => {
+                let from = date_at(&ws, 1);
+                let parsed = from.and_then(|(f, used)| {
+                    let k = 1 + used;
+                    let k = if ws
+                        .get(k)
+                        .is_some_and(|w| w == "to" || w == "until" || w == "-")
+                    {
+                        k + 1
+                    } else {
+                        k
+                    };
+                    date_at(&ws, k).map(|(t, _)| (f, t))
+                });
+                match parsed {
+                    Some((from, to)) if from <= to => s.requests.push(Request {
+                        line: line.number,
+                        kind: RequestKind::Unavailable { from, to },
+                    }),
+                    _ => s.errors.push(SectionError {
+                        line: line.number,
+                        text: text.to_string(),
+                        message: "write UNAVAILABLE 2026-12-01 TO 2026-12-05 (dates in GMT, the first not after the second)".into(),
+                    }),
+                }
+            }
+            "secret" | "password" if ws.len() == 2 => {
+                // Keep the case as written: secrets are compared exactly.
+                let raw = text.split_whitespace().nth(1).unwrap_or("").to_string();
+                s.secret = Some(raw);
+            }
+            _ => s.orders.push(line.clone()),
+        }
+    }
+    if let Some(mut p) = press.take() {
+        p.unterminated = true;
+        p.body = p.body.trim_end().to_string();
+        s.press.push(p);
+    }
+    s.press.retain(|p| p.line != 0);
+    if let Some(end) = ended_at {
+        for l in &lines[end + 1..] {
+            if !l.text.trim().is_empty() {
+                s.ignored.push(Ignored {
+                    line: l.number,
+                    text: l.text.trim().to_string(),
+                    why: "after the end marker".into(),
+                });
+            }
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(text: &str) -> Vec<BodyLine> {
+        text.lines()
+            .enumerate()
+            .map(|(i, t)| BodyLine {
+                number: i + 1,
+                text: t.to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sections_are_recognised() {
+        let map = Map::standard();
+        let s = split(
+            map,
+            &body(
+                "ORDERS\nA Par - Bur\nFINAL\nPRESS TO FRANCE, ENGLAND\nHello\nA Mar - Spa\nENDPRESS\nGREY PRESS TO ALL\nBoo\nEND PRESS\nVOTE DRAW YES\nEXTEND 2 DAYS\nUNAVAILABLE 2026-12-01 TO 2026-12-05\nSECRET Xy7\nSIGNOFF\nA Bre - Pic",
+            ),
+        );
+        assert_eq!(s.orders.len(), 1);
+        assert_eq!(s.orders[0].text, "A Par - Bur");
+        assert!(s.final_);
+        assert_eq!(s.press.len(), 2);
+        assert_eq!(s.press[0].to.len(), 2);
+        assert_eq!(s.press[0].body, "Hello\nA Mar - Spa");
+        assert!(s.press[1].grey && s.press[1].to.is_empty());
+        assert_eq!(s.votes[0].proposal, "DRAW");
+        assert_eq!(s.votes[0].ballot, Ballot::Yes);
+        assert_eq!(s.requests[0].kind, RequestKind::Extension { days: 2 });
+        assert_eq!(
+            s.requests[1].kind,
+            RequestKind::Unavailable {
+                from: "2026-12-01".into(),
+                to: "2026-12-05".into()
+            }
+        );
+        assert_eq!(s.secret.as_deref(), Some("Xy7"));
+        assert_eq!(s.ignored.len(), 1);
+        assert_eq!(s.ignored[0].line, 16);
+    }
+
+    #[test]
+    fn malformed_directives_are_errors() {
+        let map = Map::standard();
+        let s = split(
+            map,
+            &body("VOTE DRAW MAYBE\nEXTEND LOTS\nPRESS TO NARNIA\nsecret stuff\nENDPRESS"),
+        );
+        assert_eq!(s.errors.len(), 3);
+        assert!(
+            s.orders.is_empty(),
+            "press to an unknown power is swallowed, not read as orders"
+        );
+    }
+}
