@@ -60,8 +60,9 @@ pub(super) fn adjudicate(
             note: None,
         })
         .collect();
-    // Per dislodged unit: the chosen order (input index, destination or None for disband).
-    let mut choice: Vec<Vec<(usize, Option<Location>)>> = vec![Vec::new(); n];
+    // Per dislodged unit, its orders in written order: (input index, what it asks). An illegal
+    // order for one's own unit is kept too: under WM D.III(5) it still replaces earlier ones.
+    let mut choice: Vec<Vec<(usize, Ask)>> = vec![Vec::new(); n];
     for (k, (power, order)) in orders.iter().enumerate() {
         let (unit, dest, dest_coast) = match order {
             Order::Retreat {
@@ -103,15 +104,19 @@ pub(super) fn adjudicate(
         }
         if super::check_designation(rules, unit.unit_type, &o.dislodged.unit).is_err() {
             results[k].note = Some("the unit is not of the type written".into());
+            choice[idx].push((k, Ask::Illegal));
             continue;
         }
         let Some(dest) = dest else {
-            choice[idx].push((k, None));
+            choice[idx].push((k, Ask::Disband));
             continue;
         };
         match pick_retreat(map, &o.retreats, dest, dest_coast) {
-            Ok(loc) => choice[idx].push((k, Some(loc))),
-            Err(note) => results[k].note = Some(note),
+            Ok(loc) => choice[idx].push((k, Ask::Retreat(loc))),
+            Err(note) => {
+                results[k].note = Some(note);
+                choice[idx].push((k, Ask::Illegal));
+            }
         }
     }
 
@@ -120,19 +125,36 @@ pub(super) fn adjudicate(
     for (idx, cands) in choice.iter().enumerate() {
         match rules.multiple_orders {
             MultipleOrders::LastWins => {
-                if let Some((k, d)) = cands.last() {
-                    for (j, _) in &cands[..cands.len() - 1] {
-                        results[*j].reason = Some(Reason::Superseded);
+                // WM D.III(5): the last order is used; if it is illegal, the unit has no
+                // retreat and is disbanded.
+                if let Some((k, ask)) = cands.last() {
+                    for (j, a) in &cands[..cands.len() - 1] {
+                        if *a != Ask::Illegal {
+                            results[*j].reason = Some(Reason::Superseded);
+                            results[*j].note = Some("a later order for this unit is used".into());
+                        }
                     }
-                    decided[idx] = Some((vec![*k], *d));
+                    decided[idx] = match ask {
+                        Ask::Retreat(l) => Some((vec![*k], Some(*l))),
+                        Ask::Disband => Some((vec![*k], None)),
+                        Ask::Illegal => None,
+                    };
                 }
             }
             MultipleOrders::Hold => {
-                if let Some((_, d)) = cands.first() {
-                    if cands.iter().all(|(_, x)| x == d) {
-                        decided[idx] = Some((cands.iter().map(|(k, _)| *k).collect(), *d));
+                // DATC 4.D.3, Maharajiad B.IV(6): illegal orders are ignored; two different
+                // legal ones leave the unit without a retreat.
+                let legal: Vec<&(usize, Ask)> =
+                    cands.iter().filter(|(_, a)| *a != Ask::Illegal).collect();
+                if let Some((_, first)) = legal.first() {
+                    if legal.iter().all(|(_, a)| a == first) {
+                        let dest = match first {
+                            Ask::Retreat(l) => Some(*l),
+                            _ => None,
+                        };
+                        decided[idx] = Some((legal.iter().map(|(k, _)| *k).collect(), dest));
                     } else {
-                        for (j, _) in cands {
+                        for (j, _) in legal {
                             results[*j].reason = Some(Reason::Ambiguous);
                         }
                     }
@@ -186,6 +208,14 @@ pub(super) fn adjudicate(
         retreats: Vec::new(),
         next,
     }
+}
+
+/// What a retreat-phase order asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    Retreat(Location),
+    Disband,
+    Illegal,
 }
 
 /// The retreat location an order asks for, if it is one of the legal ones.
