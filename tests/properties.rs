@@ -1,0 +1,252 @@
+//! Property tests over the message reader, the order reader and the canonical notation: no panic
+//! on any input, and what is written canonically is read back as the same order.
+
+use chancery::adjudicator::Board;
+use chancery::map::{Location, Map, Power, Province, UnitType};
+use chancery::message::read_message;
+use chancery::order::{Order, UnitRef, parse_order};
+use chancery::orderset::read_mail;
+use chancery::phase::PhaseKind;
+use chancery::reader::{ReadContext, read_order};
+use chancery::rules::Rules;
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+fn ctx<'a>(
+    rules: &'a Rules,
+    board: Option<&'a Board>,
+    abbreviations: &'a HashMap<String, Province>,
+    phase: PhaseKind,
+) -> ReadContext<'a> {
+    let map = Map::standard();
+    ReadContext {
+        map,
+        rules,
+        power: Power(2),
+        phase,
+        board,
+        abbreviations,
+    }
+}
+
+fn without_nationality(mut o: Order) -> Order {
+    match &mut o {
+        Order::Hold { unit }
+        | Order::Move { unit, .. }
+        | Order::Retreat { unit, .. }
+        | Order::Disband { unit }
+        | Order::Remove { unit } => unit.nationality = None,
+        Order::SupportHold { unit, target } | Order::SupportMove { unit, target, .. } => {
+            unit.nationality = None;
+            target.nationality = None;
+        }
+        Order::Convoy { unit, army, .. } => {
+            unit.nationality = None;
+            army.nationality = None;
+        }
+        Order::Build { .. } | Order::Waive => {}
+    }
+    o
+}
+
+/// Words players use, and the map's codes and names, to make token soups that get deep into the
+/// grammar rather than failing on the first word.
+fn vocabulary() -> Vec<String> {
+    let map = Map::standard();
+    let mut v: Vec<String> = [
+        "A", "F", "army", "fleet", "-", "->", "to", "moves", "S", "supports", "C", "convoys", "H",
+        "holds", "via", "convoy", "by", "R", "D", "disband", "build", "remove", "waive", "/", "(",
+        ")", "nc", "sc", "north", "coast", "Russian", "French", "1.", ",", "FINAL",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for p in &map.provinces {
+        v.push(p.code.clone());
+        v.push(p.name.clone());
+    }
+    v
+}
+
+/// A random legal-looking order on the standard map: a unit of either type somewhere it can
+/// stand, and a move, support, convoy or hold.
+fn any_order() -> impl Strategy<Value = Order> {
+    let map = Map::standard();
+    let n = map.province_count() as u8;
+    (0..n, 0..n, 0..n, 0u8..6, any::<bool>()).prop_map(move |(a, b, c, kind, fleet)| {
+        let map = Map::standard();
+        let pa = Province(a);
+        let unit_type = if map.is_sea(pa) || (fleet && map.is_coastal(pa)) {
+            UnitType::Fleet
+        } else {
+            UnitType::Army
+        };
+        let coast = if unit_type == UnitType::Fleet {
+            map.info(pa).coasts.first().copied()
+        } else {
+            None
+        };
+        let unit = UnitRef {
+            unit_type: Some(unit_type),
+            province: pa,
+            coast,
+            nationality: None,
+        };
+        let other = UnitRef::new(Some(UnitType::Army), Province(b));
+        match kind {
+            0 => Order::Hold { unit },
+            1 | 2 => Order::Move {
+                unit,
+                dest: Province(b),
+                dest_coast: None,
+                via_convoy: kind == 2,
+                route: Vec::new(),
+            },
+            3 => Order::SupportHold {
+                unit,
+                target: other,
+            },
+            4 => Order::SupportMove {
+                unit,
+                target: other,
+                dest: Province(c),
+                dest_coast: None,
+            },
+            _ => Order::Convoy {
+                unit,
+                army: other,
+                dest: Province(c),
+            },
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, .. ProptestConfig::default() })]
+
+    #[test]
+    fn message_reader_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..3000)) {
+        let _ = read_message(&bytes);
+    }
+
+    #[test]
+    fn message_reader_keeps_no_quoted_line(
+        lines in proptest::collection::vec(("[ >]?", "[A-Za-z -]{0,20}"), 0..30)
+    ) {
+        let mut raw = String::from("From: p@x.test\r\nSubject: s\r\n\r\n");
+        for (q, t) in &lines {
+            raw.push_str(q);
+            raw.push_str(t);
+            raw.push_str("\r\n");
+        }
+        let m = read_message(raw.as_bytes()).expect("a plain message is readable");
+        let mut last = 0;
+        for l in &m.lines {
+            prop_assert!(!l.text.trim_start().starts_with('>'));
+            prop_assert!(l.number > last);
+            last = l.number;
+        }
+    }
+
+    #[test]
+    fn order_reader_never_panics_on_any_text(line in "\\PC{0,80}") {
+        let rules = Rules::default();
+        let abbr = HashMap::new();
+        let map = Map::standard();
+        let board = Board::initial(map);
+        for phase in [PhaseKind::Movement, PhaseKind::Retreat, PhaseKind::Adjustment] {
+            let _ = read_order(&ctx(&rules, Some(&board), &abbr, phase), &line);
+            let _ = read_order(&ctx(&rules, None, &abbr, phase), &line);
+        }
+        let _ = parse_order(map, &line);
+    }
+
+    #[test]
+    fn order_reader_never_panics_on_token_soup(picks in proptest::collection::vec(0usize..200, 0..12)) {
+        let vocab = vocabulary();
+        let line: Vec<&str> = picks.iter().map(|i| vocab[i % vocab.len()].as_str()).collect();
+        let line = line.join(" ");
+        let rules = Rules::preset("maharajiad").expect("preset");
+        let abbr = HashMap::new();
+        let map = Map::standard();
+        let board = Board::initial(map);
+        for phase in [PhaseKind::Movement, PhaseKind::Retreat, PhaseKind::Adjustment] {
+            let v = read_order(&ctx(&rules, Some(&board), &abbr, phase), &line);
+            // Whatever was understood is written canonically and reads back the same.
+            // (The canonical form carries no nationality, by design.)
+            if let Some(o) = v.order {
+                let text = o.display(map).to_string();
+                prop_assert_eq!(parse_order(map, &text).ok(), Some(without_nationality(o)), "{}", text);
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_notation_round_trips(order in any_order()) {
+        let map = Map::standard();
+        let text = order.display(map).to_string();
+        prop_assert_eq!(parse_order(map, &text), Ok(order.clone()), "{}", text);
+        // The forgiving reader understands the canonical notation too (without a board it
+        // cannot fill in coasts or check units, so it keeps exactly what was written).
+        let rules = Rules::default();
+        let abbr = HashMap::new();
+        let v = read_order(&ctx(&rules, None, &abbr, PhaseKind::Movement), &text);
+        prop_assert_eq!(v.order, Some(order), "{}", text);
+    }
+
+    #[test]
+    fn full_names_read_as_codes(order in any_order()) {
+        let map = Map::standard();
+        let text = order.display(map).to_string();
+        // Replace every code by the province's full name, as a player might write it.
+        let spelled: Vec<String> = text
+            .split(' ')
+            .map(|w| {
+                let (p, c) = w.split_once('/').map_or((w, None), |(p, c)| (p, Some(c)));
+                match map.province_by_code(p) {
+                    Some(x) => match c {
+                        Some(c) => format!("{} ({c})", map.info(x).name),
+                        None => map.info(x).name.clone(),
+                    },
+                    None => w.to_string(),
+                }
+            })
+            .collect();
+        let spelled = spelled.join(" ");
+        let rules = Rules::default();
+        let abbr = HashMap::new();
+        let v = read_order(&ctx(&rules, None, &abbr, PhaseKind::Movement), &spelled);
+        prop_assert_eq!(v.order, Some(order), "{}", spelled);
+    }
+
+    #[test]
+    fn whole_mail_never_panics(body in proptest::collection::vec("\\PC{0,40}", 0..20)) {
+        let raw = format!("From: p@x.test\nSubject: wm1 FRANCE S1901M\n\n{}", body.join("\n"));
+        let rules = Rules::default();
+        let abbr = HashMap::new();
+        let map = Map::standard();
+        let board = Board::initial(map);
+        let _ = read_mail(&ctx(&rules, Some(&board), &abbr, PhaseKind::Movement), raw.as_bytes());
+    }
+
+    #[test]
+    fn adjudicate_json_never_panics(text in "\\PC{0,200}") {
+        let _ = chancery::json::adjudicate_json(&text);
+    }
+}
+
+#[test]
+fn locations_of_every_province_parse() {
+    let map = Map::standard();
+    for p in map.all_provinces() {
+        let info = map.info(p);
+        assert_eq!(map.parse_location(&info.code), Some((p, None)));
+        for c in &info.coasts {
+            let l = Location::with_coast(p, *c);
+            assert_eq!(
+                map.parse_location(&map.location_name(l)),
+                Some((p, Some(*c)))
+            );
+        }
+    }
+}
