@@ -141,11 +141,17 @@ pub fn read_message(raw: &[u8]) -> Result<ReadMessage, MessageError> {
 
     let text_part = msg.text_body.first().copied();
     let html_only = text_part.is_none() && !msg.html_body.is_empty();
-    let body = msg.body_text(0).map(|c| c.into_owned()).unwrap_or_default();
-    out.from_html = html_only
-        || text_part
-            .and_then(|i| msg.part(i))
-            .is_some_and(|p| p.is_text_html());
+    let text_is_html = text_part
+        .and_then(|i| msg.part(i))
+        .is_some_and(|p| p.is_text_html());
+    let body = if html_only || text_is_html {
+        msg.body_html(0)
+            .map(|h| html_to_text(&h))
+            .unwrap_or_default()
+    } else {
+        msg.body_text(0).map(|c| c.into_owned()).unwrap_or_default()
+    };
+    out.from_html = html_only || text_is_html;
     for (i, part) in msg.attachments().enumerate() {
         let name = part
             .attachment_name()
@@ -167,22 +173,6 @@ pub fn read_message(raw: &[u8]) -> Result<ReadMessage, MessageError> {
 
 fn detect_auto(msg: &mail_parser::Message) -> Option<AutoKind> {
     let raw = |name: &str| msg.header_raw(name).map(|s| s.trim().to_ascii_lowercase());
-    if let Some(v) = raw("Auto-Submitted")
-        && v != "no"
-    {
-        return Some(AutoKind::AutoReplied);
-    }
-    if let Some(ct) = msg.content_type()
-        && ct.ctype().eq_ignore_ascii_case("multipart")
-        && ct
-            .subtype()
-            .is_some_and(|s| s.eq_ignore_ascii_case("report"))
-    {
-        return Some(AutoKind::Bounce);
-    }
-    if raw("Return-Path").is_some_and(|r| r == "<>") {
-        return Some(AutoKind::Bounce);
-    }
     let from = msg
         .from()
         .and_then(|a| a.first())
@@ -190,26 +180,204 @@ fn detect_auto(msg: &mail_parser::Message) -> Option<AutoKind> {
         .unwrap_or("")
         .to_ascii_lowercase();
     let local = from.split('@').next().unwrap_or("");
-    if matches!(local, "mailer-daemon" | "postmaster") {
+    // Delivery reports first: they often also say Auto-Submitted.
+    if msg.content_type().is_some_and(|ct| {
+        ct.ctype().eq_ignore_ascii_case("multipart")
+            && ct
+                .subtype()
+                .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+    }) || matches!(local, "mailer-daemon" | "postmaster")
+    {
         return Some(AutoKind::Bounce);
     }
     if ["List-Id", "List-Unsubscribe", "List-Post"]
         .iter()
         .any(|h| msg.header_raw(*h).is_some())
-        || raw("Precedence").is_some_and(|p| matches!(p.as_str(), "bulk" | "junk" | "list"))
+        || raw("Precedence").is_some_and(|p| p == "list")
     {
         return Some(AutoKind::List);
     }
-    if ["X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"]
-        .iter()
-        .any(|h| msg.header_raw(*h).is_some())
+    if raw("Auto-Submitted").is_some_and(|v| v != "no")
+        || raw("Precedence").is_some_and(|p| p == "bulk" || p == "junk")
+        || ["X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"]
+            .iter()
+            .any(|h| msg.header_raw(*h).is_some())
         || local.starts_with("noreply")
         || local.starts_with("no-reply")
         || local.starts_with("donotreply")
     {
         return Some(AutoKind::AutoReplied);
     }
+    // A null sender with no other sign is a bounce.
+    if raw("Return-Path").is_some_and(|r| r == "<>") {
+        return Some(AutoKind::Bounce);
+    }
     None
+}
+
+/// HTML to text, keeping the line structure a player sees: block elements and `<br>` end lines,
+/// table cells are separated by spaces, and `<blockquote>` content is marked as quoted (`> `) so
+/// that it is dropped like any quote.
+pub fn html_to_text(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() / 2);
+    let mut quote_depth = 0usize;
+    let mut at_line_start = true;
+    let mut skip_until: Option<&'static str> = None;
+    let mut rest = html;
+    let newline = |out: &mut String, at_line_start: &mut bool| {
+        out.push('\n');
+        *at_line_start = true;
+    };
+    while !rest.is_empty() {
+        if let Some(end) = skip_until {
+            match find_ci(rest, end) {
+                Some(i) => {
+                    rest = &rest[i + end.len()..];
+                    skip_until = None;
+                }
+                None => break,
+            }
+            continue;
+        }
+        if rest.starts_with("<!--") {
+            rest = match rest.find("-->") {
+                Some(i) => &rest[i + 3..],
+                None => "",
+            };
+            continue;
+        }
+        if let Some(tail) = rest.strip_prefix('<') {
+            let Some(close) = tail.find('>') else {
+                break;
+            };
+            let tag = &tail[..close];
+            rest = &tail[close + 1..];
+            let closing = tag.starts_with('/');
+            let name: String = tag
+                .trim_start_matches('/')
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect::<String>()
+                .to_ascii_lowercase();
+            match name.as_str() {
+                "style" | "script" | "head" | "title" if !closing => {
+                    skip_until = Some(match name.as_str() {
+                        "style" => "</style>",
+                        "script" => "</script>",
+                        "head" => "</head>",
+                        _ => "</title>",
+                    });
+                }
+                "br" => newline(&mut out, &mut at_line_start),
+                "blockquote" => {
+                    if closing {
+                        quote_depth = quote_depth.saturating_sub(1);
+                    } else {
+                        quote_depth += 1;
+                    }
+                    if !at_line_start {
+                        newline(&mut out, &mut at_line_start);
+                    }
+                }
+                "p" | "div" | "tr" | "li" | "ul" | "ol" | "table" | "h1" | "h2" | "h3" | "h4"
+                | "h5" | "h6" | "pre" | "hr" | "section" | "article" | "header" | "footer" => {
+                    if !at_line_start {
+                        newline(&mut out, &mut at_line_start);
+                    }
+                }
+                "td" | "th" if !closing => out.push(' '),
+                _ => {}
+            }
+            continue;
+        }
+        let next = rest.find('<').unwrap_or(rest.len());
+        let text = &rest[..next];
+        rest = &rest[next..];
+        // HTML collapses source whitespace.
+        let decoded = decode_entities(text);
+        let mut pending_space = false;
+        for c in decoded.chars() {
+            if c == '\n' || c == '\r' || c == '\t' || c == ' ' {
+                pending_space = true;
+                continue;
+            }
+            if at_line_start {
+                for _ in 0..quote_depth {
+                    out.push_str("> ");
+                }
+                at_line_start = false;
+                pending_space = false;
+            }
+            if pending_space {
+                out.push(' ');
+                pending_space = false;
+            }
+            out.push(if c == '\u{a0}' { ' ' } else { c });
+        }
+        if pending_space && !at_line_start {
+            out.push(' ');
+        }
+    }
+    out
+}
+
+fn find_ci(hay: &str, needle: &str) -> Option<usize> {
+    let h = hay.as_bytes();
+    let n = needle.as_bytes();
+    (0..h.len().saturating_sub(n.len() - 1)).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+}
+
+fn decode_entities(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        let end = rest[..rest.len().min(12)].find(';');
+        let Some(end) = end else {
+            out.push('&');
+            rest = &rest[1..];
+            continue;
+        };
+        let ent = &rest[1..end];
+        let decoded = match ent {
+            "nbsp" => Some('\u{a0}'),
+            "amp" => Some('&'),
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "quot" => Some('"'),
+            "apos" => Some('\''),
+            "ndash" => Some('–'),
+            "mdash" => Some('—'),
+            "rarr" => Some('→'),
+            "hellip" => Some('…'),
+            "lsquo" => Some('‘'),
+            "rsquo" => Some('’'),
+            "ldquo" => Some('“'),
+            "rdquo" => Some('”'),
+            _ => ent
+                .strip_prefix("#x")
+                .or_else(|| ent.strip_prefix("#X"))
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+                .or_else(|| ent.strip_prefix('#').and_then(|d| d.parse().ok()))
+                .and_then(char::from_u32),
+        };
+        match decoded {
+            Some(c) => {
+                out.push(c);
+                rest = &rest[end + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 fn is_reply_header(line: &str) -> bool {
@@ -290,8 +458,39 @@ fn clean_body(body: &str) -> (Vec<BodyLine>, usize) {
     let all: Vec<&str> = body.lines().collect();
     let mut kept = Vec::new();
     let mut dropped = 0;
+    let mut skip_next_wrote = false;
     for (i, line) in all.iter().enumerate() {
         let next = all[i + 1..].iter().find(|l| !l.trim().is_empty()).copied();
+        if skip_next_wrote {
+            skip_next_wrote = false;
+            if line.trim().to_lowercase().ends_with("wrote:") {
+                dropped += 1;
+                continue;
+            }
+        }
+        // An attribution line followed by '>' lines is a bottom-posted (or interleaved) quote:
+        // drop the attribution and the quoted lines, and read on.
+        let attribution = is_reply_header(line)
+            || (line.trim().to_lowercase().starts_with("on ")
+                && next.is_some_and(|n| n.trim().to_lowercase().ends_with("wrote:")));
+        if attribution {
+            let wrapped = !is_reply_header(line);
+            let after: Vec<&str> = all[i + 1..]
+                .iter()
+                .copied()
+                .filter(|l| !l.trim().is_empty())
+                .skip(usize::from(wrapped))
+                .take(1)
+                .collect();
+            if after
+                .first()
+                .is_some_and(|l| l.trim_start().starts_with('>'))
+            {
+                dropped += 1;
+                skip_next_wrote = wrapped;
+                continue;
+            }
+        }
         if is_cut(line, next) {
             dropped += all.len() - i;
             break;
@@ -364,7 +563,20 @@ mod tests {
         );
         assert_eq!(
             auto("Precedence: bulk\nFrom: a@x.test\n\nx"),
+            Some(AutoKind::AutoReplied)
+        );
+        assert_eq!(
+            auto("Precedence: list\nFrom: a@x.test\n\nx"),
             Some(AutoKind::List)
+        );
+        // RFC 3834 asks auto-responders for a null sender: that is not a bounce.
+        assert_eq!(
+            auto("Return-Path: <>\nAuto-Submitted: auto-replied\nFrom: a@x.test\n\nx"),
+            Some(AutoKind::AutoReplied)
+        );
+        assert_eq!(
+            auto("Return-Path: <>\nFrom: a@x.test\n\nx"),
+            Some(AutoKind::Bounce)
         );
         assert_eq!(auto("From: a@x.test\n\nx"), None);
     }

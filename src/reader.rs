@@ -249,6 +249,10 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    fn named(&self, p: Province) -> String {
+        named(self.map(), p)
+    }
+
     fn lookup(&self, joined: &str) -> Option<Province> {
         self.ctx
             .abbreviations
@@ -299,6 +303,26 @@ impl<'a> Cursor<'a> {
             let Some(j) = phrase(self, n) else { continue };
             let written = self.written[self.pos..self.pos + n].join(" ");
             let len = j.chars().count();
+            if len == 3 && n == 1 {
+                // A three-letter word is a code; one wrong letter can name another province
+                // (WM D.III(1): "A. Mun - Ber / A. Mun - Bur"), so it is never corrected.
+                let mut near: Vec<Province> = self
+                    .map()
+                    .province_names()
+                    .filter(|(name, _)| name.chars().count() == 3 && distance(&j, name) == 1)
+                    .map(|(_, p)| p)
+                    .collect();
+                near.sort();
+                near.dedup();
+                if near.is_empty() {
+                    continue;
+                }
+                let names: Vec<String> = near.iter().map(|p| self.named(*p)).collect();
+                return Err(format!(
+                    "'{written}' is not a province; did you mean {}?",
+                    names.join(" or ")
+                ));
+            }
             if len < 4 {
                 continue;
             }
@@ -331,13 +355,7 @@ impl<'a> Cursor<'a> {
                 self.corrections.push((written, name));
                 return Ok(Place { province: p, coast });
             }
-            let names: Vec<String> = candidates
-                .iter()
-                .map(|p| {
-                    let i = self.map().info(*p);
-                    format!("{} ({})", i.name, i.code)
-                })
-                .collect();
+            let names: Vec<String> = candidates.iter().map(|p| self.named(*p)).collect();
             return Err(format!(
                 "'{written}' is not a province; it could be {}",
                 names.join(" or ")
@@ -357,6 +375,12 @@ impl<'a> Cursor<'a> {
             nationality,
         })
     }
+}
+
+/// "Gascony (GAS)": what messages call a province.
+fn named(map: &Map, p: Province) -> String {
+    let i = map.info(p);
+    format!("{} ({})", i.name, i.code)
 }
 
 /// Does this line start like an order? Used to tell chatter from a broken order.
@@ -641,15 +665,101 @@ fn phase_fits(ctx: &ReadContext, order: &Order) -> Result<(), String> {
     })
 }
 
+/// Checks that need only the map: a build in a home centre that can hold the unit, and a fleet
+/// move to a province with two coasts from where both can be reached.
+fn static_check(ctx: &ReadContext, order: &mut Order) -> Result<(), String> {
+    let map = ctx.map;
+    match order {
+        Order::Build {
+            unit_type,
+            province,
+            ..
+        } => {
+            let info = map.info(*province);
+            if info.home != Some(ctx.power) {
+                return Err(format!(
+                    "{} is not a home centre of {}: builds go in your own home centres",
+                    named(map, *province),
+                    map.power_name(ctx.power)
+                ));
+            }
+            if *unit_type == Some(UnitType::Fleet) && !map.is_coastal(*province) {
+                return Err(format!(
+                    "a fleet cannot be built in {}, which is inland (WM D.V(5))",
+                    named(map, *province)
+                ));
+            }
+        }
+        Order::Move {
+            unit,
+            dest,
+            dest_coast,
+            ..
+        } => {
+            let fleet = unit.unit_type == Some(UnitType::Fleet) || map.is_sea(unit.province);
+            let here_coasts = !map.info(unit.province).coasts.is_empty();
+            if fleet && (!here_coasts || unit.coast.is_some()) {
+                let from = Location {
+                    province: unit.province,
+                    coast: if here_coasts { unit.coast } else { None },
+                };
+                settle_coast(map, from, *dest, dest_coast)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A fleet's missing coast: filled in when one coast is reachable, an error naming both when two
+/// are (DATC 4.B.1–4.B.2; WM D.IV(3)(b)'s ambiguous cases).
+fn settle_coast(
+    map: &Map,
+    from: Location,
+    dest: Province,
+    dest_coast: &mut Option<Coast>,
+) -> Result<(), String> {
+    if map.info(dest).coasts.is_empty() || dest_coast.is_some() {
+        return Ok(());
+    }
+    let reachable: Vec<Coast> = map
+        .info(dest)
+        .coasts
+        .iter()
+        .copied()
+        .filter(|c| map.fleet_adjacent(from, Location::with_coast(dest, *c)))
+        .collect();
+    match reachable.as_slice() {
+        [only] => {
+            *dest_coast = Some(*only);
+            Ok(())
+        }
+        [_, _, ..] => {
+            let code = &map.info(dest).code;
+            let opts: Vec<String> = reachable
+                .iter()
+                .map(|c| format!("{code}/{}", c.code()))
+                .collect();
+            Err(format!(
+                "'{code}' is ambiguous for a fleet from {}: write {}",
+                map.info(from.province).name,
+                opts.join(" or ")
+            ))
+        }
+        [] => Ok(()),
+    }
+}
+
 /// Check the order against the board, under the designation policies, and settle a missing
 /// coast when only one is possible.
 fn check(ctx: &ReadContext, mut order: Order, warnings: &mut Vec<String>) -> Result<Order, String> {
+    static_check(ctx, &mut order)?;
     let Some(board) = ctx.board else {
         return Ok(order);
     };
     let map = ctx.map;
     let code = |p: Province| map.info(p).code.clone();
-    let name = |p: Province| map.info(p).name.clone();
+    let name = |p: Province| named(map, p);
     let type_word = |t: UnitType| {
         if t == UnitType::Army {
             "an army"
@@ -687,7 +797,16 @@ fn check(ctx: &ReadContext, mut order: Order, warnings: &mut Vec<String>) -> Res
     };
     // The ordered unit.
     let own_unit = match &order {
-        Order::Build { .. } | Order::Waive => None,
+        Order::Build { province, .. } => {
+            if board.owner(*province) != Some(ctx.power) {
+                return Err(format!("{} is not yours now", name(*province)));
+            }
+            if board.unit_at(*province).is_some() {
+                return Err(format!("{} is occupied", name(*province)));
+            }
+            None
+        }
+        Order::Waive => None,
         Order::Retreat { unit, .. } | Order::Disband { unit } => {
             match board
                 .dislodged
@@ -759,7 +878,7 @@ fn check(ctx: &ReadContext, mut order: Order, warnings: &mut Vec<String>) -> Res
             warnings.push(format!("there is no unit in {}", name(target.province)));
         }
     }
-    // A fleet move to a province with coasts.
+    // A fleet move to a province with coasts, from where the fleet really is.
     if let (
         Order::Move {
             dest, dest_coast, ..
@@ -770,31 +889,8 @@ fn check(ctx: &ReadContext, mut order: Order, warnings: &mut Vec<String>) -> Res
         Some((_, actual)),
     ) = (&mut order, own_unit)
         && actual.unit_type == UnitType::Fleet
-        && !map.info(*dest).coasts.is_empty()
     {
-        let reachable: Vec<Coast> = map
-            .info(*dest)
-            .coasts
-            .iter()
-            .copied()
-            .filter(|c| map.fleet_adjacent(actual.location, Location::with_coast(*dest, *c)))
-            .collect();
-        match (*dest_coast, reachable.as_slice()) {
-            (None, [only]) => *dest_coast = Some(*only),
-            (None, [_, _, ..]) => {
-                let opts: Vec<String> = reachable
-                    .iter()
-                    .map(|c| format!("{}/{}", code(*dest), c.code().to_lowercase()))
-                    .collect();
-                return Err(format!(
-                    "'{}' is ambiguous for a fleet from {}: write {}",
-                    code(*dest),
-                    name(actual.location.province),
-                    opts.join(" or ")
-                ));
-            }
-            _ => {}
-        }
+        settle_coast(map, actual.location, *dest, dest_coast)?;
     }
     Ok(order)
 }
@@ -922,7 +1018,7 @@ mod tests {
         };
         assert_eq!(
             got("F Mid - Spa"),
-            "ERR 'SPA' is ambiguous for a fleet from Mid-Atlantic Ocean: write SPA/nc or SPA/sc"
+            "ERR 'SPA' is ambiguous for a fleet from Mid-Atlantic Ocean: write SPA/NC or SPA/SC"
         );
         assert_eq!(got("F Mid - Spa/sc"), "F MAO - SPA/SC");
         assert_eq!(got("F Mid - Spa(sc)"), "F MAO - SPA/SC");

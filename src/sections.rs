@@ -88,7 +88,9 @@ pub struct Sections {
 }
 
 fn words(s: &str) -> Vec<String> {
-    s.split(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == ':')
+    // A colon ends a word ("PRESS TO: FRANCE") but stays inside a time ("18:00").
+    s.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .map(|w| w.trim_matches(':'))
         .filter(|w| !w.is_empty())
         .map(|w| w.to_lowercase())
         .collect()
