@@ -280,10 +280,10 @@ pub fn html_to_text(html: &str) -> String {
                     }
                 }
                 "p" | "div" | "tr" | "li" | "ul" | "ol" | "table" | "h1" | "h2" | "h3" | "h4"
-                | "h5" | "h6" | "pre" | "hr" | "section" | "article" | "header" | "footer" => {
-                    if !at_line_start {
-                        newline(&mut out, &mut at_line_start);
-                    }
+                | "h5" | "h6" | "pre" | "hr" | "section" | "article" | "header" | "footer"
+                    if !at_line_start =>
+                {
+                    newline(&mut out, &mut at_line_start)
                 }
                 "td" | "th" if !closing => out.push(' '),
                 _ => {}

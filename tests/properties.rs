@@ -49,6 +49,53 @@ fn without_nationality(mut o: Order) -> Order {
     o
 }
 
+/// The forgiving reader returns the written order, except that a fleet's missing coast is filled
+/// in when only one is reachable, and refused as ambiguous when two are.
+fn read_back_ok(written: &Order, read: &chancery::reader::Verdict) -> bool {
+    let map = Map::standard();
+    match (&read.order, written) {
+        (Some(got), _) if got == written => true,
+        (
+            Some(Order::Move {
+                unit: gu,
+                dest: gd,
+                dest_coast: Some(c),
+                via_convoy: gv,
+                route: gr,
+            }),
+            Order::Move {
+                unit,
+                dest,
+                dest_coast: None,
+                via_convoy,
+                route,
+            },
+        ) => {
+            gu == unit
+                && gd == dest
+                && gv == via_convoy
+                && gr == route
+                && map.fleet_adjacent(
+                    Location {
+                        province: unit.province,
+                        coast: unit.coast,
+                    },
+                    Location::with_coast(*dest, *c),
+                )
+        }
+        (
+            None,
+            Order::Move {
+                dest_coast: None, ..
+            },
+        ) => read
+            .message
+            .as_deref()
+            .is_some_and(|m| m.contains("is ambiguous for a fleet")),
+        _ => false,
+    }
+}
+
 /// Words players use, and the map's codes and names, to make token soups that get deep into the
 /// grammar rather than failing on the first word.
 fn vocabulary() -> Vec<String> {
@@ -191,7 +238,7 @@ proptest! {
         let rules = Rules::default();
         let abbr = HashMap::new();
         let v = read_order(&ctx(&rules, None, &abbr, PhaseKind::Movement), &text);
-        prop_assert_eq!(v.order, Some(order), "{}", text);
+        prop_assert!(read_back_ok(&order, &v), "{} read as {:?}", text, v);
     }
 
     #[test]
@@ -216,7 +263,7 @@ proptest! {
         let rules = Rules::default();
         let abbr = HashMap::new();
         let v = read_order(&ctx(&rules, None, &abbr, PhaseKind::Movement), &spelled);
-        prop_assert_eq!(v.order, Some(order), "{}", spelled);
+        prop_assert!(read_back_ok(&order, &v), "{} read as {:?}", spelled, v);
     }
 
     #[test]
