@@ -137,7 +137,17 @@ impl ProvinceSet {
         self.0.iter().all(|w| *w == 0)
     }
     pub fn iter(&self) -> impl Iterator<Item = Province> + '_ {
-        (0..=255u8).map(Province).filter(move |p| self.contains(*p))
+        self.0.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut b = bits;
+            std::iter::from_fn(move || {
+                if b == 0 {
+                    return None;
+                }
+                let i = b.trailing_zeros();
+                b &= b - 1;
+                Some(Province((w as u32 * 64 + i) as u8))
+            })
+        })
     }
 }
 

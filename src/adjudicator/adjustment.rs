@@ -92,7 +92,7 @@ pub(super) fn adjudicate(
     next.units
         .retain(|u| !removed.contains(u) && !disbanded.contains(u));
     next.units.extend(built.iter().copied());
-    advance(&mut next, board.phase);
+    advance(map, &mut next, board.phase);
     Adjudication {
         phase: board.phase,
         results,

@@ -210,10 +210,14 @@ pub fn retreat_options(map: &Map, board: &Board) -> Vec<RetreatOptions> {
     retreat::options(map, board)
 }
 
-/// Supply centres change hands when the Fall turn is over (before the adjustments).
-fn update_ownership(board: &mut Board) {
+/// Supply centres change hands when the Fall turn is over (before the adjustments). Only
+/// supply centres have owners.
+fn update_ownership(map: &Map, board: &mut Board) {
     for u in &board.units {
-        if let Some(o) = board.owners.get_mut(u.location.province.0 as usize) {
+        let p = u.location.province;
+        if map.info(p).supply_center
+            && let Some(o) = board.owners.get_mut(p.0 as usize)
+        {
             *o = Some(u.power);
         }
     }
@@ -263,16 +267,16 @@ fn skip_idle_phases(map: &Map, adj: &mut Adjudication) {
             _ => return,
         }
         if next.phase.season == Season::Winter {
-            update_ownership(next);
+            update_ownership(map, next);
         }
     }
 }
 
 /// Set `next.phase` to the calendar successor of `phase`, updating ownership when entering Winter.
-fn advance(next: &mut Board, phase: Phase) {
+fn advance(map: &Map, next: &mut Board, phase: Phase) {
     next.phase = phase.successor();
     if next.phase.season == Season::Winter {
-        update_ownership(next);
+        update_ownership(map, next);
     }
 }
 
@@ -319,6 +323,52 @@ fn check_nationality(rules: &Rules, written: Option<Power>, actual: &Unit) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_supply_centres_change_hands() {
+        let map = Map::standard();
+        let mut b = Board::initial(map);
+        b.phase = "F1901M".parse().expect("phase");
+        let orders: Vec<(Power, Order)> = [
+            ("ENGLAND", "F LON - NTH"),
+            ("ENGLAND", "A LVP - YOR"),
+            ("FRANCE", "A PAR - BUR"),
+            ("GERMANY", "F KIE - DEN"),
+        ]
+        .iter()
+        .map(|(p, o)| {
+            (
+                map.power_by_name(p).expect("power"),
+                crate::order::parse_order(map, o).expect("order"),
+            )
+        })
+        .collect();
+        let adj = adjudicate(map, &Rules::default(), &b, &orders);
+        let next = &adj.next;
+        let owner = |c: &str| next.owner(map.province_by_code(c).expect("province"));
+        assert_eq!(next.phase.to_string(), "W1901A");
+        assert_eq!(owner("NTH"), None, "a sea has no owner");
+        assert_eq!(
+            owner("YOR"),
+            None,
+            "a province without a centre has no owner"
+        );
+        assert_eq!(owner("BUR"), None);
+        assert_eq!(owner("DEN"), map.power_by_name("GERMANY"));
+        assert_eq!(
+            owner("LON"),
+            map.power_by_name("ENGLAND"),
+            "an emptied centre stays owned"
+        );
+        assert_eq!(
+            next.center_count(map.power_by_name("GERMANY").expect("g")),
+            4
+        );
+        assert_eq!(
+            next.center_count(map.power_by_name("ENGLAND").expect("e")),
+            3
+        );
+    }
 
     #[test]
     fn initial_board_needs_no_adjustment() {

@@ -131,10 +131,11 @@ pub(super) fn adjudicate(
         .collect();
 
     // Candidate orders per unit, in input order: (input index, compiled kind or None if illegal).
-    let mut candidates: Vec<Vec<(usize, Option<Kind>)>> = vec![Vec::new(); n];
+    // One flat list (unit, input index, kind), grouped by unit below: no allocation per unit.
+    let mut candidates: Vec<(usize, usize, Option<Kind>)> = Vec::with_capacity(orders.len());
     for (k, (power, order)) in orders.iter().enumerate() {
         match ctx.compile(*power, order) {
-            Compiled::Ok(u, kind) => candidates[u].push((k, Some(kind))),
+            Compiled::Ok(u, kind) => candidates.push((u, k, Some(kind))),
             Compiled::Bad(reason, note) => {
                 results[k].outcome = Outcome::Invalid;
                 results[k].reason = Some(reason);
@@ -144,7 +145,7 @@ pub(super) fn adjudicate(
                     && units[u].power == *power
                     && !matches!(reason, Reason::WrongPhase)
                 {
-                    candidates[u].push((k, None));
+                    candidates.push((u, k, None));
                 }
             }
         }
@@ -153,13 +154,17 @@ pub(super) fn adjudicate(
     // One order per unit, per the multiple-orders policy.
     let mut kind = vec![Kind::Hold; n];
     // Input orders that share the unit's chosen order (identical duplicates count as one).
-    let mut chosen: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (u, cands) in candidates.iter().enumerate() {
+    // For each input order, the unit whose outcome it shares (NONE if it has its own).
+    let mut chosen: Vec<usize> = vec![NONE; orders.len()];
+    // Stable: each unit's candidates stay in input order.
+    candidates.sort_by_key(|c| c.0);
+    for cands in candidates.chunk_by(|a, b| a.0 == b.0) {
+        let u = cands[0].0;
         match rules.multiple_orders {
             MultipleOrders::LastWins => {
                 // WM D.III(5): the last order, reading top to bottom.
-                if let Some((last_k, last)) = cands.last() {
-                    for (k, c) in &cands[..cands.len() - 1] {
+                if let Some((_, last_k, last)) = cands.last() {
+                    for (_, k, c) in &cands[..cands.len() - 1] {
                         if c.is_some() {
                             results[*k].reason = Some(Reason::Superseded);
                             results[*k].note = Some("a later order for this unit is used".into());
@@ -167,23 +172,24 @@ pub(super) fn adjudicate(
                     }
                     if let Some(kd) = last {
                         kind[u] = kd.clone();
-                        chosen[u].push(*last_k);
+                        chosen[*last_k] = u;
                     }
                 }
             }
             MultipleOrders::Hold => {
                 // DATC 4.D.3 (c), Maharajiad B.IV(6): illegal orders are ignored first; two
                 // different legal orders leave the unit holding.
-                let legal: Vec<&(usize, Option<Kind>)> =
-                    cands.iter().filter(|(_, c)| c.is_some()).collect();
-                let Some((_, Some(first))) = legal.first() else {
+                let legal = || cands.iter().filter(|(_, _, c)| c.is_some());
+                let Some((_, _, Some(first))) = legal().next() else {
                     continue;
                 };
-                if legal.iter().all(|(_, c)| c.as_ref() == Some(first)) {
+                if legal().all(|(_, _, c)| c.as_ref() == Some(first)) {
                     kind[u] = first.clone();
-                    chosen[u] = legal.iter().map(|(k, _)| *k).collect();
+                    for (_, k, _) in legal() {
+                        chosen[*k] = u;
+                    }
                 } else {
-                    for (k, _) in legal {
+                    for (_, k, _) in legal() {
                         results[*k].reason = Some(Reason::Ambiguous);
                         results[*k].note =
                             Some("the unit has several different orders and holds".into());
@@ -481,7 +487,14 @@ impl Ctx<'_> {
                     return illegal(format!("an army cannot move to {}, a sea", self.code(dest)));
                 }
                 let adjacent = self.map.army_adjacent(here, dest);
-                let convoy_possible = convoy::route_exists(self.map, here, dest, self.seas);
+                // An adjacent move that does not ask for a convoy needs no route check: it is
+                // legal by land, and it can only go by convoy if an own fleet's convoy order
+                // matches, which is legal only if a route exists (on_some_route).
+                let convoy_possible = if adjacent && !via_convoy {
+                    true
+                } else {
+                    convoy::route_exists(self.map, here, dest, self.seas)
+                };
                 let honour_route =
                     self.rules.convoy_routes == ConvoyRoutes::Honoured && !route.is_empty();
                 if honour_route && !convoy::route_is_chain(self.map, here, dest, route, self.seas) {
@@ -824,8 +837,8 @@ impl Resolver<'_> {
         } else if attack <= self.hold_strength(dest) {
             return false;
         }
-        let others = self.moves_to[dest.0 as usize].clone();
-        for k in others {
+        for idx in 0..self.moves_to[dest.0 as usize].len() {
+            let k = self.moves_to[dest.0 as usize][idx];
             if k != i && attack <= self.prevent_strength(k) {
                 return false;
             }
@@ -838,13 +851,15 @@ impl Resolver<'_> {
     fn adjudicate_support(&mut self, i: usize, into: Province) -> bool {
         let here = self.origin(i);
         let power = self.units[i].power;
-        let attackers = self.moves_to[here.0 as usize].clone();
-        for &k in &attackers {
+        let d = here.0 as usize;
+        for idx in 0..self.moves_to[d].len() {
+            let k = self.moves_to[d][idx];
             if self.units[k].power != power && self.origin(k) != into && self.path(k) {
                 return false;
             }
         }
-        for &k in &attackers {
+        for idx in 0..self.moves_to[d].len() {
+            let k = self.moves_to[d][idx];
             if self.origin(k) == into && self.resolve(k) {
                 return false;
             }
@@ -912,9 +927,9 @@ impl Resolver<'_> {
     }
 
     fn support_count(&mut self, i: usize, excluding: Option<Power>) -> u32 {
-        let sups = self.supports[i].clone();
         let mut n = 0;
-        for s in sups {
+        for idx in 0..self.supports[i].len() {
+            let s = self.supports[i][idx];
             if Some(self.units[s].power) == excluding {
                 continue;
             }
@@ -985,7 +1000,7 @@ impl Resolver<'_> {
     fn finish(
         mut self,
         board: &Board,
-        chosen: &[Vec<usize>],
+        chosen: &[usize],
         results: &mut Vec<OrderResult>,
     ) -> Adjudication {
         let n = self.units.len();
@@ -1006,6 +1021,7 @@ impl Resolver<'_> {
                 }
             }
         }
+        let mut outcomes: Vec<(Outcome, Option<Reason>)> = Vec::with_capacity(n);
         for i in 0..n {
             let (outcome, reason) = match &self.kind[i] {
                 Kind::Hold => {
@@ -1038,9 +1054,11 @@ impl Resolver<'_> {
                     }
                 }
             };
-            for &k in &chosen[i] {
-                results[k].outcome = outcome;
-                results[k].reason = reason;
+            outcomes.push((outcome, reason));
+        }
+        for (k, &u) in chosen.iter().enumerate() {
+            if u != NONE {
+                (results[k].outcome, results[k].reason) = outcomes[u];
             }
         }
 

@@ -199,7 +199,7 @@ pub(super) fn adjudicate(
             None => disbanded.push(unit),
         }
     }
-    advance(&mut next, board.phase);
+    advance(map, &mut next, board.phase);
     Adjudication {
         phase: board.phase,
         results,
