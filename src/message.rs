@@ -336,7 +336,8 @@ fn decode_entities(s: &str) -> String {
     while let Some(i) = rest.find('&') {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
-        let end = rest[..rest.len().min(12)].find(';');
+        // Search bytes: ';' is ASCII, so its index is always a character boundary.
+        let end = rest.bytes().take(12).position(|b| b == b';');
         let Some(end) = end else {
             out.push('&');
             rest = &rest[1..];
@@ -579,6 +580,21 @@ mod tests {
             Some(AutoKind::Bounce)
         );
         assert_eq!(auto("From: a@x.test\n\nx"), None);
+    }
+
+    #[test]
+    fn html_entities_next_to_multibyte_text() {
+        // Found by fuzzing (fuzz/regressions/read_mail): an entity scan cut a character in two.
+        assert_eq!(html_to_text("a &ééééééééé; b"), "a &ééééééééé; b");
+        assert_eq!(html_to_text("&amp;é&#233;&#xe9;&nbsp;x"), "&ééé x");
+        assert_eq!(
+            html_to_text("<p>A Par &gt; Bur</p><p>F Bre</p>"),
+            "A Par > Bur\nF Bre\n"
+        );
+        assert_eq!(
+            html_to_text("<div>mine</div><blockquote>A Mar - Spa</blockquote>"),
+            "mine\n> A Mar - Spa\n"
+        );
     }
 
     #[test]
