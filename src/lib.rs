@@ -5,6 +5,7 @@
 //! `chancery adjudicate` contract is in [`json`].
 
 pub mod adjudicator;
+pub mod game;
 pub mod json;
 pub mod map;
 pub mod message;

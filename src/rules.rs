@@ -159,6 +159,49 @@ pub enum UnknownLines {
     Error,
 }
 
+/// Where the GM's address must appear on an order mail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GmAddress {
+    /// Maharajiad B.III(2): "To" the GM, not CC or BCC.
+    To,
+    /// WM D.II(2): in "To" or "CC".
+    ToOrCc,
+}
+
+/// What a new order set does to the earlier ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Submissions {
+    /// WM D.III(3): the last set replaces the earlier ones, even when it is partial.
+    Replace,
+    /// WM D.III(3) Alternative Rule: the most recent order for each unit, across the sets.
+    MergePerUnit,
+}
+
+/// Orders that arrive after the deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LateOrders {
+    /// WM D.VII(3); Maharajiad B.VIII(3) Alternative Rule: not accepted after the deadline.
+    Reject,
+    /// Maharajiad B.VIII(3); WM D.VII(3) Alternative Rule: accepted until adjudication starts.
+    UntilAdjudication,
+}
+
+/// How a sender proves to be the registered player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Authentication {
+    /// The player's secret in the body or subject, or a DKIM/DMARC pass for the sender's domain
+    /// in the receiving server's Authentication-Results.
+    SecretOrDkim,
+    /// The secret, always.
+    Secret,
+    /// A DKIM/DMARC pass, always.
+    Dkim,
+}
+
 /// The house rules of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -195,6 +238,34 @@ pub struct Rules {
     pub partial_press: bool,
     /// How lines that are no order at all are treated; WM D.II(2).
     pub unknown_lines: UnknownLines,
+    /// WM D.II(2); Maharajiad B.III(2).
+    pub gm_address: GmAddress,
+    /// The subject an order mail must have; `{game}`, `{power}` and `{phase}` are filled in and
+    /// compared ignoring case (WM D.II(2), Maharajiad B.III(2): the GM states the format).
+    pub subject_format: String,
+    pub authentication: Authentication,
+    /// WM D.III(3) and its Alternative Rule.
+    pub submissions: Submissions,
+    /// WM D.VII(3); Maharajiad B.VIII(3).
+    pub late_orders: LateOrders,
+    /// WM D.VII(1): the confirmation box's time counts when it is earlier than the GM's copy.
+    /// Maharajiad B.VIII(1): only the GM's receipt counts.
+    pub confirmation_time_counts: bool,
+    /// WM D.VII(2); Maharajiad B.VIII(2): hours between adjudications when all are Final.
+    pub early_adjudication_gap_hours: u32,
+    /// WM D.VII(4)(a); Maharajiad B.VIII(4)(a): days allowed for each kind of turn.
+    pub movement_days: u32,
+    pub retreat_days: u32,
+    pub adjustment_days: u32,
+    /// WM D.VII(5): at most 7 days of extensions per position per game; Maharajiad B.VIII(5): 8.
+    pub extension_days_total: u32,
+    /// WM D.VII(5); Maharajiad B.VIII(5): extensions are asked at least this long before.
+    pub extension_notice_hours: u32,
+    /// WM D.VII(2); Maharajiad B.VIII(2): the weekly unavailable period a player may state.
+    pub unavailable_hours_max: u32,
+    /// WM D.VII(6)(b); Maharajiad B.VIII(6)(b): phases in which an NMR holds the results back
+    /// and the player is replaced. Written as in `S1901M`.
+    pub no_nmr_phases: Vec<String>,
 }
 
 /// The embedded presets, by name.

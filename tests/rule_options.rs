@@ -1517,6 +1517,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.excess_adjustments = ExcessAdjustments::BottomUp; // WM D.V(2)
         r.duplicate_builds = DuplicateBuilds::BottomUp; // WM D.V(3)
         r.civil_disorder = CivilDisorder::HomeCenterWm; // WM D.V(4)
+        r.no_nmr_phases = vec!["S1901M".into(), "S1901R".into(), "F1901M".into()]; // WM D.VII(6)(b)
     });
     expect("maharajiad", &|r| {
         r.unit_type_designation = Designation::Invalidate; // B.V(2)
@@ -1525,6 +1526,14 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.duplicate_builds = DuplicateBuilds::NoneIfDifferent; // B.VI(3)
         r.untyped_build = UntypedBuild::ArmyInlandOnly; // B.VI(1)
         r.civil_disorder = CivilDisorder::HomeCenterSeasCount; // B.VI(4)
+        r.gm_address = chancery::rules::GmAddress::To; // B.III(2)
+        r.late_orders = chancery::rules::LateOrders::UntilAdjudication; // B.VIII(3)
+        r.confirmation_time_counts = false; // B.VIII(1)
+        r.movement_days = 4; // B.VIII(4)(a)
+        r.retreat_days = 2;
+        r.adjustment_days = 2;
+        r.extension_days_total = 8; // B.VIII(5)
+        r.no_nmr_phases = vec!["S1501M".into(), "F1501M".into(), "W1501A".into()]; // B.VIII(6)(b)
     });
     expect("agora2020", &|r| {
         r.civil_disorder = CivilDisorder::FarthestFromCountry; // BT24

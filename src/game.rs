@@ -1,0 +1,538 @@
+//! The game rules around the adjudicator: deadlines, extensions, unavailable periods, early
+//! adjudication, late orders, how order sets combine, NMRs, and whether a mail is acceptable at
+//! all (addressing, subject, sender). All pure: times are seconds since the Unix epoch, in GMT,
+//! and the clock is always passed in, so that any past incident can be replayed in a test.
+
+use crate::map::Power;
+use crate::order::Order;
+use crate::phase::{Phase, PhaseKind};
+use crate::rules::{Authentication, GmAddress, LateOrders, Rules, Submissions};
+
+/// Seconds since 1970-01-01T00:00:00Z.
+pub type Ts = i64;
+
+pub const HOUR: Ts = 3600;
+pub const DAY: Ts = 24 * HOUR;
+
+/// A period in which a player is unavailable (WM D.VII(2)): nothing is published in it, and no
+/// deadline falls in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub from: Ts,
+    pub to: Ts,
+}
+
+impl Window {
+    pub fn contains(&self, t: Ts) -> bool {
+        self.from <= t && t < self.to
+    }
+}
+
+/// A stated unavailable period, checked against the house rules' maximum (64 hours).
+pub fn unavailable_window(rules: &Rules, from: Ts, to: Ts) -> Result<Window, String> {
+    if to <= from {
+        return Err("the period ends before it starts".into());
+    }
+    let max = Ts::from(rules.unavailable_hours_max) * HOUR;
+    if to - from > max {
+        return Err(format!(
+            "an unavailable period may last at most {} hours (WM D.VII(2)); this one lasts {} hours",
+            rules.unavailable_hours_max,
+            (to - from + HOUR - 1) / HOUR
+        ));
+    }
+    Ok(Window { from, to })
+}
+
+/// The time allowed for a turn of this kind (WM D.VII(4)(a)).
+pub fn turn_length(rules: &Rules, kind: PhaseKind) -> Ts {
+    let days = match kind {
+        PhaseKind::Movement => rules.movement_days,
+        PhaseKind::Retreat => rules.retreat_days,
+        PhaseKind::Adjustment => rules.adjustment_days,
+    };
+    Ts::from(days) * DAY
+}
+
+/// Move `t` out of every unavailable period it falls in (to the end of the period).
+pub fn past_windows(t: Ts, windows: &[Window]) -> Ts {
+    let mut t = t;
+    // Periods may overlap or chain; each pass moves forward, so this ends.
+    for _ in 0..=windows.len() {
+        match windows.iter().filter(|w| w.contains(t)).map(|w| w.to).max() {
+            Some(end) => t = end,
+            None => break,
+        }
+    }
+    t
+}
+
+/// The deadline of a turn that starts at `start`.
+pub fn deadline(rules: &Rules, start: Ts, kind: PhaseKind, windows: &[Window]) -> Ts {
+    past_windows(start + turn_length(rules, kind), windows)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExtensionRefused {
+    /// WM D.VII(5): asked less than 12 hours before the deadline.
+    TooLate {
+        notice_hours: u32,
+    },
+    /// WM D.VII(5): more than the days the position has left.
+    OverAllowance {
+        left_days: u32,
+    },
+    NoDays,
+}
+
+impl std::fmt::Display for ExtensionRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExtensionRefused::TooLate { notice_hours } => write!(
+                f,
+                "extensions must be asked at least {notice_hours} hours before the deadline (WM D.VII(5)); it may be asked again for a later turn"
+            ),
+            ExtensionRefused::OverAllowance { left_days } => write!(
+                f,
+                "this position has {left_days} day(s) of extension left in this game (WM D.VII(5))"
+            ),
+            ExtensionRefused::NoDays => write!(f, "ask for at least one day"),
+        }
+    }
+}
+
+/// An extension of `days`, asked at `asked`, for a position that has used `used_days`: the new
+/// deadline, or why not.
+pub fn extend(
+    rules: &Rules,
+    deadline: Ts,
+    asked: Ts,
+    days: u32,
+    used_days: u32,
+    windows: &[Window],
+) -> Result<Ts, ExtensionRefused> {
+    if days == 0 {
+        return Err(ExtensionRefused::NoDays);
+    }
+    if deadline - asked < Ts::from(rules.extension_notice_hours) * HOUR {
+        return Err(ExtensionRefused::TooLate {
+            notice_hours: rules.extension_notice_hours,
+        });
+    }
+    let left = rules.extension_days_total.saturating_sub(used_days);
+    if days > left {
+        return Err(ExtensionRefused::OverAllowance { left_days: left });
+    }
+    Ok(past_windows(deadline + Ts::from(days) * DAY, windows))
+}
+
+/// May the GM adjudicate before the deadline? Only when every power is Final, the minimum gap
+/// since the last adjudication has passed, and nobody is in an unavailable period
+/// (WM D.VII(2), Maharajiad B.VIII(2)).
+pub fn may_adjudicate_early(
+    rules: &Rules,
+    now: Ts,
+    last_published: Option<Ts>,
+    all_final: bool,
+    windows: &[Window],
+) -> bool {
+    let gap = Ts::from(rules.early_adjudication_gap_hours) * HOUR;
+    all_final
+        && last_published.is_none_or(|t| now - t >= gap)
+        && !windows.iter().any(|w| w.contains(now))
+}
+
+/// When an order mail counts as submitted: the GM's receipt, or the confirmation box's when it
+/// is earlier and the house rules allow it (WM D.VII(1)).
+pub fn submission_time(rules: &Rules, gm_received: Ts, confirm_received: Option<Ts>) -> Ts {
+    match confirm_received {
+        Some(c) if rules.confirmation_time_counts && c < gm_received => c,
+        _ => gm_received,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timeliness {
+    OnTime,
+    /// After the deadline, but accepted until adjudication starts (Maharajiad B.VIII(3)).
+    LateAccepted,
+    /// After the deadline and refused (WM D.VII(3)).
+    LateRefused,
+}
+
+pub fn timeliness(
+    rules: &Rules,
+    submitted: Ts,
+    deadline: Ts,
+    adjudication_started: bool,
+) -> Timeliness {
+    if submitted <= deadline {
+        Timeliness::OnTime
+    } else if rules.late_orders == LateOrders::UntilAdjudication && !adjudication_started {
+        Timeliness::LateAccepted
+    } else {
+        Timeliness::LateRefused
+    }
+}
+
+fn unit_of(order: &Order) -> Option<crate::map::Province> {
+    match order {
+        Order::Build { .. } | Order::Waive => None,
+        o => o.unit().map(|u| u.province),
+    }
+}
+
+/// The order set that stands after a new one arrives: the new set alone (WM D.III(3)), or the
+/// most recent order for each unit across both (the Alternative Rule). Builds, removals and
+/// waives are a set of their own and are always replaced as a whole.
+pub fn combine(rules: &Rules, standing: &[Order], new: &[Order]) -> Vec<Order> {
+    match rules.submissions {
+        Submissions::Replace => new.to_vec(),
+        Submissions::MergePerUnit => {
+            let mut out: Vec<Order> = standing
+                .iter()
+                .filter(|o| unit_of(o).is_some_and(|u| !new.iter().any(|n| unit_of(n) == Some(u))))
+                .cloned()
+                .collect();
+            out.extend(new.iter().cloned());
+            out
+        }
+    }
+}
+
+/// An NMR in this phase holds the results back and the player is replaced (WM D.VII(6)(b)).
+pub fn nmr_holds_results(rules: &Rules, phase: Phase, missing: &[Power]) -> bool {
+    !missing.is_empty() && rules.no_nmr_phases.iter().any(|p| *p == phase.to_string())
+}
+
+/// Is the GM's address where the house rules want it?
+pub fn check_addressing(
+    rules: &Rules,
+    gm: &str,
+    to: &[String],
+    cc: &[String],
+) -> Result<(), String> {
+    let has = |list: &[String]| list.iter().any(|a| a.eq_ignore_ascii_case(gm));
+    match rules.gm_address {
+        GmAddress::To if has(to) => Ok(()),
+        GmAddress::To if has(cc) => Err(format!(
+            "the GM's address {gm} must be in \"To\", not in \"CC\" (Maharajiad B.III(2)); this mail is not accepted"
+        )),
+        GmAddress::To => Err(format!(
+            "the GM's address {gm} must be in \"To\" (Maharajiad B.III(2)); this mail is not accepted"
+        )),
+        GmAddress::ToOrCc if has(to) || has(cc) => Ok(()),
+        GmAddress::ToOrCc => Err(format!(
+            "the GM's address {gm} must be in \"To\" or \"CC\" (WM D.II(2)); this mail is not accepted"
+        )),
+    }
+}
+
+/// Does the subject match the game's format? "Re:" and "Fwd:" prefixes are allowed, and case,
+/// extra spaces and a trailing secret do not matter.
+pub fn check_subject(
+    rules: &Rules,
+    subject: &str,
+    game: &str,
+    power: &str,
+    phase: Phase,
+) -> Result<(), String> {
+    let expected = rules
+        .subject_format
+        .replace("{game}", game)
+        .replace("{power}", power)
+        .replace("{phase}", &phase.to_string());
+    let norm = |s: &str| -> Vec<String> { s.split_whitespace().map(str::to_lowercase).collect() };
+    let mut words = norm(subject);
+    while words
+        .first()
+        .is_some_and(|w| matches!(w.as_str(), "re:" | "fwd:" | "fw:" | "aw:" | "tr:"))
+    {
+        words.remove(0);
+    }
+    let want = norm(&expected);
+    if words.len() >= want.len() && words[..want.len()] == want[..] {
+        Ok(())
+    } else {
+        Err(format!(
+            "the subject must be \"{expected}\" (the game, your power and the phase); it was \"{}\"",
+            subject.trim()
+        ))
+    }
+}
+
+/// How a sender was recognised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Authenticated {
+    Secret,
+    Dkim,
+}
+
+/// Did our own receiving server (`authserv_id`) record a DMARC pass for the sender's domain, or
+/// a DKIM pass aligned with it? Results from any other server are ignored: they can be forged.
+pub fn dkim_pass(auth_results: &[String], authserv_id: &str, from: &str) -> bool {
+    let Some(domain) = from.rsplit_once('@').map(|(_, d)| d.to_ascii_lowercase()) else {
+        return false;
+    };
+    auth_results.iter().any(|h| {
+        let mut parts = h.split(';');
+        let id = parts
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
+        if !id.eq_ignore_ascii_case(authserv_id) {
+            return false;
+        }
+        parts.any(|r| {
+            let r = r.trim().to_ascii_lowercase();
+            let field = |name: &str| {
+                r.split_whitespace()
+                    .find_map(|w| w.strip_prefix(name).map(str::to_string))
+            };
+            (r.starts_with("dmarc=pass") && field("header.from=").as_deref() == Some(&domain))
+                || (r.starts_with("dkim=pass")
+                    && field("header.d=")
+                        .is_some_and(|d| d == domain || domain.ends_with(&format!(".{d}"))))
+        })
+    })
+}
+
+/// Is the sender the registered player? `from` must be the registered address; then the secret
+/// and/or a DKIM/DMARC pass, per the house rules.
+pub fn authenticate(
+    rules: &Rules,
+    from: &str,
+    registered: &str,
+    secret_given: Option<&str>,
+    secret: &str,
+    auth_results: &[String],
+    authserv_id: &str,
+) -> Result<Authenticated, String> {
+    if !from.eq_ignore_ascii_case(registered) {
+        return Err(format!(
+            "orders for this power are accepted only from its registered address; {from} is not it"
+        ));
+    }
+    let secret_ok = secret_given.is_some_and(|s| !secret.is_empty() && s == secret);
+    let dkim_ok = dkim_pass(auth_results, authserv_id, from);
+    let wrong_secret = secret_given.is_some() && !secret_ok;
+    match rules.authentication {
+        _ if wrong_secret => Err("the secret is wrong".into()),
+        Authentication::Secret | Authentication::SecretOrDkim if secret_ok => {
+            Ok(Authenticated::Secret)
+        }
+        Authentication::Dkim | Authentication::SecretOrDkim if dkim_ok => Ok(Authenticated::Dkim),
+        Authentication::Secret => Err("put your secret in the mail: a line SECRET <your secret>".into()),
+        Authentication::Dkim => Err(
+            "your mail could not be verified (no DKIM or DMARC pass for your domain); send it from your registered mail service".into(),
+        ),
+        Authentication::SecretOrDkim => Err(
+            "your mail could not be verified: put your secret in it (a line SECRET <your secret>), or send it from a mail service that signs it (DKIM)".into(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Map;
+    use crate::order::parse_order;
+
+    fn wm() -> Rules {
+        Rules::preset("wm2004").expect("wm2004")
+    }
+    fn mj() -> Rules {
+        Rules::preset("maharajiad").expect("maharajiad")
+    }
+
+    const T0: Ts = 1_795_000_000; // a Sunday in November 2026, 08:26:40 GMT
+
+    #[test]
+    fn wm_d_vii_4_turn_lengths() {
+        assert_eq!(deadline(&wm(), T0, PhaseKind::Movement, &[]), T0 + 3 * DAY);
+        assert_eq!(deadline(&wm(), T0, PhaseKind::Retreat, &[]), T0 + DAY);
+        assert_eq!(deadline(&mj(), T0, PhaseKind::Movement, &[]), T0 + 4 * DAY);
+        assert_eq!(
+            deadline(&mj(), T0, PhaseKind::Adjustment, &[]),
+            T0 + 2 * DAY
+        );
+    }
+
+    #[test]
+    fn wm_d_vii_2_no_deadline_in_an_unavailable_period() {
+        let w = unavailable_window(&wm(), T0 + 2 * DAY, T0 + 2 * DAY + 64 * HOUR).expect("64 h");
+        assert_eq!(deadline(&wm(), T0, PhaseKind::Movement, &[w]), w.to);
+        assert!(unavailable_window(&wm(), T0, T0 + 65 * HOUR).is_err());
+        // Chained periods are all skipped.
+        let w2 = Window {
+            from: w.to - HOUR,
+            to: w.to + 10 * HOUR,
+        };
+        assert_eq!(deadline(&wm(), T0, PhaseKind::Movement, &[w, w2]), w2.to);
+    }
+
+    #[test]
+    fn wm_d_vii_2_early_adjudication() {
+        let r = wm();
+        assert!(!may_adjudicate_early(
+            &r,
+            T0,
+            Some(T0 - 23 * HOUR),
+            true,
+            &[]
+        ));
+        assert!(may_adjudicate_early(
+            &r,
+            T0,
+            Some(T0 - 24 * HOUR),
+            true,
+            &[]
+        ));
+        assert!(!may_adjudicate_early(
+            &r,
+            T0,
+            Some(T0 - 48 * HOUR),
+            false,
+            &[]
+        ));
+        let w = Window {
+            from: T0 - HOUR,
+            to: T0 + HOUR,
+        };
+        assert!(!may_adjudicate_early(&r, T0, None, true, &[w]));
+    }
+
+    #[test]
+    fn wm_d_vii_5_extensions() {
+        let r = wm();
+        let dl = T0 + 3 * DAY;
+        assert_eq!(extend(&r, dl, dl - 13 * HOUR, 2, 0, &[]), Ok(dl + 2 * DAY));
+        assert_eq!(
+            extend(&r, dl, dl - 11 * HOUR, 1, 0, &[]),
+            Err(ExtensionRefused::TooLate { notice_hours: 12 })
+        );
+        assert_eq!(
+            extend(&r, dl, dl - DAY, 3, 5, &[]),
+            Err(ExtensionRefused::OverAllowance { left_days: 2 })
+        );
+        assert_eq!(extend(&mj(), dl, dl - DAY, 8, 0, &[]), Ok(dl + 8 * DAY));
+    }
+
+    #[test]
+    fn wm_d_vii_1_confirmation_time_counts_when_earlier() {
+        assert_eq!(submission_time(&wm(), T0, Some(T0 - 30)), T0 - 30);
+        assert_eq!(submission_time(&wm(), T0, Some(T0 + 30)), T0);
+        // Maharajiad B.VIII(1): only the GM's receipt counts.
+        assert_eq!(submission_time(&mj(), T0, Some(T0 - 30)), T0);
+    }
+
+    #[test]
+    fn wm_d_vii_3_late_orders() {
+        assert_eq!(
+            timeliness(&wm(), T0 + 1, T0, false),
+            Timeliness::LateRefused
+        );
+        assert_eq!(timeliness(&wm(), T0, T0, false), Timeliness::OnTime);
+        assert_eq!(
+            timeliness(&mj(), T0 + 1, T0, false),
+            Timeliness::LateAccepted
+        );
+        assert_eq!(timeliness(&mj(), T0 + 1, T0, true), Timeliness::LateRefused);
+    }
+
+    #[test]
+    fn wm_d_iii_3_replace_or_merge() {
+        let map = Map::standard();
+        let o = |s: &str| parse_order(map, s).expect("order");
+        let standing = vec![o("A PAR - BUR"), o("A MAR H"), o("F BRE - MAO")];
+        let new = vec![o("A PAR - PIC")];
+        assert_eq!(combine(&wm(), &standing, &new), new);
+        let mut merge = wm();
+        merge.submissions = Submissions::MergePerUnit;
+        assert_eq!(
+            combine(&merge, &standing, &new),
+            vec![o("A MAR H"), o("F BRE - MAO"), o("A PAR - PIC")]
+        );
+    }
+
+    #[test]
+    fn wm_d_vii_6_b_no_nmr_in_1901() {
+        let s: Phase = "S1901M".parse().expect("phase");
+        let f2: Phase = "F1902M".parse().expect("phase");
+        assert!(nmr_holds_results(&wm(), s, &[Power(1)]));
+        assert!(!nmr_holds_results(&wm(), s, &[]));
+        assert!(!nmr_holds_results(&wm(), f2, &[Power(1)]));
+        assert!(!nmr_holds_results(&Rules::default(), s, &[Power(1)]));
+    }
+
+    #[test]
+    fn addressing_per_policy() {
+        let gm = "gm@example.test";
+        let to = vec![gm.to_string()];
+        let none: Vec<String> = Vec::new();
+        assert!(
+            check_addressing(&wm(), gm, &none, &to).is_ok(),
+            "WM D.II(2): CC is fine"
+        );
+        assert!(
+            check_addressing(&mj(), gm, &none, &to).is_err(),
+            "Maharajiad B.III(2): To only"
+        );
+        assert!(check_addressing(&mj(), gm, &to, &none).is_ok());
+        assert!(check_addressing(&wm(), gm, &none, &none).is_err());
+    }
+
+    #[test]
+    fn subjects() {
+        let r = wm();
+        let p: Phase = "S1901M".parse().expect("phase");
+        assert!(check_subject(&r, "wm1 FRANCE S1901M", "wm1", "FRANCE", p).is_ok());
+        assert!(check_subject(&r, "Re: WM1 france s1901m", "wm1", "FRANCE", p).is_ok());
+        assert!(check_subject(&r, "wm1 FRANCE S1901M secret", "wm1", "FRANCE", p).is_ok());
+        let e = check_subject(&r, "orders", "wm1", "FRANCE", p).unwrap_err();
+        assert!(e.contains("\"wm1 FRANCE S1901M\""), "{e}");
+        assert!(check_subject(&r, "wm1 FRANCE F1901M", "wm1", "FRANCE", p).is_err());
+    }
+
+    #[test]
+    fn authentication_by_secret_or_dkim() {
+        let r = wm();
+        let ours = "mx.example.test";
+        let pass = vec!["mx.example.test; dkim=pass header.d=example.test header.s=s1; dmarc=pass header.from=example.test".to_string()];
+        let forged = vec!["evil.test; dkim=pass header.d=example.test".to_string()];
+        let me = "player3@example.test";
+        assert_eq!(
+            authenticate(&r, me, me, None, "s3cret", &pass, ours),
+            Ok(Authenticated::Dkim)
+        );
+        assert!(
+            authenticate(&r, me, me, None, "s3cret", &forged, ours).is_err(),
+            "another server's results are not trusted"
+        );
+        assert_eq!(
+            authenticate(&r, me, me, Some("s3cret"), "s3cret", &[], ours),
+            Ok(Authenticated::Secret)
+        );
+        assert!(
+            authenticate(&r, me, me, Some("guess"), "s3cret", &pass, ours).is_err(),
+            "a wrong secret is refused even with DKIM"
+        );
+        assert!(
+            authenticate(
+                &r,
+                "other@example.test",
+                me,
+                Some("s3cret"),
+                "s3cret",
+                &pass,
+                ours
+            )
+            .is_err()
+        );
+        let mut secret_only = r.clone();
+        secret_only.authentication = Authentication::Secret;
+        assert!(authenticate(&secret_only, me, me, None, "s3cret", &pass, ours).is_err());
+    }
+}
