@@ -15,3 +15,4 @@ pub mod phase;
 pub mod reader;
 pub mod rules;
 pub mod sections;
+pub mod store;

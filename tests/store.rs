@@ -1,0 +1,231 @@
+//! The store on a real SQLite file: migrations, WAL, the ledger's exactly-once keys, the outbox.
+
+use chancery::store::{self, NewMail, PlayerRow};
+use sqlx::Row;
+
+fn db_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("chancery-store-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    dir.join("chancery.sqlite")
+}
+
+#[tokio::test]
+async fn ledger_outbox_and_reopen() {
+    let path = db_path("ledger");
+    let pool = store::open(&path).await.expect("open");
+    let mut c = pool.acquire().await.expect("conn");
+    let mode: String = sqlx::query("PRAGMA journal_mode")
+        .fetch_one(&mut *c)
+        .await
+        .expect("pragma")
+        .get(0);
+    assert_eq!(mode, "wal");
+
+    store::create_game(
+        &mut c,
+        "wm1",
+        "standard",
+        "{}",
+        "GM@example.test",
+        "confirm@example.test",
+        100,
+    )
+    .await
+    .expect("game");
+    let dup = store::create_game(
+        &mut c,
+        "wm1",
+        "standard",
+        "{}",
+        "gm@example.test",
+        "c@example.test",
+        100,
+    )
+    .await;
+    assert!(dup.unwrap_err().to_string().contains("already exists"));
+    let g = store::game(&mut c, "WM1").await.expect("q").expect("found");
+    assert_eq!(g.gm_address, "gm@example.test");
+    store::add_player(
+        &mut c,
+        "wm1",
+        &PlayerRow {
+            power: "FRANCE".into(),
+            address: "Player3@Example.test".into(),
+            name: "Jean".into(),
+            tz: "Europe/Paris".into(),
+            secret: "s3".into(),
+            extension_days_used: 0,
+        },
+    )
+    .await
+    .expect("player");
+    assert_eq!(
+        store::players(&mut c, "wm1").await.expect("players")[0].address,
+        "player3@example.test"
+    );
+
+    // A message and its ledger row, in one transaction with an outgoing mail.
+    let mut tx = pool.begin().await.expect("tx");
+    assert!(
+        !store::processed(&mut tx, "gm", 7, 1, Some("a@x"))
+            .await
+            .expect("q")
+    );
+    store::record_message(
+        &mut tx,
+        "gm",
+        7,
+        1,
+        Some("a@x"),
+        b"raw",
+        "00",
+        200,
+        Some("p@x"),
+        "s",
+        Some("wm1"),
+        Some("FRANCE"),
+        Some("S1901M"),
+        "accepted",
+    )
+    .await
+    .expect("record");
+    store::enqueue(
+        &mut tx,
+        &NewMail {
+            kind: "ack",
+            message_id: "ack-1@chancery".into(),
+            from: "gm@example.test".into(),
+            to: "player3@example.test".into(),
+            subject: "Re: wm1".into(),
+            body: "ok".into(),
+            in_reply_to: Some("a@x".into()),
+            refs: vec!["a@x".into()],
+            auto_submitted: "auto-replied",
+        },
+        200,
+    )
+    .await
+    .expect("enqueue");
+    tx.commit().await.expect("commit");
+    // Seen again by position or by Message-ID (a re-delivery with a new UID).
+    assert!(store::processed(&mut c, "gm", 7, 1, None).await.expect("q"));
+    assert!(
+        store::processed(&mut c, "gm", 7, 99, Some("a@x"))
+            .await
+            .expect("q")
+    );
+    assert!(
+        !store::processed(&mut c, "confirm", 7, 1, Some("a@x"))
+            .await
+            .expect("q")
+    );
+    assert_eq!(store::last_uid(&mut c, "gm", 7).await.expect("q"), 1);
+    assert_eq!(store::last_uid(&mut c, "gm", 8).await.expect("q"), 0);
+
+    // A rolled-back transaction leaves nothing behind.
+    let mut tx = pool.begin().await.expect("tx");
+    store::record_message(
+        &mut tx,
+        "gm",
+        7,
+        2,
+        Some("b@x"),
+        b"raw",
+        "00",
+        300,
+        None,
+        "s",
+        None,
+        None,
+        None,
+        "rejected",
+    )
+    .await
+    .expect("record");
+    tx.rollback().await.expect("rollback");
+    assert!(
+        !store::processed(&mut c, "gm", 7, 2, Some("b@x"))
+            .await
+            .expect("q")
+    );
+
+    // The outbox: due, sending, retry, sent.
+    let due = store::due_outbox(&mut c, 200, 10).await.expect("due");
+    assert_eq!(due.len(), 1);
+    assert_eq!(due[0].in_reply_to.as_deref(), Some("a@x"));
+    store::mark_sending(&mut c, due[0].id, 201)
+        .await
+        .expect("sending");
+    store::mark_retry(&mut c, due[0].id, 260, "421 try later")
+        .await
+        .expect("retry");
+    assert!(
+        store::due_outbox(&mut c, 250, 10)
+            .await
+            .expect("due")
+            .is_empty()
+    );
+    assert_eq!(
+        store::next_outbox_attempt(&mut c).await.expect("next"),
+        Some(260)
+    );
+    store::mark_sent(&mut c, due[0].id, 261)
+        .await
+        .expect("sent");
+    assert_eq!(
+        store::outbox_counts(&mut c).await.expect("counts"),
+        (0, 1, 0)
+    );
+    drop(c);
+    pool.close().await;
+
+    // Everything is still there after reopening the file.
+    let pool = store::open(&path).await.expect("reopen");
+    let mut c = pool.acquire().await.expect("conn");
+    assert!(store::processed(&mut c, "gm", 7, 1, None).await.expect("q"));
+    assert_eq!(
+        store::outbox_counts(&mut c).await.expect("counts"),
+        (0, 1, 0)
+    );
+}
+
+#[tokio::test]
+async fn phases_and_deadlines() {
+    let pool = store::open(&db_path("phases")).await.expect("open");
+    let mut c = pool.acquire().await.expect("conn");
+    store::create_game(&mut c, "g", "standard", "{}", "gm@x", "c@x", 0)
+        .await
+        .expect("game");
+    store::set_game_status(&mut c, "g", "active")
+        .await
+        .expect("status");
+    store::insert_phase(&mut c, "g", "S1901M", "{}", 0, 1000)
+        .await
+        .expect("phase");
+    assert!(
+        store::due_phases(&mut c, 999)
+            .await
+            .expect("due")
+            .is_empty()
+    );
+    let due = store::due_phases(&mut c, 1000).await.expect("due");
+    assert_eq!(due.len(), 1);
+    assert_eq!(due[0].seq, 1);
+    store::mark_adjudicated(&mut c, "g", 1, 1000, "{}")
+        .await
+        .expect("adj");
+    store::insert_phase(&mut c, "g", "F1901M", "{}", 1000, 5000)
+        .await
+        .expect("phase");
+    let cur = store::current_phase(&mut c, "g")
+        .await
+        .expect("q")
+        .expect("current");
+    assert_eq!((cur.seq, cur.phase.as_str()), (2, "F1901M"));
+    assert_eq!(
+        store::last_adjudicated_at(&mut c, "g").await.expect("q"),
+        Some(1000)
+    );
+    assert_eq!(store::next_deadline(&mut c).await.expect("q"), Some(5000));
+}
