@@ -64,7 +64,7 @@ pub struct DislodgedInput {
     pub retreats: Option<Vec<String>>,
 }
 
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, Clone)]
 pub struct PhaseOutput {
     pub phase: String,
     pub rules: String,
@@ -77,7 +77,7 @@ pub struct PhaseOutput {
     pub next: NextOutput,
 }
 
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, Clone)]
 pub struct OrderOutput {
     pub power: String,
     pub order: String,
@@ -88,7 +88,7 @@ pub struct OrderOutput {
     pub note: Option<String>,
 }
 
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct NextOutput {
     pub phase: String,
     pub units: BTreeMap<String, Vec<String>>,
@@ -295,21 +295,10 @@ fn by_power<I: IntoIterator<Item = (Power, String)>>(
     out
 }
 
-pub fn render(map: &Map, rules: &Rules, adj: &Adjudication) -> PhaseOutput {
+/// A board in the shape of `next` (and of the input, less the orders).
+pub fn board_output(map: &Map, board: &Board) -> NextOutput {
     let unit_name = |u: &Unit| map.unit_name(u.unit_type, u.location);
-    let orders = adj
-        .results
-        .iter()
-        .map(|r| OrderOutput {
-            power: map.power_name(r.power).to_string(),
-            order: r.order.display(map).to_string(),
-            result: r.outcome.as_str(),
-            reason: r.reason.map(|x| x.as_str()),
-            note: r.note.clone(),
-        })
-        .collect();
-    let next = &adj.next;
-    let retreats = crate::adjudicator::retreat_options(map, next);
+    let retreats = crate::adjudicator::retreat_options(map, board);
     let mut dislodged: BTreeMap<String, Vec<DislodgedInput>> = BTreeMap::new();
     for r in retreats {
         let d = &r.dislodged;
@@ -323,29 +312,45 @@ pub fn render(map: &Map, rules: &Rules, adj: &Adjudication) -> PhaseOutput {
                 retreats: Some(r.retreats.iter().map(|l| map.location_name(*l)).collect()),
             });
     }
-    let mut contested: Vec<String> = next
+    let mut contested: Vec<String> = board
         .contested
         .iter()
         .map(|p| map.info(*p).code.clone())
         .collect();
     contested.sort();
+    NextOutput {
+        phase: board.phase.to_string(),
+        units: by_power(map, board.units.iter().map(|u| (u.power, unit_name(u)))),
+        centers: by_power(
+            map,
+            map.all_provinces()
+                .filter_map(|p| board.owner(p).map(|o| (o, map.info(p).code.clone()))),
+        ),
+        dislodged,
+        contested,
+    }
+}
+
+pub fn render(map: &Map, rules: &Rules, adj: &Adjudication) -> PhaseOutput {
+    let unit_name = |u: &Unit| map.unit_name(u.unit_type, u.location);
+    let orders = adj
+        .results
+        .iter()
+        .map(|r| OrderOutput {
+            power: map.power_name(r.power).to_string(),
+            order: r.order.display(map).to_string(),
+            result: r.outcome.as_str(),
+            reason: r.reason.map(|x| x.as_str()),
+            note: r.note.clone(),
+        })
+        .collect();
     PhaseOutput {
         phase: adj.phase.to_string(),
         rules: rules.name.clone(),
         orders,
         disbanded: by_power(map, adj.disbanded.iter().map(|u| (u.power, unit_name(u)))),
         built: by_power(map, adj.built.iter().map(|u| (u.power, unit_name(u)))),
-        next: NextOutput {
-            phase: next.phase.to_string(),
-            units: by_power(map, next.units.iter().map(|u| (u.power, unit_name(u)))),
-            centers: by_power(
-                map,
-                map.all_provinces()
-                    .filter_map(|p| next.owner(p).map(|o| (o, map.info(p).code.clone()))),
-            ),
-            dislodged,
-            contested,
-        },
+        next: board_output(map, &adj.next),
     }
 }
 

@@ -5,6 +5,7 @@
 //! `chancery adjudicate` contract is in [`json`].
 
 pub mod adjudicator;
+pub mod digest;
 pub mod game;
 pub mod json;
 pub mod map;
@@ -13,6 +14,8 @@ pub mod order;
 pub mod orderset;
 pub mod phase;
 pub mod reader;
+pub mod render;
 pub mod rules;
 pub mod sections;
 pub mod store;
+pub mod transport;

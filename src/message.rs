@@ -84,6 +84,27 @@ pub struct ReadMessage {
     pub from_html: bool,
 }
 
+/// The sender of a message too large or broken to parse: the address in its `From:` header,
+/// found by scanning the header block as text.
+pub fn sender_of_raw(raw: &[u8]) -> Option<String> {
+    let head = &raw[..raw.len().min(64 * 1024)];
+    let text = String::from_utf8_lossy(head);
+    let end = text
+        .find("\r\n\r\n")
+        .or_else(|| text.find("\n\n"))
+        .unwrap_or(text.len());
+    let line = text[..end]
+        .lines()
+        .find(|l| l.len() > 5 && l[..5].eq_ignore_ascii_case("from:"))?;
+    let v = &line[5..];
+    let addr = match (v.find('<'), v.rfind('>')) {
+        (Some(a), Some(b)) if a < b => &v[a + 1..b],
+        _ => v.trim(),
+    };
+    let addr = addr.trim().to_ascii_lowercase();
+    (addr.contains('@') && !addr.contains(char::is_whitespace)).then_some(addr)
+}
+
 fn addresses(a: Option<&Address>) -> Vec<String> {
     a.map(|a| {
         a.iter()
@@ -595,6 +616,16 @@ mod tests {
             html_to_text("<div>mine</div><blockquote>A Mar - Spa</blockquote>"),
             "mine\n> A Mar - Spa\n"
         );
+    }
+
+    #[test]
+    fn sender_of_an_unreadable_message() {
+        assert_eq!(
+            sender_of_raw(b"Subject: x\r\nFrom: Jean <Player3@Example.test>\r\n\r\nbody"),
+            Some("player3@example.test".into())
+        );
+        assert_eq!(sender_of_raw(b"From: nobody\n\nx"), None);
+        assert_eq!(sender_of_raw(b""), None);
     }
 
     #[test]
