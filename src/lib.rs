@@ -5,9 +5,12 @@
 //! `chancery adjudicate` contract is in [`json`].
 
 pub mod adjudicator;
+pub mod config;
 pub mod digest;
+pub mod engine;
 pub mod game;
 pub mod json;
+pub mod mails;
 pub mod map;
 pub mod message;
 pub mod order;
@@ -17,5 +20,6 @@ pub mod reader;
 pub mod render;
 pub mod rules;
 pub mod sections;
+pub mod service;
 pub mod store;
 pub mod transport;

@@ -21,6 +21,14 @@ USAGE:
                                   opening position is used in the first phase.
         --abbrev FILE             The player's abbreviation list (`abbr = province`).
         --text                    FILE is a plain-text body, not a whole message.
+    chancery serve --config FILE  Run the game master: read the GM and confirmation
+                                  mailboxes, acknowledge, adjudicate at deadlines, mail
+                                  results. Stops cleanly on Ctrl-C / SIGTERM.
+    chancery game create --config FILE --id ID --preset NAME --gm ADDR --confirm ADDR
+    chancery game add-player --config FILE --id ID --power POWER --address ADDR
+                             [--name NAME] [--tz ZONE] [--secret SECRET]
+    chancery game start --config FILE --id ID
+    chancery game status --config FILE --id ID
     chancery presets              List the house-rule presets.
     chancery help                 Show this text.
 ";
@@ -50,6 +58,8 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         Some("parse") => parse_command(&args[1..]),
+        Some("serve") => serve_command(&args[1..]),
+        Some("game") => game_command(&args[1..]),
         Some("presets") => {
             for name in chancery::rules::Rules::preset_names() {
                 let r = chancery::rules::Rules::preset(name).map_err(|e| e.to_string())?;
@@ -68,6 +78,209 @@ fn run(args: &[String]) -> Result<(), String> {
         Some(other) => Err(format!("unknown command '{other}'\n\n{USAGE}")),
         None => Err(USAGE.to_string()),
     }
+}
+
+/// `--name value` pairs.
+fn flags(args: &[String]) -> Result<std::collections::HashMap<String, String>, String> {
+    let mut out = std::collections::HashMap::new();
+    let mut i = 0;
+    while i < args.len() {
+        let k = args[i]
+            .strip_prefix("--")
+            .ok_or_else(|| format!("unexpected '{}'\n\n{USAGE}", args[i]))?;
+        let v = args
+            .get(i + 1)
+            .ok_or_else(|| format!("--{k} needs a value"))?;
+        out.insert(k.to_string(), v.clone());
+        i += 2;
+    }
+    Ok(out)
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))
+}
+
+fn load_config(
+    f: &std::collections::HashMap<String, String>,
+) -> Result<(chancery::config::Config, std::path::PathBuf), String> {
+    let path = f
+        .get("config")
+        .map(String::as_str)
+        .unwrap_or("config/chancery.toml");
+    chancery::config::Config::load(std::path::Path::new(path))
+}
+
+fn serve_command(args: &[String]) -> Result<(), String> {
+    let f = flags(args)?;
+    let (cfg, base) = load_config(&f)?;
+    let rt = runtime()?;
+    rt.block_on(async move {
+        let (tx, rx) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            let mut term =
+                match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                    Ok(t) => t,
+                    Err(_) => return,
+                };
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            let _ = tx.send(true);
+        });
+        chancery::service::serve(
+            cfg,
+            &base,
+            std::sync::Arc::new(chancery::service::SystemClock),
+            rx,
+        )
+        .await
+    })
+}
+
+fn game_command(args: &[String]) -> Result<(), String> {
+    use chancery::store;
+    let sub = args.first().map(String::as_str).unwrap_or("");
+    let f = flags(&args[1.min(args.len())..])?;
+    let (cfg, base) = load_config(&f)?;
+    let need = |k: &str| {
+        f.get(k)
+            .cloned()
+            .ok_or_else(|| format!("game {sub} needs --{k}"))
+    };
+    let rt = runtime()?;
+    rt.block_on(async {
+        let pool = store::open(&base.join(&cfg.database))
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
+        let now = chrono::Utc::now().timestamp();
+        match sub {
+            "create" => {
+                let id = need("id")?;
+                let preset = f.get("preset").cloned().unwrap_or_else(|| "dpv2023".into());
+                let rules = chancery::rules::Rules::preset(&preset).map_err(|e| e.to_string())?;
+                let json = serde_json::to_string(&rules).map_err(|e| e.to_string())?;
+                let variant = f
+                    .get("variant")
+                    .cloned()
+                    .unwrap_or_else(|| "standard".into());
+                if chancery::map::Map::variant(&variant).is_none() {
+                    return Err(format!("unknown variant '{variant}'"));
+                }
+                store::create_game(
+                    &mut c,
+                    &id,
+                    &variant,
+                    &json,
+                    &need("gm")?,
+                    &need("confirm")?,
+                    now,
+                )
+                .await
+                .map_err(|e| e.to_string())?;
+                println!("game {id} created ({preset}); add the players, then start it");
+            }
+            "add-player" => {
+                let id = need("id")?;
+                let g = store::game(&mut c, &id)
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .ok_or(format!("no game '{id}'"))?;
+                let map = chancery::map::Map::variant(&g.variant).ok_or("unknown variant")?;
+                let power = need("power")?;
+                let pw = map
+                    .power_by_name(&power)
+                    .ok_or(format!("unknown power '{power}'"))?;
+                let tz = f.get("tz").cloned().unwrap_or_else(|| "UTC".into());
+                if tz.parse::<chrono_tz::Tz>().is_err() && tz != "UTC" {
+                    return Err(format!(
+                        "unknown time zone '{tz}' (use an IANA name such as Europe/Paris)"
+                    ));
+                }
+                let secret = f.get("secret").cloned().unwrap_or_else(|| {
+                    chancery::digest::short_hash(&format!(
+                        "{id}|{power}|{now}|{}",
+                        std::process::id()
+                    ))[..10]
+                        .to_string()
+                });
+                let player = store::PlayerRow {
+                    power: map.power_name(pw).to_string(),
+                    address: need("address")?,
+                    name: f.get("name").cloned().unwrap_or_default(),
+                    tz,
+                    secret: secret.clone(),
+                    extension_days_used: 0,
+                };
+                store::add_player(&mut c, &g.id, &player)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                println!(
+                    "{} plays {} in {} (secret: {secret})",
+                    player.address, player.power, g.id
+                );
+            }
+            "start" => {
+                let id = need("id")?;
+                drop(c);
+                let deadline = chancery::engine::start_game(&pool, &id, now)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                println!(
+                    "game {id} started; first deadline {}",
+                    chancery::mails::gmt(deadline)
+                );
+            }
+            "status" => {
+                let id = need("id")?;
+                let g = store::game(&mut c, &id)
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .ok_or(format!("no game '{id}'"))?;
+                println!("game {} ({}), {}", g.id, g.variant, g.status);
+                if let Some(p) = store::current_phase(&mut c, &g.id)
+                    .await
+                    .map_err(|e| e.to_string())?
+                {
+                    println!(
+                        "phase {}, deadline {}",
+                        p.phase,
+                        chancery::mails::gmt(p.deadline)
+                    );
+                    let standing = store::standing_orders(&mut c, &g.id, &p.phase)
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    for pl in store::players(&mut c, &g.id)
+                        .await
+                        .map_err(|e| e.to_string())?
+                    {
+                        let s = standing.iter().find(|s| s.power == pl.power);
+                        println!(
+                            "  {:8} {:28} {}",
+                            pl.power,
+                            pl.address,
+                            match s {
+                                Some(s) if s.final_ => "orders in, Final",
+                                Some(_) => "orders in",
+                                None => "no orders",
+                            }
+                        );
+                    }
+                }
+                let (pending, sent, failed) = store::outbox_counts(&mut c)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                println!("outbox: {pending} pending, {sent} sent, {failed} failed");
+            }
+            other => return Err(format!("unknown game command '{other}'\n\n{USAGE}")),
+        }
+        Ok(())
+    })
 }
 
 /// `chancery parse`: see docs/parse.md.

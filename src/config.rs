@@ -1,0 +1,87 @@
+//! `config/chancery.toml`: where the database is, and how to reach the mail servers.
+
+use crate::transport::{ServerConfig, Tls};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// The SQLite file; relative paths are relative to the config file.
+    pub database: PathBuf,
+    /// The receiving server's authserv-id: only its Authentication-Results are trusted.
+    pub authserv_id: String,
+    /// The domain part of the Message-IDs Chancery makes.
+    pub message_id_domain: String,
+    /// IDLE is renewed, and polling happens, at least this often.
+    #[serde(default = "default_poll")]
+    pub poll_seconds: u64,
+    pub smtp: Server,
+    pub gm_mailbox: Server,
+    pub confirm_mailbox: Server,
+}
+
+fn default_poll() -> u64 {
+    60
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Server {
+    pub host: String,
+    pub port: u16,
+    /// `none`, `starttls` or `implicit`.
+    #[serde(default = "default_tls")]
+    pub tls: String,
+    /// The name the server's certificate is checked against.
+    #[serde(default = "default_tls_name")]
+    pub tls_name: String,
+    /// A CA certificate (PEM) to trust, for a private mail server.
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
+    #[serde(default)]
+    pub username: String,
+    #[serde(default)]
+    pub password: String,
+}
+
+fn default_tls() -> String {
+    "none".into()
+}
+
+fn default_tls_name() -> String {
+    "localhost".into()
+}
+
+impl Server {
+    pub fn to_server_config(&self, base: &Path) -> Result<ServerConfig, String> {
+        let tls = match self.tls.to_ascii_lowercase().as_str() {
+            "none" | "plain" => Tls::None,
+            "starttls" => Tls::StartTls,
+            "implicit" | "tls" | "ssl" => Tls::Implicit,
+            other => return Err(format!("tls = '{other}': use none, starttls or implicit")),
+        };
+        Ok(ServerConfig {
+            host: self.host.clone(),
+            port: self.port,
+            tls,
+            ca_file: self.ca_file.as_ref().map(|p| base.join(p)),
+            tls_name: self.tls_name.clone(),
+            username: self.username.clone(),
+            password: self.password.clone(),
+        })
+    }
+}
+
+impl Config {
+    pub fn load(path: &Path) -> Result<(Config, PathBuf), String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let cfg: Config = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let base = path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        Ok((cfg, base))
+    }
+}

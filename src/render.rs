@@ -1,0 +1,1350 @@
+//! Every mail Chancery sends, rendered from the minijinja templates in `templates/` (embedded in
+//! the binary) as pure functions from a view to a subject and a body.
+//!
+//! The views are plain data filled by the engine. Times are unix seconds ([`Ts`]) and are
+//! formatted here: GMT is canonical (WM D.VII(4)(b), Maharajiad B.VIII(4)(b)); a player's own
+//! time zone (an IANA name) is added in brackets, and an unknown name falls back to GMT with a
+//! note. Nothing here panics: a time out of range or a template error is a [`RenderError`].
+//!
+//! Secrecy is structural: grey press is a [`GreyPress`], which has no author field at all; press
+//! to some powers only is put in the results of its recipients only ([`Reader`]); votes have no
+//! place in [`ResultsView`] but the optional outcome sentence (WM D.IX(2)).
+//!
+//! Each template renders a whole mail: a first line `Subject: …`, a blank line, the body.
+
+use crate::adjudicator::{Board, OrderResult, RetreatOptions};
+use crate::game::Ts;
+use crate::map::Map;
+use crate::orderset::{MailRead, Note, OrderLine, PressOut, RequestOut, VoteOut};
+use crate::phase::{Phase, PhaseKind, Season};
+use chrono::{DateTime, SecondsFormat, Utc};
+use chrono_tz::Tz;
+use minijinja::syntax::SyntaxConfig;
+use minijinja::value::Serde;
+use minijinja::{Environment, UndefinedBehavior, Value, context};
+use serde::Serialize;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// A rendered mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    /// One line, whitespace collapsed (safe to put in a header).
+    pub subject: String,
+    /// Plain text, `\n` line ends, ending with one newline.
+    pub body: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RenderError {
+    /// A time outside the range chrono can format.
+    Time(Ts),
+    /// A template failed to load or render: a bug in a template, or a view the template did not
+    /// expect.
+    Template(String),
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenderError::Time(t) => write!(f, "time {t} is out of range"),
+            RenderError::Template(e) => write!(f, "template error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+impl From<minijinja::Error> for RenderError {
+    fn from(e: minijinja::Error) -> RenderError {
+        let mut msg = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            msg.push_str(": ");
+            msg.push_str(&s.to_string());
+            source = s.source();
+        }
+        RenderError::Template(msg)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views
+// ---------------------------------------------------------------------------------------------
+
+/// The confirmation mailbox's automatic receipt (WM D.VII(7), Maharajiad B.VIII(7)).
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct ReceiptView {
+    /// The confirmation mailbox's own address.
+    pub mailbox: String,
+    /// The game the subject names, if any.
+    pub game: Option<String>,
+    pub received_at: Ts,
+    pub message_id: Option<String>,
+    pub from: String,
+    pub subject: String,
+    pub to: Vec<String>,
+    pub cc: Vec<String>,
+    /// The GM's address for the game ("" when the game is not known).
+    pub gm_address: String,
+    /// The GM's address is where the game's policy needs it.
+    pub gm_addressed: bool,
+    /// The policy needs the GM in "To" (Maharajiad B.III(2), B.VIII(7)); otherwise "To" or "CC"
+    /// (WM D.II(2), D.VII(7)).
+    pub gm_in_to_only: bool,
+    /// The canonical orders understood in the message, in order.
+    pub orders: Vec<String>,
+    /// SHA-256 of the raw message, lower-case hex.
+    pub sha256: String,
+    /// Size of the raw message in bytes.
+    pub size: u64,
+}
+
+/// One line of an order mail and its verdict.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct LineView {
+    pub line: usize,
+    pub text: String,
+    /// The canonical order it was read as.
+    pub understood: Option<String>,
+    /// `ok`, `warning`, `error` or `replaced`.
+    pub status: String,
+    pub message: Option<String>,
+}
+
+impl From<&OrderLine> for LineView {
+    fn from(l: &OrderLine) -> LineView {
+        LineView {
+            line: l.line,
+            text: l.text.clone(),
+            understood: l.order.clone(),
+            status: l.status.to_string(),
+            message: l.message.clone(),
+        }
+    }
+}
+
+/// One unit of the standing order set. `order: None` is a unit with no order: it holds in a
+/// movement phase, and is disbanded in a retreat phase.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct StandingOrder {
+    /// `A PAR`, `F STP/SC`; for adjustment orders, what the order is about (`PAR`, or "").
+    pub unit: String,
+    /// The canonical order, as it will be adjudicated.
+    pub order: Option<String>,
+}
+
+/// A press block as the reader understood it, for the acknowledgement to its author.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct PressAck {
+    pub line: usize,
+    /// Power names, or `ALL`.
+    pub to: Vec<String>,
+    pub grey: bool,
+    pub body: String,
+    pub accepted: bool,
+    /// Why it was refused, or a warning.
+    pub message: Option<String>,
+}
+
+impl From<&PressOut> for PressAck {
+    fn from(p: &PressOut) -> PressAck {
+        PressAck {
+            line: p.line,
+            to: p.to.clone(),
+            grey: p.grey,
+            body: p.body.clone(),
+            accepted: p.status == "accepted",
+            message: p.message.clone(),
+        }
+    }
+}
+
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct VoteAck {
+    pub line: usize,
+    pub proposal: String,
+    /// `yes`, `no` or `abstain`.
+    pub vote: String,
+}
+
+impl From<&VoteOut> for VoteAck {
+    fn from(v: &VoteOut) -> VoteAck {
+        VoteAck {
+            line: v.line,
+            proposal: v.proposal.clone(),
+            vote: v.vote.to_string(),
+        }
+    }
+}
+
+/// A request (extension, unavailability) and what became of it.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct RequestAck {
+    pub line: usize,
+    /// What was asked, in words ("an extension of 2 days").
+    pub request: String,
+    /// What became of it ("granted: the deadline is now …", "refused: …").
+    pub outcome: String,
+}
+
+impl RequestAck {
+    pub fn new(r: &RequestOut, outcome: impl Into<String>) -> RequestAck {
+        let (line, request) = match r {
+            RequestOut::Extension { line, days } => (
+                *line,
+                format!(
+                    "an extension of {days} day{}",
+                    if *days == 1 { "" } else { "s" }
+                ),
+            ),
+            RequestOut::Unavailable { line, from, to } => {
+                (*line, format!("unavailable from {from} to {to} (GMT)"))
+            }
+        };
+        RequestAck {
+            line,
+            request,
+            outcome: outcome.into(),
+        }
+    }
+}
+
+/// A line not read as an order, or a malformed press, vote or request line.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct NoteView {
+    pub line: usize,
+    pub text: String,
+    pub why: String,
+}
+
+impl From<&Note> for NoteView {
+    fn from(n: &Note) -> NoteView {
+        NoteView {
+            line: n.line,
+            text: n.text.clone(),
+            why: n.why.clone(),
+        }
+    }
+}
+
+/// The reply to an accepted order mail.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct AckView {
+    pub game: String,
+    pub power: String,
+    /// `S1901M`.
+    pub phase: String,
+    /// The subject of the player's mail.
+    pub subject: String,
+    pub message_id: Option<String>,
+    pub received_at: Ts,
+    /// Every order line with its verdict.
+    pub lines: Vec<LineView>,
+    /// The whole standing order set, exactly as it will be adjudicated: one entry per unit.
+    pub standing: Vec<StandingOrder>,
+    /// Sentences about the standing set ("1 build not ordered will be waived").
+    pub standing_notes: Vec<String>,
+    /// The set is marked Final (WM D.II(1), Maharajiad B.III(1)).
+    pub is_final: bool,
+    pub deadline: Ts,
+    /// The player's IANA time zone ("Europe/Paris"); "" or unknown: GMT only.
+    pub tz: String,
+    /// The mail arrived after the deadline (and was accepted: orders until adjudication).
+    pub late: bool,
+    pub press: Vec<PressAck>,
+    /// The player's own votes: acknowledged to the voter only.
+    pub votes: Vec<VoteAck>,
+    pub requests: Vec<RequestAck>,
+    /// Lines that were not read as orders.
+    pub ignored: Vec<NoteView>,
+    /// Malformed press, vote or request lines.
+    pub errors: Vec<NoteView>,
+    /// Attachments, never read.
+    pub attachments: Vec<String>,
+    /// Quoted, forwarded or signature lines dropped.
+    pub dropped_lines: usize,
+}
+
+impl AckView {
+    /// Fill what the reader understood from the mail: the lines, Final, press, votes, ignored
+    /// and malformed lines, attachments. Requests are filled with the outcome "received";
+    /// replace them with [`RequestAck::new`] once the engine has decided.
+    pub fn set_read(&mut self, read: &MailRead) {
+        self.subject = read.subject.clone();
+        self.message_id = read.message_id.clone();
+        self.lines = read.orders.iter().map(LineView::from).collect();
+        self.is_final = read.final_;
+        self.press = read.press.iter().map(PressAck::from).collect();
+        self.votes = read.votes.iter().map(VoteAck::from).collect();
+        self.requests = read
+            .requests
+            .iter()
+            .map(|r| RequestAck::new(r, "received"))
+            .collect();
+        self.ignored = read.ignored.iter().map(NoteView::from).collect();
+        self.errors = read.errors.iter().map(NoteView::from).collect();
+        self.attachments = read.attachments.clone();
+        self.dropped_lines = read.dropped_lines;
+    }
+}
+
+/// Why a mail changed nothing.
+#[derive(Serialize, Clone, Debug)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RejectReason {
+    /// The GM's address is not in To/CC as the game needs (`game::check_addressing`).
+    Address {
+        detail: String,
+    },
+    /// The subject does not match; `expected` is the subject to use (`game::check_subject`).
+    Subject {
+        expected: String,
+        detail: String,
+    },
+    /// The sender is not a registered player.
+    UnknownSender {
+        detail: String,
+    },
+    /// The sender could not be authenticated (`game::authenticate`).
+    Unauthenticated {
+        detail: String,
+    },
+    /// Orders after the deadline, refused (WM D.VII(3), Maharajiad B.VIII(3) Alternative).
+    Late {
+        deadline: Ts,
+    },
+    /// The message could not be read.
+    Unreadable {
+        detail: String,
+    },
+    /// The message is larger than the limit.
+    Oversized {
+        size: u64,
+        limit: u64,
+    },
+    Other {
+        detail: String,
+    },
+}
+
+/// A mail that changes nothing.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct RejectionView {
+    pub game: Option<String>,
+    pub power: Option<String>,
+    pub from: String,
+    pub subject: String,
+    pub message_id: Option<String>,
+    pub received_at: Ts,
+    pub reasons: Vec<RejectReason>,
+    /// The current deadline, to resend before.
+    pub deadline: Option<Ts>,
+    /// The player's time zone, if the sender is a known player.
+    pub tz: String,
+}
+
+/// To the GM: a mail that claimed to be from a player and failed authentication (WM D.X(6),
+/// Maharajiad B.XI(7)).
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct ImpersonationView {
+    pub game: String,
+    pub phase: String,
+    /// The power the mail claimed to be from (by its subject).
+    pub claimed_power: String,
+    /// That power's registered address.
+    pub registered_address: String,
+    /// The sending address belongs to this power of the game, if any.
+    pub sender_power: Option<String>,
+    /// Why the mail is suspect (the authentication failure).
+    pub why: String,
+    pub from: String,
+    pub return_path: Option<String>,
+    pub reply_to: Option<String>,
+    pub subject: String,
+    pub message_id: Option<String>,
+    pub received_at: Ts,
+    /// A summary of the `Received:` headers, newest first.
+    pub received: Vec<String>,
+    pub authentication_results: Vec<String>,
+}
+
+/// One order in the results: as written (WM D.VIII(4), Maharajiad B.IX(4)), as read, outcome.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct ResultOrder {
+    /// The order line exactly as the player wrote it.
+    pub written: String,
+    /// The canonical order; `None` when the line could not be read.
+    pub order: Option<String>,
+    /// `succeeds`, `fails`, `invalid` (or the engine's word for an unread line).
+    pub outcome: String,
+    pub reason: Option<String>,
+    pub note: Option<String>,
+}
+
+impl ResultOrder {
+    pub fn from_result(map: &Map, r: &OrderResult, written: impl Into<String>) -> ResultOrder {
+        ResultOrder {
+            written: written.into(),
+            order: Some(r.order.display(map).to_string()),
+            outcome: r.outcome.as_str().to_string(),
+            reason: r.reason.map(|x| x.as_str().to_string()),
+            note: r.note.clone(),
+        }
+    }
+}
+
+/// One power's part of the results.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct PowerResult {
+    pub power: String,
+    /// No orders were received (NMR).
+    pub nmr: bool,
+    pub orders: Vec<ResultOrder>,
+    /// Units that got no order (`A MUN`): they hold (movement) or are disbanded (retreats).
+    pub unordered: Vec<String>,
+    /// Units removed without an order: civil disorder, no retreat possible.
+    pub disbanded: Vec<String>,
+}
+
+/// A dislodged unit and its legal retreats.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct RetreatView {
+    pub power: String,
+    pub unit: String,
+    /// The province the attack came from.
+    pub attacker_from: String,
+    /// Where the unit may retreat; empty: it is disbanded.
+    pub retreats: Vec<String>,
+}
+
+impl RetreatView {
+    pub fn from_options(map: &Map, r: &RetreatOptions) -> RetreatView {
+        let u = &r.dislodged.unit;
+        RetreatView {
+            power: map.power_name(u.power).to_string(),
+            unit: map.unit_name(u.unit_type, u.location),
+            attacker_from: map.info(r.dislodged.attacker_from).code.clone(),
+            retreats: r.retreats.iter().map(|l| map.location_name(*l)).collect(),
+        }
+    }
+}
+
+/// Supply centres of one power, and the builds (positive) or removals (negative) due.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct CentreView {
+    pub power: String,
+    pub centres: Vec<String>,
+    pub units: usize,
+    pub adjustment: i64,
+}
+
+/// Ownership on a board, per power in map order, and the unowned centres (codes sorted). The adjustment is
+/// filled only on an adjustment-phase board: removals are units minus centres, builds are
+/// limited by the vacant owned home centres.
+pub fn centre_views(map: &Map, board: &Board) -> (Vec<CentreView>, Vec<String>) {
+    let views = map
+        .all_powers()
+        .map(|power| {
+            let centres: Vec<String> = map
+                .supply_centers()
+                .filter(|p| board.owner(*p) == Some(power))
+                .map(|p| map.info(p).code.clone())
+                .collect();
+            let mut centres = centres;
+            centres.sort();
+            let units = board.unit_count(power);
+            let adjustment = if board.phase.kind != PhaseKind::Adjustment {
+                0
+            } else if centres.len() > units {
+                let free = map
+                    .home_centers(power)
+                    .filter(|p| board.owner(*p) == Some(power) && board.unit_at(*p).is_none())
+                    .count();
+                (centres.len() - units).min(free) as i64
+            } else {
+                centres.len() as i64 - units as i64
+            };
+            CentreView {
+                power: map.power_name(power).to_string(),
+                centres,
+                units,
+                adjustment,
+            }
+        })
+        .collect();
+    let mut unowned: Vec<String> = map
+        .supply_centers()
+        .filter(|p| board.owner(*p).is_none())
+        .map(|p| map.info(p).code.clone())
+        .collect();
+    unowned.sort();
+    (views, unowned)
+}
+
+/// White press: the author is published.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct WhitePress {
+    pub author: String,
+    /// The recipient powers; empty or `ALL`: everyone.
+    pub to: Vec<String>,
+    pub body: String,
+}
+
+/// Grey press. There is deliberately no author field: the author is never revealed (WM
+/// D.X(2), Maharajiad B.XI(2)). Give grey press in order of receipt, never grouped by author.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct GreyPress {
+    /// The recipient powers; empty or `ALL`: everyone.
+    pub to: Vec<String>,
+    pub body: String,
+}
+
+/// The adjudication results, the same for every reader but for local times and partial press.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct ResultsView {
+    /// The judge name in the `::` header (njudge's judge code).
+    pub judge: String,
+    pub game: String,
+    /// `Standard`.
+    pub variant: String,
+    /// The phase adjudicated, `S1901M`.
+    pub phase: String,
+    /// The next phase with something to do; `None`: the game is over.
+    pub next_phase: Option<String>,
+    /// The next deadline.
+    pub deadline: Option<Ts>,
+    pub powers: Vec<PowerResult>,
+    pub retreats: Vec<RetreatView>,
+    /// Ownership; empty: the section is left out.
+    pub centres: Vec<CentreView>,
+    pub unowned_centres: Vec<String>,
+    pub white_press: Vec<WhitePress>,
+    pub grey_press: Vec<GreyPress>,
+    /// WM D.X(1): white press is published with the orders of its author. Otherwise all press
+    /// is in its own section (Maharajiad B.XI(1)).
+    pub white_press_with_orders: bool,
+    /// The outcome of a vote, if the engine publishes one ("The draw proposal failed."). Never
+    /// who voted how (WM D.IX(2), Maharajiad B.X(2)).
+    pub vote_result: Option<String>,
+}
+
+/// Who a results mail is rendered for: press to some powers only goes to those powers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader<'a> {
+    /// A player: press to all, and press addressed to this power (or, for white press, written
+    /// by it).
+    Power(&'a str),
+    /// An observer or the public archive: press to all only.
+    Observer,
+    /// The GM's copy: all press, with its recipients.
+    Gm,
+}
+
+/// One power's state at the deadline, for the GM.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct DigestPower {
+    pub power: String,
+    /// The player's address.
+    pub player: String,
+    pub orders_in: bool,
+    pub is_final: bool,
+    /// Orders in the standing set.
+    pub order_count: usize,
+    pub last_submission: Option<Ts>,
+    /// Extension days used so far in the game.
+    pub extension_days_used: u32,
+}
+
+/// The GM's digest at a deadline.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct DigestView {
+    pub game: String,
+    pub phase: String,
+    pub deadline: Ts,
+    pub generated_at: Ts,
+    /// The GM's time zone.
+    pub tz: String,
+    /// Extension days each player may use in the game (0: not shown).
+    pub extension_days_allowed: u32,
+    pub powers: Vec<DigestPower>,
+}
+
+/// To a player with no orders in yet.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct ReminderView {
+    pub game: String,
+    pub power: String,
+    pub phase: String,
+    pub deadline: Ts,
+    pub sent_at: Ts,
+    pub tz: String,
+    /// The subject to use, filled in (`wm2026a FRANCE S1901M`).
+    pub expected_subject: String,
+    pub gm_address: String,
+    /// The GM's address must be in "To" (Maharajiad B.III(2)); otherwise "To" or "CC".
+    pub gm_in_to_only: bool,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Times
+// ---------------------------------------------------------------------------------------------
+
+fn utc(ts: Ts) -> Result<DateTime<Utc>, RenderError> {
+    DateTime::from_timestamp(ts, 0).ok_or(RenderError::Time(ts))
+}
+
+fn clock_fmt(seconds: u32) -> &'static str {
+    if seconds == 0 { "%H:%M" } else { "%H:%M:%S" }
+}
+
+/// `2026-11-24T20:00:00Z`.
+pub fn rfc3339(ts: Ts) -> Result<String, RenderError> {
+    Ok(utc(ts)?.to_rfc3339_opts(SecondsFormat::Secs, true))
+}
+
+/// `Tuesday 24 November 2026, 20:00 GMT` (seconds shown when not zero).
+pub fn gmt_human(ts: Ts) -> Result<String, RenderError> {
+    use chrono::Timelike;
+    let t = utc(ts)?;
+    let f = format!("%A %-d %B %Y, {} GMT", clock_fmt(t.second()));
+    Ok(t.format(&f).to_string())
+}
+
+/// njudge's time format, in GMT: `Tue Nov 24 2026 20:00:00 GMT`.
+pub fn njudge_time(ts: Ts) -> Result<String, RenderError> {
+    Ok(utc(ts)?.format("%a %b %d %Y %H:%M:%S GMT").to_string())
+}
+
+/// A player's time zone, looked up once.
+#[derive(Clone, Debug)]
+pub struct Zone {
+    tz: Option<Tz>,
+    name: String,
+    /// Set when the name is not a known zone: times are then in GMT only.
+    pub note: Option<String>,
+}
+
+impl Zone {
+    pub fn new(name: &str) -> Zone {
+        let name = name.trim();
+        let gmt_only = name.is_empty()
+            || [
+                "GMT", "UTC", "Z", "Etc/UTC", "Etc/GMT", "Etc/Zulu", "Etc/UCT", "UCT",
+            ]
+            .iter()
+            .any(|g| g.eq_ignore_ascii_case(name));
+        if gmt_only {
+            return Zone {
+                tz: None,
+                name: String::new(),
+                note: None,
+            };
+        }
+        match name.parse::<Tz>() {
+            Ok(tz) => Zone {
+                tz: Some(tz),
+                name: name.to_string(),
+                note: None,
+            },
+            Err(_) => Zone {
+                tz: None,
+                name: String::new(),
+                note: Some(format!(
+                    "Your time zone \"{}\" is not known, so times are given in GMT only.",
+                    one_line(name)
+                )),
+            },
+        }
+    }
+
+    /// The local time for `ts`, `21:00 CET, Europe/Paris`, with the date when it is not the
+    /// GMT date: `Wednesday 25 November 2026, 07:00 AEDT, Australia/Sydney`. `None` for GMT.
+    pub fn local(&self, ts: Ts) -> Result<Option<String>, RenderError> {
+        use chrono::Timelike;
+        let Some(tz) = self.tz else { return Ok(None) };
+        let t = utc(ts)?;
+        let l = t.with_timezone(&tz);
+        let clock = clock_fmt(l.second());
+        let f = if l.date_naive() == t.date_naive() {
+            format!("{clock} %Z")
+        } else {
+            format!("%A %-d %B %Y, {clock} %Z")
+        };
+        Ok(Some(format!("{}, {}", l.format(&f), self.name)))
+    }
+}
+
+/// A time in every form a template may want.
+#[derive(Serialize, Clone, Debug)]
+struct TimeCtx {
+    /// `2026-11-24T20:00:00Z`.
+    rfc3339: String,
+    /// `Tuesday 24 November 2026, 20:00 GMT`.
+    gmt: String,
+    /// `21:00 CET, Europe/Paris`, or none.
+    local: Option<String>,
+    /// `Tuesday 24 November 2026, 20:00 GMT (21:00 CET, Europe/Paris)`.
+    full: String,
+    /// `Tue Nov 24 2026 20:00:00 GMT`.
+    njudge: String,
+    /// `2026-11-24 20:00 GMT`.
+    short: String,
+}
+
+fn time_ctx(ts: Ts, zone: &Zone) -> Result<TimeCtx, RenderError> {
+    let gmt = gmt_human(ts)?;
+    let local = zone.local(ts)?;
+    let full = match &local {
+        Some(l) => format!("{gmt} ({l})"),
+        None => gmt.clone(),
+    };
+    Ok(TimeCtx {
+        rfc3339: rfc3339(ts)?,
+        gmt,
+        local,
+        full,
+        njudge: njudge_time(ts)?,
+        short: utc(ts)?.format("%Y-%m-%d %H:%M GMT").to_string(),
+    })
+}
+
+/// A deadline as players read it: `Tuesday 24 November 2026, 20:00 GMT (21:00 CET,
+/// Europe/Paris)`. An unknown zone gives the GMT time alone.
+pub fn deadline_text(ts: Ts, tz: &str) -> Result<String, RenderError> {
+    Ok(time_ctx(ts, &Zone::new(tz))?.full)
+}
+
+/// `2 days 3 hours`, `45 minutes`, or `0 minutes` for the past.
+fn duration_text(secs: Ts) -> String {
+    let secs = secs.max(0);
+    let (d, h, m) = (secs / 86_400, secs % 86_400 / 3600, secs % 3600 / 60);
+    let unit = |n: Ts, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    let mut parts = Vec::new();
+    if d > 0 {
+        parts.push(unit(d, "day"));
+    }
+    if h > 0 {
+        parts.push(unit(h, "hour"));
+    }
+    if d == 0 && (m > 0 || h == 0) {
+        parts.push(unit(m, "minute"));
+    }
+    parts.join(" ")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phases and small text helpers
+// ---------------------------------------------------------------------------------------------
+
+/// `Spring 1901 movement`; the code itself when it is not a phase.
+fn phase_title(code: &str) -> String {
+    match code.parse::<Phase>() {
+        Ok(p) => {
+            let season = match p.season {
+                Season::Spring => "Spring",
+                Season::Fall => "Fall",
+                Season::Winter => "Winter",
+            };
+            let kind = match p.kind {
+                PhaseKind::Movement => "movement",
+                PhaseKind::Retreat => "retreats",
+                PhaseKind::Adjustment => "adjustments",
+            };
+            format!("{season} {} {kind}", p.year)
+        }
+        Err(_) => code.to_string(),
+    }
+}
+
+/// What a unit with no order does in this phase.
+fn no_order_text(code: &str) -> &'static str {
+    match code.parse::<Phase>().map(|p| p.kind) {
+        Ok(PhaseKind::Retreat) => "disbanded (no order)",
+        Ok(PhaseKind::Adjustment) => "no order",
+        _ => "holds (no order)",
+    }
+}
+
+/// Whitespace and control characters collapsed to single spaces.
+fn one_line(s: &str) -> String {
+    s.split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Greedy word wrap at `width` columns, breaking at spaces only; continuation lines start with
+/// `indent`. Runs of spaces inside a line are kept (aligned labels); line breaks in the text
+/// become spaces; words longer than a line are not broken.
+pub fn wrap_text(s: &str, width: usize, indent: &str) -> String {
+    let flat = s.replace("\r\n", " ").replace(['\n', '\r', '\t'], " ");
+    let mut out = String::new();
+    let mut line = String::new();
+    let mut len = 0;
+    let mut has_word = false;
+    // At the start of the text, or just after a break (where spaces are dropped).
+    let (mut first, mut broken) = (true, false);
+    for w in flat.trim_end().split(' ') {
+        let wlen = w.chars().count();
+        if !w.is_empty() && has_word && len + 1 + wlen > width {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = indent.to_string();
+            len = indent.chars().count();
+            has_word = false;
+            broken = true;
+        }
+        if broken && w.is_empty() {
+            continue;
+        }
+        if !first && !broken {
+            line.push(' ');
+            len += 1;
+        }
+        line.push_str(w);
+        len += wlen;
+        has_word |= !w.is_empty();
+        first = false;
+        broken = false;
+    }
+    out.push_str(line.trim_end());
+    out
+}
+
+fn wrap_filter(s: String, width: Option<usize>, indent: Option<String>) -> String {
+    wrap_text(&s, width.unwrap_or(76), &indent.unwrap_or_default())
+}
+
+/// Every line of a block prefixed (press bodies: `  | `), trailing blank lines dropped, so that
+/// nothing in a player's text can start a line of its own (a forged `::` line or heading).
+fn quote_filter(s: String, prefix: Option<String>) -> String {
+    let prefix = prefix.unwrap_or_else(|| "  | ".to_string());
+    let lines: Vec<&str> = s.trim_end().lines().collect();
+    lines
+        .iter()
+        .map(|l| format!("{prefix}{}", l.trim_end()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A time after a label: `Deadline: <full>` when it fits in 76 columns, else the GMT time on
+/// the label's line and the local time in brackets under it.
+fn at_filter(t: Value, label: String) -> Result<String, minijinja::Error> {
+    let get = |k: &str| -> Result<Option<String>, minijinja::Error> {
+        let v = t.get_attr(k)?;
+        Ok((!v.is_none() && !v.is_undefined()).then(|| v.to_string()))
+    };
+    let full = get("full")?.unwrap_or_default();
+    let width = label.chars().count();
+    if width + full.chars().count() <= 76 {
+        return Ok(format!("{label}{full}"));
+    }
+    let indent = " ".repeat(width);
+    Ok(match (get("gmt")?, get("local")?) {
+        (Some(gmt), Some(local)) => format!("{label}{gmt}\n{indent}({local})"),
+        _ => wrap_text(&format!("{label}{full}"), 76, &indent),
+    })
+}
+
+fn pad_filter(s: String, width: usize) -> String {
+    let n = s.chars().count();
+    if n >= width {
+        s
+    } else {
+        format!("{s}{}", " ".repeat(width - n))
+    }
+}
+
+fn oneline_filter(s: String) -> String {
+    one_line(&s)
+}
+
+fn plural_filter(n: i64, word: String) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Templates
+// ---------------------------------------------------------------------------------------------
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("receipt.txt", include_str!("../templates/receipt.txt")),
+    (
+        "acknowledgement.txt",
+        include_str!("../templates/acknowledgement.txt"),
+    ),
+    ("rejection.txt", include_str!("../templates/rejection.txt")),
+    (
+        "impersonation.txt",
+        include_str!("../templates/impersonation.txt"),
+    ),
+    ("results.txt", include_str!("../templates/results.txt")),
+    ("digest.txt", include_str!("../templates/digest.txt")),
+    ("reminder.txt", include_str!("../templates/reminder.txt")),
+];
+
+fn build_env() -> Result<Environment<'static>, String> {
+    let mut env = Environment::new();
+    let syntax = SyntaxConfig::builder()
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .keep_trailing_newline(true)
+        .build()
+        .map_err(|e| e.to_string())?;
+    env.set_syntax(syntax);
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    // Plain text: never HTML-escape, whatever a template is called.
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    env.add_filter("wrap", wrap_filter);
+    env.add_filter("quote", quote_filter);
+    env.add_filter("pad", pad_filter);
+    env.add_filter("at", at_filter);
+    env.add_filter("oneline", oneline_filter);
+    env.add_filter("plural", plural_filter);
+    for (name, source) in TEMPLATES {
+        env.add_template(name, source)
+            .map_err(|e| RenderError::from(e).to_string())?;
+    }
+    Ok(env)
+}
+
+fn env() -> Result<&'static Environment<'static>, RenderError> {
+    static ENV: OnceLock<Result<Environment<'static>, String>> = OnceLock::new();
+    ENV.get_or_init(build_env)
+        .as_ref()
+        .map_err(|e| RenderError::Template(e.clone()))
+}
+
+fn render(name: &str, ctx: Value) -> Result<Rendered, RenderError> {
+    let out = env()?.get_template(name)?.render(ctx)?;
+    split_mail(name, &out)
+}
+
+/// `Subject: …`, a blank line, the body. The body is tidied: trailing spaces cut, runs of blank
+/// lines made one, one final newline.
+fn split_mail(name: &str, out: &str) -> Result<Rendered, RenderError> {
+    let (first, rest) = out.split_once('\n').unwrap_or((out, ""));
+    let subject = first.strip_prefix("Subject:").ok_or_else(|| {
+        RenderError::Template(format!("{name}: the first line is not a Subject: line"))
+    })?;
+    let mut body = String::new();
+    let mut blank = true; // drops leading blank lines
+    for line in rest.lines() {
+        let line = line.trim_end();
+        if line.is_empty() {
+            if !blank {
+                body.push('\n');
+            }
+            blank = true;
+        } else {
+            body.push_str(line);
+            body.push('\n');
+            blank = false;
+        }
+    }
+    while body.ends_with("\n\n") {
+        body.pop();
+    }
+    Ok(Rendered {
+        subject: one_line(subject),
+        body,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The mails
+// ---------------------------------------------------------------------------------------------
+
+/// The confirmation mailbox's receipt (WM D.VII(7)).
+pub fn receipt(v: &ReceiptView) -> Result<Rendered, RenderError> {
+    let received = time_ctx(v.received_at, &Zone::new(""))?;
+    render(
+        "receipt.txt",
+        context! { v => Serde(v), received => Serde(&received) },
+    )
+}
+
+/// The reply to an accepted order mail.
+pub fn acknowledgement(v: &AckView) -> Result<Rendered, RenderError> {
+    let zone = Zone::new(&v.tz);
+    let received = time_ctx(v.received_at, &zone)?;
+    let deadline = time_ctx(v.deadline, &zone)?;
+    let count = |status: &str| v.lines.iter().filter(|l| l.status == status).count();
+    let counts = [
+        (count("ok"), "understood", "understood"),
+        (count("warning"), "warning", "warnings"),
+        (count("error"), "error", "errors"),
+        (count("replaced"), "replaced", "replaced"),
+    ]
+    .iter()
+    .filter(|(n, ..)| *n > 0)
+    .map(|(n, one, many)| format!("{n} {}", if *n == 1 { one } else { many }))
+    .collect::<Vec<_>>()
+    .join(", ");
+    render(
+        "acknowledgement.txt",
+        context! {
+            v => Serde(v),
+            received => Serde(&received),
+            deadline => Serde(&deadline),
+            tz_note => zone.note.clone(),
+            phase_title => phase_title(&v.phase),
+            no_order => no_order_text(&v.phase),
+            counts => counts,
+            orders_count => v.standing.iter().filter(|s| s.order.is_some()).count(),
+        },
+    )
+}
+
+#[derive(Serialize)]
+struct ReasonCtx {
+    kind: &'static str,
+    detail: String,
+    expected: Option<String>,
+    deadline: Option<TimeCtx>,
+    size: u64,
+    limit: u64,
+}
+
+/// A mail that changes nothing, with the reasons.
+pub fn rejection(v: &RejectionView) -> Result<Rendered, RenderError> {
+    let zone = Zone::new(&v.tz);
+    let received = time_ctx(v.received_at, &zone)?;
+    let mut reasons = Vec::new();
+    for r in &v.reasons {
+        let mut c = ReasonCtx {
+            kind: "other",
+            detail: String::new(),
+            expected: None,
+            deadline: None,
+            size: 0,
+            limit: 0,
+        };
+        match r {
+            RejectReason::Address { detail } => {
+                c.kind = "address";
+                c.detail = detail.clone();
+            }
+            RejectReason::Subject { expected, detail } => {
+                c.kind = "subject";
+                c.expected = Some(one_line(expected));
+                c.detail = detail.clone();
+            }
+            RejectReason::UnknownSender { detail } => {
+                c.kind = "unknown_sender";
+                c.detail = detail.clone();
+            }
+            RejectReason::Unauthenticated { detail } => {
+                c.kind = "unauthenticated";
+                c.detail = detail.clone();
+            }
+            RejectReason::Late { deadline } => {
+                c.kind = "late";
+                c.deadline = Some(time_ctx(*deadline, &zone)?);
+            }
+            RejectReason::Unreadable { detail } => {
+                c.kind = "unreadable";
+                c.detail = detail.clone();
+            }
+            RejectReason::Oversized { size, limit } => {
+                c.kind = "oversized";
+                c.size = *size;
+                c.limit = *limit;
+            }
+            RejectReason::Other { detail } => c.detail = detail.clone(),
+        }
+        reasons.push(c);
+    }
+    let deadline = v.deadline.map(|d| time_ctx(d, &zone)).transpose()?;
+    render(
+        "rejection.txt",
+        context! {
+            v => Serde(v),
+            received => Serde(&received),
+            reasons => Serde(&reasons),
+            deadline => Serde(&deadline),
+            tz_note => zone.note.clone(),
+        },
+    )
+}
+
+/// To the GM: a suspected impersonation (WM D.X(6)).
+pub fn impersonation_report(v: &ImpersonationView) -> Result<Rendered, RenderError> {
+    let received = time_ctx(v.received_at, &Zone::new(""))?;
+    render(
+        "impersonation.txt",
+        context! {
+            v => Serde(v),
+            received => Serde(&received),
+            phase_title => phase_title(&v.phase),
+        },
+    )
+}
+
+#[derive(Serialize)]
+struct PressCtx {
+    /// `None` for grey press.
+    author: Option<String>,
+    /// `ALL`, or the recipients.
+    to: String,
+    partial: bool,
+    body: String,
+}
+
+#[derive(Serialize)]
+struct PowerCtx<'a> {
+    p: &'a PowerResult,
+    press: Vec<PressCtx>,
+}
+
+#[derive(Serialize)]
+struct CentreCtx<'a> {
+    c: &'a CentreView,
+    adjustment: String,
+}
+
+fn to_all(to: &[String]) -> bool {
+    to.is_empty() || to.iter().any(|t| t.trim().eq_ignore_ascii_case("ALL"))
+}
+
+/// May this reader see press sent to `to` (written by `author`, for white press)?
+fn press_visible(reader: Reader<'_>, to: &[String], author: Option<&str>) -> bool {
+    if to_all(to) {
+        return true;
+    }
+    match reader {
+        Reader::Gm => true,
+        Reader::Observer => false,
+        Reader::Power(me) => {
+            let me = me.trim();
+            to.iter().any(|t| t.trim().eq_ignore_ascii_case(me))
+                || author.is_some_and(|a| a.trim().eq_ignore_ascii_case(me))
+        }
+    }
+}
+
+fn press_ctx(author: Option<&str>, to: &[String], body: &str) -> PressCtx {
+    let partial = !to_all(to);
+    PressCtx {
+        author: author.map(one_line),
+        to: if partial {
+            to.iter()
+                .map(|t| one_line(t))
+                .collect::<Vec<_>>()
+                .join(", ")
+        } else {
+            "ALL".to_string()
+        },
+        partial,
+        body: body.to_string(),
+    }
+}
+
+/// The results of an adjudication, for one reader: local times in `reader_tz`, and only the
+/// press this reader may see.
+pub fn results(
+    v: &ResultsView,
+    reader: Reader<'_>,
+    reader_tz: &str,
+) -> Result<Rendered, RenderError> {
+    let zone = Zone::new(reader_tz);
+    let deadline = v.deadline.map(|d| time_ctx(d, &zone)).transpose()?;
+    let white: Vec<&WhitePress> = v
+        .white_press
+        .iter()
+        .filter(|p| press_visible(reader, &p.to, Some(&p.author)))
+        .collect();
+    let grey: Vec<PressCtx> = v
+        .grey_press
+        .iter()
+        .filter(|p| press_visible(reader, &p.to, None))
+        .map(|p| press_ctx(None, &p.to, &p.body))
+        .collect();
+    let powers: Vec<PowerCtx> = v
+        .powers
+        .iter()
+        .map(|p| PowerCtx {
+            p,
+            press: if v.white_press_with_orders {
+                white
+                    .iter()
+                    .filter(|w| w.author.trim().eq_ignore_ascii_case(p.power.trim()))
+                    .map(|w| press_ctx(Some(&w.author), &w.to, &w.body))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+        })
+        .collect();
+    // White press whose author has no section of its own is never dropped.
+    let own_section = |w: &&&WhitePress| {
+        v.white_press_with_orders
+            && v.powers
+                .iter()
+                .any(|p| w.author.trim().eq_ignore_ascii_case(p.power.trim()))
+    };
+    let white_separate: Vec<PressCtx> = white
+        .iter()
+        .filter(|w| !own_section(w))
+        .map(|w| press_ctx(Some(&w.author), &w.to, &w.body))
+        .collect();
+    let centres: Vec<CentreCtx> = v
+        .centres
+        .iter()
+        .map(|c| CentreCtx {
+            c,
+            adjustment: match c.adjustment {
+                0 => String::new(),
+                n if n > 0 => format!("builds {n}"),
+                n => format!("removes {}", n.unsigned_abs()),
+            },
+        })
+        .collect();
+    render(
+        "results.txt",
+        context! {
+            v => Serde(v),
+            deadline => Serde(&deadline),
+            tz_note => zone.note.clone(),
+            phase_title => phase_title(&v.phase),
+            next_title => v.next_phase.as_deref().map(phase_title),
+            no_order => no_order_text(&v.phase),
+            powers => Serde(&powers),
+            centres => Serde(&centres),
+            white_press => Serde(&white_separate),
+            grey_press => Serde(&grey),
+            nmr => v.powers.iter().filter(|p| p.nmr).map(|p| p.power.clone()).collect::<Vec<_>>(),
+        },
+    )
+}
+
+#[derive(Serialize)]
+struct DigestRow<'a> {
+    p: &'a DigestPower,
+    last: Option<String>,
+}
+
+/// The GM's digest at a deadline.
+pub fn digest(v: &DigestView) -> Result<Rendered, RenderError> {
+    let zone = Zone::new(&v.tz);
+    let deadline = time_ctx(v.deadline, &zone)?;
+    let generated = time_ctx(v.generated_at, &zone)?;
+    let mut rows = Vec::new();
+    for p in &v.powers {
+        let last = match p.last_submission {
+            Some(t) => Some(time_ctx(t, &zone)?.short),
+            None => None,
+        };
+        rows.push(DigestRow { p, last });
+    }
+    let n_in = v.powers.iter().filter(|p| p.orders_in).count();
+    let n_final = v
+        .powers
+        .iter()
+        .filter(|p| p.orders_in && p.is_final)
+        .count();
+    let missing: Vec<String> = v
+        .powers
+        .iter()
+        .filter(|p| !p.orders_in)
+        .map(|p| p.power.clone())
+        .collect();
+    render(
+        "digest.txt",
+        context! {
+            v => Serde(v),
+            deadline => Serde(&deadline),
+            generated => Serde(&generated),
+            tz_note => zone.note.clone(),
+            phase_title => phase_title(&v.phase),
+            rows => Serde(&rows),
+            n_in => n_in,
+            n_final => n_final,
+            missing => missing,
+            left => duration_text(v.deadline - v.generated_at),
+            passed => v.generated_at >= v.deadline,
+        },
+    )
+}
+
+/// To a player whose orders are not in yet.
+pub fn reminder(v: &ReminderView) -> Result<Rendered, RenderError> {
+    let zone = Zone::new(&v.tz);
+    let deadline = time_ctx(v.deadline, &zone)?;
+    render(
+        "reminder.txt",
+        context! {
+            v => Serde(v),
+            deadline => Serde(&deadline),
+            tz_note => zone.note.clone(),
+            phase_title => phase_title(&v.phase),
+            left => duration_text(v.deadline - v.sent_at),
+            passed => v.sent_at >= v.deadline,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_templates_load() {
+        assert!(env().is_ok(), "{:?}", env().err());
+    }
+
+    #[test]
+    fn wrap_keeps_indent_and_width() {
+        let s = wrap_text(
+            "  - one two three four five six seven eight nine ten",
+            20,
+            "    ",
+        );
+        assert_eq!(
+            s,
+            "  - one two three\n    four five six\n    seven eight nine\n    ten"
+        );
+        assert!(s.lines().all(|l| l.chars().count() <= 20));
+        assert_eq!(
+            wrap_text("To:   a@b c@d", 10, "      "),
+            "To:   a@b\n      c@d"
+        );
+        assert_eq!(wrap_text("one\ntwo  ", 76, ""), "one two");
+        assert_eq!(wrap_text("", 76, "  "), "");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(duration_text(0), "0 minutes");
+        assert_eq!(duration_text(-5), "0 minutes");
+        assert_eq!(duration_text(45 * 60), "45 minutes");
+        assert_eq!(duration_text(3600 + 60), "1 hour 1 minute");
+        assert_eq!(duration_text(2 * 86_400 + 3 * 3600 + 59), "2 days 3 hours");
+    }
+
+    #[test]
+    fn phase_titles() {
+        assert_eq!(phase_title("S1901M"), "Spring 1901 movement");
+        assert_eq!(phase_title("F1902R"), "Fall 1902 retreats");
+        assert_eq!(phase_title("W1901A"), "Winter 1901 adjustments");
+        assert_eq!(phase_title("nonsense"), "nonsense");
+        assert_eq!(no_order_text("F1901R"), "disbanded (no order)");
+        assert_eq!(no_order_text("S1901M"), "holds (no order)");
+    }
+
+    #[test]
+    fn out_of_range_time_is_an_error() {
+        assert_eq!(gmt_human(i64::MAX), Err(RenderError::Time(i64::MAX)));
+        assert!(deadline_text(i64::MIN, "Europe/Paris").is_err());
+    }
+
+    #[test]
+    fn split_mail_tidies() {
+        let r =
+            split_mail("t", "Subject:  a \r\n\n\nb\n\n\nline  \n\n\n\nend\n\n\n").expect("mail");
+        assert_eq!(r.subject, "a");
+        assert_eq!(r.body, "b\n\nline\n\nend\n");
+        assert!(split_mail("t", "no subject\n").is_err());
+    }
+}

@@ -1,0 +1,569 @@
+//! The IMAP side: one connection watching one folder.
+//!
+//! Usage: [`Mailbox::connect`], then loop: [`Mailbox::fetch_after`] the last processed UID,
+//! handle each message, [`Mailbox::mark_processed`] it, and [`Mailbox::wait`] for more. Keep
+//! [`Mailbox::uidvalidity`] with the last UID: when it changes, UIDs start over.
+//!
+//! Any error leaves the connection unusable (later calls fail fast with a transient error): drop
+//! the `Mailbox`, connect again and resynchronise by UID.
+
+use std::fmt;
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use async_imap::imap_proto::{MailboxDatum, Response, Status};
+use async_imap::types::UnsolicitedResponse;
+use futures::StreamExt;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::time::Instant;
+use tokio_rustls::TlsConnector;
+use tokio_rustls::client::TlsStream;
+use tokio_rustls::rustls::pki_types::ServerName;
+
+use super::{
+    CONNECT_TIMEOUT, IO_TIMEOUT, ServerConfig, Tls, TransportError, init_crypto,
+    rustls_client_config, with_timeout,
+};
+
+/// How often [`Mailbox::wait`] polls with NOOP when the server has no IDLE.
+const POLL_INTERVAL: Duration = Duration::from_secs(1);
+/// How long LOGOUT may take before the connection is simply dropped.
+const LOGOUT_TIMEOUT: Duration = Duration::from_secs(2);
+/// The keyword set on processed messages (besides `\Seen`).
+pub const DONE_KEYWORD: &str = "$ChanceryDone";
+
+/// One message as fetched from the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fetched {
+    pub uid: u32,
+    /// The whole message (RFC 5322 bytes, as stored).
+    pub raw: Vec<u8>,
+    /// The server's INTERNALDATE (arrival time) in Unix seconds.
+    pub internal_date: Option<i64>,
+}
+
+/// The result of [`Mailbox::wait`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// The folder has (or may have) new messages: call [`Mailbox::fetch_after`].
+    NewMail,
+    /// Nothing arrived within the timeout.
+    Timeout,
+}
+
+/// A plain or TLS-wrapped TCP stream, so one session type serves both.
+enum Stream {
+    Plain(TcpStream),
+    Tls(Box<TlsStream<TcpStream>>),
+}
+
+impl fmt::Debug for Stream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stream::Plain(_) => f.write_str("Stream::Plain"),
+            Stream::Tls(_) => f.write_str("Stream::Tls"),
+        }
+    }
+}
+
+impl AsyncRead for Stream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for Stream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_flush(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
+        }
+    }
+}
+
+type Session = async_imap::Session<Stream>;
+type Client = async_imap::Client<Stream>;
+
+/// One IMAP connection with one folder selected.
+pub struct Mailbox {
+    /// `None` once the connection is broken (an error or timeout left it in an unknown state).
+    session: Option<Session>,
+    folder: String,
+    uidvalidity: u32,
+    /// The last message count the server told us (EXISTS, minus EXPUNGEs since).
+    exists: u32,
+    /// An EXISTS above `exists` was seen and not yet reported by [`Mailbox::wait`].
+    new_mail: bool,
+    idle: bool,
+}
+
+impl fmt::Debug for Mailbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Mailbox")
+            .field("folder", &self.folder)
+            .field("uidvalidity", &self.uidvalidity)
+            .field("exists", &self.exists)
+            .field("idle", &self.idle)
+            .field("connected", &self.session.is_some())
+            .finish()
+    }
+}
+
+/// Map an IMAP library error. A `NO` is permanent (the server refused: bad credentials, no such
+/// folder) unless its response code marks it as temporary; everything else is transient.
+fn imap_err(what: &str, e: async_imap::error::Error) -> TransportError {
+    use async_imap::error::Error;
+    match e {
+        Error::No(msg) => {
+            let temporary = ["[UNAVAILABLE]", "[INUSE]", "[LIMIT]", "[SERVERBUG]"]
+                .iter()
+                .any(|code| msg.contains(code));
+            let text = format!("{what}: server said NO: {}", msg.trim());
+            if temporary {
+                TransportError::transient(text)
+            } else {
+                TransportError::permanent(text)
+            }
+        }
+        Error::Bad(msg) => {
+            TransportError::transient(format!("{what}: server said BAD: {}", msg.trim()))
+        }
+        Error::Validate(v) => TransportError::permanent(format!("{what}: {v}")),
+        other => TransportError::transient(format!("{what}: {other}")),
+    }
+}
+
+fn lost(what: &str) -> TransportError {
+    TransportError::transient(format!(
+        "{what}: the IMAP connection was lost after an earlier error; reconnect"
+    ))
+}
+
+async fn tcp_connect(cfg: &ServerConfig) -> Result<TcpStream, TransportError> {
+    let addr = (cfg.host.as_str(), cfg.port);
+    let tcp = with_timeout(CONNECT_TIMEOUT, "IMAP connect", async {
+        TcpStream::connect(addr).await.map_err(|e| {
+            TransportError::transient(format!("IMAP connect to {}:{}: {e}", cfg.host, cfg.port))
+        })
+    })
+    .await?;
+    let _ = tcp.set_nodelay(true);
+    Ok(tcp)
+}
+
+async fn tls_wrap(cfg: &ServerConfig, tcp: TcpStream) -> Result<Stream, TransportError> {
+    let config = rustls_client_config(cfg)?;
+    let name = ServerName::try_from(cfg.effective_tls_name().to_owned()).map_err(|e| {
+        TransportError::permanent(format!(
+            "invalid TLS name {:?}: {e}",
+            cfg.effective_tls_name()
+        ))
+    })?;
+    let connector = TlsConnector::from(config);
+    let tls = with_timeout(CONNECT_TIMEOUT, "IMAP TLS handshake", async {
+        connector.connect(name, tcp).await.map_err(|e| {
+            // A certificate that does not verify will not verify on retry either.
+            let permanent = e
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<tokio_rustls::rustls::Error>())
+                .is_some_and(|re| {
+                    matches!(
+                        re,
+                        tokio_rustls::rustls::Error::InvalidCertificate(_)
+                            | tokio_rustls::rustls::Error::AlertReceived(_)
+                    )
+                });
+            TransportError {
+                message: format!("IMAP TLS handshake with {}:{}: {e}", cfg.host, cfg.port),
+                permanent,
+            }
+        })
+    })
+    .await?;
+    Ok(Stream::Tls(Box::new(tls)))
+}
+
+/// Read the server greeting: `* OK` (or `* PREAUTH`) is fine, `* BYE` or junk is an error.
+async fn read_greeting(client: &mut Client) -> Result<(), TransportError> {
+    let resp = with_timeout(IO_TIMEOUT, "IMAP greeting", async {
+        client
+            .read_response()
+            .await
+            .map_err(|e| TransportError::transient(format!("IMAP greeting: {e}")))
+    })
+    .await?;
+    let Some(resp) = resp else {
+        return Err(TransportError::transient(
+            "IMAP greeting: the server closed the connection",
+        ));
+    };
+    match resp.parsed() {
+        Response::Data {
+            status: Status::Ok | Status::PreAuth,
+            ..
+        } => Ok(()),
+        Response::Data {
+            status: Status::Bye,
+            outcome,
+        } => Err(TransportError::transient(format!(
+            "IMAP greeting: server said BYE: {}",
+            outcome.information.as_deref().unwrap_or("")
+        ))),
+        other => Err(TransportError::transient(format!(
+            "IMAP greeting: unexpected response {other:?}"
+        ))),
+    }
+}
+
+impl Mailbox {
+    /// Connect, read the greeting, (upgrade to TLS), log in, and SELECT `folder`.
+    pub async fn connect(cfg: &ServerConfig, folder: &str) -> Result<Mailbox, TransportError> {
+        init_crypto();
+        let tcp = tcp_connect(cfg).await?;
+        let mut client = match cfg.tls {
+            Tls::None => Client::new(Stream::Plain(tcp)),
+            Tls::Implicit => Client::new(tls_wrap(cfg, tcp).await?),
+            Tls::StartTls => Client::new(Stream::Plain(tcp)),
+        };
+        read_greeting(&mut client).await?;
+        if cfg.tls == Tls::StartTls {
+            with_timeout(IO_TIMEOUT, "IMAP STARTTLS", async {
+                client
+                    .run_command_and_check_ok("STARTTLS", None)
+                    .await
+                    .map_err(|e| imap_err("IMAP STARTTLS", e))
+            })
+            .await?;
+            let Stream::Plain(tcp) = client.into_inner() else {
+                return Err(TransportError::permanent("IMAP STARTTLS on a TLS stream"));
+            };
+            client = Client::new(tls_wrap(cfg, tcp).await?);
+        }
+
+        let mut session = with_timeout(IO_TIMEOUT, "IMAP LOGIN", async {
+            client
+                .login(&cfg.username, &cfg.password)
+                .await
+                .map_err(|(e, _)| imap_err(&format!("IMAP LOGIN as {}", cfg.username), e))
+        })
+        .await?;
+
+        let idle = with_timeout(IO_TIMEOUT, "IMAP CAPABILITY", async {
+            session
+                .capabilities()
+                .await
+                .map(|caps| caps.has_str("IDLE"))
+                .map_err(|e| imap_err("IMAP CAPABILITY", e))
+        })
+        .await?;
+
+        let selected = with_timeout(IO_TIMEOUT, "IMAP SELECT", async {
+            session
+                .select(folder)
+                .await
+                .map_err(|e| imap_err(&format!("IMAP SELECT {folder}"), e))
+        })
+        .await?;
+        let uidvalidity = selected.uid_validity.ok_or_else(|| {
+            TransportError::permanent(format!(
+                "IMAP SELECT {folder}: the server sent no UIDVALIDITY"
+            ))
+        })?;
+
+        let mut mailbox = Mailbox {
+            session: Some(session),
+            folder: folder.to_owned(),
+            uidvalidity,
+            exists: selected.exists,
+            new_mail: false,
+            idle,
+        };
+        mailbox.drain();
+        Ok(mailbox)
+    }
+
+    /// The folder's UIDVALIDITY at SELECT time.
+    pub fn uidvalidity(&self) -> u32 {
+        self.uidvalidity
+    }
+
+    /// Whether [`Mailbox::wait`] uses IDLE (the server advertised it) rather than NOOP polling.
+    pub fn uses_idle(&self) -> bool {
+        self.idle
+    }
+
+    /// Make [`Mailbox::wait`] poll with NOOP even when the server has IDLE (for tests, and for
+    /// servers whose IDLE misbehaves).
+    pub fn force_polling(&mut self) {
+        self.idle = false;
+    }
+
+    /// Every message with a UID above `after_uid`, oldest first, without setting `\Seen`.
+    ///
+    /// `UID FETCH n:*` always matches the highest message even when its UID is below `n`
+    /// (RFC 3501 §6.4.8), so the result is filtered to `uid > after_uid`.
+    pub async fn fetch_after(&mut self, after_uid: u32) -> Result<Vec<Fetched>, TransportError> {
+        let Some(first) = after_uid.checked_add(1) else {
+            return Ok(Vec::new());
+        };
+        let what = "IMAP UID FETCH";
+        let session = self.session.as_mut().ok_or_else(|| lost(what))?;
+        let result = async {
+            let mut stream = with_timeout(IO_TIMEOUT, what, async {
+                session
+                    .uid_fetch(format!("{first}:*"), "(UID INTERNALDATE BODY.PEEK[])")
+                    .await
+                    .map_err(|e| imap_err(what, e))
+            })
+            .await?;
+            let mut out: Vec<Fetched> = Vec::new();
+            loop {
+                // Bound the wait for each response, not the whole (possibly large) transfer.
+                let next = tokio::time::timeout(IO_TIMEOUT, stream.next())
+                    .await
+                    .map_err(|_| {
+                        TransportError::transient(format!(
+                            "{what}: timed out after {} s",
+                            IO_TIMEOUT.as_secs()
+                        ))
+                    })?;
+                let Some(item) = next else { break };
+                let fetch = item.map_err(|e| imap_err(what, e))?;
+                let (Some(uid), Some(body)) = (fetch.uid, fetch.body()) else {
+                    // A FETCH without UID or body: an unsolicited flag update, not ours.
+                    continue;
+                };
+                if uid <= after_uid {
+                    continue;
+                }
+                out.push(Fetched {
+                    uid,
+                    raw: body.to_vec(),
+                    internal_date: fetch.internal_date().map(|d| d.timestamp()),
+                });
+            }
+            Ok(out)
+        }
+        .await;
+        let mut out = self.check(result)?;
+        self.drain();
+        out.sort_by_key(|f| f.uid);
+        out.dedup_by_key(|f| f.uid);
+        Ok(out)
+    }
+
+    /// Flag a message as handled: `\Seen` and `$ChanceryDone`.
+    pub async fn mark_processed(&mut self, uid: u32) -> Result<(), TransportError> {
+        let what = "IMAP UID STORE";
+        let session = self.session.as_mut().ok_or_else(|| lost(what))?;
+        let result = async {
+            let mut stream = with_timeout(IO_TIMEOUT, what, async {
+                session
+                    .uid_store(uid.to_string(), format!("+FLAGS (\\Seen {DONE_KEYWORD})"))
+                    .await
+                    .map_err(|e| imap_err(what, e))
+            })
+            .await?;
+            loop {
+                let next = tokio::time::timeout(IO_TIMEOUT, stream.next())
+                    .await
+                    .map_err(|_| {
+                        TransportError::transient(format!(
+                            "{what}: timed out after {} s",
+                            IO_TIMEOUT.as_secs()
+                        ))
+                    })?;
+                match next {
+                    None => break,
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => return Err(imap_err(what, e)),
+                }
+            }
+            Ok(())
+        }
+        .await;
+        self.check(result)?;
+        self.drain();
+        Ok(())
+    }
+
+    /// Wait until new mail arrives or `timeout` passes.
+    ///
+    /// Uses IDLE when the server advertises it, else NOOP every second. New mail that the server
+    /// announced during earlier commands (an EXISTS above the known count) returns at once. A
+    /// spurious [`Wait::NewMail`] is possible (the caller then fetches nothing new); a missed
+    /// one is not.
+    pub async fn wait(&mut self, timeout: Duration) -> Result<Wait, TransportError> {
+        let deadline = Instant::now() + timeout;
+        if self.session.is_none() {
+            return Err(lost("IMAP wait"));
+        }
+        self.drain();
+        if std::mem::take(&mut self.new_mail) {
+            return Ok(Wait::NewMail);
+        }
+        if self.idle {
+            self.wait_idle(deadline).await
+        } else {
+            self.wait_poll(deadline).await
+        }
+    }
+
+    async fn wait_poll(&mut self, deadline: Instant) -> Result<Wait, TransportError> {
+        loop {
+            let session = self.session.as_mut().ok_or_else(|| lost("IMAP NOOP"))?;
+            let result = with_timeout(IO_TIMEOUT, "IMAP NOOP", async {
+                session.noop().await.map_err(|e| imap_err("IMAP NOOP", e))
+            })
+            .await;
+            self.check(result)?;
+            self.drain();
+            if std::mem::take(&mut self.new_mail) {
+                return Ok(Wait::NewMail);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Ok(Wait::Timeout);
+            }
+            tokio::time::sleep((deadline - now).min(POLL_INTERVAL)).await;
+        }
+    }
+
+    async fn wait_idle(&mut self, deadline: Instant) -> Result<Wait, TransportError> {
+        let session = self.session.take().ok_or_else(|| lost("IMAP IDLE"))?;
+        let mut handle = session.idle();
+        // From here on, any error drops the handle and with it the connection.
+        with_timeout(IO_TIMEOUT, "IMAP IDLE", async {
+            handle.init().await.map_err(|e| imap_err("IMAP IDLE", e))
+        })
+        .await?;
+
+        let outcome = loop {
+            let now = Instant::now();
+            if now >= deadline {
+                break Ok(Wait::Timeout);
+            }
+            let remaining = deadline - now;
+            // Keep the StopSource alive: dropping it ends the wait at once (ManualInterrupt).
+            let (fut, _stop) = handle.wait_with_timeout(remaining);
+            // The library's timeout restarts on every response (keepalives included), so bound
+            // the whole wait here as well.
+            let response = match tokio::time::timeout(remaining, fut).await {
+                Err(_) => break Ok(Wait::Timeout),
+                Ok(Err(e)) => break Err(imap_err("IMAP IDLE", e)),
+                Ok(Ok(r)) => r,
+            };
+            match response {
+                async_imap::extensions::idle::IdleResponse::Timeout => continue,
+                async_imap::extensions::idle::IdleResponse::ManualInterrupt => {
+                    // The stop source is alive, so this means the stream ended.
+                    break Err(TransportError::transient(
+                        "IMAP IDLE: the server closed the connection",
+                    ));
+                }
+                async_imap::extensions::idle::IdleResponse::NewData(data) => {
+                    match data.parsed() {
+                        Response::MailboxData(MailboxDatum::Exists(n)) => {
+                            let grew = *n > self.exists;
+                            self.exists = *n;
+                            if grew {
+                                break Ok(Wait::NewMail);
+                            }
+                        }
+                        Response::Expunge(_) => self.exists = self.exists.saturating_sub(1),
+                        Response::Data {
+                            status: Status::Bye,
+                            outcome,
+                        } => {
+                            break Err(TransportError::transient(format!(
+                                "IMAP IDLE: server said BYE: {}",
+                                outcome.information.as_deref().unwrap_or("")
+                            )));
+                        }
+                        // RECENT, flag changes, other chatter: keep waiting.
+                        _ => {}
+                    }
+                }
+            }
+        };
+        let wait = outcome?;
+
+        let session = with_timeout(IO_TIMEOUT, "IMAP DONE", async {
+            handle.done().await.map_err(|e| imap_err("IMAP DONE", e))
+        })
+        .await?;
+        self.session = Some(session);
+        self.drain();
+        // Mail that arrived between the end of the wait and DONE counts too.
+        if std::mem::take(&mut self.new_mail) || wait == Wait::NewMail {
+            return Ok(Wait::NewMail);
+        }
+        Ok(Wait::Timeout)
+    }
+
+    /// Say LOGOUT (briefly) and close the connection.
+    pub async fn logout(mut self) {
+        if let Some(mut session) = self.session.take() {
+            let _ = tokio::time::timeout(LOGOUT_TIMEOUT, session.logout()).await;
+        }
+    }
+
+    /// Keep the session only if `result` is a success; an error leaves the connection in an
+    /// unknown state (half-read responses), so it is dropped.
+    fn check<T>(&mut self, result: Result<T, TransportError>) -> Result<T, TransportError> {
+        if result.is_err() {
+            self.session = None;
+        }
+        result
+    }
+
+    /// Empty the unsolicited-response channel (it holds 100 and then drops silently), noting
+    /// growth of the folder.
+    fn drain(&mut self) {
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        while let Ok(response) = session.unsolicited_responses.try_recv() {
+            match response {
+                UnsolicitedResponse::Exists(n) => {
+                    if n > self.exists {
+                        self.new_mail = true;
+                    }
+                    self.exists = n;
+                }
+                UnsolicitedResponse::Expunge(_) => {
+                    self.exists = self.exists.saturating_sub(1);
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! Test helper: a private Postfix + Dovecot stack on loopback (`scripts/mailstack`), one per
+//! [`Stack`] value, on its own port base, stopped (and its directory removed) on drop.
+//!
+//! There is no fallback: when the packages or root are missing, `Stack::start` panics with a
+//! message saying how to fix it, so tests never pass without having talked to a real server.
+//!
+//! Include it with `#[path = "common/mailstack.rs"] #[allow(dead_code)] mod mailstack;` (each
+//! test binary uses only some of the helpers).
+
+use std::io::Write;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use chancery::transport::{ServerConfig, Tls};
+
+pub const DOMAIN: &str = "example.test";
+pub const PASSWORD: &str = "secret";
+
+/// Offsets from the port base that the stack listens on.
+const PORT_OFFSETS: [u16; 7] = [24, 25, 26, 143, 465, 587, 993];
+const FIRST_BASE: u32 = 20000;
+const SLOTS: u32 = 40; // bases 20000, 21000, ..., 59000
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+pub struct Stack {
+    pub dir: PathBuf,
+    pub base: u16,
+}
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mailstack")
+}
+
+/// `dovecot`, `postfix`, `doveadm` and `openssl`, looked up in PATH and the sbin directories.
+fn find_binary(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/usr/sbin", "/sbin", "/usr/bin", "/bin"].map(PathBuf::from))
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Uid:"))
+                .and_then(|l| l.split_whitespace().nth(2).map(|euid| euid == "0"))
+        })
+        .unwrap_or(false)
+}
+
+fn check_prerequisites() {
+    let missing: Vec<&str> = ["dovecot", "postfix", "doveadm", "openssl"]
+        .into_iter()
+        .filter(|b| find_binary(b).is_none())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "the mail stack packages are missing ({} not found): run scripts/install-mailstack \
+         (as root) before these tests; they need a real Postfix + Dovecot and never skip",
+        missing.join(", ")
+    );
+    assert!(
+        is_root(),
+        "the mail stack tests need root (Postfix's `postfix start` only runs as root); \
+         run them as root, as CI does"
+    );
+}
+
+fn ports_free(base: u16) -> bool {
+    PORT_OFFSETS
+        .iter()
+        .all(|off| TcpListener::bind(("127.0.0.1", base + off)).is_ok())
+}
+
+impl Stack {
+    /// Start a fresh stack on a free port base. Panics (with the script's output) on failure.
+    pub fn start() -> Stack {
+        check_prerequisites();
+        let pid = std::process::id();
+        let mut last_error = String::new();
+        for _attempt in 0..10 {
+            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+            let slot = (pid.wrapping_mul(7).wrapping_add(n.wrapping_mul(13))) % SLOTS;
+            let base = u16::try_from(FIRST_BASE + slot * 1000).expect("port base fits u16");
+            if !ports_free(base) {
+                last_error = format!("ports at base {base} busy");
+                continue;
+            }
+            let dir = PathBuf::from(format!("/tmp/chancery-ms-{pid}-{n}"));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("create the mail stack directory");
+            // The script's output goes to a file, not a pipe: daemons that inherit a pipe keep
+            // it open and a reader would wait forever.
+            let log_path = dir.join("start.log");
+            let log = std::fs::File::create(&log_path).expect("create start.log");
+            let status = Command::new("bash")
+                .arg(script())
+                .arg("start")
+                .arg(&dir)
+                .env("MAILSTACK_PORT_BASE", base.to_string())
+                .stdin(Stdio::null())
+                .stdout(log.try_clone().expect("dup log"))
+                .stderr(log)
+                .status()
+                .expect("run scripts/mailstack start");
+            let output = std::fs::read_to_string(&log_path).unwrap_or_default();
+            if status.success() {
+                return Stack { dir, base };
+            }
+            let _ = Command::new("bash")
+                .arg(script())
+                .arg("stop")
+                .arg(&dir)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            if output.contains("already in use") {
+                // Another stack grabbed the base between our check and the start: try another.
+                last_error = output;
+                let _ = std::fs::remove_dir_all(&dir);
+                continue;
+            }
+            panic!(
+                "scripts/mailstack start {} failed ({status}):\n{output}",
+                dir.display()
+            );
+        }
+        panic!("could not find a free port base for the mail stack: {last_error}");
+    }
+
+    pub fn ca_file(&self) -> PathBuf {
+        self.dir.join("tls/ca.crt")
+    }
+
+    pub fn smtp_port(&self) -> u16 {
+        self.base + 25
+    }
+    pub fn submission_port(&self) -> u16 {
+        self.base + 587
+    }
+    pub fn smtps_port(&self) -> u16 {
+        self.base + 465
+    }
+    pub fn imap_port(&self) -> u16 {
+        self.base + 143
+    }
+    pub fn imaps_port(&self) -> u16 {
+        self.base + 993
+    }
+
+    fn config(&self, port: u16, tls: Tls, user: &str) -> ServerConfig {
+        ServerConfig {
+            host: "127.0.0.1".into(),
+            port,
+            tls,
+            ca_file: Some(self.ca_file()),
+            tls_name: "localhost".into(),
+            username: if user.is_empty() {
+                String::new()
+            } else {
+                address(user)
+            },
+            password: if user.is_empty() {
+                String::new()
+            } else {
+                PASSWORD.into()
+            },
+        }
+    }
+
+    /// Plain IMAP (allowed from loopback) as `user` (`player1` or `player1@example.test`).
+    pub fn imap_config(&self, user: &str) -> ServerConfig {
+        self.config(self.imap_port(), Tls::None, user)
+    }
+
+    /// IMAP with STARTTLS, verifying `localhost` against the stack's CA.
+    pub fn imap_starttls_config(&self, user: &str) -> ServerConfig {
+        self.config(self.imap_port(), Tls::StartTls, user)
+    }
+
+    /// IMAPS (implicit TLS), verifying `localhost` against the stack's CA.
+    pub fn imaps_config(&self, user: &str) -> ServerConfig {
+        self.config(self.imaps_port(), Tls::Implicit, user)
+    }
+
+    /// Plain SMTP without authentication (relaying is allowed from 127.0.0.0/8).
+    pub fn smtp_config(&self) -> ServerConfig {
+        self.config(self.smtp_port(), Tls::None, "")
+    }
+
+    /// Submission: STARTTLS then AUTH as `user`.
+    pub fn submission_config(&self, user: &str) -> ServerConfig {
+        self.config(self.submission_port(), Tls::StartTls, user)
+    }
+
+    /// SMTPS: implicit TLS then AUTH as `user`.
+    pub fn smtps_config(&self, user: &str) -> ServerConfig {
+        self.config(self.smtps_port(), Tls::Implicit, user)
+    }
+
+    fn doveadm(&self, args: &[&str], stdin: Option<&[u8]>) -> String {
+        let doveadm = find_binary("doveadm").expect("doveadm (run scripts/install-mailstack)");
+        let conf = self.dir.join("etc/dovecot/dovecot.conf");
+        let mut child = Command::new(doveadm)
+            .arg("-c")
+            .arg(&conf)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run doveadm");
+        {
+            let mut si = child.stdin.take().expect("doveadm stdin");
+            si.write_all(stdin.unwrap_or_default())
+                .expect("write doveadm stdin");
+        }
+        let out = child.wait_with_output().expect("wait for doveadm");
+        assert!(
+            out.status.success(),
+            "doveadm {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Put `raw` straight into `user`'s INBOX (no SMTP), as a new message.
+    pub fn inject(&self, user: &str, raw: &[u8]) {
+        let user = address(user);
+        self.doveadm(&["save", "-u", &user, "-m", "INBOX"], Some(raw));
+    }
+
+    /// The flags of message `uid` in `user`'s INBOX, as doveadm prints them.
+    pub fn flags(&self, user: &str, uid: u32) -> String {
+        let user = address(user);
+        let uid = uid.to_string();
+        let out = self.doveadm(
+            &[
+                "fetch", "-u", &user, "flags", "mailbox", "INBOX", "uid", &uid,
+            ],
+            None,
+        );
+        out.trim()
+            .strip_prefix("flags:")
+            .unwrap_or(out.trim())
+            .trim()
+            .to_owned()
+    }
+
+    /// Empty every user's INBOX.
+    pub fn reset(&self) {
+        let status = Command::new("bash")
+            .arg(script())
+            .arg("reset")
+            .arg(&self.dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .status()
+            .expect("run scripts/mailstack reset");
+        assert!(status.success(), "scripts/mailstack reset failed");
+    }
+}
+
+impl Drop for Stack {
+    fn drop(&mut self) {
+        let _ = Command::new("bash")
+            .arg(script())
+            .arg("stop")
+            .arg(&self.dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        if std::thread::panicking() || std::env::var_os("CHANCERY_KEEP_MAILSTACK").is_some() {
+            eprintln!(
+                "mail stack state kept in {} (logs in log/)",
+                self.dir.display()
+            );
+        } else {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// `player1` → `player1@example.test`; full addresses pass through.
+pub fn address(user: &str) -> String {
+    if user.contains('@') {
+        user.to_owned()
+    } else {
+        format!("{user}@{DOMAIN}")
+    }
+}

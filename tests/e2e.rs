@@ -1,0 +1,389 @@
+//! The whole loop over the real mail stack (Dovecot + Postfix on loopback) and a real SQLite
+//! file: seven scripted players play 1901 (Spring, Fall, the adjustments) by e-mail, with one
+//! revised order set, one NMR and one late order set. The clock is injected; the test decides
+//! when deadlines pass and calls the scheduler's tick itself, so every step is deterministic.
+
+#[path = "common/mailstack.rs"]
+#[allow(dead_code)]
+mod mailstack;
+
+use chancery::config::{Config, Server};
+use chancery::engine::{self, Env};
+use chancery::game::{DAY, Ts};
+use chancery::rules::Rules;
+use chancery::service::{self, Clock, Tasks};
+use chancery::store::{self, PlayerRow};
+use chancery::transport::imap::Mailbox;
+use chancery::transport::smtp::{OutMail, Sender};
+use mailstack::Stack;
+use sqlx::Row;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+struct TestClock(AtomicI64);
+
+impl Clock for TestClock {
+    fn now(&self) -> Ts {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+const T0: Ts = 1_795_000_000;
+const POWERS: [&str; 7] = [
+    "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
+];
+
+fn player(i: usize) -> String {
+    format!("player{}@example.test", i + 1)
+}
+
+fn server(host_port: u16, user: &str) -> Server {
+    Server {
+        host: "127.0.0.1".into(),
+        port: host_port,
+        tls: "none".into(),
+        tls_name: "localhost".into(),
+        ca_file: None,
+        username: user.into(),
+        password: if user.is_empty() {
+            String::new()
+        } else {
+            "secret".into()
+        },
+    }
+}
+
+/// Everything a player reads, by subject and body.
+async fn inbox(stack: &Stack, user: &str) -> Vec<(String, String)> {
+    let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
+        .await
+        .expect("imap");
+    let got = mb.fetch_after(0).await.expect("fetch");
+    mb.logout().await;
+    got.into_iter()
+        .filter_map(|f| chancery::message::read_message(&f.raw).ok())
+        .map(|m| {
+            let body: Vec<String> = m.lines.iter().map(|l| l.text.clone()).collect();
+            (m.subject, body.join("\n"))
+        })
+        .collect()
+}
+
+/// Wait until `user` has at least `n` mails whose subject contains `needle`.
+async fn wait_for(stack: &Stack, user: &str, needle: &str, n: usize) -> Vec<(String, String)> {
+    for _ in 0..150 {
+        let all = inbox(stack, user).await;
+        let hits: Vec<(String, String)> = all
+            .into_iter()
+            .filter(|(s, _)| s.contains(needle))
+            .collect();
+        if hits.len() >= n {
+            return hits;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let all = inbox(stack, user).await;
+    panic!(
+        "{user} did not get {n} mail(s) with '{needle}' in the subject; it has: {:?}",
+        all.iter().map(|(s, _)| s).collect::<Vec<_>>()
+    );
+}
+
+async fn send_orders(sender: &Sender, i: usize, phase: &str, lines: &[&str], tag: &str) {
+    let power = POWERS[i];
+    let mut body = format!("SECRET s{}\n", i + 1);
+    for l in lines {
+        body.push_str(l);
+        body.push('\n');
+    }
+    body.push_str("FINAL\n");
+    let mail = OutMail {
+        from: player(i),
+        to: vec!["gm@example.test".into(), "confirm@example.test".into()],
+        subject: format!("wm1 {power} {phase}"),
+        body,
+        message_id: format!("{}-{phase}-{tag}@player.example.test", power.to_lowercase()),
+        in_reply_to: None,
+        references: Vec::new(),
+        auto_submitted: "no",
+        extra_headers: Vec::new(),
+    };
+    sender.send(&mail).await.expect("player sends orders");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_1901_by_mail() {
+    chancery::transport::init_crypto();
+    let stack = Stack::start();
+    let dir = stack.dir.join("chancery");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("chancery.sqlite");
+
+    // The GM's setup: a game under the default rules, seven players, started at T0.
+    // The default rules, with the subject format spelled out as the GM states it.
+    let rules = Rules {
+        subject_format: "{game} {power} {phase}".into(),
+        ..Rules::default()
+    };
+    {
+        let pool = store::open(&db).await.expect("db");
+        let mut c = pool.acquire().await.expect("conn");
+        store::create_game(
+            &mut c,
+            "wm1",
+            "standard",
+            &serde_json::to_string(&rules).expect("rules"),
+            "gm@example.test",
+            "confirm@example.test",
+            T0,
+        )
+        .await
+        .expect("game");
+        for (i, power) in POWERS.iter().enumerate() {
+            store::add_player(
+                &mut c,
+                "wm1",
+                &PlayerRow {
+                    power: power.to_string(),
+                    address: player(i),
+                    name: format!("Player {}", i + 1),
+                    tz: [
+                        "Europe/Vienna",
+                        "Europe/London",
+                        "Europe/Paris",
+                        "Europe/Berlin",
+                        "Europe/Rome",
+                        "Europe/Moscow",
+                        "Europe/Istanbul",
+                    ][i]
+                        .into(),
+                    secret: format!("s{}", i + 1),
+                    extension_days_used: 0,
+                },
+            )
+            .await
+            .expect("player");
+        }
+        drop(c);
+        let deadline = engine::start_game(&pool, "wm1", T0).await.expect("start");
+        assert_eq!(deadline, T0 + 3 * DAY, "movement turns last 3 days");
+        pool.close().await;
+    }
+
+    let cfg = Config {
+        database: db.clone(),
+        authserv_id: "mx.example.test".into(),
+        message_id_domain: "chancery.example.test".into(),
+        poll_seconds: 5,
+        smtp: server(stack.smtp_port(), ""),
+        gm_mailbox: server(stack.imap_port(), "gm@example.test"),
+        confirm_mailbox: server(stack.imap_port(), "confirm@example.test"),
+    };
+    let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server_task = {
+        let cfg = cfg.clone();
+        let clock = clock.clone();
+        let base = dir.clone();
+        tokio::spawn(async move {
+            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: false }).await
+        })
+    };
+    let sender = Sender::new(&stack.smtp_config()).expect("smtp");
+    let pool = store::open(&db).await.expect("db");
+    let env = Env {
+        authserv_id: "mx.example.test".into(),
+        message_id_domain: "chancery.example.test".into(),
+    };
+
+    // Spring 1901. France revises its orders; Italy sends nothing (NMR); Turkey is late.
+    let spring: [&[&str]; 7] = [
+        &["A Vie - Gal", "A Bud - Ser", "F Tri - Alb"],
+        &["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"],
+        &["A Par - Pic", "F Bre - Mao", "A Mar - Spa"],
+        &["F Kie - Den", "A Ber - Kie", "A Mun - Ruh"],
+        &[],
+        &[
+            "F StP/sc - Bot",
+            "A Mos - Ukr",
+            "A War - Gal",
+            "F Sev - Bla",
+        ],
+        &["F Ank - Bla", "A Con - Bul", "A Smy - Arm"],
+    ];
+    for i in [0, 1, 2, 3, 5] {
+        send_orders(&sender, i, "S1901M", spring[i], "1").await;
+    }
+    for i in [0, 1, 2, 3, 5] {
+        wait_for(&stack, &player(i), "S1901M", 2).await; // receipt + acknowledgement
+    }
+    // The revision: the whole set is replaced (WM D.III(3)).
+    send_orders(
+        &sender,
+        2,
+        "S1901M",
+        &[
+            "Army Paris -> Burgundy",
+            "A Mar S A Par - Bur",
+            "F Brest - Mid-Atlantic",
+        ],
+        "2",
+    )
+    .await;
+    wait_for(&stack, &player(2), "S1901M", 4).await;
+    {
+        let mut c = pool.acquire().await.expect("conn");
+        let standing = store::standing_orders(&mut c, "wm1", "S1901M")
+            .await
+            .expect("standing");
+        let france = standing
+            .iter()
+            .find(|s| s.power == "FRANCE")
+            .expect("france");
+        assert!(
+            france.orders.contains("A PAR - BUR") && !france.orders.contains("A PAR - PIC"),
+            "{}",
+            france.orders
+        );
+        assert_eq!(standing.len(), 5, "Italy and Turkey have no orders yet");
+    }
+    // The deadline passes; Turkey's orders arrive after it and are refused (WM D.VII(3)).
+    clock.0.store(T0 + 3 * DAY + 60, Ordering::SeqCst);
+    send_orders(&sender, 6, "S1901M", spring[6], "late").await;
+    let late = wait_for(&stack, &player(6), "S1901M", 2).await;
+    assert!(
+        late.iter().any(|(_, b)| b.contains("after the deadline")),
+        "the late set is refused with the reason: {late:?}"
+    );
+    assert_eq!(
+        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        1
+    );
+    for i in 0..7 {
+        let r = wait_for(&stack, &player(i), "results", 1).await;
+        assert!(
+            r[0].1.contains("Army Paris -> Burgundy"),
+            "orders as written (WM D.VIII(4)): {}",
+            r[0].1
+        );
+    }
+    wait_for(&stack, "gm@example.test", "results", 1).await;
+
+    // Fall 1901: everyone orders, all Final; the scheduler may go early only after 24 hours.
+    let t_spring = clock.now();
+    clock.0.store(t_spring + 3600, Ordering::SeqCst);
+    let fall: [&[&str]; 7] = [
+        &["A Ser - Gre", "F Alb S A Ser - Gre", "A Gal H"],
+        &["F Nwg - Nwy", "F Nth H", "A Yor H"],
+        &["A Bur - Bel", "F Mao - Por", "A Mar - Spa"],
+        &["F Den H", "A Kie - Hol", "A Ruh S A Kie - Hol"],
+        &["F Nap - Ion", "A Rom - Apu", "A Ven H"],
+        &[
+            "F Bot - Swe",
+            "A Ukr - Rum",
+            "A War H",
+            "F Bla S A Ukr - Rum",
+        ],
+        &["F Ank H", "A Con - Bul", "A Smy H"],
+    ];
+    for (i, orders) in fall.iter().enumerate() {
+        send_orders(&sender, i, "F1901M", orders, "1").await;
+    }
+    for i in 0..7 {
+        wait_for(&stack, &player(i), "F1901M", 2).await;
+    }
+    assert_eq!(
+        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        0,
+        "24 hours must pass (WM D.VII(2))"
+    );
+    clock.0.store(t_spring + DAY + 60, Ordering::SeqCst);
+    assert_eq!(
+        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        1,
+        "all Final: early adjudication"
+    );
+    for i in 0..7 {
+        wait_for(&stack, &player(i), "results", 2).await;
+    }
+
+    // Winter 1901: France builds; the others with builds due waive by saying nothing.
+    let t_fall = clock.now();
+    {
+        let mut c = pool.acquire().await.expect("conn");
+        let cur = store::current_phase(&mut c, "wm1")
+            .await
+            .expect("q")
+            .expect("current");
+        assert_eq!(cur.phase, "W1901A");
+    }
+    send_orders(
+        &sender,
+        2,
+        "W1901A",
+        &["Build A Par", "Build F Bre", "Build A Mar"],
+        "1",
+    )
+    .await;
+    wait_for(&stack, &player(2), "W1901A", 2).await;
+    clock.0.store(t_fall + DAY + 60, Ordering::SeqCst);
+    assert_eq!(
+        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        1
+    );
+    for i in 0..7 {
+        wait_for(&stack, &player(i), "results", 3).await;
+    }
+
+    // The board after 1901, and the books.
+    let mut c = pool.acquire().await.expect("conn");
+    let cur = store::current_phase(&mut c, "wm1")
+        .await
+        .expect("q")
+        .expect("current");
+    assert_eq!(cur.phase, "S1902M");
+    let board = engine::board_from_json(&cur.board, &cur.phase).expect("board");
+    let map = chancery::map::Map::standard();
+    let france = map.power_by_name("FRANCE").expect("france");
+    assert_eq!(
+        board.center_count(france),
+        6,
+        "France took Belgium, Portugal and Spain"
+    );
+    assert_eq!(board.unit_count(france), 6, "and built three units");
+    // Nothing processed twice, nothing sent twice.
+    let messages: i64 = sqlx::query("SELECT count(*) FROM messages")
+        .fetch_one(&mut *c)
+        .await
+        .expect("q")
+        .get(0);
+    let ledger: i64 = sqlx::query("SELECT count(*) FROM ledger")
+        .fetch_one(&mut *c)
+        .await
+        .expect("q")
+        .get(0);
+    assert_eq!(messages, ledger);
+    let dup: i64 = sqlx::query("SELECT count(*) FROM (SELECT message_id FROM outbox GROUP BY message_id HAVING count(*) > 1)")
+        .fetch_one(&mut *c)
+        .await
+        .expect("q")
+        .get(0);
+    assert_eq!(dup, 0);
+    for i in 0..7 {
+        let results: Vec<(String, String)> = inbox(&stack, &player(i))
+            .await
+            .into_iter()
+            .filter(|(s, _)| s.contains("results"))
+            .collect();
+        assert_eq!(
+            results.len(),
+            3,
+            "{}: one results mail per phase",
+            player(i)
+        );
+    }
+    drop(c);
+    let _ = stop.send(true);
+    server_task.await.expect("join").expect("serve");
+}

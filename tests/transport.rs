@@ -1,0 +1,447 @@
+//! The mail transport against a real Postfix + Dovecot on loopback (`scripts/mailstack`).
+//! Each test starts its own stack on its own port base; see `tests/common/mailstack.rs`.
+
+#[path = "common/mailstack.rs"]
+#[allow(dead_code)]
+mod mailstack;
+
+use std::time::{Duration, Instant};
+
+use chancery::transport::imap::{Fetched, Mailbox, Wait};
+use chancery::transport::smtp::{OutMail, Sender};
+use chancery::transport::{ServerConfig, Tls};
+use mailstack::Stack;
+
+fn mail(to: &str, subject: &str, id: &str) -> OutMail {
+    OutMail {
+        from: "Chancery GM <gm@example.test>".into(),
+        to: vec![to.into()],
+        subject: subject.into(),
+        body: format!("Body of {subject}.\n"),
+        message_id: id.into(),
+        in_reply_to: None,
+        references: Vec::new(),
+        auto_submitted: "auto-generated",
+        extra_headers: Vec::new(),
+    }
+}
+
+/// Fetch until at least `n` messages above `after` have arrived (SMTP delivery is queued, so a
+/// sent message shows up a few milliseconds later).
+async fn fetch_until(mb: &mut Mailbox, after: u32, n: usize) -> Vec<Fetched> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = mb.fetch_after(after).await.expect("fetch_after");
+        if got.len() >= n {
+            return got;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "only {} of {n} messages arrived within 10 s",
+            got.len()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn raw_message(subject: &str) -> Vec<u8> {
+    format!(
+        "From: player3@example.test\r\nTo: gm@example.test\r\nSubject: {subject}\r\n\
+         Message-ID: <{subject}@test>\r\n\r\nbody {subject}\r\n"
+    )
+    .into_bytes()
+}
+
+/// A loopback port with nothing listening on it.
+fn closed_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    l.local_addr().expect("addr").port()
+}
+
+#[tokio::test]
+async fn send_then_fetch_keeps_headers_and_utf8() {
+    let stack = Stack::start();
+    let sender = Sender::new(&stack.smtp_config()).expect("sender");
+    let subject = "Printemps 1901 — résultats ✓ (Ærø)";
+    let body = "Größe: Ærø → Øst\nMünchen hält.\n\nA line with trailing = and tab\tend\n";
+    let out = OutMail {
+        from: "Chancery GM <gm@example.test>".into(),
+        to: vec!["player1@example.test".into()],
+        subject: subject.into(),
+        body: body.into(),
+        message_id: "s1901m.g42.1@chancery.example.test".into(),
+        in_reply_to: Some("orders-17@player1.example".into()),
+        references: vec![
+            "s1901m.g42.0@chancery.example.test".into(),
+            "orders-17@player1.example".into(),
+        ],
+        auto_submitted: "auto-replied",
+        extra_headers: vec![("X-Chancery-Game".into(), "g42".into())],
+    };
+    sender.send(&out).await.expect("send");
+
+    let mut mb = Mailbox::connect(&stack.imap_config("player1"), "INBOX")
+        .await
+        .expect("connect");
+    let got = fetch_until(&mut mb, 0, 1).await;
+    assert_eq!(got.len(), 1);
+    let now = chrono::Utc::now().timestamp();
+    let date = got[0].internal_date.expect("INTERNALDATE");
+    assert!(
+        (now - date).abs() < 120,
+        "internal date {date} vs now {now}"
+    );
+
+    let raw = &got[0].raw;
+    let text = String::from_utf8_lossy(raw);
+    let msg = mail_parser::MessageParser::default()
+        .parse(raw)
+        .expect("parse the fetched message");
+    assert_eq!(msg.subject(), Some(subject));
+    assert_eq!(
+        msg.body_text(0).as_deref().map(|b| b.replace("\r\n", "\n")),
+        Some(body.to_owned()),
+        "{text}"
+    );
+    assert_eq!(msg.message_id(), Some("s1901m.g42.1@chancery.example.test"));
+    assert_eq!(
+        msg.in_reply_to().as_text(),
+        Some("orders-17@player1.example")
+    );
+    let refs: Vec<&str> = msg
+        .references()
+        .as_text_list()
+        .expect("References")
+        .iter()
+        .map(|r| r.as_ref())
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            "s1901m.g42.0@chancery.example.test",
+            "orders-17@player1.example"
+        ]
+    );
+    assert_eq!(
+        msg.header_raw("Auto-Submitted").map(str::trim),
+        Some("auto-replied")
+    );
+    assert_eq!(
+        msg.header_raw("X-Loop").map(str::trim),
+        Some("gm@example.test")
+    );
+    assert_eq!(
+        msg.header_raw("X-Chancery-Game").map(str::trim),
+        Some("g42")
+    );
+    assert!(msg.date().is_some(), "Date header missing:\n{text}");
+    assert!(
+        text.contains("Content-Type: text/plain; charset=utf-8"),
+        "content type:\n{text}"
+    );
+    assert!(
+        text.contains("Content-Transfer-Encoding: quoted-printable")
+            || text.contains("Content-Transfer-Encoding: 8bit"),
+        "transfer encoding:\n{text}"
+    );
+    mb.logout().await;
+}
+
+#[tokio::test]
+async fn idle_wakes_on_new_mail_and_times_out_without() {
+    let stack = Stack::start();
+    let mut mb = Mailbox::connect(&stack.imap_config("player2"), "INBOX")
+        .await
+        .expect("connect");
+    assert!(mb.uses_idle(), "Dovecot advertises IDLE");
+
+    // No mail: Timeout, after (about) the timeout.
+    let t0 = Instant::now();
+    let w = mb.wait(Duration::from_millis(1200)).await.expect("wait");
+    let took = t0.elapsed();
+    assert_eq!(w, Wait::Timeout);
+    assert!(
+        took >= Duration::from_millis(1100) && took < Duration::from_secs(4),
+        "{took:?}"
+    );
+
+    // Mail sent while waiting: NewMail within a few seconds (Dovecot pushes after ~0.5 s).
+    let sender = Sender::new(&stack.smtp_config()).expect("sender");
+    let send = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        sender
+            .send(&mail("player2@example.test", "idle one", "idle1@test"))
+            .await
+    });
+    let t0 = Instant::now();
+    let w = mb.wait(Duration::from_secs(15)).await.expect("wait");
+    let took = t0.elapsed();
+    send.await.expect("join").expect("send");
+    assert_eq!(w, Wait::NewMail);
+    assert!(took < Duration::from_secs(5), "IDLE push took {took:?}");
+    let got = fetch_until(&mut mb, 0, 1).await;
+    assert_eq!(got.len(), 1);
+
+    // The wake-up was consumed: waiting again times out.
+    let w = mb.wait(Duration::from_millis(700)).await.expect("wait");
+    assert_eq!(w, Wait::Timeout);
+
+    // Mail that arrives between two waits is not missed: it is announced during the next
+    // command or when IDLE starts.
+    stack.inject("player2", &raw_message("between"));
+    let t0 = Instant::now();
+    let w = mb.wait(Duration::from_secs(10)).await.expect("wait");
+    assert_eq!(w, Wait::NewMail);
+    assert!(t0.elapsed() < Duration::from_secs(5));
+    let got = mb.fetch_after(got[0].uid).await.expect("fetch");
+    assert_eq!(got.len(), 1);
+
+    // The NOOP-polling fallback behaves the same.
+    mb.force_polling();
+    let t0 = Instant::now();
+    let w = mb
+        .wait(Duration::from_millis(1100))
+        .await
+        .expect("poll wait");
+    assert_eq!(w, Wait::Timeout);
+    assert!(t0.elapsed() >= Duration::from_millis(1000));
+    let last = got[0].uid;
+    let t0 = Instant::now();
+    let (w, ()) = tokio::join!(mb.wait(Duration::from_secs(10)), async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        stack.inject("player2", &raw_message("polled"));
+    });
+    let w = w.expect("poll wait");
+    assert_eq!(w, Wait::NewMail);
+    assert!(t0.elapsed() < Duration::from_secs(3));
+    assert_eq!(mb.fetch_after(last).await.expect("fetch").len(), 1);
+    mb.logout().await;
+}
+
+#[tokio::test]
+async fn fetch_after_mark_processed_and_uidvalidity() {
+    let stack = Stack::start();
+    for s in ["one", "two", "three"] {
+        stack.inject("player3", &raw_message(s));
+    }
+    let cfg = stack.imap_config("player3");
+    let mut mb = Mailbox::connect(&cfg, "INBOX").await.expect("connect");
+    let validity = mb.uidvalidity();
+    assert_ne!(validity, 0);
+
+    let all = mb.fetch_after(0).await.expect("fetch all");
+    let uids: Vec<u32> = all.iter().map(|f| f.uid).collect();
+    assert_eq!(uids.len(), 3);
+    assert!(uids.windows(2).all(|w| w[0] < w[1]), "sorted: {uids:?}");
+    assert!(String::from_utf8_lossy(&all[0].raw).contains("Subject: one"));
+    assert!(all.iter().all(|f| f.internal_date.is_some()));
+
+    // Only newer ones; at or past the end nothing (despite `n:*` matching the last message).
+    let newer = mb.fetch_after(uids[1]).await.expect("fetch newer");
+    assert_eq!(newer.iter().map(|f| f.uid).collect::<Vec<_>>(), [uids[2]]);
+    assert!(
+        mb.fetch_after(uids[2])
+            .await
+            .expect("fetch at end")
+            .is_empty()
+    );
+    assert!(
+        mb.fetch_after(uids[2] + 1000)
+            .await
+            .expect("fetch past end")
+            .is_empty()
+    );
+    assert!(
+        mb.fetch_after(u32::MAX)
+            .await
+            .expect("fetch max")
+            .is_empty()
+    );
+
+    // Fetching does not set \Seen (BODY.PEEK); mark_processed does, plus the keyword.
+    assert!(!stack.flags("player3", uids[0]).contains("\\Seen"));
+    mb.mark_processed(uids[0]).await.expect("mark");
+    let flags = stack.flags("player3", uids[0]);
+    assert!(
+        flags.contains("\\Seen") && flags.contains("$ChanceryDone"),
+        "{flags}"
+    );
+    assert!(!stack.flags("player3", uids[1]).contains("\\Seen"));
+    mb.mark_processed(uids[0])
+        .await
+        .expect("mark twice is fine");
+    mb.logout().await;
+
+    // Same UIDVALIDITY and UIDs after reconnecting.
+    let mut again = Mailbox::connect(&cfg, "INBOX").await.expect("reconnect");
+    assert_eq!(again.uidvalidity(), validity);
+    let uids_again: Vec<u32> = again
+        .fetch_after(0)
+        .await
+        .expect("fetch")
+        .iter()
+        .map(|f| f.uid)
+        .collect();
+    assert_eq!(uids_again, uids);
+    again.logout().await;
+}
+
+#[tokio::test]
+async fn tls_with_the_test_ca_and_login_errors() {
+    let stack = Stack::start();
+    stack.inject("player4", &raw_message("secure"));
+
+    for cfg in [
+        stack.imaps_config("player4"),
+        stack.imap_starttls_config("player4"),
+    ] {
+        let mut mb = Mailbox::connect(&cfg, "INBOX")
+            .await
+            .unwrap_or_else(|e| panic!("connect {:?}: {e}", cfg.tls));
+        let got = mb.fetch_after(0).await.expect("fetch over TLS");
+        assert_eq!(got.len(), 1);
+        mb.logout().await;
+    }
+
+    // A wrong password is an error (permanent: retrying will not help), not a panic.
+    let mut bad = stack.imap_config("player4");
+    bad.password = "wrong".into();
+    let e = Mailbox::connect(&bad, "INBOX")
+        .await
+        .expect_err("bad password");
+    assert!(e.permanent, "{e}");
+    let mut bad = stack.imaps_config("player4");
+    bad.password = "wrong".into();
+    assert!(Mailbox::connect(&bad, "INBOX").await.is_err());
+
+    // A certificate that does not match the expected name is refused.
+    let mut wrong_name = stack.imaps_config("player4");
+    wrong_name.tls_name = "imap.elsewhere.example".into();
+    let e = Mailbox::connect(&wrong_name, "INBOX")
+        .await
+        .expect_err("wrong TLS name");
+    assert!(e.permanent, "{e}");
+
+    // A folder that does not exist.
+    let e = Mailbox::connect(&stack.imap_config("player4"), "NoSuchFolder")
+        .await
+        .expect_err("no such folder");
+    assert!(e.message.contains("NoSuchFolder"), "{e}");
+
+    // Authenticated submission (STARTTLS) and SMTPS with the same CA.
+    for (i, cfg) in [stack.submission_config("gm"), stack.smtps_config("gm")]
+        .iter()
+        .enumerate()
+    {
+        Sender::new(cfg)
+            .expect("sender")
+            .send(&mail(
+                "player4@example.test",
+                &format!("via {:?}", cfg.tls),
+                &format!("tls{i}@test"),
+            ))
+            .await
+            .unwrap_or_else(|e| panic!("send via {:?}: {e}", cfg.tls));
+    }
+    let mut mb = Mailbox::connect(&stack.imaps_config("player4"), "INBOX")
+        .await
+        .expect("connect");
+    assert_eq!(fetch_until(&mut mb, 0, 3).await.len(), 3);
+    mb.logout().await;
+
+    // Submission with a wrong password: 535, permanent.
+    let mut bad = stack.submission_config("gm");
+    bad.password = "wrong".into();
+    let e = Sender::new(&bad)
+        .expect("sender")
+        .send(&mail("player4@example.test", "nope", "nope@test"))
+        .await
+        .expect_err("bad SMTP password");
+    assert!(e.permanent && e.message.contains("535"), "{e}");
+}
+
+#[tokio::test]
+async fn smtp_errors_are_classified() {
+    let stack = Stack::start();
+    let sender = Sender::new(&stack.smtp_config()).expect("sender");
+    let e = sender
+        .send(&mail("nobody@example.test", "lost", "lost@test"))
+        .await
+        .expect_err("unknown user");
+    assert!(e.permanent, "{e}");
+    assert!(e.message.contains("550"), "{e}");
+
+    // Invalid input is refused before anything is sent.
+    let mut m = mail("player5@example.test", "bad", "bad@test");
+    m.message_id = "has space@x".into();
+    assert!(sender.send(&m).await.expect_err("bad id").permanent);
+    let mut m = mail("player5@example.test", "bad", "bad2@test");
+    m.extra_headers = vec![("Message-ID".into(), "<x@y>".into())];
+    assert!(sender.send(&m).await.is_err());
+
+    // The sender still works after those errors; CR/LF in the subject cannot inject headers.
+    let mut m = mail(
+        "player5@example.test",
+        "x\r\nBcc: player6@example.test",
+        "ok@test",
+    );
+    m.body = "plain ascii\n".into();
+    sender.send(&m).await.expect("send after errors");
+    let mut mb = Mailbox::connect(&stack.imap_config("player5"), "INBOX")
+        .await
+        .expect("connect");
+    let got = fetch_until(&mut mb, 0, 1).await;
+    let text = String::from_utf8_lossy(&got[0].raw);
+    assert!(!text.contains("\nBcc:"), "{text}");
+    mb.logout().await;
+    let mut mb6 = Mailbox::connect(&stack.imap_config("player6"), "INBOX")
+        .await
+        .expect("connect");
+    assert!(mb6.fetch_after(0).await.expect("fetch").is_empty());
+    mb6.logout().await;
+}
+
+#[tokio::test]
+async fn closed_ports_fail_fast_and_transient() {
+    let port = closed_port();
+    let cfg = ServerConfig {
+        host: "127.0.0.1".into(),
+        port,
+        tls: Tls::None,
+        ca_file: None,
+        tls_name: "localhost".into(),
+        username: String::new(),
+        password: String::new(),
+    };
+    let t0 = Instant::now();
+    let e = Sender::new(&cfg)
+        .expect("sender")
+        .send(&mail("player1@example.test", "x", "x@test"))
+        .await
+        .expect_err("closed SMTP port");
+    assert!(!e.permanent, "{e}");
+    let e = Mailbox::connect(
+        &ServerConfig {
+            username: "player1@example.test".into(),
+            password: "secret".into(),
+            ..cfg
+        },
+        "INBOX",
+    )
+    .await
+    .expect_err("closed IMAP port");
+    assert!(!e.permanent, "{e}");
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+}
+
+/// Compile-time check: the transport futures can be spawned on a multi-threaded runtime.
+#[allow(dead_code)]
+fn transport_futures_are_send(mb: &mut Mailbox, sender: &Sender, m: &OutMail, cfg: &ServerConfig) {
+    fn is_send<T: Send>(_: T) {}
+    is_send(Mailbox::connect(cfg, "INBOX"));
+    is_send(mb.fetch_after(0));
+    is_send(mb.mark_processed(1));
+    is_send(mb.wait(Duration::from_secs(1)));
+    is_send(sender.send(m));
+    is_send(Sender::new(cfg));
+}
