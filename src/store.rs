@@ -46,6 +46,10 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 
 /// Open (creating if needed) the database file, in WAL mode, and apply the migrations.
 pub async fn open(path: &Path) -> Result<SqlitePool> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| StoreError(format!("cannot create {}: {e}", dir.display())))?;
+    }
     let opts = SqliteConnectOptions::new()
         .filename(path)
         .create_if_missing(true)
