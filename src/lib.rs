@@ -5,11 +5,15 @@
 //! `chancery adjudicate` contract is in [`json`].
 
 pub mod adjudicator;
+#[cfg(feature = "service")]
 pub mod config;
+#[cfg(feature = "service")]
 pub mod digest;
+#[cfg(feature = "service")]
 pub mod engine;
 pub mod game;
 pub mod json;
+#[cfg(feature = "service")]
 pub mod mails;
 pub mod map;
 pub mod message;
@@ -17,9 +21,13 @@ pub mod order;
 pub mod orderset;
 pub mod phase;
 pub mod reader;
+#[cfg(feature = "service")]
 pub mod render;
 pub mod rules;
 pub mod sections;
+#[cfg(feature = "service")]
 pub mod service;
+#[cfg(feature = "service")]
 pub mod store;
+#[cfg(feature = "service")]
 pub mod transport;

@@ -58,7 +58,9 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         Some("parse") => parse_command(&args[1..]),
+        #[cfg(feature = "service")]
         Some("serve") => serve_command(&args[1..]),
+        #[cfg(feature = "service")]
         Some("game") => game_command(&args[1..]),
         Some("presets") => {
             for name in chancery::rules::Rules::preset_names() {
@@ -80,6 +82,7 @@ fn run(args: &[String]) -> Result<(), String> {
     }
 }
 
+#[cfg(feature = "service")]
 /// `--name value` pairs.
 fn flags(args: &[String]) -> Result<std::collections::HashMap<String, String>, String> {
     let mut out = std::collections::HashMap::new();
@@ -97,6 +100,7 @@ fn flags(args: &[String]) -> Result<std::collections::HashMap<String, String>, S
     Ok(out)
 }
 
+#[cfg(feature = "service")]
 fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -104,6 +108,7 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))
 }
 
+#[cfg(feature = "service")]
 fn load_config(
     f: &std::collections::HashMap<String, String>,
 ) -> Result<(chancery::config::Config, std::path::PathBuf), String> {
@@ -114,6 +119,7 @@ fn load_config(
     chancery::config::Config::load(std::path::Path::new(path))
 }
 
+#[cfg(feature = "service")]
 fn serve_command(args: &[String]) -> Result<(), String> {
     let f = flags(args)?;
     let (cfg, base) = load_config(&f)?;
@@ -142,6 +148,7 @@ fn serve_command(args: &[String]) -> Result<(), String> {
     })
 }
 
+#[cfg(feature = "service")]
 fn game_command(args: &[String]) -> Result<(), String> {
     use chancery::store;
     let sub = args.first().map(String::as_str).unwrap_or("");
