@@ -104,6 +104,9 @@ impl MailRead {
     }
 }
 
+/// Lines read as orders from one mail, at most.
+pub const MAX_ORDER_LINES: usize = 300;
+
 /// Read a raw message for a power.
 pub fn read_mail(ctx: &ReadContext, raw: &[u8]) -> MailRead {
     match read_message(raw) {
@@ -141,7 +144,17 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
     out.final_ = s.final_;
     out.secret_given = s.secret.is_some();
     out.secret = s.secret.clone();
-    for l in &s.orders {
+    for (n, l) in s.orders.iter().enumerate() {
+        // A mail has at most a few dozen orders; past the cap, lines are listed, not read, so a
+        // hostile mail cannot cost minutes of CPU.
+        if n >= MAX_ORDER_LINES {
+            out.ignored.push(Note {
+                line: l.number,
+                text: l.text.chars().take(80).collect(),
+                why: format!("more than {MAX_ORDER_LINES} lines of orders: the rest is not read"),
+            });
+            continue;
+        }
         let v = read_order(ctx, &l.text);
         if v.not_an_order {
             match ctx.rules.unknown_lines {

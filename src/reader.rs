@@ -329,7 +329,10 @@ impl<'a> Cursor<'a> {
             let limit = if len <= 5 { 1 } else { 2 };
             let mut best: Vec<(usize, Province)> = Vec::new();
             for (name, p) in self.map().province_names() {
-                if name.chars().count() < 4 {
+                let name_len = name.chars().count();
+                // The distance is at least the difference in length: skip names that cannot be
+                // close without computing it (found by fuzzing: long words were slow).
+                if name_len < 4 || name_len.abs_diff(len) > limit {
                     continue;
                 }
                 let d = distance(&j, name);
@@ -415,8 +418,21 @@ fn looks_like_order(ctx: &ReadContext, words: &[String]) -> bool {
     })
 }
 
+/// No order is this long; a longer line is refused before it is read.
+pub const MAX_ORDER_LINE: usize = 200;
+
 /// Read one line as an order.
 pub fn read_order(ctx: &ReadContext, line: &str) -> Verdict {
+    if line.chars().count() > MAX_ORDER_LINE {
+        return Verdict {
+            status: Status::Error,
+            order: None,
+            message: Some(format!(
+                "the line is longer than {MAX_ORDER_LINE} characters: no order is that long"
+            )),
+            not_an_order: true,
+        };
+    }
     let mut written = tokenize(line);
     // Leading list markers: "1.", "2)", "-".
     while let Some(w) = written.first() {

@@ -1,0 +1,30 @@
+//! Arbitrary bytes as a mail: the MIME reader (`message::read_message`), then the body reader for
+//! FRANCE in S1901M on the opening board, under the dpv2023 and maharajiad presets.
+//!
+//! `orderset::read_mail(ctx, raw)` is `read_message(raw)` then `read_body(ctx, &msg)` (or the
+//! error); the message is parsed once here and its body read under each context, which is the
+//! same code for a third of the cost.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let contexts = &*common::MAIL_CONTEXTS;
+    match chancery::message::read_message(data) {
+        Ok(msg) => {
+            for ctx in contexts {
+                let read = chancery::orderset::read_body(ctx, &msg);
+                let _ = read.understood();
+            }
+        }
+        Err(_) => {
+            let read = chancery::orderset::read_mail(&contexts[0], data);
+            assert!(
+                read.error.is_some(),
+                "read_mail accepted what read_message refused"
+            );
+        }
+    }
+});
