@@ -725,7 +725,16 @@ async fn adjudicate_phase(
         .iter()
         .map(|p| map.power_name(*p).to_string())
         .collect();
-    for p in &players {
+    // Every player, then the GM's copy (which sees all press).
+    let gm_copy = PlayerRow {
+        power: String::new(),
+        address: g.gm_address.clone(),
+        name: "GM".into(),
+        tz: "UTC".into(),
+        secret: String::new(),
+        extension_days_used: 0,
+    };
+    for p in players.iter().chain(std::iter::once(&gm_copy)) {
         let mail = mails::results(
             env,
             g,
@@ -741,28 +750,6 @@ async fn adjudicate_phase(
         );
         store::enqueue(c, &mail, now).await?;
     }
-    let gm_copy = PlayerRow {
-        power: String::new(),
-        address: g.gm_address.clone(),
-        name: "GM".into(),
-        tz: "UTC".into(),
-        secret: String::new(),
-        extension_days_used: 0,
-    };
-    let mail = mails::results(
-        env,
-        g,
-        map,
-        &adj,
-        &board,
-        &written,
-        &missing_names,
-        &press,
-        &gm_copy,
-        winner.map(|w| map.power_name(w).to_string()),
-        next_deadline,
-    );
-    store::enqueue(c, &mail, now).await?;
     Ok(())
 }
 

@@ -24,16 +24,7 @@ pub(super) fn adjudicate(
     board: &Board,
     orders: &[(Power, Order)],
 ) -> Adjudication {
-    let mut results: Vec<OrderResult> = orders
-        .iter()
-        .map(|(power, order)| OrderResult {
-            power: *power,
-            order: order.clone(),
-            outcome: Outcome::Succeeds,
-            reason: None,
-            note: None,
-        })
-        .collect();
+    let mut results: Vec<OrderResult> = super::blank_results(orders, Outcome::Succeeds, None);
     let mut next = board.clone();
     let mut built: Vec<Unit> = Vec::new();
     let mut removed: Vec<Unit> = Vec::new();

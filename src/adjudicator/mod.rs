@@ -188,6 +188,24 @@ pub struct Adjudication {
     pub next: Board,
 }
 
+/// One result per input order, all with the same starting verdict, to be filled in.
+fn blank_results(
+    orders: &[(Power, Order)],
+    outcome: Outcome,
+    reason: Option<Reason>,
+) -> Vec<OrderResult> {
+    orders
+        .iter()
+        .map(|(power, order)| OrderResult {
+            power: *power,
+            order: order.clone(),
+            outcome,
+            reason,
+            note: None,
+        })
+        .collect()
+}
+
 /// Adjudicate one phase. `orders` are in the order they were written; the power is the one that
 /// issued each order.
 pub fn adjudicate(

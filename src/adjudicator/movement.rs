@@ -119,16 +119,7 @@ pub(super) fn adjudicate(
         seas,
     };
 
-    let mut results: Vec<OrderResult> = orders
-        .iter()
-        .map(|(power, order)| OrderResult {
-            power: *power,
-            order: order.clone(),
-            outcome: Outcome::Invalid,
-            reason: None,
-            note: None,
-        })
-        .collect();
+    let mut results: Vec<OrderResult> = super::blank_results(orders, Outcome::Invalid, None);
 
     // Candidate orders per unit, in input order: (input index, compiled kind or None if illegal).
     // One flat list (unit, input index, kind), grouped by unit below: no allocation per unit.

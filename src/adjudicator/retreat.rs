@@ -50,16 +50,8 @@ pub(super) fn adjudicate(
 ) -> Adjudication {
     let opts = options(map, board);
     let n = opts.len();
-    let mut results: Vec<OrderResult> = orders
-        .iter()
-        .map(|(power, order)| OrderResult {
-            power: *power,
-            order: order.clone(),
-            outcome: Outcome::Invalid,
-            reason: Some(Reason::Illegal),
-            note: None,
-        })
-        .collect();
+    let mut results: Vec<OrderResult> =
+        super::blank_results(orders, Outcome::Invalid, Some(Reason::Illegal));
     // Per dislodged unit, its orders in written order: (input index, what it asks). An illegal
     // order for one's own unit is kept too: under WM D.III(5) it still replaces earlier ones.
     let mut choice: Vec<Vec<(usize, Ask)>> = vec![Vec::new(); n];
