@@ -129,7 +129,7 @@ pub async fn process_message(
         }
         Ok(msg) if msg.auto.is_some() => (Processed::Auto, Tag::default()),
         Ok(msg) if mailbox == "confirm" => (
-            receipt(&mut tx, env, msg, &digest, now).await?,
+            receipt(&mut tx, env, msg, &digest, raw.len() as u64, now).await?,
             Tag::default(),
         ),
         Ok(msg) => order_mail(&mut tx, env, msg, now).await?,
@@ -219,6 +219,7 @@ async fn receipt(
     env: &Env,
     msg: &ReadMessage,
     digest: &str,
+    size: u64,
     now: Ts,
 ) -> Result<Processed> {
     if let Some(id) = &msg.message_id {
@@ -228,6 +229,10 @@ async fn receipt(
         return Ok(Processed::Receipted);
     };
     let game = find_game(c, msg).await?;
+    let gm_address = game
+        .as_ref()
+        .map(|g| g.gm_address.clone())
+        .unwrap_or_default();
     let (addressing, orders, confirm_address) = match &game {
         Some(g) => {
             let rules = rules_of(g)?;
@@ -259,9 +264,11 @@ async fn receipt(
     let mail = mails::receipt(
         env,
         &confirm,
+        &gm_address,
         &from,
         msg,
         digest,
+        size,
         &orders,
         addressing.err(),
         now,

@@ -8,6 +8,8 @@ pub mod adjudicator;
 #[cfg(feature = "service")]
 pub mod config;
 #[cfg(feature = "service")]
+pub mod demo;
+#[cfg(feature = "service")]
 pub mod digest;
 #[cfg(feature = "service")]
 pub mod engine;

@@ -99,9 +99,11 @@ pub fn unreadable(env: &Env, gm: &str, to: &str, why: &str, now: Ts) -> NewMail 
 pub fn receipt(
     env: &Env,
     confirm: &str,
+    gm: &str,
     to: &str,
     msg: &ReadMessage,
     sha256: &str,
+    size: u64,
     orders: &[String],
     addressing: Option<String>,
     now: Ts,
@@ -115,12 +117,12 @@ pub fn receipt(
         subject: msg.subject.clone(),
         to: msg.to.clone(),
         cc: msg.cc.clone(),
-        gm_address: String::new(),
+        gm_address: gm.to_string(),
         gm_addressed: addressing.is_none(),
         gm_in_to_only: false,
         orders: orders.to_vec(),
         sha256: sha256.to_string(),
-        size: 0,
+        size,
     };
     let facts = format!(
         "Received {} GMT, Message-ID {}.{}",

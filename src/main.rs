@@ -21,6 +21,8 @@ USAGE:
                                   opening position is used in the first phase.
         --abbrev FILE             The player's abbreviation list (`abbr = province`).
         --text                    FILE is a plain-text body, not a whole message.
+    chancery demo                 Play 1901 by e-mail with seven scripted players on a
+                                  private mail stack (run from the repository, as root).
     chancery serve --config FILE  Run the game master: read the GM and confirmation
                                   mailboxes, acknowledge, adjudicate at deadlines, mail
                                   results. Stops cleanly on Ctrl-C / SIGTERM.
@@ -58,6 +60,11 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         Some("parse") => parse_command(&args[1..]),
+        #[cfg(feature = "service")]
+        Some("demo") => {
+            let root = std::env::current_dir().map_err(|e| e.to_string())?;
+            runtime()?.block_on(chancery::demo::run(&root))
+        }
         #[cfg(feature = "service")]
         Some("serve") => serve_command(&args[1..]),
         #[cfg(feature = "service")]

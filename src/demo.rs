@@ -1,0 +1,374 @@
+//! `chancery demo`: the whole loop in one command. It starts a private mail stack on loopback,
+//! sets up a game with seven scripted players, runs the game master with a fast clock (one real
+//! second is two game hours), and plays 1901 by e-mail: orders, receipts, acknowledgements,
+//! adjudication, results. Everything it starts, it stops.
+
+use crate::config::{Config, Server};
+use crate::engine;
+use crate::game::Ts;
+use crate::rules::Rules;
+use crate::service::{self, Clock, Tasks};
+use crate::store::{self, PlayerRow};
+use crate::transport::imap::Mailbox;
+use crate::transport::smtp::{OutMail, Sender};
+use crate::transport::{ServerConfig, Tls};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Game time runs `FACTOR` times faster than real time.
+const FACTOR: i64 = 7200;
+
+struct FastClock {
+    real_start: Instant,
+    game_start: Ts,
+}
+
+impl Clock for FastClock {
+    fn now(&self) -> Ts {
+        self.game_start
+            + i64::try_from(self.real_start.elapsed().as_millis()).unwrap_or(0) * FACTOR / 1000
+    }
+}
+
+const POWERS: [&str; 7] = [
+    "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
+];
+const ZONES: [&str; 7] = [
+    "Europe/Vienna",
+    "Europe/London",
+    "Europe/Paris",
+    "America/New_York",
+    "Europe/Rome",
+    "Asia/Tokyo",
+    "Australia/Sydney",
+];
+
+fn say(s: &str) {
+    println!("{s}");
+}
+
+struct StackGuard {
+    script: PathBuf,
+    dir: PathBuf,
+}
+
+impl Drop for StackGuard {
+    fn drop(&mut self) {
+        let _ = Command::new(&self.script)
+            .arg("stop")
+            .arg(&self.dir)
+            .output();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn server(port: u16, user: &str) -> Server {
+    Server {
+        host: "127.0.0.1".into(),
+        port,
+        tls: "none".into(),
+        tls_name: "localhost".into(),
+        ca_file: None,
+        username: user.into(),
+        password: if user.is_empty() {
+            String::new()
+        } else {
+            "secret".into()
+        },
+    }
+}
+
+fn imap(port: u16, user: &str) -> ServerConfig {
+    ServerConfig {
+        host: "127.0.0.1".into(),
+        port,
+        tls: Tls::None,
+        ca_file: None,
+        tls_name: "localhost".into(),
+        username: user.into(),
+        password: "secret".into(),
+    }
+}
+
+async fn subjects(port: u16, user: &str) -> Vec<(String, String)> {
+    let Ok(mut mb) = Mailbox::connect(&imap(port, user), "INBOX").await else {
+        return Vec::new();
+    };
+    let got = mb.fetch_after(0).await.unwrap_or_default();
+    mb.logout().await;
+    got.into_iter()
+        .filter_map(|f| crate::message::read_message(&f.raw).ok())
+        .map(|m| {
+            let body: Vec<String> = m.lines.iter().map(|l| l.text.clone()).collect();
+            (m.subject, body.join("\n"))
+        })
+        .collect()
+}
+
+async fn wait_mail(
+    port: u16,
+    user: &str,
+    needle: &str,
+    n: usize,
+    limit: Duration,
+) -> Result<Vec<(String, String)>, String> {
+    let start = Instant::now();
+    loop {
+        let hits: Vec<(String, String)> = subjects(port, user)
+            .await
+            .into_iter()
+            .filter(|(s, _)| s.contains(needle))
+            .collect();
+        if hits.len() >= n {
+            return Ok(hits);
+        }
+        if start.elapsed() > limit {
+            return Err(format!("{user} got no mail about '{needle}' in {limit:?}"));
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}
+
+/// Run the demo. `root` is the repository (for `scripts/mailstack`).
+pub async fn run(root: &Path) -> Result<(), String> {
+    crate::transport::init_crypto();
+    let script = root.join("scripts/mailstack");
+    if !script.exists() {
+        return Err(format!(
+            "{} not found: run the demo from the repository",
+            script.display()
+        ));
+    }
+    let dir = std::env::temp_dir().join(format!("chd-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let base: u16 = 31000;
+    say(&format!(
+        "== Starting a mail stack (Dovecot + Postfix) on loopback, ports {base}+ ..."
+    ));
+    let out = Command::new(&script)
+        .arg("start")
+        .arg(&dir)
+        .env("MAILSTACK_PORT_BASE", base.to_string())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+    let guard = StackGuard {
+        script: script.clone(),
+        dir: dir.clone(),
+    };
+    if !out.status.success() {
+        return Err(format!(
+            "the mail stack did not start:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let (smtp_port, imap_port) = (base + 25, base + 143);
+
+    let db = dir.join("chancery.sqlite");
+    let start = chrono::Utc::now().timestamp();
+    say("== Setting up game 'demo' (2023 rules, DATC preferences) with seven players");
+    {
+        let pool = store::open(&db).await.map_err(|e| e.to_string())?;
+        let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
+        let rules = Rules::default();
+        store::create_game(
+            &mut c,
+            "demo",
+            "standard",
+            &serde_json::to_string(&rules).map_err(|e| e.to_string())?,
+            "gm@example.test",
+            "confirm@example.test",
+            start,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+        for (i, power) in POWERS.iter().enumerate() {
+            let p = PlayerRow {
+                power: power.to_string(),
+                address: format!("player{}@example.test", i + 1),
+                name: format!("Player {}", i + 1),
+                tz: ZONES[i].into(),
+                secret: format!("secret{}", i + 1),
+                extension_days_used: 0,
+            };
+            say(&format!(
+                "   {:8} player{}@example.test ({})",
+                power,
+                i + 1,
+                ZONES[i]
+            ));
+            store::add_player(&mut c, "demo", &p)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        drop(c);
+        let deadline = engine::start_game(&pool, "demo", start)
+            .await
+            .map_err(|e| e.to_string())?;
+        say(&format!(
+            "   started; first deadline {}",
+            crate::mails::gmt(deadline)
+        ));
+        pool.close().await;
+    }
+    let cfg = Config {
+        database: db.clone(),
+        authserv_id: "mx.example.test".into(),
+        message_id_domain: "chancery.example.test".into(),
+        poll_seconds: 2,
+        smtp: server(smtp_port, ""),
+        gm_mailbox: server(imap_port, "gm@example.test"),
+        confirm_mailbox: server(imap_port, "confirm@example.test"),
+    };
+    let clock = std::sync::Arc::new(FastClock {
+        real_start: Instant::now(),
+        game_start: start,
+    });
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    say("== Running the game master (one real second is two game hours)");
+    let gm = {
+        let cfg = cfg.clone();
+        let dir = dir.clone();
+        let clock = clock.clone();
+        tokio::spawn(async move {
+            service::serve_with(cfg, &dir, clock, stopped, Tasks { scheduler: true }).await
+        })
+    };
+    let sender = Sender::new(&imap(smtp_port, "")).map_err(|e| e.to_string())?;
+    let phases: [(&str, [&[&str]; 7]); 3] = [
+        (
+            "S1901M",
+            [
+                &["A Vie - Gal", "A Bud - Ser", "F Tri - Alb"],
+                &["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"],
+                &[
+                    "Army Paris -> Burgundy",
+                    "A Mar S A Par - Bur",
+                    "F Brest - Mid-Atlantic",
+                ],
+                &["F Kie - Den", "A Ber - Kie", "A Mun - Ruh"],
+                &["F Nap - Ion", "A Rom - Apu", "A Ven H"],
+                &[
+                    "F StP/sc - Bot",
+                    "A Mos - Ukr",
+                    "A War - Gal",
+                    "F Sev - Bla",
+                ],
+                &["F Ank - Bla", "A Con - Bul", "A Smy - Arm"],
+            ],
+        ),
+        (
+            "F1901M",
+            [
+                &["A Ser - Gre", "F Alb S A Ser - Gre", "A Vie - Gal"],
+                &["F Nwg - Nwy", "F Nth S F Nwg - Nwy", "A Yor H"],
+                &["A Bur - Bel", "F Mao - Por", "A Mar - Spa"],
+                &["F Den H", "A Kie - Hol", "A Ruh S A Kie - Hol"],
+                &["F Ion - Tun", "A Apu H", "A Ven H"],
+                &["F Bot - Swe", "A Ukr - Rum", "A War - Gal", "F Sev H"],
+                &["F Ank - Bla", "A Bul H", "A Arm H"],
+            ],
+        ),
+        (
+            "W1901A",
+            [
+                &["Build A Vie"],
+                &["Build F Lon"],
+                &["Build A Par", "Build F Bre", "Build A Mar"],
+                &["Build A Mun", "Build F Kie"],
+                &["Build F Nap"],
+                &["Build A Mos", "Build A StP"],
+                &["Build F Smy"],
+            ],
+        ),
+    ];
+    for (n, (phase, orders)) in phases.iter().enumerate() {
+        say(&format!(
+            "== {phase}: the players mail their orders to gm@example.test, CC confirm@example.test"
+        ));
+        for (i, lines) in orders.iter().enumerate() {
+            let mut body = format!("SECRET secret{}\n", i + 1);
+            for l in lines.iter() {
+                body.push_str(l);
+                body.push('\n');
+            }
+            body.push_str("FINAL\n");
+            let mail = OutMail {
+                from: format!("player{}@example.test", i + 1),
+                to: vec!["gm@example.test".into(), "confirm@example.test".into()],
+                subject: format!("demo {} {phase}", POWERS[i]),
+                body,
+                message_id: format!(
+                    "{}-{phase}-{}@players.example.test",
+                    POWERS[i].to_lowercase(),
+                    start
+                ),
+                in_reply_to: None,
+                references: Vec::new(),
+                auto_submitted: "no",
+                extra_headers: Vec::new(),
+            };
+            sender.send(&mail).await.map_err(|e| e.to_string())?;
+            say(&format!("   {:8} {}", POWERS[i], lines.join("; ")));
+        }
+        let fr = wait_mail(
+            imap_port,
+            "player3@example.test",
+            phase,
+            2,
+            Duration::from_secs(60),
+        )
+        .await?;
+        if n == 0 {
+            say("== What France got back within seconds (receipt, then acknowledgement):");
+            for (s, b) in &fr {
+                say(&format!("--- {s}"));
+                for l in b.lines().take(40) {
+                    say(&format!("  | {l}"));
+                }
+            }
+        }
+        say(
+            "   ... waiting for the adjudication (everyone is Final: early, once 24 game hours have passed)",
+        );
+        let results = wait_mail(
+            imap_port,
+            "player3@example.test",
+            "results",
+            n + 1,
+            Duration::from_secs(120),
+        )
+        .await?;
+        if let Some((s, b)) = results
+            .iter()
+            .find(|(s, _)| s.contains(phase))
+            .or(results.last())
+        {
+            say(&format!("--- {s}"));
+            for l in b.lines() {
+                say(&format!("  | {l}"));
+            }
+        }
+    }
+    let pool = store::open(&db).await.map_err(|e| e.to_string())?;
+    let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
+    let (pending, sent, failed) = store::outbox_counts(&mut c)
+        .await
+        .map_err(|e| e.to_string())?;
+    let current = store::current_phase(&mut c, "demo")
+        .await
+        .map_err(|e| e.to_string())?;
+    say(&format!(
+        "== Done: the game is at {}; {sent} mails sent, {pending} pending, {failed} failed.",
+        current.map(|p| p.phase).unwrap_or_else(|| "its end".into())
+    ));
+    drop(c);
+    pool.close().await;
+    let _ = stop.send(true);
+    let _ = gm.await;
+    drop(guard);
+    say("== Stopped the game master and the mail stack.");
+    Ok(())
+}
