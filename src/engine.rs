@@ -638,11 +638,73 @@ pub async fn tick(pool: &SqlitePool, env: &Env, now: Ts) -> Result<usize> {
             adjudicate_phase(&mut tx, env, &g, &rules, &current, now).await?;
             tx.commit().await?;
             done += 1;
+        } else if current.deadline - now <= DIGEST_BEFORE {
+            remind(&mut tx, env, &g, &rules, &current, now).await?;
+            tx.commit().await?;
         } else {
             tx.rollback().await?;
         }
     }
     Ok(done)
+}
+
+/// The GM's digest and the players' reminders go out this long before a deadline.
+pub const DIGEST_BEFORE: Ts = game::DAY;
+
+/// The GM's deadline digest, and a reminder to each player who owes orders and has none in.
+/// Each has a Message-ID fixed by game, phase (and power), so the outbox keeps only the first:
+/// calling this on every tick sends each mail once.
+async fn remind(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    rules: &Rules,
+    current: &PhaseRow,
+    now: Ts,
+) -> Result<()> {
+    let map = map_of(g)?;
+    let board = board_from_json(&current.board, &current.phase)?;
+    let due = powers_with_orders_due(map, &board);
+    let standing = store::standing_orders(c, &g.id, &current.phase).await?;
+    let players = store::players(c, &g.id).await?;
+    let mut powers = Vec::new();
+    for p in &players {
+        let Some(pw) = map.power_by_name(&p.power) else {
+            continue;
+        };
+        if !due.contains(&pw) {
+            continue;
+        }
+        let s = standing.iter().find(|s| s.power == p.power);
+        let count = s
+            .map(|s| serde_json::from_str::<Vec<StandingOrder>>(&s.orders).map(|v| v.len()))
+            .transpose()?
+            .unwrap_or(0);
+        powers.push(crate::render::DigestPower {
+            power: p.power.clone(),
+            player: p.address.clone(),
+            orders_in: s.is_some(),
+            is_final: s.is_some_and(|s| s.final_),
+            order_count: count,
+            last_submission: s.map(|s| s.updated_at),
+            extension_days_used: u32::try_from(p.extension_days_used).unwrap_or(u32::MAX),
+        });
+        if s.is_none() {
+            let mail = mails::reminder(env, g, rules, p, &current.phase, current.deadline, now);
+            store::enqueue(c, &mail, now).await?;
+        }
+    }
+    let mail = mails::digest(
+        env,
+        g,
+        &current.phase,
+        current.deadline,
+        powers,
+        rules.extension_days_total,
+        now,
+    );
+    store::enqueue(c, &mail, now).await?;
+    Ok(())
 }
 
 /// Powers that have something to order in this phase.

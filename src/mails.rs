@@ -504,3 +504,83 @@ pub fn nmr_hold(env: &Env, g: &GameRow, phase: &str, missing: &[String], now: Ts
         auto_submitted: "auto-generated",
     }
 }
+
+/// The GM's deadline digest (one per phase: the Message-ID is fixed by game and phase).
+pub fn digest(
+    env: &Env,
+    g: &GameRow,
+    phase: &str,
+    deadline: Ts,
+    powers: Vec<render::DigestPower>,
+    extension_days_allowed: u32,
+    now: Ts,
+) -> NewMail {
+    let v = render::DigestView {
+        game: g.id.clone(),
+        phase: phase.to_string(),
+        deadline,
+        generated_at: now,
+        tz: "UTC".into(),
+        extension_days_allowed,
+        powers,
+    };
+    let r = or_plain(
+        render::digest(&v),
+        &format!("{} {phase} deadline digest", g.id),
+        &format!("Deadline {}", gmt(deadline)),
+    );
+    NewMail {
+        kind: "digest",
+        message_id: id(env, "digest", &format!("{}|{phase}", g.id)),
+        from: g.gm_address.clone(),
+        to: g.gm_address.clone(),
+        subject: r.subject,
+        body: r.body,
+        in_reply_to: None,
+        refs: Vec::new(),
+        auto_submitted: "auto-generated",
+    }
+}
+
+/// A reminder to a player with no orders in (one per player and phase).
+pub fn reminder(
+    env: &Env,
+    g: &GameRow,
+    rules: &crate::rules::Rules,
+    p: &PlayerRow,
+    phase: &str,
+    deadline: Ts,
+    now: Ts,
+) -> NewMail {
+    let v = render::ReminderView {
+        game: g.id.clone(),
+        power: p.power.clone(),
+        phase: phase.to_string(),
+        deadline,
+        sent_at: now,
+        tz: p.tz.clone(),
+        expected_subject: rules
+            .subject_format
+            .replace("{game}", &g.id)
+            .replace("{power}", &p.power)
+            .replace("{phase}", phase),
+        gm_address: g.gm_address.clone(),
+        gm_in_to_only: rules.gm_address == crate::rules::GmAddress::To,
+    };
+    let r = or_plain(
+        render::reminder(&v),
+        &format!("{} {phase}: no orders yet for {}", g.id, p.power),
+        &format!("The deadline is {}.", gmt(deadline)),
+    );
+    NewMail {
+        kind: "reminder",
+        message_id: id(env, "reminder", &format!("{}|{phase}|{}", g.id, p.power)),
+        from: g.gm_address.clone(),
+        to: p.address.clone(),
+        subject: r.subject,
+        body: r.body,
+        in_reply_to: None,
+        refs: Vec::new(),
+        auto_submitted: "auto-generated",
+    }
+}

@@ -248,6 +248,34 @@ async fn a_full_1901_by_mail() {
         );
         assert_eq!(standing.len(), 5, "Italy and Turkey have no orders yet");
     }
+    // A day before the deadline the GM gets a digest, and the players with no orders a reminder;
+    // ticking again sends nothing twice.
+    clock.0.store(T0 + 3 * DAY - 12 * 3600, Ordering::SeqCst);
+    assert_eq!(
+        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        0
+    );
+    assert_eq!(
+        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        0
+    );
+    let digest = wait_for(&stack, "gm@example.test", "deadline digest", 1).await;
+    assert!(
+        digest[0].0.contains("5 in") && digest[0].0.contains("2 missing"),
+        "{}",
+        digest[0].0
+    );
+    for i in [4, 6] {
+        wait_for(&stack, &player(i), "no orders yet", 1).await;
+    }
+    for i in [0, 1, 2, 3, 5] {
+        let got = inbox(&stack, &player(i)).await;
+        assert!(
+            !got.iter().any(|(s, _)| s.contains("no orders yet")),
+            "{} has orders in",
+            player(i)
+        );
+    }
     // The deadline passes; Turkey's orders arrive after it and are refused (WM D.VII(3)).
     clock.0.store(T0 + 3 * DAY + 60, Ordering::SeqCst);
     send_orders(&sender, 6, "S1901M", spring[6], "late").await;
@@ -370,6 +398,15 @@ async fn a_full_1901_by_mail() {
         .expect("q")
         .get(0);
     assert_eq!(dup, 0);
+    let digests: i64 = sqlx::query("SELECT count(*) FROM outbox WHERE kind = 'digest'")
+        .fetch_one(&mut *c)
+        .await
+        .expect("q")
+        .get(0);
+    assert_eq!(
+        digests, 1,
+        "one digest: the other phases went early or had no day to wait"
+    );
     for i in 0..7 {
         let results: Vec<(String, String)> = inbox(&stack, &player(i))
             .await
