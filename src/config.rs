@@ -19,6 +19,10 @@ pub struct Config {
     pub smtp: Server,
     pub gm_mailbox: Server,
     pub confirm_mailbox: Server,
+    /// Optional: every outgoing mail is copied here, so that after a crash a mail whose send was
+    /// cut short is found sent (and not sent twice) or not (and sent).
+    #[serde(default)]
+    pub archive_mailbox: Option<Server>,
 }
 
 fn default_poll() -> u64 {

@@ -221,6 +221,7 @@ pub async fn run(root: &Path) -> Result<(), String> {
         smtp: server(smtp_port, ""),
         gm_mailbox: server(imap_port, "gm@example.test"),
         confirm_mailbox: server(imap_port, "confirm@example.test"),
+        archive_mailbox: Some(server(imap_port, "archive@example.test")),
     };
     let clock = std::sync::Arc::new(FastClock {
         real_start: Instant::now(),

@@ -95,6 +95,11 @@ pub async fn serve_with(
     let gm = cfg.gm_mailbox.to_server_config(base)?;
     let confirm = cfg.confirm_mailbox.to_server_config(base)?;
     let smtp = cfg.smtp.to_server_config(base)?;
+    let archive = cfg
+        .archive_mailbox
+        .as_ref()
+        .map(|a| a.to_server_config(base))
+        .transpose()?;
     log(&format!("serving; database {}", db.display()));
     let mut tasks = vec![
         tokio::spawn(mailbox_task(shared.clone(), "gm", gm, shutdown.clone())),
@@ -104,7 +109,7 @@ pub async fn serve_with(
             confirm,
             shutdown.clone(),
         )),
-        tokio::spawn(outbox_task(shared.clone(), smtp, shutdown.clone())),
+        tokio::spawn(outbox_task(shared.clone(), smtp, archive, shutdown.clone())),
     ];
     if which.scheduler {
         tasks.push(tokio::spawn(scheduler_task(
@@ -224,9 +229,18 @@ fn backoff_secs(attempts: i64) -> Ts {
     (5_i64 << attempts.clamp(0, 10)).min(3600)
 }
 
-async fn outbox_task(shared: Arc<Shared>, cfg: ServerConfig, mut shutdown: watch::Receiver<bool>) {
+async fn outbox_task(
+    shared: Arc<Shared>,
+    cfg: ServerConfig,
+    archive: Option<ServerConfig>,
+    mut shutdown: watch::Receiver<bool>,
+) {
     let sender = loop {
-        match Sender::new(&cfg) {
+        let made = Sender::new(&cfg).and_then(|s| match &archive {
+            Some(a) => s.with_bcc(&a.username),
+            None => Ok(s),
+        });
+        match made {
             Ok(s) => break s,
             Err(e) => {
                 log(&format!("smtp: {e}"));
@@ -237,7 +251,7 @@ async fn outbox_task(shared: Arc<Shared>, cfg: ServerConfig, mut shutdown: watch
         }
     };
     while !stopping(&shutdown) {
-        if let Err(e) = send_due(&shared, &sender, &shutdown).await {
+        if let Err(e) = send_due(&shared, &sender, archive.as_ref(), &shutdown).await {
             log(&format!("outbox: {e}"));
         }
         let wait = {
@@ -260,9 +274,20 @@ async fn outbox_task(shared: Arc<Shared>, cfg: ServerConfig, mut shutdown: watch
     }
 }
 
+/// Was a mail whose send was cut short (by a crash) accepted after all? Its copy in the archive
+/// says so. `None`: cannot tell now (no archive configured, or the archive is unreachable).
+async fn already_sent(archive: Option<&ServerConfig>, message_id: &str) -> Option<bool> {
+    let cfg = archive?;
+    let mut mb = Mailbox::connect(cfg, "INBOX").await.ok()?;
+    let found = mb.has_message_id(message_id).await.ok();
+    mb.logout().await;
+    found
+}
+
 async fn send_due(
     shared: &Shared,
     sender: &Sender,
+    archive: Option<&ServerConfig>,
     shutdown: &watch::Receiver<bool>,
 ) -> Result<(), String> {
     let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
@@ -274,6 +299,33 @@ async fn send_due(
             break;
         }
         let now = shared.clock.now();
+        if row.sending_since.is_some() {
+            // The last attempt was cut short: never send twice if the first got through.
+            match already_sent(archive, &row.message_id).await {
+                Some(true) => {
+                    log(&format!(
+                        "outbox {} to {}: found in the archive, already sent",
+                        row.kind, row.to_address
+                    ));
+                    store::mark_sent(&mut c, row.id, now)
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    continue;
+                }
+                Some(false) => {}
+                None if archive.is_some() => {
+                    // The archive cannot be asked now: wait rather than risk a duplicate.
+                    store::postpone(&mut c, row.id, now + 10)
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    continue;
+                }
+                None => log(&format!(
+                    "outbox {} to {}: an earlier attempt was cut short and no archive is configured; sending again",
+                    row.kind, row.to_address
+                )),
+            }
+        }
         store::mark_sending(&mut c, row.id, now)
             .await
             .map_err(|e| e.to_string())?;

@@ -119,6 +119,8 @@ pub struct OutboxRow {
     pub refs: String,
     pub auto_submitted: String,
     pub attempts: i64,
+    /// Set when a send began and did not finish (a crash in between).
+    pub sending_since: Option<Ts>,
 }
 
 /// A mail to send, as the engine writes it.
@@ -705,6 +707,7 @@ pub async fn due_outbox(c: &mut SqliteConnection, now: Ts, limit: i64) -> Result
                 refs: r.try_get("refs")?,
                 auto_submitted: r.try_get("auto_submitted")?,
                 attempts: r.try_get("attempts")?,
+                sending_since: r.try_get("sending_since")?,
             })
         })
         .collect()
@@ -739,10 +742,22 @@ pub async fn mark_sent(c: &mut SqliteConnection, id: i64, now: Ts) -> Result<()>
     Ok(())
 }
 
+/// Try again at `next`, after an attempt that finished with a transient error.
 pub async fn mark_retry(c: &mut SqliteConnection, id: i64, next: Ts, error: &str) -> Result<()> {
     sqlx::query("UPDATE outbox SET next_attempt_at = $1, sending_since = NULL, last_error = $2 WHERE id = $3")
         .bind(next)
         .bind(error)
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// Look again at `next`, keeping `sending_since`: an attempt cut short stays marked until the
+/// archive says whether it got through.
+pub async fn postpone(c: &mut SqliteConnection, id: i64, next: Ts) -> Result<()> {
+    sqlx::query("UPDATE outbox SET next_attempt_at = $1 WHERE id = $2")
+        .bind(next)
         .bind(id)
         .execute(&mut *c)
         .await?;

@@ -179,6 +179,7 @@ async fn a_full_1901_by_mail() {
         smtp: server(stack.smtp_port(), ""),
         gm_mailbox: server(stack.imap_port(), "gm@example.test"),
         confirm_mailbox: server(stack.imap_port(), "confirm@example.test"),
+        archive_mailbox: Some(server(stack.imap_port(), "archive@example.test")),
     };
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
     let (stop, stopped) = tokio::sync::watch::channel(false);

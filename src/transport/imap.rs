@@ -380,6 +380,29 @@ impl Mailbox {
         Ok(out)
     }
 
+    /// Is a message with this Message-ID (given without angle brackets) in the folder?
+    pub async fn has_message_id(&mut self, message_id: &str) -> Result<bool, TransportError> {
+        let what = "IMAP UID SEARCH";
+        // The id goes into a quoted IMAP string: refuse what could break out of it.
+        if message_id.is_empty() || message_id.contains(['"', '\\', '\r', '\n']) {
+            return Err(TransportError::permanent(format!(
+                "{what}: unusable Message-ID"
+            )));
+        }
+        let session = self.session.as_mut().ok_or_else(|| lost(what))?;
+        let query = format!("HEADER Message-ID \"<{message_id}>\"");
+        let result = with_timeout(IO_TIMEOUT, what, async {
+            session
+                .uid_search(query)
+                .await
+                .map_err(|e| imap_err(what, e))
+        })
+        .await;
+        let found = self.check(result)?;
+        self.drain();
+        Ok(!found.is_empty())
+    }
+
     /// Flag a message as handled: `\Seen` and `$ChanceryDone`.
     pub async fn mark_processed(&mut self, uid: u32) -> Result<(), TransportError> {
         let what = "IMAP UID STORE";

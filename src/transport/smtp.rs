@@ -31,6 +31,7 @@ pub struct OutMail {
 pub struct Sender {
     transport: AsyncSmtpTransport<Tokio1Executor>,
     target: String,
+    bcc: Option<Address>,
 }
 
 impl std::fmt::Debug for Sender {
@@ -96,6 +97,10 @@ fn header(name: &str, value: String) -> Result<HeaderValue, TransportError> {
 
 /// Build the RFC 5322 message for `m` (public for tests and for logging what was sent).
 pub fn build_message(m: &OutMail) -> Result<Message, TransportError> {
+    build_message_bcc(m, None)
+}
+
+fn build_message_bcc(m: &OutMail, bcc: Option<&Address>) -> Result<Message, TransportError> {
     if m.to.is_empty() {
         return Err(TransportError::permanent("message has no recipient"));
     }
@@ -106,6 +111,9 @@ pub fn build_message(m: &OutMail) -> Result<Message, TransportError> {
         .message_id(Some(bracketed(&m.message_id)?));
     for to in &m.to {
         builder = builder.to(parse_address("To", to)?);
+    }
+    if let Some(b) = bcc {
+        builder = builder.bcc(b.clone());
     }
     if let Some(parent) = &m.in_reply_to {
         builder = builder.in_reply_to(bracketed(parent)?);
@@ -214,13 +222,23 @@ impl Sender {
         Ok(Sender {
             transport: builder.build(),
             target: format!("{}:{}", cfg.host, cfg.port),
+            bcc: None,
         })
+    }
+
+    /// Copy every mail to `address`, in the same SMTP transaction (the server accepts all
+    /// recipients with one reply), without a Bcc header. A copy in that mailbox proves the mail
+    /// was accepted for its recipient too: this is how an outbox row whose send was cut short
+    /// by a crash is known to be sent, or not.
+    pub fn with_bcc(mut self, address: &str) -> Result<Sender, TransportError> {
+        self.bcc = Some(parse_address("Bcc", address)?);
+        Ok(self)
     }
 
     /// Send one message. `Err(permanent)` for SMTP 5xx and unbuildable messages; transient
     /// for 4xx, network errors and timeouts.
     pub async fn send(&self, m: &OutMail) -> Result<(), TransportError> {
-        let message = build_message(m)?;
+        let message = build_message_bcc(m, self.bcc.as_ref())?;
         // lettre's own timeout covers each step; this bounds the whole exchange.
         let limit = IO_TIMEOUT * 2;
         match tokio::time::timeout(limit, self.transport.send(message)).await {
