@@ -6,6 +6,8 @@
 
 pub mod adjudicator;
 #[cfg(feature = "service")]
+pub mod bench;
+#[cfg(feature = "service")]
 pub mod config;
 #[cfg(feature = "service")]
 pub mod demo;

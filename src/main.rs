@@ -21,6 +21,9 @@ USAGE:
                                   opening position is used in the first phase.
         --abbrev FILE             The player's abbreviation list (`abbr = province`).
         --text                    FILE is a plain-text body, not a whole message.
+    chancery bench [--receipts N] [--ingest N] [--games N]
+                                  Measure receipt latency, ingestion throughput and a
+                                  deadline storm over a private mail stack (as root).
     chancery demo                 Play 1901 by e-mail with seven scripted players on a
                                   private mail stack (run from the repository, as root).
     chancery serve --config FILE  Run the game master: read the GM and confirmation
@@ -60,6 +63,22 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         Some("parse") => parse_command(&args[1..]),
+        #[cfg(feature = "service")]
+        Some("bench") => {
+            let f = flags(&args[1..])?;
+            let num = |k: &str, d: usize| -> Result<usize, String> {
+                f.get(k).map_or(Ok(d), |v| {
+                    v.parse().map_err(|_| format!("--{k} wants a number"))
+                })
+            };
+            let root = std::env::current_dir().map_err(|e| e.to_string())?;
+            runtime()?.block_on(chancery::bench::run(
+                &root,
+                num("receipts", 200)?,
+                num("ingest", 500)?,
+                num("games", 1000)?,
+            ))
+        }
         #[cfg(feature = "service")]
         Some("demo") => {
             let root = std::env::current_dir().map_err(|e| e.to_string())?;

@@ -287,8 +287,12 @@ impl<'a> Cursor<'a> {
             Some(normalize_name(&ws.join(" ")))
         };
         for n in (1..=max).rev() {
+            let spans_hyphen = self.words[self.pos..self.pos + n].iter().any(|w| w == "-");
             if let Some(j) = phrase(self, n)
                 && let Some(p) = self.lookup(&j)
+                // Across a hyphen only for a name written with one ("Mid-Atlantic Ocean"): else
+                // "A SWE - DEN" would read as Sweden.
+                && (!spans_hyphen || hyphenated_name(self.map(), p, &j))
             {
                 self.pos += n;
                 let coast = self.coast(p);
@@ -378,6 +382,14 @@ impl<'a> Cursor<'a> {
             nationality,
         })
     }
+}
+
+/// Is `joined` one of the province's names that is written with a hyphen?
+fn hyphenated_name(map: &Map, p: Province, joined: &str) -> bool {
+    let info = map.info(p);
+    std::iter::once(&info.name)
+        .chain(info.aliases.iter())
+        .any(|n| n.contains('-') && normalize_name(n) == joined)
 }
 
 /// "Gascony (GAS)": what messages call a province.
@@ -950,6 +962,8 @@ mod tests {
             "F BRE - MAO"
         );
         assert_eq!(canon("F Brest - Mid Atlantic", "FRANCE"), "F BRE - MAO");
+        // Found by the property tests: a move dash between two codes is not a hyphenated name.
+        assert_eq!(canon("F Lon S A Swe - Den", "ENGLAND"), "F LON S A SWE - DEN");
         assert_eq!(
             canon("A Mar S A Par - Bur", "FRANCE"),
             "A MAR S A PAR - BUR"
