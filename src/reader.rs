@@ -963,7 +963,10 @@ mod tests {
         );
         assert_eq!(canon("F Brest - Mid Atlantic", "FRANCE"), "F BRE - MAO");
         // Found by the property tests: a move dash between two codes is not a hyphenated name.
-        assert_eq!(canon("F Lon S A Swe - Den", "ENGLAND"), "F LON S A SWE - DEN");
+        assert_eq!(
+            canon("F Lon S A Swe - Den", "ENGLAND"),
+            "F LON S A SWE - DEN"
+        );
         assert_eq!(
             canon("A Mar S A Par - Bur", "FRANCE"),
             "A MAR S A PAR - BUR"

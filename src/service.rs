@@ -291,7 +291,7 @@ async fn send_due(
     shutdown: &watch::Receiver<bool>,
 ) -> Result<(), String> {
     let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
-    let due = store::due_outbox(&mut c, shared.clock.now(), 50)
+    let due = store::due_outbox(&mut c, shared.clock.now(), 10)
         .await
         .map_err(|e| e.to_string())?;
     for row in due {

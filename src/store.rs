@@ -684,10 +684,12 @@ pub async fn enqueue(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Result<(
     Ok(())
 }
 
+/// Mail due to be sent: confirmation receipts first (they promise "within seconds", WM D.VII(7),
+/// and must not wait behind a burst of acknowledgements or results), then oldest first.
 pub async fn due_outbox(c: &mut SqliteConnection, now: Ts, limit: i64) -> Result<Vec<OutboxRow>> {
     let rows = sqlx::query(
         "SELECT * FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
-         ORDER BY next_attempt_at, id LIMIT $2",
+         ORDER BY CASE kind WHEN 'receipt' THEN 0 ELSE 1 END, next_attempt_at, id LIMIT $2",
     )
     .bind(now)
     .bind(limit)

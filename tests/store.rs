@@ -229,3 +229,36 @@ async fn phases_and_deadlines() {
     );
     assert_eq!(store::next_deadline(&mut c).await.expect("q"), Some(5000));
 }
+
+#[tokio::test]
+async fn receipts_go_first() {
+    let pool = store::open(&db_path("priority")).await.expect("open");
+    let mut c = pool.acquire().await.expect("conn");
+    let mail = |kind: &'static str, id: &str| NewMail {
+        kind,
+        message_id: id.into(),
+        from: "gm@example.test".into(),
+        to: "p@example.test".into(),
+        subject: "s".into(),
+        body: "b".into(),
+        in_reply_to: None,
+        refs: Vec::new(),
+        auto_submitted: "auto-replied",
+    };
+    for i in 0..5 {
+        store::enqueue(&mut c, &mail("ack", &format!("ack{i}")), 100)
+            .await
+            .expect("ack");
+    }
+    store::enqueue(&mut c, &mail("receipt", "r1"), 200)
+        .await
+        .expect("receipt");
+    // The same Message-ID again is one mail, not two.
+    store::enqueue(&mut c, &mail("receipt", "r1"), 201)
+        .await
+        .expect("receipt");
+    let due = store::due_outbox(&mut c, 300, 3).await.expect("due");
+    assert_eq!(due[0].message_id, "r1", "the receipt jumps the queue");
+    assert_eq!(due[1].message_id, "ack0");
+    assert_eq!(store::outbox_counts(&mut c).await.expect("counts").0, 6);
+}
