@@ -287,12 +287,16 @@ impl<'a> Cursor<'a> {
             Some(normalize_name(&ws.join(" ")))
         };
         for n in (1..=max).rev() {
-            let spans_hyphen = self.words[self.pos..self.pos + n].iter().any(|w| w == "-");
-            if let Some(j) = phrase(self, n)
+            let window = &self.words[self.pos..self.pos + n];
+            // A name may span a hyphen ("Mid-Atlantic") only when what follows the hyphen is no
+            // province by itself; otherwise the hyphen is a move ("A Swe - Den" is not Sweden).
+            let hyphen_is_a_move = window.iter().position(|w| w == "-").is_some_and(|h| {
+                let after = normalize_name(&window[h + 1..].join(" "));
+                !after.is_empty() && self.lookup(&after).is_some()
+            });
+            if !hyphen_is_a_move
+                && let Some(j) = phrase(self, n)
                 && let Some(p) = self.lookup(&j)
-                // Across a hyphen only for a name written with one ("Mid-Atlantic Ocean"): else
-                // "A SWE - DEN" would read as Sweden.
-                && (!spans_hyphen || hyphenated_name(self.map(), p, &j))
             {
                 self.pos += n;
                 let coast = self.coast(p);
@@ -382,14 +386,6 @@ impl<'a> Cursor<'a> {
             nationality,
         })
     }
-}
-
-/// Is `joined` one of the province's names that is written with a hyphen?
-fn hyphenated_name(map: &Map, p: Province, joined: &str) -> bool {
-    let info = map.info(p);
-    std::iter::once(&info.name)
-        .chain(info.aliases.iter())
-        .any(|n| n.contains('-') && normalize_name(n) == joined)
 }
 
 /// "Gascony (GAS)": what messages call a province.
