@@ -23,7 +23,21 @@ const POWERS: [&str; 7] = [
 ];
 const REVISIONS: usize = 8;
 
-fn spawn(cfg: &Path, log: &Path) -> Child {
+/// The server process, killed when dropped: a failing test leaves no server behind.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spawn(cfg: &Path, log: &Path) -> Server {
+    Server(spawn_child(cfg, log))
+}
+
+fn spawn_child(cfg: &Path, log: &Path) -> Child {
     let err = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -174,8 +188,8 @@ async fn killed_twice_nothing_lost_nothing_twice() {
             Duration::from_secs(60),
         )
         .await;
-        child.kill().expect("SIGKILL"); // std's kill is SIGKILL on Unix
-        let _ = child.wait();
+        child.0.kill().expect("SIGKILL"); // std's kill is SIGKILL on Unix
+        let _ = child.0.wait();
         child = spawn(&cfg, &log);
     }
     // Everything arrives: every mail processed in both boxes, every reply sent.
@@ -194,8 +208,7 @@ async fn killed_twice_nothing_lost_nothing_twice() {
     )
     .await;
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(child);
 
     assert_eq!(
         count(&pool, "SELECT count(*) FROM messages").await,
