@@ -2,52 +2,19 @@
 //! loopback, a real SQLite file): confirmation-receipt latency, order-mail ingestion throughput,
 //! and a deadline storm. Timing is the point here, so this is a command, not a test.
 
-use crate::config::{Config, Server};
+use crate::config::Config;
 use crate::engine::{self, Env};
 use crate::game::{DAY, Ts};
+use crate::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
 use crate::rules::Rules;
 use crate::service::{self, SystemClock, Tasks};
 use crate::store::{self, PlayerRow};
 use crate::transport::imap::Mailbox;
 use crate::transport::smtp::{OutMail, Sender};
-use crate::transport::{ServerConfig, Tls};
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-const POWERS: [&str; 7] = [
-    "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
-];
-
-fn cfg_server(port: u16, user: &str) -> Server {
-    Server {
-        host: "127.0.0.1".into(),
-        port,
-        tls: "none".into(),
-        tls_name: "localhost".into(),
-        ca_file: None,
-        username: user.into(),
-        password: if user.is_empty() {
-            String::new()
-        } else {
-            "secret".into()
-        },
-    }
-}
-
-fn imap(port: u16, user: &str) -> ServerConfig {
-    ServerConfig {
-        host: "127.0.0.1".into(),
-        port,
-        tls: Tls::None,
-        ca_file: None,
-        tls_name: "localhost".into(),
-        username: user.into(),
-        password: "secret".into(),
-    }
-}
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
@@ -162,31 +129,20 @@ pub async fn run(root: &Path, receipts: usize, ingest: usize, games: usize) -> R
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     storm(&dir, games).await?;
 
-    let script = root.join("scripts/mailstack");
-    let base: u16 = 33000;
-    let out = Command::new(&script)
-        .arg("start")
-        .arg(&dir)
-        .env("MAILSTACK_PORT_BASE", base.to_string())
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
-    if !out.status.success() {
-        return Err(format!(
-            "mail stack: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let stop_stack = || {
-        let _ = Command::new(&script).arg("stop").arg(&dir).output();
-    };
-    let result = mail_benches(&dir, base, receipts, ingest).await;
-    stop_stack();
+    let stack = LocalStack::start(root, &dir, 33000)?;
+    let result = mail_benches(&dir, &stack, receipts, ingest).await;
+    drop(stack);
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
 
-async fn mail_benches(dir: &Path, base: u16, receipts: usize, ingest: usize) -> Result<(), String> {
-    let (smtp_port, imap_port) = (base + 25, base + 143);
+async fn mail_benches(
+    dir: &Path,
+    stack: &LocalStack,
+    receipts: usize,
+    ingest: usize,
+) -> Result<(), String> {
+    let (smtp_port, imap_port) = (stack.smtp_port(), stack.imap_port());
     let db = dir.join("chancery.sqlite");
     let now = chrono::Utc::now().timestamp();
     {
@@ -199,10 +155,10 @@ async fn mail_benches(dir: &Path, base: u16, receipts: usize, ingest: usize) -> 
         authserv_id: "mx.example.test".into(),
         message_id_domain: "chancery.example.test".into(),
         poll_seconds: 30,
-        smtp: cfg_server(smtp_port, ""),
-        gm_mailbox: cfg_server(imap_port, "gm@example.test"),
-        confirm_mailbox: cfg_server(imap_port, "confirm@example.test"),
-        archive_mailbox: Some(cfg_server(imap_port, "archive@example.test")),
+        smtp: server(smtp_port, ""),
+        gm_mailbox: server(imap_port, "gm@example.test"),
+        confirm_mailbox: server(imap_port, "confirm@example.test"),
+        archive_mailbox: Some(server(imap_port, "archive@example.test")),
     };
     let sender = Sender::new(&imap(smtp_port, "")).map_err(|e| e.to_string())?;
     let mail = |i: usize, to: &str, tag: &str| OutMail {

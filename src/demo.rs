@@ -3,17 +3,16 @@
 //! second is two game hours), and plays 1901 by e-mail: orders, receipts, acknowledgements,
 //! adjudication, results. Everything it starts, it stops.
 
-use crate::config::{Config, Server};
+use crate::config::Config;
 use crate::engine;
 use crate::game::Ts;
+use crate::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
 use crate::rules::Rules;
 use crate::service::{self, Clock, Tasks};
 use crate::store::{self, PlayerRow};
 use crate::transport::imap::Mailbox;
 use crate::transport::smtp::{OutMail, Sender};
-use crate::transport::{ServerConfig, Tls};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Game time runs `FACTOR` times faster than real time.
@@ -31,9 +30,6 @@ impl Clock for FastClock {
     }
 }
 
-const POWERS: [&str; 7] = [
-    "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
-];
 const ZONES: [&str; 7] = [
     "Europe/Vienna",
     "Europe/London",
@@ -46,49 +42,6 @@ const ZONES: [&str; 7] = [
 
 fn say(s: &str) {
     println!("{s}");
-}
-
-struct StackGuard {
-    script: PathBuf,
-    dir: PathBuf,
-}
-
-impl Drop for StackGuard {
-    fn drop(&mut self) {
-        let _ = Command::new(&self.script)
-            .arg("stop")
-            .arg(&self.dir)
-            .output();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn server(port: u16, user: &str) -> Server {
-    Server {
-        host: "127.0.0.1".into(),
-        port,
-        tls: "none".into(),
-        tls_name: "localhost".into(),
-        ca_file: None,
-        username: user.into(),
-        password: if user.is_empty() {
-            String::new()
-        } else {
-            "secret".into()
-        },
-    }
-}
-
-fn imap(port: u16, user: &str) -> ServerConfig {
-    ServerConfig {
-        host: "127.0.0.1".into(),
-        port,
-        tls: Tls::None,
-        ca_file: None,
-        tls_name: "localhost".into(),
-        username: user.into(),
-        password: "secret".into(),
-    }
 }
 
 async fn subjects(port: u16, user: &str) -> Vec<(String, String)> {
@@ -133,13 +86,6 @@ async fn wait_mail(
 /// Run the demo. `root` is the repository (for `scripts/mailstack`).
 pub async fn run(root: &Path) -> Result<(), String> {
     crate::transport::init_crypto();
-    let script = root.join("scripts/mailstack");
-    if !script.exists() {
-        return Err(format!(
-            "{} not found: run the demo from the repository",
-            script.display()
-        ));
-    }
     let dir = std::env::temp_dir().join(format!("chd-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
@@ -147,24 +93,8 @@ pub async fn run(root: &Path) -> Result<(), String> {
     say(&format!(
         "== Starting a mail stack (Dovecot + Postfix) on loopback, ports {base}+ ..."
     ));
-    let out = Command::new(&script)
-        .arg("start")
-        .arg(&dir)
-        .env("MAILSTACK_PORT_BASE", base.to_string())
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
-    let guard = StackGuard {
-        script: script.clone(),
-        dir: dir.clone(),
-    };
-    if !out.status.success() {
-        return Err(format!(
-            "the mail stack did not start:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let (smtp_port, imap_port) = (base + 25, base + 143);
+    let stack = LocalStack::start(root, &dir, base)?;
+    let (smtp_port, imap_port) = (stack.smtp_port(), stack.imap_port());
 
     let db = dir.join("chancery.sqlite");
     let start = chrono::Utc::now().timestamp();
@@ -369,7 +299,8 @@ pub async fn run(root: &Path) -> Result<(), String> {
     pool.close().await;
     let _ = stop.send(true);
     let _ = gm.await;
-    drop(guard);
+    drop(stack);
+    let _ = std::fs::remove_dir_all(&dir);
     say("== Stopped the game master and the mail stack.");
     Ok(())
 }

@@ -18,6 +18,8 @@ pub mod engine;
 pub mod game;
 pub mod json;
 #[cfg(feature = "service")]
+pub mod localstack;
+#[cfg(feature = "service")]
 pub mod mails;
 pub mod map;
 pub mod message;

@@ -7,9 +7,11 @@
 #[allow(dead_code)]
 mod mailstack;
 
-use chancery::config::{Config, Server};
+use chancery::config::Config;
 use chancery::engine::{self, Env};
 use chancery::game::{DAY, Ts};
+use chancery::localstack::POWERS;
+use chancery::localstack::server_config as server;
 use chancery::rules::Rules;
 use chancery::service::{self, Clock, Tasks};
 use chancery::store::{self, PlayerRow};
@@ -30,28 +32,9 @@ impl Clock for TestClock {
 }
 
 const T0: Ts = 1_795_000_000;
-const POWERS: [&str; 7] = [
-    "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
-];
 
 fn player(i: usize) -> String {
     format!("player{}@example.test", i + 1)
-}
-
-fn server(host_port: u16, user: &str) -> Server {
-    Server {
-        host: "127.0.0.1".into(),
-        port: host_port,
-        tls: "none".into(),
-        tls_name: "localhost".into(),
-        ca_file: None,
-        username: user.into(),
-        password: if user.is_empty() {
-            String::new()
-        } else {
-            "secret".into()
-        },
-    }
 }
 
 /// Everything a player reads, by subject and body.

@@ -1,0 +1,98 @@
+//! A private mail stack on loopback (`scripts/mailstack`) for `chancery demo` and
+//! `chancery bench`: started on a port base, stopped when dropped.
+
+use crate::config::Server;
+use crate::transport::{ServerConfig, Tls};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The standard powers, in the order the scripted players play them (player1 is Austria).
+pub const POWERS: [&str; 7] = [
+    "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
+];
+
+/// A `[server]` entry of the configuration for the stack on `port`; no login when `user` is empty.
+pub fn server_config(port: u16, user: &str) -> Server {
+    Server {
+        host: "127.0.0.1".into(),
+        port,
+        tls: "none".into(),
+        tls_name: "localhost".into(),
+        ca_file: None,
+        username: user.into(),
+        password: if user.is_empty() {
+            String::new()
+        } else {
+            "secret".into()
+        },
+    }
+}
+
+/// A transport configuration for the stack on `port` (IMAP, or SMTP with an empty user).
+pub fn imap_config(port: u16, user: &str) -> ServerConfig {
+    ServerConfig {
+        host: "127.0.0.1".into(),
+        port,
+        tls: Tls::None,
+        ca_file: None,
+        tls_name: "localhost".into(),
+        username: user.into(),
+        password: "secret".into(),
+    }
+}
+
+/// A running stack; dropping it stops the stack's own processes.
+pub struct LocalStack {
+    script: PathBuf,
+    dir: PathBuf,
+    pub base: u16,
+}
+
+impl LocalStack {
+    /// Start a stack in `dir` (`root` is the repository, for `scripts/mailstack`).
+    pub fn start(root: &Path, dir: &Path, base: u16) -> Result<LocalStack, String> {
+        let script = root.join("scripts/mailstack");
+        if !script.exists() {
+            return Err(format!(
+                "{} not found: run this from the repository",
+                script.display()
+            ));
+        }
+        let out = Command::new(&script)
+            .arg("start")
+            .arg(dir)
+            .env("MAILSTACK_PORT_BASE", base.to_string())
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+        let stack = LocalStack {
+            script,
+            dir: dir.to_path_buf(),
+            base,
+        };
+        if !out.status.success() {
+            return Err(format!(
+                "the mail stack did not start:\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(stack)
+    }
+
+    pub fn smtp_port(&self) -> u16 {
+        self.base + 25
+    }
+
+    pub fn imap_port(&self) -> u16 {
+        self.base + 143
+    }
+}
+
+impl Drop for LocalStack {
+    fn drop(&mut self) {
+        let _ = Command::new(&self.script)
+            .arg("stop")
+            .arg(&self.dir)
+            .output();
+    }
+}
