@@ -103,6 +103,9 @@ async fn storm(dir: &Path, games: usize) -> Result<(), String> {
     let env = Env {
         authserv_id: "mx.example.test".into(),
         message_id_domain: "chancery.example.test".into(),
+        alert_from: "gm@example.test".into(),
+        confirm_from: "confirm@example.test".into(),
+        ..Env::default()
     };
     let start = Instant::now();
     let n = engine::tick(&pool, &env, t0 + 3 * DAY + 1)
@@ -159,6 +162,9 @@ async fn mail_benches(
         gm_mailbox: server(imap_port, "gm@example.test"),
         confirm_mailbox: server(imap_port, "confirm@example.test"),
         archive_mailbox: Some(server(imap_port, "archive@example.test")),
+        masters: vec!["td@example.test".into()],
+        deadline_grace_seconds: 5,
+        limits: Default::default(),
     };
     let sender = Sender::new(&imap(smtp_port, "")).map_err(|e| e.to_string())?;
     let mail = |i: usize, to: &str, tag: &str| OutMail {
@@ -189,7 +195,14 @@ async fn mail_benches(
             .await
             .map_err(|e| e.to_string())?;
         let waiting = Instant::now();
-        while gm.fetch_after(0).await.map_err(|e| e.to_string())?.len() < ingest {
+        while gm
+            .fetch_after(0, usize::MAX)
+            .await
+            .map_err(|e| e.to_string())?
+            .messages
+            .len()
+            < ingest
+        {
             if waiting.elapsed() > Duration::from_secs(120) {
                 return Err("the order mails were not all delivered".into());
             }
@@ -258,7 +271,11 @@ async fn mail_benches(
             next += 1;
         }
         for (mb, last) in readers.iter_mut() {
-            let got = mb.fetch_after(*last).await.map_err(|e| e.to_string())?;
+            let got = mb
+                .fetch_after(*last, 1000)
+                .await
+                .map_err(|e| e.to_string())?
+                .messages;
             for f in got {
                 *last = (*last).max(f.uid);
                 if let Ok(m) = crate::message::read_message(&f.raw)

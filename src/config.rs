@@ -23,6 +23,21 @@ pub struct Config {
     /// cut short is found sent (and not sent twice) or not (and sent).
     #[serde(default)]
     pub archive_mailbox: Option<Server>,
+    /// The masters' own addresses (GM, TD): alerts, deadline digests and impersonation reports
+    /// go here, never to the GM mailbox that Chancery itself reads. Empty: the game's GM
+    /// address (a person must then read that mailbox).
+    #[serde(default)]
+    pub masters: Vec<String>,
+    /// A deadline is processed only once every mailbox has had a successful poll that started
+    /// this many seconds after it (mail the MX accepted just before the deadline is in).
+    #[serde(default = "default_grace")]
+    pub deadline_grace_seconds: i64,
+    #[serde(default)]
+    pub limits: crate::engine::Limits,
+}
+
+fn default_grace() -> i64 {
+    5
 }
 
 fn default_poll() -> u64 {
@@ -78,6 +93,22 @@ impl Server {
 }
 
 impl Config {
+    /// What the engine needs from the configuration.
+    pub fn env(&self) -> crate::engine::Env {
+        crate::engine::Env {
+            authserv_id: self.authserv_id.clone(),
+            message_id_domain: self.message_id_domain.clone(),
+            masters: self
+                .masters
+                .iter()
+                .map(|m| m.to_ascii_lowercase())
+                .collect(),
+            alert_from: self.gm_mailbox.username.to_ascii_lowercase(),
+            confirm_from: self.confirm_mailbox.username.to_ascii_lowercase(),
+            limits: self.limits.clone(),
+        }
+    }
+
     pub fn load(path: &Path) -> Result<(Config, PathBuf), String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;

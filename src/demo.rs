@@ -20,6 +20,8 @@ const FACTOR: i64 = 7200;
 
 struct FastClock {
     real_start: Instant,
+    /// The same moment in Unix seconds, to map the mail server's arrival times.
+    real_start_unix: i64,
     game_start: Ts,
 }
 
@@ -27,6 +29,11 @@ impl Clock for FastClock {
     fn now(&self) -> Ts {
         self.game_start
             + i64::try_from(self.real_start.elapsed().as_millis()).unwrap_or(0) * FACTOR / 1000
+    }
+
+    /// Arrival times have whole-second resolution: at this speed, two game hours.
+    fn game_time(&self, unix: i64) -> Ts {
+        self.game_start + (unix - self.real_start_unix) * FACTOR
     }
 }
 
@@ -48,7 +55,11 @@ async fn subjects(port: u16, user: &str) -> Vec<(String, String)> {
     let Ok(mut mb) = Mailbox::connect(&imap(port, user), "INBOX").await else {
         return Vec::new();
     };
-    let got = mb.fetch_after(0).await.unwrap_or_default();
+    let got = mb
+        .fetch_after(0, 1000)
+        .await
+        .map(|b| b.messages)
+        .unwrap_or_default();
     mb.logout().await;
     got.into_iter()
         .filter_map(|f| crate::message::read_message(&f.raw).ok())
@@ -152,9 +163,13 @@ pub async fn run(root: &Path) -> Result<(), String> {
         gm_mailbox: server(imap_port, "gm@example.test"),
         confirm_mailbox: server(imap_port, "confirm@example.test"),
         archive_mailbox: Some(server(imap_port, "archive@example.test")),
+        masters: vec!["td@example.test".into()],
+        deadline_grace_seconds: 5,
+        limits: Default::default(),
     };
     let clock = std::sync::Arc::new(FastClock {
         real_start: Instant::now(),
+        real_start_unix: chrono::Utc::now().timestamp(),
         game_start: start,
     });
     let (stop, stopped) = tokio::sync::watch::channel(false);

@@ -10,7 +10,7 @@ use crate::game::{self, Ts, Window};
 use crate::json;
 use crate::mails;
 use crate::map::{Map, Power};
-use crate::message::{ReadMessage, read_message};
+use crate::message::{MessageError, MessageHead, ReadMessage, read_head, read_message};
 use crate::order::{Order, parse_order};
 use crate::orderset::{MailRead, RequestOut, read_body};
 use crate::phase::{Phase, PhaseKind};
@@ -23,18 +23,54 @@ use sqlx::SqlitePool;
 use std::collections::HashMap;
 
 /// What the engine needs besides the store.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Env {
-    /// Only this server's Authentication-Results are trusted.
+    /// Only this server's Authentication-Results are trusted (the topmost header, RFC 8601 §5).
     pub authserv_id: String,
     /// Domain of the Message-IDs Chancery makes.
     pub message_id_domain: String,
+    /// The masters' own addresses: alerts, digests and reports go there. Empty: to the game's
+    /// GM address (or `alert_from` for alerts about no game).
+    pub masters: Vec<String>,
+    /// The address alerts, digests and reports come from (the GM mailbox's own address).
+    pub alert_from: String,
+    /// The confirmation mailbox's own address (receipts about no game come from it).
+    pub confirm_from: String,
+    pub limits: Limits,
+}
+
+/// Bounds on what outside mail can make Chancery do or keep. `[limits]` in the configuration;
+/// docs/deploying.md lists them.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Answers (acknowledgements, rejections, receipts) to one address in an hour; then one
+    /// "too many mails" notice, and mail is read and stored but not answered until the hour
+    /// has passed.
+    pub answers_per_hour: i64,
+    /// Answers about one game in an hour, all addresses together.
+    pub game_answers_per_hour: i64,
+    /// Answers to an address that plays in no game, per day (backscatter: From can be forged).
+    pub stranger_answers_per_day: i64,
+    /// Raw mail is kept this many days; then only its ledger row and metadata remain.
+    pub raw_retention_days: i64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            answers_per_hour: 30,
+            game_answers_per_hour: 300,
+            stranger_answers_per_day: 1,
+            raw_retention_days: 400,
+        }
+    }
 }
 
 /// What became of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Processed {
-    /// Processed before (by mailbox position or Message-ID): nothing done again.
+    /// Processed before (by mailbox position or content): nothing done again.
     AlreadyDone,
     Accepted,
     Rejected,
@@ -42,6 +78,48 @@ pub enum Processed {
     Auto,
     /// A confirmation-box message, receipted.
     Receipted,
+    /// Read and recorded, and deliberately not answered (a stranger to the confirmation box).
+    Dropped,
+}
+
+impl Processed {
+    /// Whether a person should still see the message as unread in the mailbox (Chancery only
+    /// marks it as handled): mail it did not answer, such as alerts sent to the GM box.
+    pub fn leave_unread(self) -> bool {
+        matches!(self, Processed::Auto | Processed::Dropped)
+    }
+}
+
+/// One received message, where it was found.
+#[derive(Clone, Copy, Debug)]
+pub struct Incoming<'a> {
+    /// `gm` or `confirm`.
+    pub mailbox: &'a str,
+    pub uidvalidity: u32,
+    pub uid: u32,
+    pub raw: &'a [u8],
+    /// When the receiving server got it (IMAP INTERNALDATE), in game time. Timeliness is judged
+    /// by this, not by when Chancery read it: an outage or a late poll makes nothing late.
+    pub arrived: Option<Ts>,
+}
+
+/// A message as read, before the store is touched: pure and CPU-bound, so the service runs it
+/// off the async workers.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    pub sha256: String,
+    /// The header block, read even when the whole message cannot be.
+    pub head: MessageHead,
+    pub message: std::result::Result<ReadMessage, MessageError>,
+}
+
+/// Read a raw message. Bounded and linear in its size; never panics on its input.
+pub fn read(raw: &[u8]) -> Reading {
+    Reading {
+        sha256: sha256_hex(raw),
+        head: read_head(raw),
+        message: read_message(raw),
+    }
 }
 
 /// One order as it stands: canonical, and as the player wrote it (WM D.VIII(4)).
@@ -96,56 +174,72 @@ fn windows(rows: &[(Ts, Ts)]) -> Vec<Window> {
 // writes fails at once ("database is locked") if another writer committed in between, while an
 // immediate one waits its turn under the busy timeout.
 
-/// Process one received message. `mailbox` is `gm` or `confirm`.
+/// Process one received message: its effects, its answers (through the outbox, within the
+/// limits) and its ledger row, in one transaction.
 pub async fn process_message(
     pool: &SqlitePool,
     env: &Env,
-    mailbox: &str,
-    uidvalidity: u32,
-    uid: u32,
-    raw: &[u8],
+    inc: &Incoming<'_>,
+    reading: &Reading,
     now: Ts,
 ) -> Result<Processed> {
-    let read = read_message(raw);
-    let message_id = read.as_ref().ok().and_then(|m| m.message_id.clone());
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    if store::processed(&mut tx, mailbox, uidvalidity, uid, message_id.as_deref()).await? {
+    if store::processed(
+        &mut tx,
+        inc.mailbox,
+        inc.uidvalidity,
+        inc.uid,
+        &reading.sha256,
+    )
+    .await?
+    {
         tx.rollback().await?;
         return Ok(Processed::AlreadyDone);
     }
-    let digest = sha256_hex(raw);
-    let (outcome, tag) = match &read {
-        Err(e) => {
-            // Unreadable or oversized: answer the sender if we can tell who it was.
-            let from = crate::message::sender_of_raw(raw);
-            if let Some(from) = from {
-                let gm = gm_address_for(&mut tx, mailbox).await?;
-                if let Some(gm) = gm {
-                    let mail = mails::unreadable(env, &gm, &from, &e.to_string(), now);
-                    store::enqueue(&mut tx, &mail, now).await?;
-                }
-            }
-            (Processed::Rejected, Tag::default())
+    // A server clock ahead of ours must not date a mail in the future.
+    let arrived = inc.arrived.map_or(now, |a| a.min(now));
+    let head = &reading.head;
+    let ctx = Ctx {
+        inc,
+        key: &reading.sha256,
+        arrived,
+        now,
+    };
+    // Automatic mail first (RFC 3834): never answered, whether or not it can be read.
+    let auto = match &reading.message {
+        Ok(m) => m.auto,
+        Err(_) => head.auto,
+    };
+    let (outcome, tag) = match (&reading.message, auto) {
+        (_, Some(kind)) => {
+            let reason = format!("automatic mail ({}): never answered", kind.as_str());
+            drop_mail(&mut tx, &ctx, head.from_address.as_deref(), None, &reason).await?;
+            (Processed::Auto, Tag::default())
         }
-        Ok(msg) if msg.auto.is_some() => (Processed::Auto, Tag::default()),
-        Ok(msg) if mailbox == "confirm" => (
-            receipt(&mut tx, env, msg, &digest, raw.len() as u64, now).await?,
+        (Err(e), None) => (
+            unreadable(&mut tx, env, &ctx, head, e).await?,
             Tag::default(),
         ),
-        Ok(msg) => order_mail(&mut tx, env, msg, now).await?,
+        (Ok(msg), None) if inc.mailbox == "confirm" => (
+            receipt(&mut tx, env, &ctx, msg, inc.raw.len() as u64).await?,
+            Tag::default(),
+        ),
+        (Ok(msg), None) => order_mail(&mut tx, env, &ctx, msg).await?,
     };
-    let m = read.as_ref().ok();
+    let m = reading.message.as_ref().ok();
+    let subject = m.map_or(head.subject.as_str(), |m| m.subject.as_str());
     store::record_message(
         &mut tx,
-        mailbox,
-        uidvalidity,
-        uid,
-        message_id.as_deref(),
-        raw,
-        &digest,
+        inc.mailbox,
+        inc.uidvalidity,
+        inc.uid,
+        m.map_or(head.message_id.as_deref(), |m| m.message_id.as_deref()),
+        inc.raw,
+        &reading.sha256,
         now,
-        m.and_then(|m| m.from_address.as_deref()),
-        m.map(|m| m.subject.as_str()).unwrap_or(""),
+        inc.arrived,
+        m.map_or(head.from_address.as_deref(), |m| m.from_address.as_deref()),
+        &crate::mails::echo_subject(subject),
         tag.game.as_deref(),
         tag.power.as_deref(),
         tag.phase.as_deref(),
@@ -154,6 +248,7 @@ pub async fn process_message(
             Processed::Rejected => "rejected",
             Processed::Auto => "auto",
             Processed::Receipted => "receipt",
+            Processed::Dropped => "dropped",
             Processed::AlreadyDone => "duplicate",
         },
     )
@@ -162,22 +257,293 @@ pub async fn process_message(
     Ok(outcome)
 }
 
+/// Set a message aside after its handling failed (a panic or a persistent error), so that the
+/// mailbox goes on with the next one; the masters are alerted once (the alert's Message-ID is
+/// fixed by the message).
+pub async fn poison_message(
+    pool: &SqlitePool,
+    env: &Env,
+    inc: &Incoming<'_>,
+    error: &str,
+    now: Ts,
+) -> Result<()> {
+    let sha = sha256_hex(inc.raw);
+    let head = read_head(inc.raw);
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    if store::processed(&mut tx, inc.mailbox, inc.uidvalidity, inc.uid, &sha).await? {
+        tx.rollback().await?;
+        return Ok(());
+    }
+    store::record_poisoned(
+        &mut tx,
+        inc.mailbox,
+        inc.uidvalidity,
+        inc.uid,
+        head.message_id.as_deref(),
+        inc.raw,
+        &sha,
+        now,
+        inc.arrived,
+        error,
+    )
+    .await?;
+    let body = format!(
+        "A message in the {mailbox} mailbox could not be handled and was set aside, so that the\n\
+         mailbox goes on with the next one. Nothing it asked for was done, and it was not answered.\n\n\
+         Mailbox:     {mailbox} (UIDVALIDITY {uv}, UID {uid})\n\
+         Message-ID:  {mid}\n\
+         From:        {from}\n\
+         Subject:     {subject}\n\
+         SHA-256:     {sha}\n\
+         Error:       {error}\n\n\
+         The raw message is kept in the store (messages, outcome 'poisoned') so that it can be\n\
+         replayed in a test. If it was a player's orders, ask the player to send them again.\n",
+        mailbox = inc.mailbox,
+        uv = inc.uidvalidity,
+        uid = inc.uid,
+        mid = head.message_id.as_deref().unwrap_or("(none)"),
+        from = head.from_address.as_deref().unwrap_or("(unknown)"),
+        subject = crate::mails::echo_subject(&head.subject),
+    );
+    alert_masters(
+        &mut tx,
+        env,
+        None,
+        &format!("poison|{}|{}|{}", inc.mailbox, inc.uidvalidity, inc.uid),
+        &format!("a message in the {} mailbox was set aside", inc.mailbox),
+        &body,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Where alerts about `game` go: the masters, else the game's GM address, else our own.
+fn masters_of(env: &Env, game: Option<&GameRow>) -> Vec<String> {
+    if !env.masters.is_empty() {
+        return env.masters.clone();
+    }
+    match game {
+        Some(g) => vec![g.gm_address.clone()],
+        None => vec![env.alert_from.clone()],
+    }
+}
+
+/// Alert the masters, once per `key`.
+pub async fn alert_masters(
+    c: &mut SqliteConnection,
+    env: &Env,
+    game: Option<&GameRow>,
+    key: &str,
+    subject: &str,
+    body: &str,
+    now: Ts,
+) -> Result<()> {
+    for to in masters_of(env, game) {
+        let mut m = mails::alert(env, &to, key, subject, body);
+        m.game = game.map(|g| g.id.clone());
+        store::enqueue(c, &m, now).await?;
+    }
+    Ok(())
+}
+
+/// The message being processed, for answers and drops.
+struct Ctx<'a> {
+    inc: &'a Incoming<'a>,
+    /// The message's SHA-256: seeds the Message-IDs of its answers.
+    key: &'a str,
+    /// When it reached the receiving server, in game time.
+    arrived: Ts,
+    now: Ts,
+}
+
+async fn drop_mail(
+    c: &mut SqliteConnection,
+    ctx: &Ctx<'_>,
+    from: Option<&str>,
+    game: Option<&str>,
+    reason: &str,
+) -> Result<()> {
+    store::record_drop(c, ctx.inc.mailbox, ctx.inc.uid, from, game, reason, ctx.now).await
+}
+
+/// Who an answer goes to, for the limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Recipient {
+    /// A registered player (or master) of some game.
+    Registered,
+    /// An address that plays in no game: From can be forged, so at most one answer a day, and
+    /// none when our receiving server recorded an SPF, DKIM or DMARC failure for it.
+    Stranger { auth_failed: bool },
+}
+
+/// Enqueue an answer within the limits, or record why it was not sent. A mail that could not
+/// be composed is never sent half-made: the masters get the facts instead.
+async fn answer(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    composed: mails::Composed,
+    to: Recipient,
+    game: Option<&GameRow>,
+) -> Result<bool> {
+    let now = ctx.now;
+    let mail = match composed {
+        Ok(m) => m,
+        Err(e) => {
+            compose_failed(c, env, game, &e, ctx.key, now).await?;
+            return Ok(false);
+        }
+    };
+    let limits = &env.limits;
+    let gid = game.map(|g| g.id.as_str());
+    match to {
+        Recipient::Stranger { auth_failed: true } => {
+            let why = "stranger: the receiving server recorded an SPF, DKIM or DMARC failure";
+            drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
+            return Ok(false);
+        }
+        Recipient::Stranger { auth_failed: false } => {
+            if store::answers_to(c, &mail.to, now - game::DAY).await?
+                >= limits.stranger_answers_per_day
+            {
+                let why = "stranger: already answered today";
+                drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
+                return Ok(false);
+            }
+        }
+        Recipient::Registered => {
+            if store::answers_to(c, &mail.to, now - 3600).await? >= limits.answers_per_hour {
+                let gm = game.map_or(env.alert_from.as_str(), |g| g.gm_address.as_str());
+                let notice = mails::too_many(env, gm, &mail.to, limits.answers_per_hour, now);
+                store::enqueue(c, &notice, now).await?;
+                let why = "rate limit: too many answers to this address in an hour";
+                drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
+                return Ok(false);
+            }
+        }
+    }
+    if let Some(g) = game
+        && store::answers_in_game(c, &g.id, now - 3600).await? >= limits.game_answers_per_hour
+    {
+        let why = "rate limit: too many answers in this game in an hour";
+        drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
+        let hour = now.div_euclid(3600);
+        let body = format!(
+            "More than {} answers about game {} were sent in the last hour; further answers are\n\
+             held back until the hour has passed (mail is still read and orders still count).\n",
+            limits.game_answers_per_hour, g.id
+        );
+        alert_masters(
+            c,
+            env,
+            game,
+            &format!("game-rate|{}|{hour}", g.id),
+            &format!("{}: answer limit reached", g.id),
+            &body,
+            now,
+        )
+        .await?;
+        return Ok(false);
+    }
+    let mut mail = mail;
+    if mail.game.is_none() {
+        mail.game = gid.map(str::to_string);
+    }
+    store::enqueue(c, &mail, now).await?;
+    Ok(true)
+}
+
+/// A mail that could not be composed: alert the masters with what it would have said.
+async fn compose_failed(
+    c: &mut SqliteConnection,
+    env: &Env,
+    game: Option<&GameRow>,
+    e: &mails::ComposeError,
+    key: &str,
+    now: Ts,
+) -> Result<()> {
+    let body = format!(
+        "A {} mail to {} could not be composed, so it was not sent: {}\n\n\
+         What it would have said:\n{}\n",
+        e.kind, e.to, e.error, e.facts
+    );
+    alert_masters(
+        c,
+        env,
+        game,
+        &format!("compose|{key}|{}|{}", e.kind, e.to),
+        &format!("a {} mail to {} could not be composed", e.kind, e.to),
+        &body,
+        now,
+    )
+    .await
+}
+
+/// Enqueue a mail that is not an answer (results, reminders, digests): a composition failure
+/// becomes an alert.
+async fn send(
+    c: &mut SqliteConnection,
+    env: &Env,
+    game: Option<&GameRow>,
+    composed: mails::Composed,
+    key: &str,
+    now: Ts,
+) -> Result<()> {
+    match composed {
+        Ok(m) => store::enqueue(c, &m, now).await,
+        Err(e) => compose_failed(c, env, game, &e, key, now).await,
+    }
+}
+
+/// Is the sender a stranger, and did our receiving server record an authentication failure?
+async fn recipient_kind(
+    c: &mut SqliteConnection,
+    env: &Env,
+    from: &str,
+    auth_results: &[String],
+) -> Result<Recipient> {
+    Ok(if store::is_registered(c, from).await? {
+        Recipient::Registered
+    } else {
+        Recipient::Stranger {
+            auth_failed: crate::authres::sender_auth_failed(auth_results, &env.authserv_id, from),
+        }
+    })
+}
+
+/// A mail that could not be read at all: answered from its header block, within the limits.
+async fn unreadable(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    head: &MessageHead,
+    e: &MessageError,
+) -> Result<Processed> {
+    let Some(from) = head.from_address.as_deref() else {
+        drop_mail(c, ctx, None, None, "unreadable, and no sender to answer").await?;
+        return Ok(Processed::Rejected);
+    };
+    let who = recipient_kind(c, env, from, &head.authentication_results).await?;
+    let mail = mails::unreadable(
+        env,
+        &env.alert_from,
+        from,
+        head,
+        ctx.key,
+        &e.to_string(),
+        ctx.now,
+    );
+    answer(c, env, ctx, mail, who, None).await?;
+    Ok(Processed::Rejected)
+}
+
 #[derive(Default)]
 struct Tag {
     game: Option<String>,
     power: Option<String>,
     phase: Option<String>,
-}
-
-async fn gm_address_for(c: &mut SqliteConnection, mailbox: &str) -> Result<Option<String>> {
-    let games = store::games_with_status(c, "active").await?;
-    Ok(games.first().map(|g| {
-        if mailbox == "confirm" {
-            g.confirm_address.clone()
-        } else {
-            g.gm_address.clone()
-        }
-    }))
 }
 
 /// The active game a message is about: named in the subject, else the one its sender plays in.
@@ -213,27 +579,34 @@ async fn find_game(c: &mut SqliteConnection, msg: &ReadMessage) -> Result<Option
     Ok(if found.len() == 1 { found.pop() } else { None })
 }
 
-/// The confirmation mailbox (WM D.VII(7)): record the time, answer with a receipt.
+/// The confirmation mailbox (WM D.VII(7)): record the time, answer with a receipt. Only
+/// registered players get receipts: anyone else's mail is recorded and not answered (a forged
+/// From would otherwise make the box mail anyone).
 async fn receipt(
     c: &mut SqliteConnection,
     env: &Env,
+    ctx: &Ctx<'_>,
     msg: &ReadMessage,
-    digest: &str,
     size: u64,
-    now: Ts,
 ) -> Result<Processed> {
-    if let Some(id) = &msg.message_id {
-        store::record_confirmation(c, id, now, msg.from_address.as_deref()).await?;
-    }
     let Some(from) = msg.from_address.clone() else {
-        return Ok(Processed::Receipted);
+        drop_mail(c, ctx, None, None, "confirmation box: no sender").await?;
+        return Ok(Processed::Dropped);
     };
+    if !store::is_registered(c, &from).await? {
+        let why = "confirmation box: the sender plays in no game";
+        drop_mail(c, ctx, Some(&from), None, why).await?;
+        return Ok(Processed::Dropped);
+    }
+    if let Some(id) = &msg.message_id {
+        store::record_confirmation(c, id, ctx.arrived, Some(&from)).await?;
+    }
     let game = find_game(c, msg).await?;
     let gm_address = game
         .as_ref()
         .map(|g| g.gm_address.clone())
         .unwrap_or_default();
-    let (addressing, orders, confirm_address) = match &game {
+    let (addressing, orders, confirm) = match &game {
         Some(g) => {
             let rules = rules_of(g)?;
             let addressing = game::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc);
@@ -256,10 +629,10 @@ async fn receipt(
             String::new(),
         ),
     };
-    let confirm = if confirm_address.is_empty() {
-        gm_address_for(c, "confirm").await?.unwrap_or_default()
+    let confirm = if confirm.is_empty() {
+        env.confirm_from.clone()
     } else {
-        confirm_address
+        confirm
     };
     let mail = mails::receipt(
         env,
@@ -267,13 +640,13 @@ async fn receipt(
         &gm_address,
         &from,
         msg,
-        digest,
+        ctx.key,
+        ctx.arrived,
         size,
         &orders,
         addressing.err(),
-        now,
     );
-    store::enqueue(c, &mail, now).await?;
+    answer(c, env, ctx, mail, Recipient::Registered, game.as_ref()).await?;
     Ok(Processed::Receipted)
 }
 
@@ -333,22 +706,31 @@ fn read_with(
 async fn order_mail(
     c: &mut SqliteConnection,
     env: &Env,
+    ctx: &Ctx<'_>,
     msg: &ReadMessage,
-    now: Ts,
 ) -> Result<(Processed, Tag)> {
+    let now = ctx.now;
     let from = msg.from_address.clone().unwrap_or_default();
     let Some(g) = find_game(c, msg).await? else {
-        if !from.is_empty() {
-            let gm = gm_address_for(c, "gm").await?.unwrap_or_default();
+        if from.is_empty() {
+            drop_mail(c, ctx, None, None, "no sender to answer").await?;
+        } else {
+            let who = recipient_kind(c, env, &from, &msg.authentication_results).await?;
+            let why = if who == Recipient::Registered {
+                "no active game of this server is named in the subject; put the game's name in it"
+            } else {
+                "no game of this server is named in the subject, and this address plays in none"
+            };
             let mail = mails::rejection(
                 env,
-                &gm,
+                &env.alert_from,
                 &from,
                 msg,
-                &["no game of this server is named in the subject, and this address plays in none".to_string()],
+                ctx.key,
+                &[why.to_string()],
                 now,
             );
-            store::enqueue(c, &mail, now).await?;
+            answer(c, env, ctx, mail, who, None).await?;
         }
         return Ok((Processed::Rejected, Tag::default()));
     };
@@ -359,11 +741,13 @@ async fn order_mail(
         ..Tag::default()
     };
     let reject = |reasons: Vec<String>, to: &str| {
-        mails::rejection(env, &g.gm_address, to, msg, &reasons, now)
+        mails::rejection(env, &g.gm_address, to, msg, ctx.key, &reasons, now)
     };
+    // Answers before the sender is proven go to From only if From is registered somewhere.
+    let sender = recipient_kind(c, env, &from, &msg.authentication_results).await?;
 
     if let Err(e) = game::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc) {
-        store::enqueue(c, &reject(vec![e], &from), now).await?;
+        answer(c, env, ctx, reject(vec![e], &from), sender, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
     }
     let Some((power, phase_row)) = power_and_phase(c, &g, msg, &from).await? else {
@@ -371,7 +755,7 @@ async fn order_mail(
             "the subject must name your power, as in \"{}\"",
             rules.subject_format.replace("{game}", &g.id)
         );
-        store::enqueue(c, &reject(vec![e], &from), now).await?;
+        answer(c, env, ctx, reject(vec![e], &from), sender, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
     };
     let power_name = map.power_name(power).to_string();
@@ -379,15 +763,8 @@ async fn order_mail(
     tag.phase = Some(phase_row.phase.clone());
     let players = store::players(c, &g.id).await?;
     let Some(player) = players.iter().find(|p| p.power == power_name).cloned() else {
-        store::enqueue(
-            c,
-            &reject(
-                vec![format!("{power_name} has no player in this game")],
-                &from,
-            ),
-            now,
-        )
-        .await?;
+        let e = format!("{power_name} has no player in this game");
+        answer(c, env, ctx, reject(vec![e], &from), sender, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
     };
     let phase: Phase = phase_row
@@ -406,20 +783,40 @@ async fn order_mail(
         &msg.authentication_results,
         &env.authserv_id,
     ) {
-        store::enqueue(c, &reject(vec![e.clone()], &player.address), now).await?;
-        let report = mails::impersonation(env, &g.gm_address, &g.id, &power_name, msg, &e, now);
-        store::enqueue(c, &report, now).await?;
+        // Counted for the masters' digest; never a lockout (a forger could use one to lock the
+        // real player out, and 64 random bits make guessing hopeless).
+        if read.secret.is_some() && e.contains("secret is wrong") {
+            store::add_wrong_secret(c, &g.id, &power_name).await?;
+        }
+        let to_player = reject(vec![e.clone()], &player.address);
+        answer(c, env, ctx, to_player, Recipient::Registered, Some(&g)).await?;
+        for to in masters_of(env, Some(&g)) {
+            let report = mails::impersonation(
+                env,
+                &to,
+                &g.id,
+                &power_name,
+                &player.address,
+                msg,
+                ctx.key,
+                &e,
+                now,
+            );
+            send(c, env, Some(&g), report, ctx.key, now).await?;
+        }
         return Ok((Processed::Rejected, tag));
     }
     if let Err(e) = game::check_subject(&rules, &msg.subject, &g.id, &power_name, phase) {
-        store::enqueue(c, &reject(vec![e], &player.address), now).await?;
+        let mail = reject(vec![e], &player.address);
+        answer(c, env, ctx, mail, Recipient::Registered, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
     }
     let confirm_time = match &msg.message_id {
         Some(id) => store::confirmation_time(c, id).await?,
         None => None,
     };
-    let submitted = game::submission_time(&rules, now, confirm_time);
+    // When the receiving server got it (WM D.VII(1)), or the confirmation box if earlier.
+    let submitted = game::submission_time(&rules, ctx.arrived, confirm_time);
     let timeliness = game::timeliness(
         &rules,
         submitted,
@@ -431,7 +828,8 @@ async fn order_mail(
             "these orders arrived after the deadline ({}), and late orders are not accepted (WM D.VII(3))",
             mails::gmt(phase_row.deadline)
         );
-        store::enqueue(c, &reject(vec![e], &player.address), now).await?;
+        let mail = reject(vec![e], &player.address);
+        answer(c, env, ctx, mail, Recipient::Registered, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
     }
 
@@ -557,6 +955,7 @@ async fn order_mail(
         map,
         &player,
         msg,
+        ctx.key,
         &read,
         &combined,
         final_,
@@ -566,9 +965,9 @@ async fn order_mail(
         deadline,
         timeliness == game::Timeliness::LateAccepted,
         &request_notes,
-        now,
+        ctx.arrived,
     );
-    store::enqueue(c, &ack, now).await?;
+    answer(c, env, ctx, ack, Recipient::Registered, Some(&g)).await?;
     Ok((Processed::Accepted, tag))
 }
 
@@ -598,54 +997,163 @@ fn combine_standing(
         .collect()
 }
 
-/// Adjudicate every phase whose deadline has passed, or that may go early (everyone Final and
-/// the minimum gap respected: WM D.VII(2)). Returns how many phases were adjudicated.
+/// What one tick did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TickReport {
+    pub adjudicated: usize,
+    /// Games whose deadline has passed but whose mailboxes have not yet been read through it:
+    /// (game, deadline). Nothing is adjudicated with orders still unread.
+    pub waiting: Vec<(String, Ts)>,
+    /// Games whose tick failed (an error or a panic), with why. The other games went on, and
+    /// the masters were alerted once per phase.
+    pub failed: Vec<(String, String)>,
+}
+
+/// One tick with every mailbox taken as read through `now` (tests and tools that drive the
+/// clock themselves). A game that fails is an error here, so that tests see it.
 pub async fn tick(pool: &SqlitePool, env: &Env, now: Ts) -> Result<usize> {
+    let r = tick_with(pool, env, now, now).await?;
+    if let Some((g, e)) = r.failed.first() {
+        return Err(StoreError(format!("game {g}: {e}")));
+    }
+    Ok(r.adjudicated)
+}
+
+/// Adjudicate every phase whose deadline has passed and whose mail has been read through it
+/// (`read_through`: every mailbox had a successful poll that started at or after this time),
+/// or that may go early (everyone Final and the minimum gap respected: WM D.VII(2)). Each
+/// game is its own transaction and is isolated: one game's failure, even a panic, does not
+/// stop the others.
+pub async fn tick_with(
+    pool: &SqlitePool,
+    env: &Env,
+    now: Ts,
+    read_through: Ts,
+) -> Result<TickReport> {
+    use futures::FutureExt;
     let mut conn = pool.acquire().await?;
     let open = store::open_phases(&mut conn).await?;
     drop(conn);
-    let mut done = 0;
+    let mut report = TickReport::default();
     for p in open {
-        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-        // Re-read inside the transaction: another tick may have got there first.
-        let Some(current) = store::current_phase(&mut tx, &p.game_id).await? else {
-            continue;
+        let run = std::panic::AssertUnwindSafe(tick_game(pool, env, &p, now, read_through));
+        let error = match run.catch_unwind().await {
+            Ok(Ok(GameTick::Adjudicated)) => {
+                report.adjudicated += 1;
+                continue;
+            }
+            Ok(Ok(GameTick::Waiting)) => {
+                report.waiting.push((p.game_id.clone(), p.deadline));
+                continue;
+            }
+            Ok(Ok(GameTick::Idle)) => continue,
+            Ok(Err(e)) => e.to_string(),
+            Err(panic) => format!("panic: {}", panic_text(panic.as_ref())),
         };
-        if current.seq != p.seq {
-            continue;
-        }
-        let Some(g) = store::game(&mut tx, &p.game_id).await? else {
-            continue;
-        };
-        let rules = rules_of(&g)?;
-        let due = current.deadline <= now;
-        let early = !due && {
-            let map = map_of(&g)?;
-            let board = board_from_json(&current.board, &current.phase)?;
-            let standing = store::standing_orders(&mut tx, &g.id, &current.phase).await?;
-            let must = powers_with_orders_due(map, &board);
-            let all_final = !must.is_empty()
-                && must.iter().all(|pw| {
-                    standing
-                        .iter()
-                        .any(|s| s.power == map.power_name(*pw) && s.final_)
-                });
-            let last = store::last_adjudicated_at(&mut tx, &g.id).await?;
-            let wins = windows(&store::unavailable(&mut tx, &g.id).await?);
-            game::may_adjudicate_early(&rules, now, last, all_final, &wins)
-        };
-        if due || early {
-            adjudicate_phase(&mut tx, env, &g, &rules, &current, now).await?;
-            tx.commit().await?;
-            done += 1;
-        } else if current.deadline - now <= DIGEST_BEFORE {
-            remind(&mut tx, env, &g, &rules, &current, now).await?;
-            tx.commit().await?;
-        } else {
-            tx.rollback().await?;
-        }
+        alert_tick_failure(pool, env, &p, &error, now).await;
+        report.failed.push((p.game_id.clone(), error));
     }
-    Ok(done)
+    Ok(report)
+}
+
+/// The text of a panic's payload.
+pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into())
+}
+
+/// Tell the masters, once per phase, that a game's tick failed. Failing to tell them is only
+/// logged: the tick of the other games must go on.
+async fn alert_tick_failure(pool: &SqlitePool, env: &Env, p: &PhaseRow, error: &str, now: Ts) {
+    let told: Result<()> = async {
+        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+        let g = store::game(&mut tx, &p.game_id).await?;
+        let body = format!(
+            "Game {} {}: the deadline could not be processed, and the game waits until this is\n\
+             fixed (the other games go on). Chancery tries again on every tick.\n\nError: {error}\n",
+            p.game_id, p.phase
+        );
+        alert_masters(
+            &mut tx,
+            env,
+            g.as_ref(),
+            &format!("tick-failed|{}|{}", p.game_id, p.seq),
+            &format!("{} {}: the deadline could not be processed", p.game_id, p.phase),
+            &body,
+            now,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+    .await;
+    if let Err(e) = told {
+        eprintln!(
+            "chancery: game {}: cannot alert the masters: {e}",
+            p.game_id
+        );
+    }
+}
+
+enum GameTick {
+    Adjudicated,
+    Waiting,
+    Idle,
+}
+
+async fn tick_game(
+    pool: &SqlitePool,
+    env: &Env,
+    p: &PhaseRow,
+    now: Ts,
+    read_through: Ts,
+) -> Result<GameTick> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    // Re-read inside the transaction: another tick may have got there first.
+    let Some(current) = store::current_phase(&mut tx, &p.game_id).await? else {
+        return Ok(GameTick::Idle);
+    };
+    if current.seq != p.seq {
+        return Ok(GameTick::Idle);
+    }
+    let Some(g) = store::game(&mut tx, &p.game_id).await? else {
+        return Ok(GameTick::Idle);
+    };
+    let rules = rules_of(&g)?;
+    let passed = current.deadline <= now;
+    let due = passed && current.deadline <= read_through;
+    let early = !passed && {
+        let map = map_of(&g)?;
+        let board = board_from_json(&current.board, &current.phase)?;
+        let standing = store::standing_orders(&mut tx, &g.id, &current.phase).await?;
+        let must = powers_with_orders_due(map, &board);
+        let all_final = !must.is_empty()
+            && must.iter().all(|pw| {
+                standing
+                    .iter()
+                    .any(|s| s.power == map.power_name(*pw) && s.final_)
+            });
+        let last = store::last_adjudicated_at(&mut tx, &g.id).await?;
+        let wins = windows(&store::unavailable(&mut tx, &g.id).await?);
+        game::may_adjudicate_early(&rules, now, last, all_final, &wins)
+    };
+    if due || early {
+        adjudicate_phase(&mut tx, env, &g, &rules, &current, now).await?;
+        tx.commit().await?;
+        Ok(GameTick::Adjudicated)
+    } else if passed {
+        tx.rollback().await?;
+        Ok(GameTick::Waiting)
+    } else if current.deadline - now <= DIGEST_BEFORE {
+        remind(&mut tx, env, &g, &rules, &current, now).await?;
+        tx.commit().await?;
+        Ok(GameTick::Idle)
+    } else {
+        tx.rollback().await?;
+        Ok(GameTick::Idle)
+    }
 }
 
 /// The GM's digest and the players' reminders go out this long before a deadline.
@@ -667,6 +1175,7 @@ async fn remind(
     let due = powers_with_orders_due(map, &board);
     let standing = store::standing_orders(c, &g.id, &current.phase).await?;
     let players = store::players(c, &g.id).await?;
+    let wrong = store::wrong_secrets(c, &g.id).await?;
     let mut powers = Vec::new();
     for p in &players {
         let Some(pw) = map.power_by_name(&p.power) else {
@@ -688,22 +1197,34 @@ async fn remind(
             order_count: count,
             last_submission: s.map(|s| s.updated_at),
             extension_days_used: u32::try_from(p.extension_days_used).unwrap_or(u32::MAX),
+            wrong_secrets: wrong.iter().find(|(w, _)| *w == p.power).map_or(0, |w| w.1),
         });
         if s.is_none() {
             let mail = mails::reminder(env, g, rules, p, &current.phase, current.deadline, now);
-            store::enqueue(c, &mail, now).await?;
+            let key = format!("reminder|{}|{}|{}", g.id, current.phase, p.power);
+            send(c, env, Some(g), mail, &key, now).await?;
         }
     }
-    let mail = mails::digest(
-        env,
-        g,
-        &current.phase,
-        current.deadline,
-        powers,
-        rules.extension_days_total,
-        now,
-    );
-    store::enqueue(c, &mail, now).await?;
+    let drops: Vec<crate::render::DropCount> = store::drop_counts(c, &g.id, now - game::DAY)
+        .await?
+        .into_iter()
+        .map(|(reason, count)| crate::render::DropCount { reason, count })
+        .collect();
+    for to in masters_of(env, Some(g)) {
+        let mail = mails::digest(
+            env,
+            &to,
+            g,
+            &current.phase,
+            current.deadline,
+            powers.clone(),
+            rules.extension_days_total,
+            drops.clone(),
+            now,
+        );
+        let key = format!("digest|{}|{}", g.id, current.phase);
+        send(c, env, Some(g), mail, &key, now).await?;
+    }
     Ok(())
 }
 
@@ -760,8 +1281,10 @@ async fn adjudicate_phase(
             .iter()
             .map(|p| map.power_name(*p).to_string())
             .collect();
-        let mail = mails::nmr_hold(env, g, &current.phase, &names, now);
-        store::enqueue(c, &mail, now).await?;
+        for to in masters_of(env, Some(g)) {
+            let mail = mails::nmr_hold(env, &to, g, &current.phase, &names, now);
+            store::enqueue(c, &mail, now).await?;
+        }
         store::set_deadline(c, &g.id, current.seq, now + game::DAY).await?;
         return Ok(());
     }
@@ -817,7 +1340,8 @@ async fn adjudicate_phase(
             winner.map(|w| map.power_name(w).to_string()),
             next_deadline,
         );
-        store::enqueue(c, &mail, now).await?;
+        let key = format!("results|{}|{}|{}", g.id, current.phase, p.address);
+        send(c, env, Some(g), mail, &key, now).await?;
     }
     Ok(())
 }

@@ -30,12 +30,74 @@ fn id(env: &Env, kind: &str, seed: &str) -> String {
     crate::engine::new_message_id(env, kind, seed)
 }
 
-/// A rendering failure must not lose the mail: send the facts plainly.
-fn or_plain(r: Result<Rendered, render::RenderError>, subject: &str, facts: &str) -> Rendered {
-    r.unwrap_or_else(|e| Rendered {
-        subject: subject.to_string(),
-        body: format!("{facts}\n\n(The full text could not be produced: {e}.)\n"),
+/// A mail that could not be composed (a template failed). It is never sent half-made: the
+/// engine alerts the masters with the facts instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComposeError {
+    pub kind: &'static str,
+    pub to: String,
+    pub error: String,
+    /// What the mail would have said, plainly.
+    pub facts: String,
+}
+
+pub type Composed = Result<NewMail, ComposeError>;
+
+fn rendered(
+    r: Result<Rendered, render::RenderError>,
+    kind: &'static str,
+    to: &str,
+    facts: &str,
+) -> Result<Rendered, ComposeError> {
+    r.map_err(|e| ComposeError {
+        kind,
+        to: to.to_string(),
+        error: e.to_string(),
+        facts: facts.to_string(),
     })
+}
+
+/// Echoed subjects are cut to this many characters: a subject is the sender's to write, and an
+/// answer must not carry a megabyte of it back out.
+pub const SUBJECT_ECHO_CHARS: usize = 200;
+
+/// A subject as it may be echoed: one line, at most [`SUBJECT_ECHO_CHARS`] characters, and the
+/// word after any `SECRET` replaced (the secret may be given in the subject; it is never
+/// echoed).
+pub fn echo_subject(subject: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut hide_next = false;
+    for w in subject.split_whitespace() {
+        if hide_next {
+            out.push("[secret]");
+            hide_next = false;
+            continue;
+        }
+        let bare = w.trim_matches(|c: char| !c.is_alphanumeric());
+        hide_next = bare.eq_ignore_ascii_case("secret");
+        out.push(w);
+    }
+    let line = out.join(" ");
+    if line.chars().count() <= SUBJECT_ECHO_CHARS {
+        line
+    } else {
+        let mut cut: String = line.chars().take(SUBJECT_ECHO_CHARS).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// A threading id fit to echo: the sender's own Message-ID, when it is a plausible one. One
+/// with spaces, brackets or control characters is dropped (the answer goes unthreaded).
+fn thread_id(id: Option<&String>) -> Option<String> {
+    let bare = id?.trim().trim_start_matches('<').trim_end_matches('>');
+    (!bare.is_empty()
+        && bare.len() <= 250
+        && bare.contains('@')
+        && bare
+            .chars()
+            .all(|c| c.is_ascii_graphic() && c != '<' && c != '>'))
+    .then(|| bare.to_string())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -49,7 +111,7 @@ fn reply(
     auto: &'static str,
     seed: &str,
 ) -> NewMail {
-    let in_reply_to = msg.and_then(|m| m.message_id.clone());
+    let in_reply_to = thread_id(msg.and_then(|m| m.message_id.as_ref()));
     NewMail {
         kind,
         message_id: id(env, kind, seed),
@@ -60,21 +122,31 @@ fn reply(
         refs: in_reply_to.iter().cloned().collect(),
         in_reply_to,
         auto_submitted: auto,
+        game: None,
     }
 }
 
-fn seed_of(msg: &ReadMessage, extra: &str) -> String {
-    format!(
-        "{}|{}|{}",
-        msg.message_id.as_deref().unwrap_or(""),
-        msg.from_address.as_deref().unwrap_or(""),
-        extra
-    )
+/// The seed of an answer's Message-ID: the received message's content digest (`key`), so each
+/// distinct mail gets its own answer even when it has no Message-ID, or reuses one.
+fn seed_of(key: &str, extra: &str) -> String {
+    format!("{key}|{extra}")
 }
 
-pub fn unreadable(env: &Env, gm: &str, to: &str, why: &str, now: Ts) -> NewMail {
+/// The answer to a mail that could not be read at all (too large, not e-mail). What is known
+/// of it comes from its header block alone.
+pub fn unreadable(
+    env: &Env,
+    gm: &str,
+    to: &str,
+    head: &crate::message::MessageHead,
+    key: &str,
+    why: &str,
+    now: Ts,
+) -> Composed {
     let v = render::RejectionView {
         from: to.to_string(),
+        subject: echo_subject(&head.subject),
+        message_id: thread_id(head.message_id.as_ref()),
         received_at: now,
         reasons: vec![render::RejectReason::Unreadable {
             detail: why.to_string(),
@@ -82,8 +154,8 @@ pub fn unreadable(env: &Env, gm: &str, to: &str, why: &str, now: Ts) -> NewMail 
         tz: "UTC".into(),
         ..Default::default()
     };
-    let r = or_plain(render::rejection(&v), "Your mail could not be read", why);
-    reply(
+    let r = rendered(render::rejection(&v), "rejection", to, why)?;
+    let mut m = reply(
         env,
         "rejection",
         gm,
@@ -91,8 +163,52 @@ pub fn unreadable(env: &Env, gm: &str, to: &str, why: &str, now: Ts) -> NewMail 
         None,
         r,
         "auto-replied",
-        &format!("unreadable|{to}|{now}|{why}"),
-    )
+        &seed_of(key, &format!("unreadable|{to}")),
+    );
+    m.in_reply_to = thread_id(head.message_id.as_ref());
+    m.refs = m.in_reply_to.iter().cloned().collect();
+    Ok(m)
+}
+
+/// "Too many mails": the one answer a sender gets once over the hourly limit. Its Message-ID
+/// is fixed by address and hour, so it goes once per window whatever the flood.
+pub fn too_many(env: &Env, gm: &str, to: &str, limit: i64, now: Ts) -> NewMail {
+    let hour = now.div_euclid(3600);
+    NewMail {
+        kind: "notice",
+        message_id: id(env, "notice", &format!("too-many|{to}|{hour}")),
+        from: gm.to_string(),
+        to: to.to_string(),
+        subject: "Too many mails: answers paused for an hour".into(),
+        body: format!(
+            "More than {limit} mails from {to} were answered in the last hour.\n\n\
+             Further mail from this address is still read and stored, and orders in it still\n\
+             count, but it is not answered until the hour has passed. Send one complete order\n\
+             set per mail; the GM has been told if this looks wrong.\n"
+        ),
+        in_reply_to: None,
+        refs: Vec::new(),
+        auto_submitted: "auto-replied",
+        game: None,
+    }
+}
+
+/// An alert to the masters: something needs a person (a mail set aside, a mailbox silent, a
+/// deadline waiting, a mail that could not be composed). `key` fixes the Message-ID, so the
+/// same alert goes once.
+pub fn alert(env: &Env, to: &str, key: &str, subject: &str, body: &str) -> NewMail {
+    NewMail {
+        kind: "alert",
+        message_id: id(env, "alert", &format!("{key}|{to}")),
+        from: env.alert_from.clone(),
+        to: to.to_string(),
+        subject: format!("Chancery alert: {subject}"),
+        body: body.to_string(),
+        in_reply_to: None,
+        refs: Vec::new(),
+        auto_submitted: "auto-generated",
+        game: None,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -103,18 +219,18 @@ pub fn receipt(
     to: &str,
     msg: &ReadMessage,
     sha256: &str,
+    arrived: Ts,
     size: u64,
     orders: &[String],
     addressing: Option<String>,
-    now: Ts,
-) -> NewMail {
+) -> Composed {
     let v = render::ReceiptView {
         mailbox: confirm.to_string(),
         game: None,
-        received_at: now,
+        received_at: arrived,
         message_id: msg.message_id.clone(),
         from: to.to_string(),
-        subject: msg.subject.clone(),
+        subject: echo_subject(&msg.subject),
         to: msg.to.clone(),
         cc: msg.cc.clone(),
         gm_address: gm.to_string(),
@@ -126,12 +242,12 @@ pub fn receipt(
     };
     let facts = format!(
         "Received {} GMT, Message-ID {}.{}",
-        gmt(now),
+        gmt(arrived),
         msg.message_id.as_deref().unwrap_or("(none)"),
         addressing.map(|a| format!("\n{a}")).unwrap_or_default()
     );
-    let r = or_plain(render::receipt(&v), "Receipt", &facts);
-    reply(
+    let r = rendered(render::receipt(&v), "receipt", to, &facts)?;
+    Ok(reply(
         env,
         "receipt",
         confirm,
@@ -139,8 +255,8 @@ pub fn receipt(
         Some(msg),
         r,
         "auto-replied",
-        &seed_of(msg, "receipt"),
-    )
+        &seed_of(sha256, "receipt"),
+    ))
 }
 
 pub fn rejection(
@@ -148,12 +264,13 @@ pub fn rejection(
     gm: &str,
     to: &str,
     msg: &ReadMessage,
+    key: &str,
     reasons: &[String],
     now: Ts,
-) -> NewMail {
+) -> Composed {
     let v = render::RejectionView {
         from: msg.from_address.clone().unwrap_or_default(),
-        subject: msg.subject.clone(),
+        subject: echo_subject(&msg.subject),
         message_id: msg.message_id.clone(),
         received_at: now,
         reasons: reasons
@@ -163,12 +280,8 @@ pub fn rejection(
         tz: "UTC".into(),
         ..Default::default()
     };
-    let r = or_plain(
-        render::rejection(&v),
-        "Your mail was not accepted",
-        &reasons.join("\n"),
-    );
-    reply(
+    let r = rendered(render::rejection(&v), "rejection", to, &reasons.join("\n"))?;
+    Ok(reply(
         env,
         "rejection",
         gm,
@@ -176,45 +289,50 @@ pub fn rejection(
         Some(msg),
         r,
         "auto-replied",
-        &seed_of(msg, &format!("rejection|{to}")),
-    )
+        &seed_of(key, &format!("rejection|{to}")),
+    ))
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn impersonation(
     env: &Env,
-    gm: &str,
+    to: &str,
     game: &str,
     power: &str,
+    registered: &str,
     msg: &ReadMessage,
+    key: &str,
     why: &str,
     now: Ts,
-) -> NewMail {
+) -> Composed {
     let v = render::ImpersonationView {
         game: game.to_string(),
         claimed_power: power.to_string(),
         why: why.to_string(),
         from: msg.from_address.clone().unwrap_or_default(),
-        subject: msg.subject.clone(),
+        subject: echo_subject(&msg.subject),
         message_id: msg.message_id.clone(),
         received_at: now,
         authentication_results: msg.authentication_results.clone(),
+        registered_address: registered.to_string(),
         ..Default::default()
     };
-    let r = or_plain(
+    let r = rendered(
         render::impersonation_report(&v),
-        &format!("{game}: possible impersonation of {power}"),
-        why,
-    );
-    reply(
+        "report",
+        to,
+        &format!("{game}: possible impersonation of {power}: {why}"),
+    )?;
+    Ok(reply(
         env,
         "report",
-        gm,
-        gm,
+        &env.alert_from,
+        to,
         Some(msg),
         r,
         "auto-generated",
-        &seed_of(msg, "impersonation"),
-    )
+        &seed_of(key, &format!("impersonation|{to}")),
+    ))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -224,6 +342,7 @@ pub fn acknowledgement(
     map: &Map,
     player: &PlayerRow,
     msg: &ReadMessage,
+    key: &str,
     read: &MailRead,
     standing: &[StandingOrder],
     final_: bool,
@@ -234,7 +353,7 @@ pub fn acknowledgement(
     late: bool,
     request_notes: &[String],
     now: Ts,
-) -> NewMail {
+) -> Composed {
     let mut v = render::AckView {
         game: g.id.clone(),
         power: player.power.clone(),
@@ -246,6 +365,7 @@ pub fn acknowledgement(
         ..Default::default()
     };
     v.set_read(read);
+    v.subject = echo_subject(&v.subject);
     v.is_final = final_;
     v.requests = read
         .requests
@@ -308,12 +428,8 @@ pub fn acknowledgement(
         standing.len(),
         gmt(deadline)
     );
-    let r = or_plain(
-        render::acknowledgement(&v),
-        &format!("Re: {}", msg.subject),
-        &facts,
-    );
-    reply(
+    let r = rendered(render::acknowledgement(&v), "ack", &player.address, &facts)?;
+    let mut m = reply(
         env,
         "ack",
         &g.gm_address,
@@ -321,8 +437,10 @@ pub fn acknowledgement(
         Some(msg),
         r,
         "auto-replied",
-        &seed_of(msg, "ack"),
-    )
+        &seed_of(key, "ack"),
+    );
+    m.game = Some(g.id.clone());
+    Ok(m)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -338,7 +456,7 @@ pub fn results(
     reader: &PlayerRow,
     winner: Option<String>,
     next_deadline: Ts,
-) -> NewMail {
+) -> Composed {
     let mut powers: Vec<render::PowerResult> = Vec::new();
     for p in map.all_powers() {
         let name = map.power_name(p).to_string();
@@ -449,12 +567,13 @@ pub fn results(
     } else {
         Reader::Power(&reader.power)
     };
-    let r = or_plain(
+    let r = rendered(
         render::results(&v, who, &reader.tz),
-        &format!("{} {} results", g.id, adj.phase),
+        "results",
+        &reader.address,
         &format!("{} {} has been adjudicated.", g.id, adj.phase),
-    );
-    NewMail {
+    )?;
+    Ok(NewMail {
         kind: "results",
         message_id: id(
             env,
@@ -468,7 +587,8 @@ pub fn results(
         in_reply_to: None,
         refs: Vec::new(),
         auto_submitted: "auto-generated",
-    }
+        game: Some(g.id.clone()),
+    })
 }
 
 fn capitalise(s: &str) -> String {
@@ -479,7 +599,14 @@ fn capitalise(s: &str) -> String {
     }
 }
 
-pub fn nmr_hold(env: &Env, g: &GameRow, phase: &str, missing: &[String], now: Ts) -> NewMail {
+pub fn nmr_hold(
+    env: &Env,
+    to: &str,
+    g: &GameRow,
+    phase: &str,
+    missing: &[String],
+    now: Ts,
+) -> NewMail {
     let body = format!(
         "{game} {phase}: no orders from {who} at the deadline.\n\n\
          No NMR is allowed in this phase (WM D.VII(6)(b)): the results are held back and the\n\
@@ -490,9 +617,9 @@ pub fn nmr_hold(env: &Env, g: &GameRow, phase: &str, missing: &[String], now: Ts
     );
     NewMail {
         kind: "report",
-        message_id: id(env, "nmr", &format!("{}|{phase}|{now}", g.id)),
-        from: g.gm_address.clone(),
-        to: g.gm_address.clone(),
+        message_id: id(env, "nmr", &format!("{}|{phase}|{now}|{to}", g.id)),
+        from: env.alert_from.clone(),
+        to: to.to_string(),
         subject: format!(
             "{} {phase}: results held, NMR by {}",
             g.id,
@@ -502,20 +629,25 @@ pub fn nmr_hold(env: &Env, g: &GameRow, phase: &str, missing: &[String], now: Ts
         in_reply_to: None,
         refs: Vec::new(),
         auto_submitted: "auto-generated",
+        game: Some(g.id.clone()),
     }
 }
 
 /// The GM's deadline digest (one per phase: the Message-ID is fixed by game and phase).
+#[allow(clippy::too_many_arguments)]
 pub fn digest(
     env: &Env,
+    to: &str,
     g: &GameRow,
     phase: &str,
     deadline: Ts,
     powers: Vec<render::DigestPower>,
     extension_days_allowed: u32,
+    drops: Vec<render::DropCount>,
     now: Ts,
-) -> NewMail {
+) -> Composed {
     let v = render::DigestView {
+        drops,
         game: g.id.clone(),
         phase: phase.to_string(),
         deadline,
@@ -524,22 +656,24 @@ pub fn digest(
         extension_days_allowed,
         powers,
     };
-    let r = or_plain(
+    let r = rendered(
         render::digest(&v),
-        &format!("{} {phase} deadline digest", g.id),
-        &format!("Deadline {}", gmt(deadline)),
-    );
-    NewMail {
+        "digest",
+        to,
+        &format!("{} {phase}: deadline {}", g.id, gmt(deadline)),
+    )?;
+    Ok(NewMail {
         kind: "digest",
-        message_id: id(env, "digest", &format!("{}|{phase}", g.id)),
-        from: g.gm_address.clone(),
-        to: g.gm_address.clone(),
+        message_id: id(env, "digest", &format!("{}|{phase}|{to}", g.id)),
+        from: env.alert_from.clone(),
+        to: to.to_string(),
         subject: r.subject,
         body: r.body,
         in_reply_to: None,
         refs: Vec::new(),
         auto_submitted: "auto-generated",
-    }
+        game: Some(g.id.clone()),
+    })
 }
 
 /// A reminder to a player with no orders in (one per player and phase).
@@ -551,7 +685,7 @@ pub fn reminder(
     phase: &str,
     deadline: Ts,
     now: Ts,
-) -> NewMail {
+) -> Composed {
     let v = render::ReminderView {
         game: g.id.clone(),
         power: p.power.clone(),
@@ -567,12 +701,18 @@ pub fn reminder(
         gm_address: g.gm_address.clone(),
         gm_in_to_only: rules.gm_address == crate::rules::GmAddress::To,
     };
-    let r = or_plain(
+    let r = rendered(
         render::reminder(&v),
-        &format!("{} {phase}: no orders yet for {}", g.id, p.power),
-        &format!("The deadline is {}.", gmt(deadline)),
-    );
-    NewMail {
+        "reminder",
+        &p.address,
+        &format!(
+            "{} {phase}: no orders yet for {}; the deadline is {}.",
+            g.id,
+            p.power,
+            gmt(deadline)
+        ),
+    )?;
+    Ok(NewMail {
         kind: "reminder",
         message_id: id(env, "reminder", &format!("{}|{phase}|{}", g.id, p.power)),
         from: g.gm_address.clone(),
@@ -582,5 +722,6 @@ pub fn reminder(
         in_reply_to: None,
         refs: Vec::new(),
         auto_submitted: "auto-generated",
-    }
+        game: Some(g.id.clone()),
+    })
 }

@@ -34,6 +34,8 @@ USAGE:
                              [--name NAME] [--tz ZONE] [--secret SECRET]
     chancery game start --config FILE --id ID
     chancery game status --config FILE --id ID
+    chancery status --config FILE Each mailbox's last successful poll, last UID and last
+                                  error; messages set aside; outgoing mail by state.
     chancery presets              List the house-rule presets.
     chancery help                 Show this text.
 ";
@@ -88,6 +90,8 @@ fn run(args: &[String]) -> Result<(), String> {
         Some("serve") => serve_command(&args[1..]),
         #[cfg(feature = "service")]
         Some("game") => game_command(&args[1..]),
+        #[cfg(feature = "service")]
+        Some("status") => status_command(&args[1..]),
         Some("presets") => {
             for name in chancery::rules::Rules::preset_names() {
                 let r = chancery::rules::Rules::preset(name).map_err(|e| e.to_string())?;
@@ -175,6 +179,71 @@ fn serve_command(args: &[String]) -> Result<(), String> {
 }
 
 #[cfg(feature = "service")]
+fn status_command(args: &[String]) -> Result<(), String> {
+    use chancery::store;
+    let f = flags(args)?;
+    let (cfg, base) = load_config(&f)?;
+    runtime()?.block_on(async {
+        let pool = store::open(&base.join(&cfg.database))
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
+        let now = chrono::Utc::now().timestamp();
+        let when = |t: Option<i64>| match t {
+            Some(t) => format!("{} ({}s ago)", chancery::mails::gmt(t), now - t),
+            None => "never".to_string(),
+        };
+        let states = store::mailbox_states(&mut c)
+            .await
+            .map_err(|e| e.to_string())?;
+        let silent_after = i64::try_from(cfg.poll_seconds.max(10)).unwrap_or(60) * 3;
+        let mut ok = true;
+        for name in chancery::service::MAILBOXES {
+            let s = states.iter().find(|s| s.mailbox == name);
+            println!("mailbox {name}:");
+            let last_ok = s.and_then(|s| s.last_poll_ok);
+            println!("  last successful poll: {}", when(last_ok));
+            println!(
+                "  last UID handled:     {}",
+                s.and_then(|s| s.last_uid)
+                    .map_or("none".to_string(), |u| u.to_string())
+            );
+            println!("  polls:                {}", s.map_or(0, |s| s.polls));
+            if let Some(s) = s
+                && let (Some(e), Some(at)) = (&s.last_error, s.last_error_at)
+            {
+                println!("  last error:           {e} ({})", when(Some(at)));
+            }
+            if last_ok.is_none_or(|t| now - t > silent_after) {
+                println!("  ALERT: silent for more than {silent_after}s");
+                ok = false;
+            }
+        }
+        let poisoned = store::poisoned(&mut c).await.map_err(|e| e.to_string())?;
+        println!("messages set aside: {}", poisoned.len());
+        for p in &poisoned {
+            println!(
+                "  {} uid {} {}: {} ({})",
+                p.mailbox,
+                p.uid,
+                p.message_id.as_deref().unwrap_or("(no Message-ID)"),
+                p.error,
+                chancery::mails::gmt(p.at)
+            );
+        }
+        let (pending, sent, failed) = store::outbox_counts(&mut c)
+            .await
+            .map_err(|e| e.to_string())?;
+        println!("outgoing mail: {pending} pending, {sent} sent, {failed} failed");
+        if ok {
+            Ok(())
+        } else {
+            Err("a mailbox is silent".to_string())
+        }
+    })
+}
+
+#[cfg(feature = "service")]
 fn game_command(args: &[String]) -> Result<(), String> {
     use chancery::store;
     let sub = args.first().map(String::as_str).unwrap_or("");
@@ -235,13 +304,11 @@ fn game_command(args: &[String]) -> Result<(), String> {
                         "unknown time zone '{tz}' (use an IANA name such as Europe/Paris)"
                     ));
                 }
-                let secret = f.get("secret").cloned().unwrap_or_else(|| {
-                    chancery::digest::short_hash(&format!(
-                        "{id}|{power}|{now}|{}",
-                        std::process::id()
-                    ))[..10]
-                        .to_string()
-                });
+                // From the OS random generator: at least 64 bits, in words a player can type.
+                let secret = match f.get("secret") {
+                    Some(s) => s.clone(),
+                    None => chancery::secret::generate()?,
+                };
                 let player = store::PlayerRow {
                     power: map.power_name(pw).to_string(),
                     address: need("address")?,

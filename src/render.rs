@@ -554,6 +554,15 @@ pub struct DigestPower {
     pub last_submission: Option<Ts>,
     /// Extension days used so far in the game.
     pub extension_days_used: u32,
+    /// Mails for this power that gave a wrong secret (counted, never a lockout).
+    pub wrong_secrets: i64,
+}
+
+/// Mail read and deliberately not answered since the last digest, by reason.
+#[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DropCount {
+    pub reason: String,
+    pub count: i64,
 }
 
 /// The GM's digest at a deadline.
@@ -568,6 +577,8 @@ pub struct DigestView {
     /// Extension days each player may use in the game (0: not shown).
     pub extension_days_allowed: u32,
     pub powers: Vec<DigestPower>,
+    /// Silent drops (strangers, automatic mail, rate limits, ...) over the last day.
+    pub drops: Vec<DropCount>,
 }
 
 /// To a player with no orders in yet.

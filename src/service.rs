@@ -4,21 +4,28 @@
 //! every unit of work is one transaction, stopping (or being killed) at any point loses nothing.
 
 use crate::config::Config;
-use crate::engine::{self, Env, Processed};
+use crate::engine::{self, Env, Incoming, Processed};
 use crate::game::Ts;
 use crate::store;
-use crate::transport::imap::{Mailbox, Wait};
+use crate::transport::imap::{Fetched, Mailbox};
 use crate::transport::smtp::{OutMail, Sender};
 use crate::transport::{ServerConfig, TransportError};
 use sqlx::SqlitePool;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::{Notify, watch};
 
 /// The clock, injected so that tests can run a game's days in seconds.
 pub trait Clock: Send + Sync {
     fn now(&self) -> Ts;
+
+    /// A time the mail server gave (IMAP INTERNALDATE, Unix seconds) on this clock. The system
+    /// clock takes it as it is; a test or demo clock maps it to its own time.
+    fn game_time(&self, unix: i64) -> Ts {
+        unix
+    }
 }
 
 pub struct SystemClock;
@@ -36,6 +43,18 @@ fn log(msg: &str) {
     );
 }
 
+/// The mailboxes Chancery reads.
+pub const MAILBOXES: [&str; 2] = ["gm", "confirm"];
+
+/// What a mailbox reader last did, in memory (the store keeps the same for `chancery status`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Live {
+    /// Game time at the start of the last poll that read everything there was.
+    read_from: Option<Ts>,
+    /// Real time of the last successful poll (for the silent-mailbox alert).
+    ok_at: Option<Instant>,
+}
+
 /// Everything the tasks share.
 pub struct Shared {
     pub pool: SqlitePool,
@@ -45,7 +64,38 @@ pub struct Shared {
     pub outbox_ready: Notify,
     /// Wakes the scheduler when a deadline may have moved.
     pub schedule_changed: Notify,
+    /// Wakes the mailbox readers to poll at once (a deadline waits on them).
+    pub poll_now: Notify,
     pub poll: Duration,
+    /// Seconds after a deadline that a poll must start for the deadline to be processed.
+    pub grace: Ts,
+    live: std::sync::Mutex<HashMap<&'static str, Live>>,
+    started: Instant,
+}
+
+impl Shared {
+    fn live(&self, mailbox: &'static str) -> Live {
+        self.live
+            .lock()
+            .map(|l| l.get(mailbox).copied().unwrap_or_default())
+            .unwrap_or_default()
+    }
+
+    fn set_live(&self, mailbox: &'static str, f: impl FnOnce(&mut Live)) {
+        if let Ok(mut l) = self.live.lock() {
+            f(l.entry(mailbox).or_default());
+        }
+    }
+
+    /// Every mailbox has been read through this time (game clock): the oldest start of the
+    /// latest successful poll, less the grace. `None` until every mailbox has been read once.
+    pub fn read_through(&self) -> Option<Ts> {
+        MAILBOXES
+            .iter()
+            .map(|m| self.live(m).read_from)
+            .try_fold(Ts::MAX, |acc, t| t.map(|t| acc.min(t)))
+            .map(|t| t - self.grace)
+    }
 }
 
 /// Which tasks run. Tests that drive the clock themselves turn the scheduler off and call
@@ -83,14 +133,15 @@ pub async fn serve_with(
     let pool = store::open(&db).await.map_err(|e| e.to_string())?;
     let shared = Arc::new(Shared {
         pool,
-        env: Env {
-            authserv_id: cfg.authserv_id.clone(),
-            message_id_domain: cfg.message_id_domain.clone(),
-        },
+        env: cfg.env(),
         clock,
         outbox_ready: Notify::new(),
         schedule_changed: Notify::new(),
+        poll_now: Notify::new(),
         poll: Duration::from_secs(cfg.poll_seconds.max(1)),
+        grace: cfg.deadline_grace_seconds.max(0),
+        live: std::sync::Mutex::new(HashMap::new()),
+        started: Instant::now(),
     });
     let gm = cfg.gm_mailbox.to_server_config(base)?;
     let confirm = cfg.confirm_mailbox.to_server_config(base)?;
@@ -102,8 +153,13 @@ pub async fn serve_with(
         .transpose()?;
     log(&format!("serving; database {}", db.display()));
     let mut tasks = vec![
-        tokio::spawn(mailbox_task(shared.clone(), "gm", gm, shutdown.clone())),
-        tokio::spawn(mailbox_task(
+        tokio::spawn(supervise_mailbox(
+            shared.clone(),
+            "gm",
+            gm,
+            shutdown.clone(),
+        )),
+        tokio::spawn(supervise_mailbox(
             shared.clone(),
             "confirm",
             confirm,
@@ -139,6 +195,84 @@ async fn pause(s: &mut watch::Receiver<bool>, d: Duration) -> bool {
     woke || stopping(s)
 }
 
+/// Alert the masters about no game in particular; failing to is logged, never fatal.
+async fn alert(shared: &Shared, key: &str, subject: &str, body: &str) {
+    let now = shared.clock.now();
+    let done: Result<(), store::StoreError> = async {
+        let mut tx = shared.pool.begin_with("BEGIN IMMEDIATE").await?;
+        engine::alert_masters(&mut tx, &shared.env, None, key, subject, body, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+    .await;
+    match done {
+        Ok(()) => shared.outbox_ready.notify_one(),
+        Err(e) => log(&format!("cannot alert the masters ({subject}): {e}")),
+    }
+}
+
+/// Keep a mailbox reader running: a reader task that dies anyway (a panic outside the
+/// per-message isolation) is restarted with backoff, and the masters are told.
+async fn supervise_mailbox(
+    shared: Arc<Shared>,
+    name: &'static str,
+    cfg: ServerConfig,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        let task = tokio::spawn(mailbox_task(
+            shared.clone(),
+            name,
+            cfg.clone(),
+            shutdown.clone(),
+        ));
+        match task.await {
+            Ok(()) => return,
+            Err(e) => {
+                let why = if e.is_panic() {
+                    engine::panic_text(e.into_panic().as_ref())
+                } else {
+                    "cancelled".to_string()
+                };
+                log(&format!(
+                    "{name} mailbox task died ({why}); restarting in {backoff:?}"
+                ));
+                let hour = shared.clock.now().div_euclid(3600);
+                alert(
+                    &shared,
+                    &format!("mailbox-died|{name}|{hour}"),
+                    &format!("the {name} mailbox reader died and was restarted"),
+                    &format!(
+                        "The reader of the {name} mailbox stopped on an unexpected error and was\n\
+                         restarted (in {backoff:?}). Error: {why}\n"
+                    ),
+                )
+                .await;
+                if pause(&mut shutdown, backoff).await {
+                    return;
+                }
+                backoff = (backoff * 2).min(Duration::from_secs(60));
+            }
+        }
+    }
+}
+
+/// Per connection-independent state of one mailbox reader.
+#[derive(Default)]
+struct Reader {
+    /// Failed attempts per UID: an error is retried (it may be the database), a panic is not.
+    attempts: HashMap<u32, u32>,
+    /// UIDs the server listed but returned no body for, with failed fetches: retried on every
+    /// poll, alerted after a few.
+    missing: BTreeMap<u32, u32>,
+}
+
+/// Handling a message fails this many times (errors, not panics) before it is set aside.
+const MAX_ATTEMPTS: u32 = 3;
+/// Messages fetched per IMAP round: the backlog is never read into memory in one go.
+const FETCH_BATCH: usize = 50;
+
 async fn mailbox_task(
     shared: Arc<Shared>,
     name: &'static str,
@@ -146,11 +280,15 @@ async fn mailbox_task(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let mut backoff = Duration::from_millis(500);
+    let mut reader = Reader::default();
     while !stopping(&shutdown) {
-        match run_mailbox(&shared, name, &cfg, &mut shutdown).await {
+        match run_mailbox(&shared, name, &cfg, &mut shutdown, &mut reader).await {
             Ok(()) => break,
             Err(e) => {
                 log(&format!("{name} mailbox: {e}; reconnecting in {backoff:?}"));
+                if let Ok(mut c) = shared.pool.acquire().await {
+                    let _ = store::poll_failed(&mut c, name, &e, shared.clock.now()).await;
+                }
                 if pause(&mut shutdown, backoff).await {
                     break;
                 }
@@ -160,12 +298,14 @@ async fn mailbox_task(
     }
 }
 
-/// One connection's life: catch up by UID, then wait for new mail (IDLE) and repeat.
+/// One connection's life: catch up by UID in batches, then wait for new mail (IDLE, or a nudge
+/// from the scheduler) and repeat.
 async fn run_mailbox(
     shared: &Shared,
     name: &'static str,
     cfg: &ServerConfig,
     shutdown: &mut watch::Receiver<bool>,
+    reader: &mut Reader,
 ) -> Result<(), String> {
     let mut mb = Mailbox::connect(cfg, "INBOX")
         .await
@@ -175,52 +315,204 @@ async fn run_mailbox(
         "{name} mailbox connected (uidvalidity {uidvalidity}, {})",
         if mb.uses_idle() { "IDLE" } else { "polling" }
     ));
+    // Mail left without our flag below the high-water mark (a crash between commit and flag,
+    // a body the server did not return): found again here; the ledger makes that harmless.
+    for uid in mb.unflagged_uids().await.map_err(|e| e.to_string())? {
+        reader.missing.entry(uid).or_insert(0);
+    }
     loop {
-        let last = {
+        let started = shared.clock.now();
+        let mut last = {
             let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
             store::last_uid(&mut c, name, uidvalidity)
                 .await
                 .map_err(|e| e.to_string())?
         };
-        // Also fetch from 0 once per connection: a message committed but not yet flagged, or a
-        // lower UID that failed before, is found again; the ledger makes that harmless.
-        let fetched = mb.fetch_after(last).await.map_err(|e| e.to_string())?;
-        for f in fetched {
-            if stopping(shutdown) {
-                return Ok(());
+        loop {
+            let batch = mb
+                .fetch_after(last, FETCH_BATCH)
+                .await
+                .map_err(|e| e.to_string())?;
+            for f in batch.messages {
+                if stopping(shutdown) {
+                    return Ok(());
+                }
+                last = last.max(f.uid);
+                reader.missing.remove(&f.uid);
+                handle(shared, name, uidvalidity, &mut mb, f, reader).await?;
             }
-            let now = shared.clock.now();
-            let outcome = engine::process_message(
-                &shared.pool,
-                &shared.env,
-                name,
-                uidvalidity,
-                f.uid,
-                &f.raw,
-                now,
-            )
-            .await
-            .map_err(|e| e.to_string())?;
-            if outcome != Processed::AlreadyDone {
-                log(&format!("{name} uid {}: {outcome:?}", f.uid));
+            for uid in batch.missing {
+                reader.missing.entry(uid).or_insert(0);
+                last = last.max(uid);
             }
-            shared.outbox_ready.notify_one();
-            shared.schedule_changed.notify_one();
-            mb.mark_processed(f.uid).await.map_err(|e| e.to_string())?;
+            if !batch.more {
+                break;
+            }
         }
+        retry_missing(shared, name, uidvalidity, &mut mb, reader).await?;
+        // Everything that had arrived when this poll started has been read.
+        let finished = shared.clock.now();
+        shared.set_live(name, |l| {
+            l.read_from = Some(started);
+            l.ok_at = Some(Instant::now());
+        });
+        {
+            let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
+            store::poll_ok(&mut c, name, started, finished, last)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        shared.schedule_changed.notify_one();
         if stopping(shutdown) {
             mb.logout().await;
             return Ok(());
         }
         let waited = tokio::select! {
-            w = mb.wait(shared.poll) => Some(w),
+            w = mb.wait(shared.poll) => Some(w.map(|_| ())),
+            _ = shared.poll_now.notified() => Some(Ok(())),
             _ = shutdown.wait_for(|v| *v) => None,
         };
         match waited {
             None => return Ok(()),
-            Some(Ok(Wait::NewMail | Wait::Timeout)) => {}
+            Some(Ok(())) => {}
             Some(Err(e)) => return Err(e.to_string()),
         }
+    }
+}
+
+/// Fetch again the messages the server listed without a body; alert the masters once when one
+/// keeps failing. They are never skipped: the high-water mark may pass them, this list does not.
+async fn retry_missing(
+    shared: &Shared,
+    name: &'static str,
+    uidvalidity: u32,
+    mb: &mut Mailbox,
+    reader: &mut Reader,
+) -> Result<(), String> {
+    let uids: Vec<u32> = reader.missing.keys().copied().collect();
+    for uid in uids {
+        let batch = mb
+            .fetch_after(uid.saturating_sub(1), 1)
+            .await
+            .map_err(|e| e.to_string())?;
+        match batch.messages.into_iter().find(|f| f.uid == uid) {
+            Some(f) => {
+                reader.missing.remove(&uid);
+                handle(shared, name, uidvalidity, mb, f, reader).await?;
+            }
+            None if batch.missing.contains(&uid) => {
+                let n = reader.missing.entry(uid).or_insert(0);
+                *n += 1;
+                if *n == MAX_ATTEMPTS {
+                    alert(
+                        shared,
+                        &format!("no-body|{name}|{uidvalidity}|{uid}"),
+                        &format!("a message in the {name} mailbox cannot be fetched"),
+                        &format!(
+                            "The mail server lists UID {uid} in the {name} mailbox (UIDVALIDITY\n\
+                             {uidvalidity}) but returned no content for it {MAX_ATTEMPTS} times.\n\
+                             Chancery keeps trying on every poll; check the mail server.\n"
+                        ),
+                    )
+                    .await;
+                }
+            }
+            // Gone (expunged), or already handled: nothing left to fetch.
+            None => {
+                reader.missing.remove(&uid);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Handle one fetched message in isolation: read it off the async workers, process it in its
+/// own task, and set it aside (poisoned, alerted) if that panics or keeps failing. Only the
+/// store being unusable stops the reader (it then reconnects and tries again).
+async fn handle(
+    shared: &Shared,
+    name: &'static str,
+    uidvalidity: u32,
+    mb: &mut Mailbox,
+    f: Fetched,
+    reader: &mut Reader,
+) -> Result<(), String> {
+    let uid = f.uid;
+    let raw = Arc::new(f.raw);
+    let arrived = f.internal_date.map(|d| shared.clock.game_time(d));
+    let now = shared.clock.now();
+    let outcome = {
+        let raw2 = raw.clone();
+        let read = tokio::task::spawn_blocking(move || engine::read(&raw2)).await;
+        match read {
+            Err(e) => Err((true, join_text(e))),
+            Ok(reading) => {
+                let pool = shared.pool.clone();
+                let env = shared.env.clone();
+                let raw3 = raw.clone();
+                let task = tokio::spawn(async move {
+                    let inc = Incoming {
+                        mailbox: name,
+                        uidvalidity,
+                        uid,
+                        raw: &raw3,
+                        arrived,
+                    };
+                    engine::process_message(&pool, &env, &inc, &reading, now).await
+                });
+                match task.await {
+                    Err(e) => Err((true, join_text(e))),
+                    Ok(Err(e)) => Err((false, e.to_string())),
+                    Ok(Ok(p)) => Ok(p),
+                }
+            }
+        }
+    };
+    let processed = match outcome {
+        Ok(p) => {
+            reader.attempts.remove(&uid);
+            if p != Processed::AlreadyDone {
+                log(&format!("{name} uid {uid}: {p:?}"));
+            }
+            p
+        }
+        Err((panicked, error)) => {
+            let n = reader.attempts.entry(uid).or_insert(0);
+            *n += 1;
+            if !panicked && *n < MAX_ATTEMPTS {
+                // Possibly the database (locked, full): reconnect and try this UID again.
+                return Err(format!(
+                    "uid {uid}: {error} (attempt {n} of {MAX_ATTEMPTS})"
+                ));
+            }
+            log(&format!("{name} uid {uid}: set aside: {error}"));
+            let inc = Incoming {
+                mailbox: name,
+                uidvalidity,
+                uid,
+                raw: &raw,
+                arrived,
+            };
+            engine::poison_message(&shared.pool, &shared.env, &inc, &error, now)
+                .await
+                .map_err(|e| format!("uid {uid}: cannot set it aside: {e}"))?;
+            reader.attempts.remove(&uid);
+            Processed::Dropped
+        }
+    };
+    shared.outbox_ready.notify_one();
+    shared.schedule_changed.notify_one();
+    mb.mark_processed(uid, !processed.leave_unread())
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+fn join_text(e: tokio::task::JoinError) -> String {
+    if e.is_panic() {
+        format!("panic: {}", engine::panic_text(e.into_panic().as_ref()))
+    } else {
+        "the task was cancelled".to_string()
     }
 }
 
@@ -366,32 +658,148 @@ async fn send_due(
     Ok(())
 }
 
+/// How long a mailbox may go without a successful poll before the masters are told.
+fn silent_after(poll: Duration) -> Duration {
+    (poll * 3).max(Duration::from_secs(30))
+}
+
 async fn scheduler_task(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {
+    // Deadlines seen waiting for a mailbox, since when (real time): alerted once each.
+    let mut waiting_since: HashMap<(String, Ts), Instant> = HashMap::new();
+    let mut silent_alerted: HashMap<&'static str, bool> = HashMap::new();
+    let mut last_purge: Option<Instant> = None;
     while !stopping(&shutdown) {
         let now = shared.clock.now();
-        match engine::tick(&shared.pool, &shared.env, now).await {
-            Ok(n) if n > 0 => {
-                log(&format!("adjudicated {n} phase(s)"));
-                shared.outbox_ready.notify_one();
+        // Nothing is adjudicated before every mailbox has been read once past its deadline.
+        let read_through = shared.read_through().unwrap_or(Ts::MIN);
+        let mut waiting = false;
+        match engine::tick_with(&shared.pool, &shared.env, now, read_through).await {
+            Ok(r) => {
+                if r.adjudicated > 0 {
+                    log(&format!("adjudicated {} phase(s)", r.adjudicated));
+                }
+                for (game, error) in &r.failed {
+                    log(&format!("scheduler: game {game}: {error}"));
+                }
+                if r.adjudicated > 0 || !r.failed.is_empty() {
+                    shared.outbox_ready.notify_one();
+                }
+                waiting = !r.waiting.is_empty();
+                if waiting {
+                    // Ask the readers to poll now rather than at their next interval.
+                    shared.poll_now.notify_waiters();
+                }
+                waiting_since.retain(|k, _| r.waiting.contains(k));
+                for key in &r.waiting {
+                    let since = *waiting_since
+                        .entry(key.clone())
+                        .or_insert_with(Instant::now);
+                    if since.elapsed() >= silent_after(shared.poll) {
+                        deadline_waits(&shared, &key.0, key.1).await;
+                    }
+                }
             }
-            Ok(_) => {}
             Err(e) => log(&format!("scheduler: {e}")),
         }
-        // Sleep until the next deadline (or a poll interval), unless something changes.
-        let wait = match shared.pool.acquire().await {
-            Ok(mut c) => match store::next_deadline(&mut c).await {
-                Ok(Some(t)) if t > now => Duration::from_secs(u64::try_from(t - now).unwrap_or(1)),
-                Ok(Some(_)) => Duration::from_secs(1),
-                _ => shared.poll,
-            },
-            Err(_) => shared.poll,
+        for name in MAILBOXES {
+            let quiet_for = shared
+                .live(name)
+                .ok_at
+                .map_or(shared.started.elapsed(), |t| t.elapsed());
+            let silent = quiet_for >= silent_after(shared.poll);
+            let told = silent_alerted.entry(name).or_insert(false);
+            if silent && !*told {
+                *told = true;
+                let since = shared.clock.now().div_euclid(60);
+                alert(
+                    &shared,
+                    &format!("silent|{name}|{since}"),
+                    &format!(
+                        "the {name} mailbox has not been read for {}s",
+                        quiet_for.as_secs()
+                    ),
+                    &format!(
+                        "Chancery has not completed a poll of the {name} mailbox for {} seconds\n\
+                         (polling every {} seconds). Deadlines wait until it is read again.\n\
+                         `chancery status` shows the last error.\n",
+                        quiet_for.as_secs(),
+                        shared.poll.as_secs()
+                    ),
+                )
+                .await;
+            } else if !silent {
+                *told = false;
+            }
         }
-        .min(shared.poll)
-        .min(Duration::from_secs(5));
+        if last_purge.is_none_or(|t| t.elapsed() >= Duration::from_secs(3600)) {
+            last_purge = Some(Instant::now());
+            purge(&shared).await;
+        }
+        // Sleep until the next deadline (or a poll interval), unless something changes.
+        let wait = if waiting {
+            Duration::from_millis(500)
+        } else {
+            match shared.pool.acquire().await {
+                Ok(mut c) => match store::next_deadline(&mut c).await {
+                    Ok(Some(t)) if t > now => {
+                        Duration::from_secs(u64::try_from(t - now).unwrap_or(1))
+                    }
+                    Ok(Some(_)) => Duration::from_secs(1),
+                    _ => shared.poll,
+                },
+                Err(_) => shared.poll,
+            }
+            .min(shared.poll)
+            .min(Duration::from_secs(5))
+        };
         tokio::select! {
             _ = shared.schedule_changed.notified() => {}
             _ = tokio::time::sleep(wait) => {}
             _ = shutdown.wait_for(|v| *v) => break,
         }
+    }
+}
+
+/// A deadline that has passed and cannot be processed because a mailbox is not being read:
+/// the masters are told once; it is never adjudicated with orders unread.
+async fn deadline_waits(shared: &Shared, game: &str, deadline: Ts) {
+    let behind: Vec<String> = MAILBOXES
+        .iter()
+        .filter(|m| {
+            shared
+                .live(m)
+                .read_from
+                .is_none_or(|t| t - shared.grace < deadline)
+        })
+        .map(|m| m.to_string())
+        .collect();
+    alert(
+        shared,
+        &format!("deadline-waits|{game}|{deadline}"),
+        &format!("{game}: the deadline waits for unread mail"),
+        &format!(
+            "The deadline of game {game} ({}) has passed, but the {} mailbox(es) have not been\n\
+             read since it. Nothing is adjudicated with orders possibly unread: the game waits\n\
+             until the mail server can be read again. `chancery status` shows the last error.\n",
+            crate::mails::gmt(deadline),
+            behind.join(" and ")
+        ),
+    )
+    .await;
+}
+
+/// Keep raw mail only as long as configured; the ledger rows stay.
+async fn purge(shared: &Shared) {
+    let now = shared.clock.now();
+    let before = now - shared.env.limits.raw_retention_days.max(1) * crate::game::DAY;
+    match shared.pool.acquire().await {
+        Ok(mut c) => match store::purge_raw(&mut c, before, now).await {
+            Ok(0) => {}
+            Ok(n) => log(&format!(
+                "purged the raw text of {n} message(s) older than the retention"
+            )),
+            Err(e) => log(&format!("purge: {e}")),
+        },
+        Err(e) => log(&format!("purge: {e}")),
     }
 }

@@ -124,7 +124,7 @@ pub struct OutboxRow {
 }
 
 /// A mail to send, as the engine writes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct NewMail {
     pub kind: &'static str,
     pub message_id: String,
@@ -135,6 +135,8 @@ pub struct NewMail {
     pub in_reply_to: Option<String>,
     pub refs: Vec<String>,
     pub auto_submitted: &'static str,
+    /// The game the mail is about, if any (answer limits count per game).
+    pub game: Option<String>,
 }
 
 pub async fn create_game(
@@ -376,21 +378,24 @@ pub async fn next_deadline(c: &mut SqliteConnection) -> Result<Option<Ts>> {
     Ok(row.try_get("t")?)
 }
 
-/// Has this message been processed? By mailbox position, or by Message-ID in that mailbox.
+/// Has this message been handled (processed or set aside)? By its position in the mailbox, or
+/// by its content: the same bytes seen again under another UID (a redelivery, a new
+/// UIDVALIDITY) are the same message. A Message-ID alone decides nothing: any sender can reuse
+/// one.
 pub async fn processed(
     c: &mut SqliteConnection,
     mailbox: &str,
     uidvalidity: u32,
     uid: u32,
-    message_id: Option<&str>,
+    sha256: &str,
 ) -> Result<bool> {
     let row = sqlx::query(
-        "SELECT 1 FROM ledger WHERE mailbox = $1 AND ((uidvalidity = $2 AND uid = $3) OR (message_id IS NOT NULL AND message_id = $4))",
+        "SELECT 1 FROM ledger WHERE mailbox = $1 AND ((uidvalidity = $2 AND uid = $3) OR sha256 = $4)",
     )
     .bind(mailbox)
     .bind(i64::from(uidvalidity))
     .bind(i64::from(uid))
-    .bind(message_id)
+    .bind(sha256)
     .fetch_optional(&mut *c)
     .await?;
     Ok(row.is_some())
@@ -420,6 +425,7 @@ pub async fn record_message(
     raw: &[u8],
     sha256: &str,
     received_at: Ts,
+    internal_date: Option<Ts>,
     from: Option<&str>,
     subject: &str,
     game: Option<&str>,
@@ -428,8 +434,8 @@ pub async fn record_message(
     outcome: &str,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO messages (mailbox, uidvalidity, uid, message_id, sha256, raw, received_at, from_address, subject, game_id, power, phase, outcome)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        "INSERT INTO messages (mailbox, uidvalidity, uid, message_id, sha256, raw, received_at, from_address, subject, game_id, power, phase, outcome, internal_date)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     )
     .bind(mailbox)
     .bind(i64::from(uidvalidity))
@@ -444,19 +450,121 @@ pub async fn record_message(
     .bind(power)
     .bind(phase)
     .bind(outcome)
+    .bind(internal_date)
     .execute(&mut *c)
     .await?;
+    ledger_row(
+        c,
+        mailbox,
+        uidvalidity,
+        uid,
+        message_id,
+        sha256,
+        received_at,
+        None,
+    )
+    .await
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn ledger_row(
+    c: &mut SqliteConnection,
+    mailbox: &str,
+    uidvalidity: u32,
+    uid: u32,
+    message_id: Option<&str>,
+    sha256: &str,
+    now: Ts,
+    poisoned: Option<&str>,
+) -> Result<()> {
     sqlx::query(
-        "INSERT INTO ledger (mailbox, uidvalidity, uid, message_id, processed_at) VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO ledger (mailbox, uidvalidity, uid, message_id, processed_at, sha256, status, error)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(mailbox)
     .bind(i64::from(uidvalidity))
     .bind(i64::from(uid))
     .bind(message_id)
-    .bind(received_at)
+    .bind(now)
+    .bind(sha256)
+    .bind(if poisoned.is_some() { "poisoned" } else { "done" })
+    .bind(poisoned)
     .execute(&mut *c)
     .await?;
     Ok(())
+}
+
+/// Set a message aside: handling it failed (a panic, or an error that retrying did not cure).
+/// The raw bytes are kept so the incident can be replayed; the ledger row says why, and the
+/// mailbox goes on to the next UID.
+#[allow(clippy::too_many_arguments)]
+pub async fn record_poisoned(
+    c: &mut SqliteConnection,
+    mailbox: &str,
+    uidvalidity: u32,
+    uid: u32,
+    message_id: Option<&str>,
+    raw: &[u8],
+    sha256: &str,
+    now: Ts,
+    internal_date: Option<Ts>,
+    error: &str,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO messages (mailbox, uidvalidity, uid, message_id, sha256, raw, received_at, outcome, internal_date)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'poisoned', $8)
+         ON CONFLICT (mailbox, uidvalidity, uid) DO NOTHING",
+    )
+    .bind(mailbox)
+    .bind(i64::from(uidvalidity))
+    .bind(i64::from(uid))
+    .bind(message_id)
+    .bind(sha256)
+    .bind(raw)
+    .bind(now)
+    .bind(internal_date)
+    .execute(&mut *c)
+    .await?;
+    ledger_row(
+        c,
+        mailbox,
+        uidvalidity,
+        uid,
+        message_id,
+        sha256,
+        now,
+        Some(error),
+    )
+    .await
+}
+
+/// A poisoned message: (mailbox, uid, message id, error, when).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoisonedRow {
+    pub mailbox: String,
+    pub uid: i64,
+    pub message_id: Option<String>,
+    pub error: String,
+    pub at: Ts,
+}
+
+pub async fn poisoned(c: &mut SqliteConnection) -> Result<Vec<PoisonedRow>> {
+    let rows = sqlx::query(
+        "SELECT mailbox, uid, message_id, error, processed_at FROM ledger WHERE status = 'poisoned' ORDER BY processed_at",
+    )
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(PoisonedRow {
+                mailbox: r.try_get("mailbox")?,
+                uid: r.try_get("uid")?,
+                message_id: r.try_get("message_id")?,
+                error: r.try_get::<Option<String>, _>("error")?.unwrap_or_default(),
+                at: r.try_get("processed_at")?,
+            })
+        })
+        .collect()
 }
 
 pub async fn record_confirmation(
@@ -665,8 +773,8 @@ pub async fn unavailable(c: &mut SqliteConnection, game: &str) -> Result<Vec<(Ts
 
 pub async fn enqueue(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Result<()> {
     sqlx::query(
-        "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+        "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11)
          ON CONFLICT (message_id) DO NOTHING",
     )
     .bind(m.kind)
@@ -679,6 +787,7 @@ pub async fn enqueue(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Result<(
     .bind(m.refs.join(" "))
     .bind(m.auto_submitted)
     .bind(now)
+    .bind(m.game.as_deref())
     .execute(&mut *c)
     .await?;
     Ok(())
@@ -792,4 +901,196 @@ pub async fn outbox_counts(c: &mut SqliteConnection) -> Result<(i64, i64, i64)> 
         row.try_get("sent")?,
         row.try_get("failed")?,
     ))
+}
+
+/// What a mailbox reader last did, for `chancery status` and the silent-mailbox alert.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MailboxState {
+    pub mailbox: String,
+    pub last_poll_started: Option<Ts>,
+    pub last_poll_ok: Option<Ts>,
+    pub last_uid: Option<i64>,
+    pub last_error: Option<String>,
+    pub last_error_at: Option<Ts>,
+    pub polls: i64,
+}
+
+/// A poll of `mailbox` that started at `started` read everything up to `last_uid`.
+pub async fn poll_ok(
+    c: &mut SqliteConnection,
+    mailbox: &str,
+    started: Ts,
+    finished: Ts,
+    last_uid: u32,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO mailbox_state (mailbox, last_poll_started, last_poll_ok, last_uid, polls) VALUES ($1, $2, $3, $4, 1)
+         ON CONFLICT (mailbox) DO UPDATE SET last_poll_started = excluded.last_poll_started,
+         last_poll_ok = excluded.last_poll_ok, last_uid = max(coalesce(last_uid, 0), excluded.last_uid),
+         polls = polls + 1",
+    )
+    .bind(mailbox)
+    .bind(started)
+    .bind(finished)
+    .bind(i64::from(last_uid))
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+pub async fn poll_failed(
+    c: &mut SqliteConnection,
+    mailbox: &str,
+    error: &str,
+    at: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO mailbox_state (mailbox, last_error, last_error_at) VALUES ($1, $2, $3)
+         ON CONFLICT (mailbox) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at",
+    )
+    .bind(mailbox)
+    .bind(error)
+    .bind(at)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+pub async fn mailbox_states(c: &mut SqliteConnection) -> Result<Vec<MailboxState>> {
+    let rows = sqlx::query("SELECT * FROM mailbox_state ORDER BY mailbox")
+        .fetch_all(&mut *c)
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(MailboxState {
+                mailbox: r.try_get("mailbox")?,
+                last_poll_started: r.try_get("last_poll_started")?,
+                last_poll_ok: r.try_get("last_poll_ok")?,
+                last_uid: r.try_get("last_uid")?,
+                last_error: r.try_get("last_error")?,
+                last_error_at: r.try_get("last_error_at")?,
+                polls: r.try_get("polls")?,
+            })
+        })
+        .collect()
+}
+
+/// Record a mail that was read and deliberately not answered.
+#[allow(clippy::too_many_arguments)]
+pub async fn record_drop(
+    c: &mut SqliteConnection,
+    mailbox: &str,
+    uid: u32,
+    from: Option<&str>,
+    game: Option<&str>,
+    reason: &str,
+    at: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO drops (mailbox, uid, from_address, game_id, reason, at) VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(mailbox)
+    .bind(i64::from(uid))
+    .bind(from)
+    .bind(game)
+    .bind(reason)
+    .bind(at)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Silent drops since `since`, by reason: those about `game`, and those about no game at all.
+pub async fn drop_counts(
+    c: &mut SqliteConnection,
+    game: &str,
+    since: Ts,
+) -> Result<Vec<(String, i64)>> {
+    let rows = sqlx::query(
+        "SELECT reason, count(*) AS n FROM drops WHERE at >= $1 AND (game_id = $2 OR game_id IS NULL)
+         GROUP BY reason ORDER BY reason",
+    )
+    .bind(since)
+    .bind(game)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("reason")?, r.try_get("n")?)))
+        .collect()
+}
+
+/// Answers (not results, digests or alerts) mailed to `address` since `since`.
+pub async fn answers_to(c: &mut SqliteConnection, address: &str, since: Ts) -> Result<i64> {
+    let row = sqlx::query(
+        "SELECT count(*) AS n FROM outbox WHERE to_address = $1 AND created_at >= $2
+         AND kind IN ('ack', 'rejection', 'receipt', 'notice')",
+    )
+    .bind(address)
+    .bind(since)
+    .fetch_one(&mut *c)
+    .await?;
+    Ok(row.try_get("n")?)
+}
+
+/// Answers mailed about `game` since `since`.
+pub async fn answers_in_game(c: &mut SqliteConnection, game: &str, since: Ts) -> Result<i64> {
+    let row = sqlx::query(
+        "SELECT count(*) AS n FROM outbox WHERE game_id = $1 AND created_at >= $2
+         AND kind IN ('ack', 'rejection', 'receipt', 'notice')",
+    )
+    .bind(game)
+    .bind(since)
+    .fetch_one(&mut *c)
+    .await?;
+    Ok(row.try_get("n")?)
+}
+
+/// Is `address` a registered player of any game that is not finished?
+pub async fn is_registered(c: &mut SqliteConnection, address: &str) -> Result<bool> {
+    let row = sqlx::query(
+        "SELECT 1 FROM players p JOIN games g ON g.id = p.game_id
+         WHERE p.address = lower($1) AND g.status != 'finished' LIMIT 1",
+    )
+    .bind(address)
+    .fetch_optional(&mut *c)
+    .await?;
+    Ok(row.is_some())
+}
+
+/// Count a wrong secret given for a power.
+pub async fn add_wrong_secret(c: &mut SqliteConnection, game: &str, power: &str) -> Result<()> {
+    sqlx::query(
+        "UPDATE players SET wrong_secrets = wrong_secrets + 1 WHERE game_id = $1 AND power = $2",
+    )
+    .bind(game)
+    .bind(power)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Wrong secrets given so far, by power.
+pub async fn wrong_secrets(c: &mut SqliteConnection, game: &str) -> Result<Vec<(String, i64)>> {
+    let rows = sqlx::query(
+        "SELECT power, wrong_secrets FROM players WHERE game_id = $1 AND wrong_secrets > 0 ORDER BY power",
+    )
+    .bind(game)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("power")?, r.try_get("wrong_secrets")?)))
+        .collect()
+}
+
+/// Empty the raw bytes of messages received before `before`; their ledger rows and metadata
+/// stay. Returns how many were purged.
+pub async fn purge_raw(c: &mut SqliteConnection, before: Ts, now: Ts) -> Result<u64> {
+    let r = sqlx::query(
+        "UPDATE messages SET raw = X'', raw_purged_at = $1 WHERE received_at < $2 AND raw_purged_at IS NULL",
+    )
+    .bind(now)
+    .bind(before)
+    .execute(&mut *c)
+    .await?;
+    Ok(r.rows_affected())
 }

@@ -8,7 +8,7 @@
 mod mailstack;
 
 use chancery::config::Config;
-use chancery::engine::{self, Env};
+use chancery::engine;
 use chancery::game::{DAY, Ts};
 use chancery::localstack::POWERS;
 use chancery::localstack::server_config as server;
@@ -28,6 +28,11 @@ struct TestClock(AtomicI64);
 impl Clock for TestClock {
     fn now(&self) -> Ts {
         self.0.load(Ordering::SeqCst)
+    }
+
+    /// The test moves time by hand: a mail counts as arriving when the server reads it.
+    fn game_time(&self, _unix: i64) -> Ts {
+        self.now()
     }
 }
 
@@ -163,6 +168,9 @@ async fn a_full_1901_by_mail() {
         gm_mailbox: server(stack.imap_port(), "gm@example.test"),
         confirm_mailbox: server(stack.imap_port(), "confirm@example.test"),
         archive_mailbox: Some(server(stack.imap_port(), "archive@example.test")),
+        masters: Vec::new(),
+        deadline_grace_seconds: 5,
+        limits: Default::default(),
     };
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
     let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -176,10 +184,7 @@ async fn a_full_1901_by_mail() {
     };
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let pool = store::open(&db).await.expect("db");
-    let env = Env {
-        authserv_id: "mx.example.test".into(),
-        message_id_domain: "chancery.example.test".into(),
-    };
+    let env = cfg.env();
 
     // Spring 1901. France revises its orders; Italy sends nothing (NMR); Turkey is late.
     let spring: [&[&str]; 7] = [

@@ -1080,6 +1080,7 @@ fn digest_view() -> DigestView {
         order_count: n,
         last_submission: last,
         extension_days_used: ext,
+        wrong_secrets: 0,
     };
     DigestView {
         game: "wm2026a".into(),
@@ -1100,6 +1101,7 @@ fn digest_view() -> DigestView {
             ),
             row("FRANCE", "marianne@example.fr", 0, false, None, 2),
         ],
+        drops: Vec::new(),
     }
 }
 
@@ -1122,6 +1124,35 @@ fn digest_lists_every_power() {
     ] {
         assert!(r.body.contains(s), "missing {s:?} in\n{}", r.body);
     }
+    assert!(!r.body.contains("Wrong secrets") && !r.body.contains("not answered"));
+}
+
+#[test]
+fn digest_counts_wrong_secrets_and_silent_drops() {
+    // Issue 9, points 5 and 6: the masters see forgery attempts and what was not answered.
+    let mut v = digest_view();
+    v.powers[1].wrong_secrets = 4;
+    v.drops = vec![
+        DropCount {
+            reason: "stranger: already answered today".into(),
+            count: 12,
+        },
+        DropCount {
+            reason: "automatic mail (auto-replied): never answered".into(),
+            count: 2,
+        },
+    ];
+    let r = digest(&v).expect("digest");
+    for s in [
+        "Wrong secrets (possible impersonation; nobody is locked out):",
+        "  ENGLAND    4",
+        "Mail read and not answered in the last 24 hours:",
+        "  12     stranger: already answered today",
+        "  2      automatic mail (auto-replied): never answered",
+    ] {
+        assert!(r.body.contains(s), "missing {s:?} in\n{}", r.body);
+    }
+    assert!(!r.body.contains("AUSTRIA    0"), "{}", r.body);
 }
 
 fn reminder_view() -> ReminderView {

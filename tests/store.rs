@@ -68,7 +68,7 @@ async fn ledger_outbox_and_reopen() {
     // A message and its ledger row, in one transaction with an outgoing mail.
     let mut tx = pool.begin().await.expect("tx");
     assert!(
-        !store::processed(&mut tx, "gm", 7, 1, Some("a@x"))
+        !store::processed(&mut tx, "gm", 7, 1, "00")
             .await
             .expect("q")
     );
@@ -81,6 +81,7 @@ async fn ledger_outbox_and_reopen() {
         b"raw",
         "00",
         200,
+        Some(190),
         Some("p@x"),
         "s",
         Some("wm1"),
@@ -102,21 +103,28 @@ async fn ledger_outbox_and_reopen() {
             in_reply_to: Some("a@x".into()),
             refs: vec!["a@x".into()],
             auto_submitted: "auto-replied",
+            game: Some("wm1".into()),
         },
         200,
     )
     .await
     .expect("enqueue");
     tx.commit().await.expect("commit");
-    // Seen again by position or by Message-ID (a re-delivery with a new UID).
-    assert!(store::processed(&mut c, "gm", 7, 1, None).await.expect("q"));
+    // Seen again by position or by content (a re-delivery with a new UID); a Message-ID alone
+    // decides nothing (a new mail may reuse one).
+    assert!(store::processed(&mut c, "gm", 7, 1, "ff").await.expect("q"));
     assert!(
-        store::processed(&mut c, "gm", 7, 99, Some("a@x"))
+        store::processed(&mut c, "gm", 7, 99, "00")
             .await
             .expect("q")
     );
     assert!(
-        !store::processed(&mut c, "confirm", 7, 1, Some("a@x"))
+        !store::processed(&mut c, "gm", 7, 99, "ff")
+            .await
+            .expect("q")
+    );
+    assert!(
+        !store::processed(&mut c, "confirm", 7, 1, "00")
             .await
             .expect("q")
     );
@@ -131,9 +139,10 @@ async fn ledger_outbox_and_reopen() {
         7,
         2,
         Some("b@x"),
-        b"raw",
-        "00",
+        b"raw2",
+        "11",
         300,
+        None,
         None,
         "s",
         None,
@@ -144,11 +153,7 @@ async fn ledger_outbox_and_reopen() {
     .await
     .expect("record");
     tx.rollback().await.expect("rollback");
-    assert!(
-        !store::processed(&mut c, "gm", 7, 2, Some("b@x"))
-            .await
-            .expect("q")
-    );
+    assert!(!store::processed(&mut c, "gm", 7, 2, "11").await.expect("q"));
 
     // The outbox: due, sending, retry, sent.
     let due = store::due_outbox(&mut c, 200, 10).await.expect("due");
@@ -183,7 +188,7 @@ async fn ledger_outbox_and_reopen() {
     // Everything is still there after reopening the file.
     let pool = store::open(&path).await.expect("reopen");
     let mut c = pool.acquire().await.expect("conn");
-    assert!(store::processed(&mut c, "gm", 7, 1, None).await.expect("q"));
+    assert!(store::processed(&mut c, "gm", 7, 1, "").await.expect("q"));
     assert_eq!(
         store::outbox_counts(&mut c).await.expect("counts"),
         (0, 1, 0)
@@ -244,6 +249,7 @@ async fn receipts_go_first() {
         in_reply_to: None,
         refs: Vec::new(),
         auto_submitted: "auto-replied",
+        game: None,
     };
     for i in 0..5 {
         store::enqueue(&mut c, &mail("ack", &format!("ack{i}")), 100)

@@ -1,0 +1,648 @@
+//! Hostile, broken and late mail through the engine, on a real SQLite file: what a message or a
+//! tick does to the store and the outbox. (The same over the real mail stack: tests/hostile.rs.)
+
+use chancery::engine::{self, Env, Incoming, Processed};
+use chancery::game::{DAY, Ts};
+use chancery::rules::Rules;
+use chancery::store::{self, PlayerRow};
+use sqlx::{Row, SqlitePool};
+
+const T0: Ts = 1_795_000_000;
+const POWERS: [&str; 7] = [
+    "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
+];
+
+fn env() -> Env {
+    Env {
+        authserv_id: "mx.example.test".into(),
+        message_id_domain: "chancery.example.test".into(),
+        masters: vec!["td@example.test".into()],
+        alert_from: "gm@example.test".into(),
+        confirm_from: "confirm@example.test".into(),
+        ..Env::default()
+    }
+}
+
+fn player(i: usize) -> String {
+    format!("player{}@example.test", i + 1)
+}
+
+async fn setup(name: &str, games: &[&str]) -> SqlitePool {
+    let dir = std::env::temp_dir().join(format!("chancery-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pool = store::open(&dir.join("chancery.sqlite"))
+        .await
+        .expect("open");
+    let rules = Rules {
+        subject_format: "{game} {power} {phase}".into(),
+        ..Rules::default()
+    };
+    for g in games {
+        let mut c = pool.acquire().await.expect("conn");
+        store::create_game(
+            &mut c,
+            g,
+            "standard",
+            &serde_json::to_string(&rules).expect("rules"),
+            "gm@example.test",
+            "confirm@example.test",
+            T0,
+        )
+        .await
+        .expect("game");
+        for (i, power) in POWERS.iter().enumerate() {
+            store::add_player(
+                &mut c,
+                g,
+                &PlayerRow {
+                    power: power.to_string(),
+                    address: player(i),
+                    name: String::new(),
+                    tz: "UTC".into(),
+                    secret: format!("s{}", i + 1),
+                    extension_days_used: 0,
+                },
+            )
+            .await
+            .expect("player");
+        }
+        drop(c);
+        engine::start_game(&pool, g, T0).await.expect("start");
+    }
+    pool
+}
+
+fn raw(from: &str, to: &str, subject: &str, extra: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nDate: Thu, 19 Nov 2026 10:00:00 +0000\r\n{extra}\r\n{body}"
+    )
+    .into_bytes()
+}
+
+/// Process a raw mail as UID `uid` of `mailbox`, arrived at `arrived`, read at `now`.
+async fn deliver(
+    pool: &SqlitePool,
+    mailbox: &str,
+    uid: u32,
+    bytes: &[u8],
+    arrived: Option<Ts>,
+    now: Ts,
+) -> Processed {
+    let inc = Incoming {
+        mailbox,
+        uidvalidity: 1,
+        uid,
+        raw: bytes,
+        arrived,
+    };
+    engine::process_message(pool, &env(), &inc, &engine::read(bytes), now)
+        .await
+        .expect("process")
+}
+
+/// Outgoing mail: (kind, to, subject, body).
+async fn outbox(pool: &SqlitePool) -> Vec<(String, String, String, String)> {
+    let mut c = pool.acquire().await.expect("conn");
+    sqlx::query("SELECT kind, to_address, subject, body FROM outbox ORDER BY id")
+        .fetch_all(&mut *c)
+        .await
+        .expect("outbox")
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+        .collect()
+}
+
+async fn drops(pool: &SqlitePool) -> Vec<String> {
+    let mut c = pool.acquire().await.expect("conn");
+    sqlx::query("SELECT reason FROM drops ORDER BY id")
+        .fetch_all(&mut *c)
+        .await
+        .expect("drops")
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+fn orders(i: usize, lines: &str) -> String {
+    format!("SECRET s{}\n{lines}\n", i + 1)
+}
+
+#[tokio::test]
+async fn a_stranger_gets_one_answer_a_day_and_none_after_an_auth_failure() {
+    // Issue 9, point 5 (backscatter): a forged From must not make Chancery mail anyone at will.
+    let pool = setup("stranger", &["wm1"]).await;
+    let now = T0 + 3600;
+    for uid in 1..=5 {
+        let m = raw(
+            "victim@elsewhere.test",
+            "gm@example.test",
+            &format!("hello {uid}"),
+            "",
+            "A Par - Bur\n",
+        );
+        assert_eq!(
+            deliver(&pool, "gm", uid, &m, None, now).await,
+            Processed::Rejected
+        );
+    }
+    let out = outbox(&pool).await;
+    assert_eq!(
+        out.iter()
+            .filter(|o| o.1 == "victim@elsewhere.test")
+            .count(),
+        1,
+        "{out:?}"
+    );
+    assert_eq!(
+        drops(&pool).await,
+        vec!["stranger: already answered today"; 4]
+    );
+    // The next day: one more.
+    let m = raw(
+        "victim@elsewhere.test",
+        "gm@example.test",
+        "again",
+        "",
+        "x\n",
+    );
+    deliver(&pool, "gm", 6, &m, None, now + DAY + 1).await;
+    assert_eq!(outbox(&pool).await.len(), 2);
+
+    // A stranger for whom our receiving server recorded a DMARC failure: no answer at all.
+    let forged = raw(
+        "boss@bank.test",
+        "gm@example.test",
+        "hi",
+        "Authentication-Results: mx.example.test; spf=fail smtp.mailfrom=bank.test; dmarc=fail header.from=bank.test\r\n",
+        "x\n",
+    );
+    deliver(&pool, "gm", 7, &forged, None, now).await;
+    assert!(outbox(&pool).await.iter().all(|o| o.1 != "boss@bank.test"));
+    assert_eq!(
+        drops(&pool).await.last().map(String::as_str),
+        Some("stranger: the receiving server recorded an SPF, DKIM or DMARC failure")
+    );
+}
+
+#[tokio::test]
+async fn the_confirmation_box_answers_only_registered_players() {
+    // Issue 9, point 5: the confirmation box sent a receipt to anyone.
+    let pool = setup("confirm", &["wm1"]).await;
+    let now = T0 + 3600;
+    for uid in 1..=3 {
+        let m = raw(
+            "someone@elsewhere.test",
+            "gm@example.test",
+            "wm1 FRANCE S1901M",
+            &format!("Cc: confirm@example.test\r\nMessage-ID: <c{uid}@elsewhere.test>\r\n"),
+            "A Par - Bur\n",
+        );
+        assert_eq!(
+            deliver(&pool, "confirm", uid, &m, None, now).await,
+            Processed::Dropped
+        );
+    }
+    assert!(outbox(&pool).await.is_empty());
+    assert_eq!(drops(&pool).await.len(), 3);
+    let m = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "Cc: confirm@example.test\r\n",
+        &orders(2, "A Par - Bur"),
+    );
+    assert_eq!(
+        deliver(&pool, "confirm", 4, &m, None, now).await,
+        Processed::Receipted
+    );
+    let out = outbox(&pool).await;
+    assert_eq!(out.len(), 1);
+    assert_eq!(
+        (out[0].0.as_str(), out[0].1.as_str()),
+        ("receipt", "player3@example.test")
+    );
+}
+
+#[tokio::test]
+async fn automatic_mail_is_never_answered_even_when_unreadable() {
+    // Issue 9, point 5: an unreadable mail was answered before the auto-reply check.
+    let pool = setup("auto", &["wm1"]).await;
+    let mut big = raw(
+        &player(0),
+        "gm@example.test",
+        "Out of office",
+        "Auto-Submitted: auto-replied\r\n",
+        "",
+    );
+    big.resize(chancery::message::MAX_MESSAGE_BYTES + 10, b'a');
+    assert_eq!(
+        deliver(&pool, "gm", 1, &big, None, T0).await,
+        Processed::Auto
+    );
+    assert!(outbox(&pool).await.is_empty());
+    // The same, from a person: answered, with the subject and threading of the original.
+    let mut big = raw(
+        &player(0),
+        "gm@example.test",
+        "wm1 AUSTRIA S1901M",
+        "Message-ID: <big-1@player.test>\r\n",
+        "",
+    );
+    big.resize(chancery::message::MAX_MESSAGE_BYTES + 10, b'a');
+    assert_eq!(
+        deliver(&pool, "gm", 2, &big, None, T0).await,
+        Processed::Rejected
+    );
+    let out = outbox(&pool).await;
+    assert_eq!(out.len(), 1);
+    assert!(out[0].3.contains("too large"), "{}", out[0].3);
+    assert!(out[0].3.contains("wm1 AUSTRIA S1901M"), "{}", out[0].3);
+}
+
+#[tokio::test]
+async fn echoed_subjects_are_cut_and_never_carry_the_secret() {
+    // Issue 9, points 5 and 8.
+    let pool = setup("subject", &["wm1"]).await;
+    let long = format!("wm1 FRANCE S1901M SECRET s3 {}", "x".repeat(100_000));
+    let m = raw(&player(2), "gm@example.test", &long, "", "A Par - Bur\n");
+    deliver(&pool, "gm", 1, &m, None, T0 + 60).await;
+    let out = outbox(&pool).await;
+    assert!(!out.is_empty());
+    for (_, _, subject, body) in &out {
+        assert!(subject.chars().count() <= 220, "{}", subject.len());
+        assert!(body.len() < 20_000, "{}", body.len());
+        assert!(!body.contains("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
+        assert!(
+            !subject.contains(" s3") && !body.contains("SECRET s3"),
+            "{subject}\n{body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn answers_are_rate_limited_and_orders_still_count() {
+    // Issue 9, point 5: a sender (or a forger of a registered address) cannot make Chancery
+    // mail without end.
+    let pool = setup("rate", &["wm1"]).await;
+    let limit = env().limits.answers_per_hour;
+    let now = T0 + 3600;
+    for uid in 1..=(limit as u32 + 10) {
+        let last = if uid == limit as u32 + 10 {
+            "A Par - Pic"
+        } else {
+            "A Par - Bur"
+        };
+        let m = raw(
+            &player(2),
+            "gm@example.test",
+            "wm1 FRANCE S1901M",
+            &format!("Message-ID: <r{uid}@player.test>\r\n"),
+            &orders(2, last),
+        );
+        assert_eq!(
+            deliver(&pool, "gm", uid, &m, None, now).await,
+            Processed::Accepted
+        );
+    }
+    let out = outbox(&pool).await;
+    let acks = out.iter().filter(|o| o.0 == "ack").count();
+    let notices = out.iter().filter(|o| o.0 == "notice").count();
+    assert_eq!(acks as i64, limit);
+    assert_eq!(notices, 1, "one 'too many mails' notice per window");
+    // The last mail's orders stand although it was not answered.
+    let mut c = pool.acquire().await.expect("conn");
+    let standing = store::standing_orders(&mut c, "wm1", "S1901M")
+        .await
+        .expect("standing");
+    assert!(
+        standing[0].orders.contains("A PAR - PIC"),
+        "{}",
+        standing[0].orders
+    );
+    // An hour later answers resume.
+    drop(c);
+    let m = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "Message-ID: <later@player.test>\r\n",
+        &orders(2, "A Par - Bur"),
+    );
+    deliver(&pool, "gm", 500, &m, None, now + 3601).await;
+    assert_eq!(
+        outbox(&pool).await.iter().filter(|o| o.0 == "ack").count() as i64,
+        limit + 1
+    );
+}
+
+#[tokio::test]
+async fn a_reused_message_id_is_new_mail_and_the_same_bytes_are_not() {
+    // Issue 9, point 7: deduplicate by position and content, not by Message-ID alone.
+    let pool = setup("dedup", &["wm1"]).await;
+    let first = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "Message-ID: <same@player.test>\r\n",
+        &orders(2, "A Par - Bur"),
+    );
+    let second = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "Message-ID: <same@player.test>\r\n",
+        &orders(2, "A Par - Pic"),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &first, None, T0 + 60).await,
+        Processed::Accepted
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 2, &second, None, T0 + 61).await,
+        Processed::Accepted
+    );
+    // The first again under a new UID (a redelivery): nothing done twice.
+    assert_eq!(
+        deliver(&pool, "gm", 3, &first, None, T0 + 62).await,
+        Processed::AlreadyDone
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 2, &second, None, T0 + 63).await,
+        Processed::AlreadyDone
+    );
+    let acks = outbox(&pool).await.iter().filter(|o| o.0 == "ack").count();
+    assert_eq!(acks, 2, "each distinct mail is acknowledged once");
+}
+
+#[tokio::test]
+async fn mails_without_message_id_each_get_their_acknowledgement() {
+    // Issue 9, point 9: the outbox dropped the acknowledgement of a mail that had no Message-ID.
+    let pool = setup("noid", &["wm1"]).await;
+    for (uid, o) in [(1, "A Par - Bur"), (2, "A Par - Pic")] {
+        let m = raw(
+            &player(2),
+            "gm@example.test",
+            "wm1 FRANCE S1901M",
+            "",
+            &orders(2, o),
+        );
+        deliver(&pool, "gm", uid, &m, None, T0 + 60).await;
+    }
+    let acks = outbox(&pool).await.iter().filter(|o| o.0 == "ack").count();
+    assert_eq!(acks, 2);
+}
+
+#[tokio::test]
+async fn the_arrival_time_decides_timeliness_not_the_reading_time() {
+    // Issue 9, point 3: orders that reached the server before the deadline are on time even
+    // when Chancery reads them after it (an outage, a late poll).
+    let pool = setup("arrival", &["wm1"]).await;
+    let deadline = T0 + 3 * DAY;
+    for i in 0..7 {
+        let m = raw(
+            &player(i),
+            "gm@example.test",
+            &format!("wm1 {} S1901M", POWERS[i]),
+            &format!("Message-ID: <a{i}@player.test>\r\n"),
+            &orders(i, ""),
+        );
+        assert_eq!(
+            deliver(
+                &pool,
+                "gm",
+                i as u32 + 1,
+                &m,
+                Some(deadline - 60),
+                deadline + 3600
+            )
+            .await,
+            Processed::Accepted
+        );
+    }
+    let mut c = pool.acquire().await.expect("conn");
+    let late: Vec<(i64, i64)> = sqlx::query("SELECT late, submitted_at FROM submissions")
+        .fetch_all(&mut *c)
+        .await
+        .expect("subs")
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    assert_eq!(late, vec![(0, deadline - 60); 7]);
+    // Both times are recorded.
+    let row = sqlx::query("SELECT internal_date, received_at FROM messages LIMIT 1")
+        .fetch_one(&mut *c)
+        .await
+        .expect("msg");
+    assert_eq!(
+        (row.get::<i64, _>(0), row.get::<i64, _>(1)),
+        (deadline - 60, deadline + 3600)
+    );
+}
+
+#[tokio::test]
+async fn a_deadline_waits_until_every_mailbox_is_read_through_it() {
+    // Issue 9, point 3: never adjudicate with orders possibly unread.
+    let pool = setup("wait", &["wm1"]).await;
+    let deadline = T0 + 3 * DAY;
+    let e = env();
+    let r = engine::tick_with(&pool, &e, deadline + 600, deadline - 1)
+        .await
+        .expect("tick");
+    assert_eq!(r.adjudicated, 0);
+    assert_eq!(r.waiting, vec![("wm1".to_string(), deadline)]);
+    let r = engine::tick_with(&pool, &e, deadline + 600, deadline)
+        .await
+        .expect("tick");
+    assert_eq!(r.adjudicated, 1);
+}
+
+#[tokio::test]
+async fn one_failing_game_does_not_stop_the_others() {
+    // Issue 9, point 1: the scheduler stopped at the first game's error.
+    let pool = setup("isolation", &["a1", "b2", "c3"]).await;
+    {
+        let mut c = pool.acquire().await.expect("conn");
+        sqlx::query("UPDATE phases SET board = 'not json' WHERE game_id = 'b2'")
+            .execute(&mut *c)
+            .await
+            .expect("break b2");
+    }
+    let due = T0 + 3 * DAY + 1;
+    let r = engine::tick_with(&pool, &env(), due, due)
+        .await
+        .expect("tick");
+    assert_eq!(r.adjudicated, 2, "a1 and c3 are adjudicated");
+    assert_eq!(r.failed.len(), 1);
+    assert_eq!(r.failed[0].0, "b2");
+    // The masters are told once per phase, however often the tick fails.
+    engine::tick_with(&pool, &env(), due + 5, due + 5)
+        .await
+        .expect("tick");
+    let alerts: Vec<_> = outbox(&pool)
+        .await
+        .into_iter()
+        .filter(|o| o.0 == "alert")
+        .collect();
+    assert_eq!(alerts.len(), 1, "{alerts:?}");
+    assert_eq!(alerts[0].1, "td@example.test");
+    assert!(alerts[0].2.contains("b2"));
+    // And the plain `tick` reports it as an error.
+    assert!(engine::tick(&pool, &env(), due + 10).await.is_err());
+}
+
+#[tokio::test]
+async fn a_poisoned_message_is_set_aside_once_and_the_masters_are_told() {
+    // Issue 9, point 1: a message whose handling fails gets a "poisoned" ledger row, and the
+    // mailbox goes on.
+    let pool = setup("poison", &["wm1"]).await;
+    let bytes = b"From: x@y.test\r\n\r\nwhatever".to_vec();
+    let inc = Incoming {
+        mailbox: "gm",
+        uidvalidity: 1,
+        uid: 9,
+        raw: &bytes,
+        arrived: Some(T0),
+    };
+    engine::poison_message(&pool, &env(), &inc, "panic: boom", T0 + 5)
+        .await
+        .expect("poison");
+    engine::poison_message(&pool, &env(), &inc, "panic: boom", T0 + 6)
+        .await
+        .expect("poison again is a no-op");
+    let mut c = pool.acquire().await.expect("conn");
+    let p = store::poisoned(&mut c).await.expect("poisoned");
+    assert_eq!(p.len(), 1);
+    assert_eq!((p[0].uid, p[0].error.as_str()), (9, "panic: boom"));
+    assert_eq!(store::last_uid(&mut c, "gm", 1).await.expect("uid"), 9);
+    drop(c);
+    // Processed from now on: the same UID is not handled again.
+    assert_eq!(
+        deliver(&pool, "gm", 9, &bytes, None, T0 + 7).await,
+        Processed::AlreadyDone
+    );
+    let alerts: Vec<_> = outbox(&pool)
+        .await
+        .into_iter()
+        .filter(|o| o.0 == "alert")
+        .collect();
+    assert_eq!(alerts.len(), 1);
+    assert!(alerts[0].3.contains("UID 9") && alerts[0].3.contains("panic: boom"));
+}
+
+#[tokio::test]
+async fn wrong_secrets_and_silent_drops_reach_the_masters_digest() {
+    // Issue 9, points 5 and 6.
+    let pool = setup("digest", &["wm1"]).await;
+    for uid in 1..=3 {
+        let m = raw(
+            &player(2),
+            "gm@example.test",
+            "wm1 FRANCE S1901M",
+            &format!("Message-ID: <w{uid}@player.test>\r\n"),
+            "SECRET guess\nA Par - Bur\n",
+        );
+        assert_eq!(
+            deliver(&pool, "gm", uid, &m, None, T0 + 60).await,
+            Processed::Rejected
+        );
+    }
+    let m = raw(
+        "someone@else.test",
+        "gm@example.test",
+        "x",
+        "Cc: confirm@example.test\r\n",
+        "x",
+    );
+    deliver(&pool, "confirm", 1, &m, None, T0 + 2 * DAY).await;
+    // The digest, a day before the deadline.
+    engine::tick(&pool, &env(), T0 + 2 * DAY + 3600)
+        .await
+        .expect("tick");
+    let out = outbox(&pool).await;
+    let digest = out.iter().find(|o| o.0 == "digest").expect("digest");
+    assert_eq!(
+        digest.1, "td@example.test",
+        "the digest goes to the masters"
+    );
+    assert!(digest.3.contains("Wrong secrets"), "{}", digest.3);
+    assert!(digest.3.contains("FRANCE     3"), "{}", digest.3);
+    assert!(
+        digest
+            .3
+            .contains("confirmation box: the sender plays in no game"),
+        "{}",
+        digest.3
+    );
+    // The impersonation reports went to the masters, naming the registered address.
+    let report = out.iter().find(|o| o.0 == "report").expect("report");
+    assert_eq!(report.1, "td@example.test");
+    assert!(report.3.contains("player3@example.test"), "{}", report.3);
+}
+
+#[tokio::test]
+async fn a_mail_that_cannot_be_composed_is_not_sent_and_the_masters_are_told() {
+    // Issue 9, point 7: a template failure sent a near-empty mail.
+    let pool = setup("compose", &["wm1"]).await;
+    {
+        // A deadline no calendar can print makes the acknowledgement fail to render.
+        let mut c = pool.acquire().await.expect("conn");
+        sqlx::query("UPDATE phases SET deadline = 9000000000000000000 WHERE game_id = 'wm1'")
+            .execute(&mut *c)
+            .await
+            .expect("deadline");
+    }
+    let m = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "",
+        &orders(2, "A Par - Bur"),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &m, None, T0 + 60).await,
+        Processed::Accepted
+    );
+    let out = outbox(&pool).await;
+    assert!(out.iter().all(|o| o.0 != "ack"), "{out:?}");
+    let alert = out.iter().find(|o| o.0 == "alert").expect("alert");
+    assert!(alert.2.contains("could not be composed"), "{}", alert.2);
+    assert!(alert.3.contains("player3@example.test"));
+}
+
+#[tokio::test]
+async fn raw_mail_is_kept_for_the_retention_time_only() {
+    // Issue 9, point 10.
+    let pool = setup("purge", &["wm1"]).await;
+    let m = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "",
+        &orders(2, "A Par - Bur"),
+    );
+    deliver(&pool, "gm", 1, &m, None, T0 + 60).await;
+    let mut c = pool.acquire().await.expect("conn");
+    let retention = env().limits.raw_retention_days * DAY;
+    assert_eq!(
+        store::purge_raw(&mut c, T0 + 60, T0 + retention)
+            .await
+            .expect("purge"),
+        0
+    );
+    assert_eq!(
+        store::purge_raw(&mut c, T0 + 61, T0 + retention + 61)
+            .await
+            .expect("purge"),
+        1
+    );
+    let row = sqlx::query("SELECT length(raw), raw_purged_at FROM messages")
+        .fetch_one(&mut *c)
+        .await
+        .expect("row");
+    assert_eq!(row.get::<i64, _>(0), 0);
+    assert!(
+        store::processed(&mut c, "gm", 1, 1, "x")
+            .await
+            .expect("ledger")
+    );
+}
