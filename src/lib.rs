@@ -5,6 +5,7 @@
 //! `chancery adjudicate` contract is in [`json`].
 
 pub mod adjudicator;
+pub mod authres;
 #[cfg(feature = "service")]
 pub mod bench;
 #[cfg(feature = "service")]
@@ -30,6 +31,8 @@ pub mod reader;
 #[cfg(feature = "service")]
 pub mod render;
 pub mod rules;
+#[cfg(feature = "service")]
+pub mod secret;
 pub mod sections;
 #[cfg(feature = "service")]
 pub mod service;

@@ -635,3 +635,22 @@ mod tests {
         assert!(e.to_string().contains("too large"));
     }
 }
+// TEMP-STUB-BEGIN
+#[derive(Debug, Clone, Default)]
+pub struct MessageHead {
+    pub message_id: Option<String>,
+    pub in_reply_to: Option<String>,
+    pub from_address: Option<String>,
+    pub subject: String,
+    pub to: Vec<String>,
+    pub cc: Vec<String>,
+    pub auto: Option<AutoKind>,
+    pub authentication_results: Vec<String>,
+}
+pub fn read_head(raw: &[u8]) -> MessageHead {
+    MessageHead {
+        from_address: sender_of_raw(raw),
+        ..Default::default()
+    }
+}
+// TEMP-STUB-END

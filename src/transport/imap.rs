@@ -45,6 +45,11 @@ pub struct Fetched {
     pub internal_date: Option<i64>,
 }
 
+pub struct Batch {
+    pub messages: Vec<Fetched>,
+    pub missing: Vec<u32>,
+    pub more: bool,
+}
 /// The result of [`Mailbox::wait`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wait {
@@ -330,7 +335,24 @@ impl Mailbox {
     ///
     /// `UID FETCH n:*` always matches the highest message even when its UID is below `n`
     /// (RFC 3501 §6.4.8), so the result is filtered to `uid > after_uid`.
-    pub async fn fetch_after(&mut self, after_uid: u32) -> Result<Vec<Fetched>, TransportError> {
+    pub async fn fetch_after(
+        &mut self,
+        after_uid: u32,
+        _limit: usize,
+    ) -> Result<Batch, TransportError> {
+        Ok(Batch {
+            messages: self.fetch_after_old(after_uid).await?,
+            missing: vec![],
+            more: false,
+        })
+    }
+    pub async fn unflagged_uids(&mut self) -> Result<Vec<u32>, TransportError> {
+        Ok(vec![])
+    }
+    pub async fn fetch_after_old(
+        &mut self,
+        after_uid: u32,
+    ) -> Result<Vec<Fetched>, TransportError> {
         let Some(first) = after_uid.checked_add(1) else {
             return Ok(Vec::new());
         };
@@ -404,7 +426,7 @@ impl Mailbox {
     }
 
     /// Flag a message as handled: `\Seen` and `$ChanceryDone`.
-    pub async fn mark_processed(&mut self, uid: u32) -> Result<(), TransportError> {
+    pub async fn mark_processed(&mut self, uid: u32, _seen: bool) -> Result<(), TransportError> {
         let what = "IMAP UID STORE";
         let session = self.session.as_mut().ok_or_else(|| lost(what))?;
         let result = async {
