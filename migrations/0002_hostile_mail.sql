@@ -51,3 +51,4 @@ ALTER TABLE players ADD COLUMN wrong_secrets INTEGER NOT NULL DEFAULT 0;
 -- per-address answer counts.
 ALTER TABLE outbox ADD COLUMN game_id TEXT;
 CREATE INDEX outbox_to ON outbox(to_address, created_at);
+CREATE INDEX outbox_game ON outbox(game_id, created_at) WHERE game_id IS NOT NULL;

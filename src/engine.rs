@@ -802,7 +802,8 @@ async fn order_mail(
                 &e,
                 now,
             );
-            send(c, env, Some(&g), report, ctx.key, now).await?;
+            // Through the limits: a forger must not be able to flood the masters either.
+            answer(c, env, ctx, report, Recipient::Registered, Some(&g)).await?;
         }
         return Ok((Processed::Rejected, tag));
     }

@@ -142,8 +142,12 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
     }
     let s = split(map, &msg.lines);
     out.final_ = s.final_;
-    out.secret_given = s.secret.is_some();
-    out.secret = s.secret.clone();
+    // The secret from the body, else from the subject (docs/mail-syntax.md).
+    out.secret = s
+        .secret
+        .clone()
+        .or_else(|| crate::sections::secret_in_subject(&msg.subject));
+    out.secret_given = out.secret.is_some();
     for (n, l) in s.orders.iter().enumerate() {
         // A mail has at most a few dozen orders; past the cap, lines are listed, not read, so a
         // hostile mail cannot cost minutes of CPU.
@@ -192,7 +196,10 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
         let (status, message) = press_verdict(ctx, p.grey, !p.to.is_empty());
         let mut message = message;
         if p.unterminated && status == "accepted" {
-            message = Some("no ENDPRESS line: the press runs to the end of the message".into());
+            message = Some(
+                "no ENDPRESS line: the press ends at the next SECRET line, order heading or end of the message"
+                    .into(),
+            );
         }
         out.press.push(PressOut {
             line: p.line,
@@ -245,7 +252,61 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
             why: e.message,
         })
         .collect();
+    if let Some(secret) = out.secret.clone() {
+        redact_all(&mut out, &secret);
+    }
     out
+}
+
+/// Replace every occurrence of `secret` in `text` (ignoring case) with `[secret]`.
+pub fn redact_secret(text: &str, secret: &str) -> String {
+    let secret = secret.trim();
+    if secret.is_empty() {
+        return text.to_string();
+    }
+    let lower_text = text.to_lowercase();
+    let lower_secret = secret.to_lowercase();
+    // Lower-casing can change byte lengths (rare letters): then compare word by word instead.
+    if lower_text.len() != text.len() || lower_secret.len() != secret.len() {
+        return text
+            .split(' ')
+            .map(|w| {
+                if w.to_lowercase().contains(&lower_secret) {
+                    "[secret]"
+                } else {
+                    w
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = 0;
+    for (i, _) in lower_text.match_indices(&lower_secret) {
+        if i < rest {
+            continue;
+        }
+        out.push_str(text.get(rest..i).unwrap_or(""));
+        out.push_str("[secret]");
+        rest = i + lower_secret.len();
+    }
+    out.push_str(text.get(rest..).unwrap_or(""));
+    out
+}
+
+/// The secret never leaves in anything echoed or published.
+fn redact_all(out: &mut MailRead, secret: &str) {
+    let r = |s: &mut String| *s = redact_secret(s, secret);
+    r(&mut out.subject);
+    for o in &mut out.orders {
+        r(&mut o.text);
+    }
+    for p in &mut out.press {
+        r(&mut p.body);
+    }
+    for n in out.ignored.iter_mut().chain(out.errors.iter_mut()) {
+        r(&mut n.text);
+    }
 }
 
 fn press_verdict(ctx: &ReadContext, grey: bool, partial: bool) -> (&'static str, Option<String>) {

@@ -153,6 +153,50 @@ fn ballot(w: &str) -> Option<Ballot> {
     }
 }
 
+/// Does this line end a press block that has no ENDPRESS? A `SECRET` line, an order heading
+/// (`ORDERS`, `FINAL ORDERS:`, `ORDERS FINAL`), or the end marker.
+fn ends_press(ws: &[String]) -> bool {
+    let first = ws.first().map(String::as_str).unwrap_or("");
+    match first {
+        "secret" | "password" => true,
+        "signoff" | "endorders" => ws.len() == 1,
+        "end" => ws.len() == 1 || (ws.len() == 2 && ws[1] == "orders"),
+        "orders" => ws.len() <= 2,
+        "final" => ws.len() == 1 || (ws.len() == 2 && ws[1] == "orders"),
+        _ => false,
+    }
+}
+
+/// The secret on a `SECRET ...` line: everything after the keyword, spaces collapsed.
+fn secret_of(text: &str) -> String {
+    text.split_whitespace()
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches(':')
+        .trim()
+        .to_string()
+}
+
+/// The secret given in a subject (`wm1 FRANCE S1901M SECRET kovali-tesumo`): the word after
+/// `SECRET`, if any. docs/mail-syntax.md documents it.
+pub fn secret_in_subject(subject: &str) -> Option<String> {
+    let mut it = subject.split_whitespace();
+    while let Some(w) = it.next() {
+        let bare = w.trim_matches(|c: char| !c.is_alphanumeric());
+        if bare.eq_ignore_ascii_case("secret") || bare.eq_ignore_ascii_case("password") {
+            return it
+                .next()
+                .map(|s| {
+                    s.trim_matches(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+                        .to_string()
+                })
+                .filter(|s| !s.is_empty());
+        }
+    }
+    None
+}
+
 /// Split the body into its sections.
 pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
     let mut s = Sections::default();
@@ -164,18 +208,25 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
         let first = ws.first().map(String::as_str).unwrap_or("");
         if let Some(p) = press.as_mut() {
             let w2 = ws.get(1).map(String::as_str);
-            if (first == "endpress" && ws.len() == 1)
-                || (first == "end" && w2 == Some("press") && ws.len() == 2)
-            {
+            let endpress = (first == "endpress" && ws.len() == 1)
+                || (first == "end" && w2 == Some("press") && ws.len() == 2);
+            // Press also ends where the mail plainly goes on with something else: the secret
+            // (never published), an order heading, or the end marker. Without this, a missing
+            // ENDPRESS published the secret and the orders.
+            if endpress || ends_press(&ws) {
                 if let Some(mut done) = press.take() {
                     done.body = done.body.trim_end().to_string();
+                    done.unterminated = !endpress;
                     s.press.push(done);
+                }
+                if endpress {
+                    continue;
                 }
             } else {
                 p.body.push_str(line.text.trim_end());
                 p.body.push('\n');
+                continue;
             }
-            continue;
         }
         if text.is_empty() {
             continue;
@@ -189,7 +240,7 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
                 ended_at = Some(idx);
                 break;
             }
-            "final" if ws.len() == 1 => s.final_ = true,
+            "final" if ws.len() == 1 || (ws.len() == 2 && ws[1] == "orders") => s.final_ = true,
             "orders" if ws.len() <= 2 => {
                 if ws.get(1).is_some_and(|w| w == "final") {
                     s.final_ = true;
@@ -300,10 +351,20 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
                     }),
                 }
             }
-            "secret" | "password" if ws.len() == 2 => {
-                // Keep the case as written: secrets are compared exactly.
-                let raw = text.split_whitespace().nth(1).unwrap_or("").to_string();
-                s.secret = Some(raw);
+            "secret" | "password" => {
+                // Keep the case as written: secrets are compared exactly. The rest of the line
+                // is the secret, so that a line beginning SECRET is never read (and echoed) as
+                // anything else.
+                let raw = secret_of(text);
+                if raw.is_empty() {
+                    s.errors.push(SectionError {
+                        line: line.number,
+                        text: first.to_uppercase(),
+                        message: "write SECRET and your secret on one line".into(),
+                    });
+                } else {
+                    s.secret = Some(raw);
+                }
             }
             _ => s.orders.push(line.clone()),
         }
@@ -374,11 +435,66 @@ mod tests {
     }
 
     #[test]
+    fn press_without_endpress_stops_at_the_secret_and_the_orders() {
+        // Issue 9, point 8: a press block without ENDPRESS swallowed the secret and the orders.
+        let map = Map::standard();
+        let s = split(
+            map,
+            &body("PRESS TO ALL\nGreetings.\n\nSECRET kovali-tesumo\nF Kie - Den\nA Ber - Kie"),
+        );
+        assert_eq!(s.press.len(), 1);
+        assert_eq!(s.press[0].body, "Greetings.");
+        assert!(s.press[0].unterminated);
+        assert_eq!(s.secret.as_deref(), Some("kovali-tesumo"));
+        assert_eq!(s.orders.len(), 2);
+        for heading in [
+            "ORDERS",
+            "FINAL ORDERS:",
+            "Orders final",
+            "FINAL",
+            "SIGNOFF",
+        ] {
+            let s = split(
+                map,
+                &body(&format!("PRESS TO ALL\nHi\n{heading}\nF Kie - Den")),
+            );
+            assert_eq!(s.press[0].body, "Hi", "{heading}");
+            assert!(!s.press[0].body.contains("Kie"), "{heading}");
+        }
+    }
+
+    #[test]
+    fn a_secret_of_several_words_is_a_secret_never_an_order_line() {
+        let map = Map::standard();
+        let s = split(map, &body("SECRET my two words\nA Par - Bur"));
+        assert_eq!(s.secret.as_deref(), Some("my two words"));
+        assert_eq!(s.orders.len(), 1);
+        assert!(s.ignored.is_empty() && s.errors.is_empty());
+        let s = split(map, &body("SECRET\nA Par - Bur"));
+        assert_eq!(s.errors.len(), 1);
+        assert_eq!(s.errors[0].text, "SECRET");
+    }
+
+    #[test]
+    fn the_secret_may_be_given_in_the_subject() {
+        assert_eq!(
+            secret_in_subject("wm1 FRANCE S1901M SECRET kovali-tesumo").as_deref(),
+            Some("kovali-tesumo")
+        );
+        assert_eq!(
+            secret_in_subject("Re: wm1 FRANCE (secret: abc)").as_deref(),
+            Some("abc")
+        );
+        assert_eq!(secret_in_subject("wm1 FRANCE S1901M"), None);
+        assert_eq!(secret_in_subject("my secret"), None);
+    }
+
+    #[test]
     fn malformed_directives_are_errors() {
         let map = Map::standard();
         let s = split(
             map,
-            &body("VOTE DRAW MAYBE\nEXTEND LOTS\nPRESS TO NARNIA\nsecret stuff\nENDPRESS"),
+            &body("VOTE DRAW MAYBE\nEXTEND LOTS\nPRESS TO NARNIA\nsome stuff\nENDPRESS"),
         );
         assert_eq!(s.errors.len(), 3);
         assert!(

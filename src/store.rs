@@ -1019,11 +1019,12 @@ pub async fn drop_counts(
         .collect()
 }
 
-/// Answers (not results, digests or alerts) mailed to `address` since `since`.
+/// Answers and impersonation reports (not results, digests or alerts) mailed to `address`
+/// since `since`.
 pub async fn answers_to(c: &mut SqliteConnection, address: &str, since: Ts) -> Result<i64> {
     let row = sqlx::query(
         "SELECT count(*) AS n FROM outbox WHERE to_address = $1 AND created_at >= $2
-         AND kind IN ('ack', 'rejection', 'receipt', 'notice')",
+         AND kind IN ('ack', 'rejection', 'receipt', 'notice', 'report')",
     )
     .bind(address)
     .bind(since)

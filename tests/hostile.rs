@@ -1,0 +1,494 @@
+//! Hostile, broken and late mail over the real mail stack (Dovecot + Postfix on loopback) and a
+//! real SQLite file, with the real `serve` tasks: nothing stops a game, nothing is lost,
+//! nothing is judged late.
+
+#[path = "common/mailstack.rs"]
+#[allow(dead_code)]
+mod mailstack;
+
+use chancery::config::Config;
+use chancery::engine;
+use chancery::game::{DAY, Ts};
+use chancery::localstack::POWERS;
+use chancery::localstack::server_config as server;
+use chancery::rules::Rules;
+use chancery::service::{self, Clock, Tasks};
+use chancery::store::{self, PlayerRow};
+use chancery::transport::imap::Mailbox;
+use lettre::address::Envelope;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use mailstack::Stack;
+use sqlx::Row;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn player(i: usize) -> String {
+    format!("player{}@example.test", i + 1)
+}
+
+/// Real time moved by a fixed offset: the game's deadlines fall where the test wants them,
+/// and the mail server's arrival times map onto the same clock.
+struct OffsetClock(i64);
+
+impl Clock for OffsetClock {
+    fn now(&self) -> Ts {
+        chrono::Utc::now().timestamp() + self.0
+    }
+
+    fn game_time(&self, unix: i64) -> Ts {
+        unix + self.0
+    }
+}
+
+/// A game `wm1` with seven players (secrets s1..s7), started at `start`; returns the db path.
+async fn game(dir: &Path, start: Ts) -> PathBuf {
+    std::fs::create_dir_all(dir).expect("dir");
+    let db = dir.join("chancery.sqlite");
+    let pool = store::open(&db).await.expect("db");
+    let rules = Rules {
+        subject_format: "{game} {power} {phase}".into(),
+        ..Rules::default()
+    };
+    let mut c = pool.acquire().await.expect("conn");
+    store::create_game(
+        &mut c,
+        "wm1",
+        "standard",
+        &serde_json::to_string(&rules).expect("rules"),
+        "gm@example.test",
+        "confirm@example.test",
+        start,
+    )
+    .await
+    .expect("game");
+    for (i, power) in POWERS.iter().enumerate() {
+        store::add_player(
+            &mut c,
+            "wm1",
+            &PlayerRow {
+                power: power.to_string(),
+                address: player(i),
+                name: String::new(),
+                tz: "UTC".into(),
+                secret: format!("s{}", i + 1),
+                extension_days_used: 0,
+            },
+        )
+        .await
+        .expect("player");
+    }
+    drop(c);
+    engine::start_game(&pool, "wm1", start)
+        .await
+        .expect("start");
+    pool.close().await;
+    db
+}
+
+fn config(stack: &Stack, db: &Path, poll: u64) -> Config {
+    Config {
+        database: db.to_path_buf(),
+        authserv_id: "mx.example.test".into(),
+        message_id_domain: "chancery.example.test".into(),
+        poll_seconds: poll,
+        smtp: server(stack.smtp_port(), ""),
+        gm_mailbox: server(stack.imap_port(), "gm@example.test"),
+        confirm_mailbox: server(stack.imap_port(), "confirm@example.test"),
+        archive_mailbox: Some(server(stack.imap_port(), "archive@example.test")),
+        masters: vec!["td@example.test".into()],
+        deadline_grace_seconds: 2,
+        limits: Default::default(),
+    }
+}
+
+/// Send raw bytes over SMTP, as any sender on the internet could.
+async fn send_raw(stack: &Stack, from: &str, to: &[&str], raw: &[u8]) {
+    let smtp = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous("127.0.0.1")
+        .port(stack.smtp_port())
+        .build();
+    let envelope = Envelope::new(
+        Some(from.parse().expect("from")),
+        to.iter().map(|t| t.parse().expect("to")).collect(),
+    )
+    .expect("envelope");
+    smtp.send_raw(&envelope, raw).await.expect("send");
+}
+
+fn mail(from: &str, to: &str, cc: &str, subject: &str, extra: &str, body: &str) -> Vec<u8> {
+    let id = format!(
+        "<{}.{}@sender.test>",
+        std::process::id(),
+        chancery::digest::short_hash(&format!("{from}{subject}{body}{extra}"))
+    );
+    let cc = if cc.is_empty() {
+        String::new()
+    } else {
+        format!("Cc: {cc}\r\n")
+    };
+    format!(
+        "{extra}From: {from}\r\nTo: {to}\r\n{cc}Subject: {subject}\r\nMessage-ID: {id}\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{body}"
+    )
+    .into_bytes()
+}
+
+/// Subjects of the mails in `user`'s inbox.
+async fn subjects(stack: &Stack, user: &str) -> Vec<String> {
+    let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
+        .await
+        .expect("imap");
+    let mut out = Vec::new();
+    let mut last = 0;
+    loop {
+        let batch = mb.fetch_after(last, 100).await.expect("fetch");
+        for f in &batch.messages {
+            last = last.max(f.uid);
+            out.push(
+                chancery::message::read_message(&f.raw)
+                    .map(|m| m.subject)
+                    .unwrap_or_default(),
+            );
+        }
+        if !batch.more {
+            break;
+        }
+    }
+    mb.logout().await;
+    out
+}
+
+async fn wait_until<F: AsyncFnMut() -> bool>(what: &str, limit: Duration, mut f: F) -> Duration {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if f().await {
+            return start.elapsed();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{what}: not within {limit:?}");
+}
+
+#[tokio::test]
+async fn hostile_mail_stops_nothing() {
+    chancery::transport::init_crypto();
+    let stack = Stack::start();
+    let dir = stack.dir.join("chancery");
+    let now = chrono::Utc::now().timestamp();
+    let db = game(&dir, now).await;
+    let poll = 10;
+    let cfg = config(&stack, &db, poll);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server_task = {
+        let cfg = cfg.clone();
+        let base = dir.clone();
+        tokio::spawn(async move {
+            service::serve_with(
+                cfg,
+                &base,
+                Arc::new(service::SystemClock),
+                stopped,
+                Tasks { scheduler: true },
+            )
+            .await
+        })
+    };
+    let gm = "gm@example.test";
+    let confirm = "confirm@example.test";
+
+    // 1. An 8-bit header before From in a mail over the size limit (the sender_of_raw panic).
+    let mut big = mail(
+        &player(0),
+        gm,
+        "",
+        "wm1 AUSTRIA S1901M",
+        "Cc: éva <x@example.test>\r\n",
+        "SECRET s1\r\nA Vie - Gal\r\n",
+    );
+    let line = format!("{}\r\n", "x".repeat(998));
+    while big.len() < 5_400_000 {
+        big.extend_from_slice(line.as_bytes());
+    }
+    send_raw(&stack, &player(0), &[gm], &big).await;
+
+    // 2. 200,000 blank lines between two orders (the quadratic body cleaning).
+    let blank = format!(
+        "SECRET s2\r\nF Lon - Nth\r\n{}A Lvp - Yor\r\n",
+        "\r\n".repeat(200_000)
+    );
+    send_raw(
+        &stack,
+        &player(1),
+        &[gm],
+        &mail(&player(1), gm, "", "wm1 ENGLAND S1901M", "", &blank),
+    )
+    .await;
+
+    // 3. A forged Authentication-Results claiming our own server's DKIM pass, and no secret.
+    send_raw(
+        &stack,
+        &player(2),
+        &[gm],
+        &mail(
+            &player(2),
+            gm,
+            "",
+            "wm1 FRANCE S1901M",
+            "Authentication-Results: mx.example.test; dkim=pass header.d=example.test; dmarc=pass header.from=example.test\r\n",
+            "A Par - Bur\r\n",
+        ),
+    )
+    .await;
+
+    // 4. Five mails from a stranger to the GM box, three to the confirmation box.
+    for i in 0..5 {
+        let m = mail(
+            "stranger@elsewhere.test",
+            gm,
+            "",
+            &format!("hello {i}"),
+            "",
+            "A Par - Bur\r\n",
+        );
+        send_raw(&stack, "stranger@elsewhere.test", &[gm], &m).await;
+    }
+    for i in 0..3 {
+        let m = mail(
+            "stranger@elsewhere.test",
+            gm,
+            confirm,
+            &format!("wm1 FRANCE S1901M {i}"),
+            "",
+            "A Par - Bur\r\n",
+        );
+        send_raw(&stack, "stranger@elsewhere.test", &[confirm], &m).await;
+    }
+
+    // 5. A press block without ENDPRESS, with the secret and the orders after it.
+    send_raw(
+        &stack,
+        &player(3),
+        &[gm],
+        &mail(
+            &player(3),
+            gm,
+            "",
+            "wm1 GERMANY S1901M",
+            "",
+            "PRESS TO ALL\r\nGreetings from Berlin.\r\n\r\nSECRET s4\r\nF Kie - Den\r\nA Ber - Kie\r\n",
+        ),
+    )
+    .await;
+
+    // 6. Then a normal order mail: answered within one polling period.
+    let sent = Instant::now();
+    send_raw(
+        &stack,
+        &player(4),
+        &[gm],
+        &mail(
+            &player(4),
+            gm,
+            "",
+            "wm1 ITALY S1901M",
+            "",
+            "SECRET s5\r\nA Ven H\r\n",
+        ),
+    )
+    .await;
+    let took = wait_until(
+        "Italy's acknowledgement",
+        Duration::from_secs(60),
+        async || {
+            subjects(&stack, &player(4))
+                .await
+                .iter()
+                .any(|s| s.contains("S1901M"))
+        },
+    )
+    .await;
+    assert!(
+        took <= Duration::from_secs(poll),
+        "answered in {took:?}, more than one polling period ({poll} s) after it was sent ({:?} since)",
+        sent.elapsed()
+    );
+    assert!(!server_task.is_finished(), "the server is still running");
+
+    // Every hostile mail was processed: the ledger has all 12 GM-box mails... and 3 receipts' worth.
+    let pool = store::open(&db).await.expect("db");
+    wait_until("the ledger", Duration::from_secs(60), async || {
+        let mut c = pool.acquire().await.expect("conn");
+        let n: i64 = sqlx::query("SELECT count(*) FROM ledger")
+            .fetch_one(&mut *c)
+            .await
+            .expect("count")
+            .get(0);
+        n == 13
+    })
+    .await;
+    let mut c = pool.acquire().await.expect("conn");
+    let poisoned = store::poisoned(&mut c).await.expect("poisoned");
+    assert!(poisoned.is_empty(), "{poisoned:?}");
+    let standing = store::standing_orders(&mut c, "wm1", "S1901M")
+        .await
+        .expect("standing");
+    let powers: Vec<&str> = standing.iter().map(|s| s.power.as_str()).collect();
+    // England (blank lines), Germany (press without ENDPRESS) and Italy are in; Austria's mail
+    // was too large, France's forged proof of identity was not trusted.
+    assert_eq!(powers, vec!["ENGLAND", "GERMANY", "ITALY"]);
+    let england = &standing[0].orders;
+    assert!(
+        england.contains("F LON - NTH") && england.contains("A LVP - YOR"),
+        "{england}"
+    );
+    let germany = &standing[1].orders;
+    assert!(
+        germany.contains("F KIE - DEN") && germany.contains("A BER - KIE"),
+        "{germany}"
+    );
+    // The press is the one line written for it: no secret, no orders.
+    let press: Vec<String> = sqlx::query("SELECT body FROM press")
+        .fetch_all(&mut *c)
+        .await
+        .expect("press")
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(press.len(), 1, "{press:?}");
+    assert!(press[0].contains("Greetings from Berlin"), "{press:?}");
+    assert!(
+        !press[0].contains("s4") && !press[0].contains("Kie"),
+        "{press:?}"
+    );
+    drop(c);
+
+    // Austria is told its mail was too large; France that its secret is missing; the stranger
+    // (whose mail lands in the catch-all box) gets one answer; the confirmation box answered no
+    // stranger.
+    wait_until("Austria's answer", Duration::from_secs(30), async || {
+        !subjects(&stack, &player(0)).await.is_empty()
+    })
+    .await;
+    wait_until("France's answer", Duration::from_secs(30), async || {
+        !subjects(&stack, &player(2)).await.is_empty()
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let stranger = subjects(&stack, "catchall@example.test").await;
+    assert_eq!(stranger.len(), 1, "{stranger:?}");
+    // The masters hear of nothing set aside, and the mailboxes are live.
+    let mut c = pool.acquire().await.expect("conn");
+    let states = store::mailbox_states(&mut c).await.expect("states");
+    assert_eq!(states.len(), 2);
+    let t = chrono::Utc::now().timestamp();
+    for s in &states {
+        assert!(
+            s.last_poll_ok.is_some_and(|ok| t - ok <= 3 * poll as i64),
+            "{s:?}"
+        );
+    }
+    drop(c);
+    pool.close().await;
+
+    stop.send(true).expect("stop");
+    server_task.await.expect("join").expect("serve");
+}
+
+#[tokio::test]
+async fn orders_that_arrived_before_the_deadline_count_after_an_outage() {
+    // Issue 9, point 3: the server is down; orders are delivered before the deadline; the
+    // server starts after it. They are on time, and nobody is NMR.
+    chancery::transport::init_crypto();
+    let stack = Stack::start();
+    let dir = stack.dir.join("chancery");
+    // Game time runs as real time, shifted so that the deadline falls 6 s from now.
+    let real_now = chrono::Utc::now().timestamp();
+    let game_start = 1_795_000_000;
+    let offset = game_start + 3 * DAY - 6 - real_now;
+    let clock = Arc::new(OffsetClock(offset));
+    let db = game(&dir, game_start).await;
+    let deadline = game_start + 3 * DAY;
+    let opening: [&str; 7] = [
+        "A Vie - Gal\r\nA Bud - Ser\r\nF Tri - Alb",
+        "F Lon - Nth\r\nF Edi - Nwg\r\nA Lvp - Yor",
+        "A Par - Bur\r\nF Bre - Mao\r\nA Mar - Spa",
+        "F Kie - Den\r\nA Ber - Kie\r\nA Mun - Ruh",
+        "A Ven H\r\nA Rom - Apu\r\nF Nap - Ion",
+        "F StP/sc - Bot\r\nA Mos - Ukr\r\nA War - Gal\r\nF Sev - Bla",
+        "F Ank - Bla\r\nA Con - Bul\r\nA Smy - Arm",
+    ];
+    for (i, o) in opening.iter().enumerate() {
+        let body = format!("SECRET s{}\r\n{o}\r\n", i + 1);
+        let m = mail(
+            &player(i),
+            "gm@example.test",
+            "",
+            &format!("wm1 {} S1901M", POWERS[i]),
+            "",
+            &body,
+        );
+        send_raw(&stack, &player(i), &["gm@example.test"], &m).await;
+    }
+    assert!(
+        clock.now() < deadline,
+        "the orders went in before the deadline"
+    );
+    // The outage lasts past the deadline.
+    while clock.now() < deadline + 3 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let cfg = config(&stack, &db, 30);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server_task = {
+        let base = dir.clone();
+        let clock = clock.clone();
+        tokio::spawn(async move {
+            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: true }).await
+        })
+    };
+    // Results reach every player, with no NMR.
+    for i in 0..7 {
+        wait_until("the results", Duration::from_secs(60), async || {
+            subjects(&stack, &player(i))
+                .await
+                .iter()
+                .any(|s| s.contains("results") || s.contains("Results"))
+        })
+        .await;
+    }
+    let pool = store::open(&db).await.expect("db");
+    let mut c = pool.acquire().await.expect("conn");
+    let late: i64 =
+        sqlx::query("SELECT count(*) FROM submissions WHERE late = 1 OR submitted_at > $1")
+            .bind(deadline)
+            .fetch_one(&mut *c)
+            .await
+            .expect("late")
+            .get(0);
+    assert_eq!(late, 0, "every order set counts as on time");
+    let subs: i64 = sqlx::query("SELECT count(*) FROM submissions")
+        .fetch_one(&mut *c)
+        .await
+        .expect("subs")
+        .get(0);
+    assert_eq!(subs, 7);
+    let results: String = sqlx::query("SELECT results FROM phases WHERE phase = 'S1901M'")
+        .fetch_one(&mut *c)
+        .await
+        .expect("results")
+        .get(0);
+    assert!(results.contains("\"F1901M\""), "{results}");
+    let body: String = sqlx::query("SELECT body FROM outbox WHERE kind = 'results' LIMIT 1")
+        .fetch_one(&mut *c)
+        .await
+        .expect("body")
+        .get(0);
+    assert!(!body.contains("NMR"), "{body}");
+    assert!(
+        body.contains("A PAR - BUR") || body.contains("A Par - Bur"),
+        "{body}"
+    );
+    drop(c);
+    pool.close().await;
+    stop.send(true).expect("stop");
+    server_task.await.expect("join").expect("serve");
+}
