@@ -269,34 +269,10 @@ pub enum Authenticated {
 }
 
 /// Did our own receiving server (`authserv_id`) record a DMARC pass for the sender's domain, or
-/// a DKIM pass aligned with it? Results from any other server are ignored: they can be forged.
+/// a DKIM pass aligned with it? Only the topmost Authentication-Results header counts, and only
+/// when it is ours (RFC 8601 §5): any other can be forged (see `authres`).
 pub fn dkim_pass(auth_results: &[String], authserv_id: &str, from: &str) -> bool {
-    let Some(domain) = from.rsplit_once('@').map(|(_, d)| d.to_ascii_lowercase()) else {
-        return false;
-    };
-    auth_results.iter().any(|h| {
-        let mut parts = h.split(';');
-        let id = parts
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .next()
-            .unwrap_or("");
-        if !id.eq_ignore_ascii_case(authserv_id) {
-            return false;
-        }
-        parts.any(|r| {
-            let r = r.trim().to_ascii_lowercase();
-            let field = |name: &str| {
-                r.split_whitespace()
-                    .find_map(|w| w.strip_prefix(name).map(str::to_string))
-            };
-            (r.starts_with("dmarc=pass") && field("header.from=").as_deref() == Some(&domain))
-                || (r.starts_with("dkim=pass")
-                    && field("header.d=")
-                        .is_some_and(|d| d == domain || domain.ends_with(&format!(".{d}"))))
-        })
-    })
+    crate::authres::dkim_pass(auth_results, authserv_id, from)
 }
 
 /// Is the sender the registered player? `from` must be the registered address; then the secret

@@ -5,8 +5,15 @@
 //! "Sent from my phone"), name the attachments, and recognise automatic mail that must never be
 //! answered (RFC 3834).
 
-use mail_parser::{Address, HeaderValue, MessageParser, MimeHeaders};
+#![deny(clippy::string_slice)]
+
+use mail_parser::{Address, MessageParser, MimeHeaders};
 use std::fmt;
+
+/// At most this many non-blank body lines are read; a longer mail is answered "too long".
+pub const MAX_BODY_LINES: usize = 2000;
+/// At most this many attachment names are kept (and echoed).
+pub const MAX_ATTACHMENT_NAMES: usize = 20;
 
 /// Mail larger than this is refused with an explanation (issue: "a 5 MB body gets a clear error").
 pub const MAX_MESSAGE_BYTES: usize = 5 * 1024 * 1024;
@@ -78,8 +85,13 @@ pub struct ReadMessage {
     pub lines: Vec<BodyLine>,
     /// How many lines were dropped as quoted or forwarded mail, or signature.
     pub dropped_lines: usize,
-    /// Names of attachments (never read).
+    /// Names of attachments (never read), at most [`MAX_ATTACHMENT_NAMES`].
     pub attachments: Vec<String>,
+    /// How many attachments there were.
+    pub attachments_total: usize,
+    /// The body had more than [`MAX_BODY_LINES`] non-blank lines (this many): only the first
+    /// ones were read, and the answer says so.
+    pub too_long: Option<usize>,
     /// The body came from HTML.
     pub from_html: bool,
 }
@@ -87,22 +99,92 @@ pub struct ReadMessage {
 /// The sender of a message too large or broken to parse: the address in its `From:` header,
 /// found by scanning the header block as text.
 pub fn sender_of_raw(raw: &[u8]) -> Option<String> {
-    let head = &raw[..raw.len().min(64 * 1024)];
-    let text = String::from_utf8_lossy(head);
-    let end = text
-        .find("\r\n\r\n")
-        .or_else(|| text.find("\n\n"))
-        .unwrap_or(text.len());
-    let line = text[..end]
-        .lines()
-        .find(|l| l.len() > 5 && l[..5].eq_ignore_ascii_case("from:"))?;
-    let v = &line[5..];
-    let addr = match (v.find('<'), v.rfind('>')) {
-        (Some(a), Some(b)) if a < b => &v[a + 1..b],
-        _ => v.trim(),
+    read_head(raw).from_address
+}
+
+/// What is known of a message from its header block alone. [`read_head`] reads it from any
+/// bytes, so that a mail too large or too broken to read can still be classified (automatic
+/// mail is never answered) and answered with its own Subject and Message-ID.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MessageHead {
+    pub message_id: Option<String>,
+    pub in_reply_to: Option<String>,
+    pub from_address: Option<String>,
+    pub subject: String,
+    pub to: Vec<String>,
+    pub cc: Vec<String>,
+    pub auto: Option<AutoKind>,
+    /// `Authentication-Results` header values, topmost first.
+    pub authentication_results: Vec<String>,
+}
+
+/// The header block is read up to this many bytes.
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
+/// Read the header block of any bytes: bounded (the first [`MAX_HEAD_BYTES`]), linear, and never
+/// panics. Folded lines are unfolded; encoded words and addresses are mail-parser's job, on the
+/// header block alone.
+pub fn read_head(raw: &[u8]) -> MessageHead {
+    let head = raw.get(..raw.len().min(MAX_HEAD_BYTES)).unwrap_or(raw);
+    // The header block ends at the first empty line (CRLF or LF).
+    let end = head
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .map(|i| i + 2)
+        .into_iter()
+        .chain(
+            head.windows(4)
+                .position(|w| w == b"\r\n\r\n")
+                .map(|i| i + 4),
+        )
+        .min()
+        .unwrap_or(head.len());
+    let block = head.get(..end).unwrap_or(head);
+    let mut with_body = block.to_vec();
+    with_body.extend_from_slice(b"\r\n\r\n");
+    let Some(msg) = MessageParser::default().parse_headers(&with_body[..]) else {
+        return MessageHead::default();
     };
-    let addr = addr.trim().to_ascii_lowercase();
-    (addr.contains('@') && !addr.contains(char::is_whitespace)).then_some(addr)
+    let mut out = MessageHead {
+        message_id: msg.message_id().map(str::to_string),
+        in_reply_to: msg.in_reply_to().as_text().map(str::to_string),
+        subject: msg.subject().unwrap_or("").trim().to_string(),
+        to: addresses(msg.to()),
+        cc: addresses(msg.cc()),
+        authentication_results: authentication_results(&msg),
+        auto: detect_auto(&msg),
+        ..MessageHead::default()
+    };
+    out.from_address = msg
+        .from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .map(|s| s.to_ascii_lowercase())
+        .filter(|a| a.contains('@') && !a.contains(char::is_whitespace));
+    out
+}
+
+/// `Authentication-Results` values in header order: the topmost (added last, by our own
+/// receiving server) first.
+fn authentication_results(msg: &mail_parser::Message) -> Vec<String> {
+    msg.headers()
+        .iter()
+        .filter(|h| h.name().eq_ignore_ascii_case("Authentication-Results"))
+        .filter_map(|h| {
+            let raw = msg
+                .raw_message
+                .get(h.offset_start() as usize..h.offset_end() as usize)?;
+            let text = String::from_utf8_lossy(raw);
+            // Unfold: a header value may span lines.
+            Some(
+                text.split(['\r', '\n'])
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        })
+        .collect()
 }
 
 fn addresses(a: Option<&Address>) -> Vec<String> {
@@ -112,19 +194,6 @@ fn addresses(a: Option<&Address>) -> Vec<String> {
             .collect()
     })
     .unwrap_or_default()
-}
-
-fn header_text(v: &HeaderValue) -> Option<String> {
-    match v {
-        HeaderValue::Text(t) => Some(t.to_string()),
-        HeaderValue::TextList(l) => Some(l.join(", ")),
-        HeaderValue::Address(a) => a.first().and_then(|x| x.address()).map(str::to_string),
-        HeaderValue::ContentType(c) => Some(match c.subtype() {
-            Some(s) => format!("{}/{}", c.ctype(), s),
-            None => c.ctype().to_string(),
-        }),
-        _ => None,
-    }
 }
 
 /// Read a raw message. Never panics on its input.
@@ -151,13 +220,7 @@ pub fn read_message(raw: &[u8]) -> Result<ReadMessage, MessageError> {
         out.from_address = first.address().map(|s| s.to_ascii_lowercase());
         out.from_name = first.name().map(str::to_string);
     }
-    for h in msg.headers() {
-        if h.name().eq_ignore_ascii_case("Authentication-Results")
-            && let Some(t) = header_text(h.value())
-        {
-            out.authentication_results.push(t);
-        }
-    }
+    out.authentication_results = authentication_results(&msg);
     out.auto = detect_auto(&msg);
 
     let text_part = msg.text_body.first().copied();
@@ -174,6 +237,10 @@ pub fn read_message(raw: &[u8]) -> Result<ReadMessage, MessageError> {
     };
     out.from_html = html_only || text_is_html;
     for (i, part) in msg.attachments().enumerate() {
+        out.attachments_total += 1;
+        if out.attachments.len() >= MAX_ATTACHMENT_NAMES {
+            continue;
+        }
         let name = part
             .attachment_name()
             .map(str::to_string)
@@ -186,9 +253,10 @@ pub fn read_message(raw: &[u8]) -> Result<ReadMessage, MessageError> {
             .unwrap_or_else(|| format!("attachment {}", i + 1));
         out.attachments.push(name);
     }
-    let (lines, dropped) = clean_body(&body);
-    out.lines = lines;
-    out.dropped_lines = dropped;
+    let cleaned = clean_body(&body);
+    out.lines = cleaned.lines;
+    out.dropped_lines = cleaned.dropped;
+    out.too_long = cleaned.too_long;
     Ok(out)
 }
 
@@ -218,9 +286,11 @@ fn detect_auto(msg: &mail_parser::Message) -> Option<AutoKind> {
     {
         return Some(AutoKind::List);
     }
-    if raw("Auto-Submitted").is_some_and(|v| v != "no")
-        || raw("Precedence").is_some_and(|p| p == "bulk" || p == "junk")
-        || ["X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"]
+    // RFC 3834's Auto-Submitted, and the autoresponders' own markers. Not `Precedence: bulk`
+    // or `X-Auto-Response-Suppress`: Outlook and mailing tools put them on mail people write,
+    // and treating them as machine mail silently lost real orders.
+    if raw("Auto-Submitted").is_some_and(|v| !v.starts_with("no"))
+        || ["X-Autoreply", "X-Autorespond"]
             .iter()
             .any(|h| msg.header_raw(*h).is_some())
         || local.starts_with("noreply")
@@ -253,7 +323,7 @@ pub fn html_to_text(html: &str) -> String {
         if let Some(end) = skip_until {
             match find_ci(rest, end) {
                 Some(i) => {
-                    rest = &rest[i + end.len()..];
+                    rest = tail_from(rest, i + end.len());
                     skip_until = None;
                 }
                 None => break,
@@ -262,7 +332,7 @@ pub fn html_to_text(html: &str) -> String {
         }
         if rest.starts_with("<!--") {
             rest = match rest.find("-->") {
-                Some(i) => &rest[i + 3..],
+                Some(i) => tail_from(rest, i + 3),
                 None => "",
             };
             continue;
@@ -271,8 +341,8 @@ pub fn html_to_text(html: &str) -> String {
             let Some(close) = tail.find('>') else {
                 break;
             };
-            let tag = &tail[..close];
-            rest = &tail[close + 1..];
+            let tag = tail.get(..close).unwrap_or("");
+            rest = tail_from(tail, close + 1);
             let closing = tag.starts_with('/');
             let name: String = tag
                 .trim_start_matches('/')
@@ -312,8 +382,8 @@ pub fn html_to_text(html: &str) -> String {
             continue;
         }
         let next = rest.find('<').unwrap_or(rest.len());
-        let text = &rest[..next];
-        rest = &rest[next..];
+        let (text, after) = rest.split_at_checked(next).unwrap_or((rest, ""));
+        rest = after;
         // HTML collapses source whitespace.
         let decoded = decode_entities(text);
         let mut pending_space = false;
@@ -342,6 +412,13 @@ pub fn html_to_text(html: &str) -> String {
     out
 }
 
+/// `s` from byte `i` on; empty if `i` is past the end or inside a character. Every index used
+/// here comes from a search for ASCII, so it is a character boundary; this keeps that a fact the
+/// compiler checks rather than a promise (`clippy::string_slice` is denied in the reader).
+fn tail_from(s: &str, i: usize) -> &str {
+    s.get(i..).unwrap_or("")
+}
+
 fn find_ci(hay: &str, needle: &str) -> Option<usize> {
     let h = hay.as_bytes();
     let n = needle.as_bytes();
@@ -355,16 +432,16 @@ fn decode_entities(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(i) = rest.find('&') {
-        out.push_str(&rest[..i]);
-        rest = &rest[i..];
+        out.push_str(rest.get(..i).unwrap_or(""));
+        rest = tail_from(rest, i);
         // Search bytes: ';' is ASCII, so its index is always a character boundary.
         let end = rest.bytes().take(12).position(|b| b == b';');
         let Some(end) = end else {
             out.push('&');
-            rest = &rest[1..];
+            rest = tail_from(rest, 1);
             continue;
         };
-        let ent = &rest[1..end];
+        let ent = rest.get(1..end).unwrap_or("");
         let decoded = match ent {
             "nbsp" => Some('\u{a0}'),
             "amp" => Some('&'),
@@ -390,11 +467,11 @@ fn decode_entities(s: &str) -> String {
         match decoded {
             Some(c) => {
                 out.push(c);
-                rest = &rest[end + 1..];
+                rest = tail_from(rest, end + 1);
             }
             None => {
                 out.push('&');
-                rest = &rest[1..];
+                rest = tail_from(rest, 1);
             }
         }
     }
@@ -475,14 +552,33 @@ fn is_cut(line: &str, next: Option<&str>) -> bool {
         || l.starts_with("von meinem ")
 }
 
-/// Keep the lines the player wrote; count the rest.
-fn clean_body(body: &str) -> (Vec<BodyLine>, usize) {
+/// The body, cleaned: the lines the player wrote for this message.
+struct Cleaned {
+    lines: Vec<BodyLine>,
+    dropped: usize,
+    too_long: Option<usize>,
+}
+
+/// Keep the lines the player wrote; count the rest. One pass, linear in the body: the next
+/// non-blank line of every line is found beforehand, walking backwards (a body of blank lines
+/// once cost quadratic time here). At most [`MAX_BODY_LINES`] non-blank lines are kept.
+fn clean_body(body: &str) -> Cleaned {
     let all: Vec<&str> = body.lines().collect();
+    let mut next_nb: Vec<Option<usize>> = vec![None; all.len()];
+    let mut following = None;
+    for i in (0..all.len()).rev() {
+        next_nb[i] = following;
+        if !all[i].trim().is_empty() {
+            following = Some(i);
+        }
+    }
+    let line_at = |i: Option<usize>| i.and_then(|i| all.get(i).copied());
     let mut kept = Vec::new();
     let mut dropped = 0;
+    let mut non_blank = 0usize;
     let mut skip_next_wrote = false;
     for (i, line) in all.iter().enumerate() {
-        let next = all[i + 1..].iter().find(|l| !l.trim().is_empty()).copied();
+        let next = line_at(next_nb[i]);
         if skip_next_wrote {
             skip_next_wrote = false;
             if line.trim().to_lowercase().ends_with("wrote:") {
@@ -497,17 +593,12 @@ fn clean_body(body: &str) -> (Vec<BodyLine>, usize) {
                 && next.is_some_and(|n| n.trim().to_lowercase().ends_with("wrote:")));
         if attribution {
             let wrapped = !is_reply_header(line);
-            let after: Vec<&str> = all[i + 1..]
-                .iter()
-                .copied()
-                .filter(|l| !l.trim().is_empty())
-                .skip(usize::from(wrapped))
-                .take(1)
-                .collect();
-            if after
-                .first()
-                .is_some_and(|l| l.trim_start().starts_with('>'))
-            {
+            let after = if wrapped {
+                line_at(next_nb[i].and_then(|n| next_nb[n]))
+            } else {
+                next
+            };
+            if after.is_some_and(|l| l.trim_start().starts_with('>')) {
                 dropped += 1;
                 skip_next_wrote = wrapped;
                 continue;
@@ -521,6 +612,16 @@ fn clean_body(body: &str) -> (Vec<BodyLine>, usize) {
             dropped += 1;
             continue;
         }
+        if line.trim().is_empty() {
+            if non_blank >= MAX_BODY_LINES {
+                continue;
+            }
+        } else {
+            non_blank += 1;
+            if non_blank > MAX_BODY_LINES {
+                continue;
+            }
+        }
         kept.push(BodyLine {
             number: i + 1,
             text: line
@@ -528,7 +629,11 @@ fn clean_body(body: &str) -> (Vec<BodyLine>, usize) {
                 .to_string(),
         });
     }
-    (kept, dropped)
+    Cleaned {
+        lines: kept,
+        dropped,
+        too_long: (non_blank > MAX_BODY_LINES).then_some(non_blank),
+    }
 }
 
 #[cfg(test)]
@@ -583,9 +688,11 @@ mod tests {
             auto("List-Id: <dip.x.test>\nFrom: a@x.test\n\nx"),
             Some(AutoKind::List)
         );
+        // People's mail: Outlook and mailing tools set these (issue 9, point 7).
+        assert_eq!(auto("Precedence: bulk\nFrom: a@x.test\n\nx"), None);
         assert_eq!(
-            auto("Precedence: bulk\nFrom: a@x.test\n\nx"),
-            Some(AutoKind::AutoReplied)
+            auto("X-Auto-Response-Suppress: All\nPrecedence: junk\nFrom: a@x.test\n\nx"),
+            None
         );
         assert_eq!(
             auto("Precedence: list\nFrom: a@x.test\n\nx"),
@@ -635,22 +742,3 @@ mod tests {
         assert!(e.to_string().contains("too large"));
     }
 }
-// TEMP-STUB-BEGIN
-#[derive(Debug, Clone, Default)]
-pub struct MessageHead {
-    pub message_id: Option<String>,
-    pub in_reply_to: Option<String>,
-    pub from_address: Option<String>,
-    pub subject: String,
-    pub to: Vec<String>,
-    pub cc: Vec<String>,
-    pub auto: Option<AutoKind>,
-    pub authentication_results: Vec<String>,
-}
-pub fn read_head(raw: &[u8]) -> MessageHead {
-    MessageHead {
-        from_address: sender_of_raw(raw),
-        ..Default::default()
-    }
-}
-// TEMP-STUB-END

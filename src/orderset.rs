@@ -2,6 +2,8 @@
 //! (several orders for one unit, unknown lines, the press policy). This is what the reply to the
 //! player reports, and what `chancery parse` prints (contract in `docs/parse.md`).
 
+#![deny(clippy::string_slice)]
+
 use crate::map::{Map, Province};
 use crate::message::{ReadMessage, read_message};
 use crate::order::Order;

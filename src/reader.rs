@@ -11,6 +11,8 @@
 //! policies then decide whether a wrong designation is accepted with a warning or invalidates the
 //! order (WM D.IV, Maharajiad B.V). The verdict says exactly what was understood.
 
+#![deny(clippy::string_slice)]
+
 use crate::adjudicator::Board;
 use crate::map::{Coast, Location, Map, Power, Province, UnitType, normalize_name};
 use crate::order::{Order, UnitRef};

@@ -1,6 +1,8 @@
 //! The sections of a body: orders, the "Final" marker, press, votes, requests, the secret, and
 //! the end marker. The syntax is documented in `docs/mail-syntax.md`.
 
+#![deny(clippy::string_slice)]
+
 use crate::map::{Map, Power};
 use crate::message::BodyLine;
 

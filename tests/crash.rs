@@ -263,7 +263,7 @@ async fn killed_twice_nothing_lost_nothing_twice() {
         let mut mb = Mailbox::connect(&stack.imap_config(&user), "INBOX")
             .await
             .expect("imap");
-        let got = mb.fetch_after(0).await.expect("fetch");
+        let got = mb.fetch_after(0, 1000).await.expect("fetch").messages;
         mb.logout().await;
         let mut seen: HashMap<String, usize> = HashMap::new();
         for f in &got {

@@ -47,7 +47,7 @@ async fn inbox(stack: &Stack, user: &str) -> Vec<(String, String)> {
     let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
         .await
         .expect("imap");
-    let got = mb.fetch_after(0).await.expect("fetch");
+    let got = mb.fetch_after(0, 1000).await.expect("fetch").messages;
     mb.logout().await;
     got.into_iter()
         .filter_map(|f| chancery::message::read_message(&f.raw).ok())

@@ -31,7 +31,11 @@ fn mail(to: &str, subject: &str, id: &str) -> OutMail {
 async fn fetch_until(mb: &mut Mailbox, after: u32, n: usize) -> Vec<Fetched> {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let got = mb.fetch_after(after).await.expect("fetch_after");
+        let got = mb
+            .fetch_after(after, 1000)
+            .await
+            .expect("fetch_after")
+            .messages;
         if got.len() >= n {
             return got;
         }
@@ -193,7 +197,11 @@ async fn idle_wakes_on_new_mail_and_times_out_without() {
     let w = mb.wait(Duration::from_secs(10)).await.expect("wait");
     assert_eq!(w, Wait::NewMail);
     assert!(t0.elapsed() < Duration::from_secs(5));
-    let got = mb.fetch_after(got[0].uid).await.expect("fetch");
+    let got = mb
+        .fetch_after(got[0].uid, 1000)
+        .await
+        .expect("fetch")
+        .messages;
     assert_eq!(got.len(), 1);
 
     // The NOOP-polling fallback behaves the same.
@@ -214,7 +222,14 @@ async fn idle_wakes_on_new_mail_and_times_out_without() {
     let w = w.expect("poll wait");
     assert_eq!(w, Wait::NewMail);
     assert!(t0.elapsed() < Duration::from_secs(3));
-    assert_eq!(mb.fetch_after(last).await.expect("fetch").len(), 1);
+    assert_eq!(
+        mb.fetch_after(last, 1000)
+            .await
+            .expect("fetch")
+            .messages
+            .len(),
+        1
+    );
     mb.logout().await;
 }
 
@@ -229,7 +244,7 @@ async fn fetch_after_mark_processed_and_uidvalidity() {
     let validity = mb.uidvalidity();
     assert_ne!(validity, 0);
 
-    let all = mb.fetch_after(0).await.expect("fetch all");
+    let all = mb.fetch_after(0, 1000).await.expect("fetch all").messages;
     let uids: Vec<u32> = all.iter().map(|f| f.uid).collect();
     assert_eq!(uids.len(), 3);
     assert!(uids.windows(2).all(|w| w[0] < w[1]), "sorted: {uids:?}");
@@ -237,37 +252,44 @@ async fn fetch_after_mark_processed_and_uidvalidity() {
     assert!(all.iter().all(|f| f.internal_date.is_some()));
 
     // Only newer ones; at or past the end nothing (despite `n:*` matching the last message).
-    let newer = mb.fetch_after(uids[1]).await.expect("fetch newer");
+    let newer = mb
+        .fetch_after(uids[1], 1000)
+        .await
+        .expect("fetch newer")
+        .messages;
     assert_eq!(newer.iter().map(|f| f.uid).collect::<Vec<_>>(), [uids[2]]);
     assert!(
-        mb.fetch_after(uids[2])
+        mb.fetch_after(uids[2], 1000)
             .await
             .expect("fetch at end")
+            .messages
             .is_empty()
     );
     assert!(
-        mb.fetch_after(uids[2] + 1000)
+        mb.fetch_after(uids[2] + 1000, 1000)
             .await
             .expect("fetch past end")
+            .messages
             .is_empty()
     );
     assert!(
-        mb.fetch_after(u32::MAX)
+        mb.fetch_after(u32::MAX, 1000)
             .await
             .expect("fetch max")
+            .messages
             .is_empty()
     );
 
     // Fetching does not set \Seen (BODY.PEEK); mark_processed does, plus the keyword.
     assert!(!stack.flags("player3", uids[0]).contains("\\Seen"));
-    mb.mark_processed(uids[0]).await.expect("mark");
+    mb.mark_processed(uids[0], true).await.expect("mark");
     let flags = stack.flags("player3", uids[0]);
     assert!(
         flags.contains("\\Seen") && flags.contains("$ChanceryDone"),
         "{flags}"
     );
     assert!(!stack.flags("player3", uids[1]).contains("\\Seen"));
-    mb.mark_processed(uids[0])
+    mb.mark_processed(uids[0], true)
         .await
         .expect("mark twice is fine");
     mb.logout().await;
@@ -276,9 +298,10 @@ async fn fetch_after_mark_processed_and_uidvalidity() {
     let mut again = Mailbox::connect(&cfg, "INBOX").await.expect("reconnect");
     assert_eq!(again.uidvalidity(), validity);
     let uids_again: Vec<u32> = again
-        .fetch_after(0)
+        .fetch_after(0, 1000)
         .await
         .expect("fetch")
+        .messages
         .iter()
         .map(|f| f.uid)
         .collect();
@@ -298,7 +321,11 @@ async fn tls_with_the_test_ca_and_login_errors() {
         let mut mb = Mailbox::connect(&cfg, "INBOX")
             .await
             .unwrap_or_else(|e| panic!("connect {:?}: {e}", cfg.tls));
-        let got = mb.fetch_after(0).await.expect("fetch over TLS");
+        let got = mb
+            .fetch_after(0, 1000)
+            .await
+            .expect("fetch over TLS")
+            .messages;
         assert_eq!(got.len(), 1);
         mb.logout().await;
     }
@@ -397,7 +424,13 @@ async fn smtp_errors_are_classified() {
     let mut mb6 = Mailbox::connect(&stack.imap_config("player6"), "INBOX")
         .await
         .expect("connect");
-    assert!(mb6.fetch_after(0).await.expect("fetch").is_empty());
+    assert!(
+        mb6.fetch_after(0, 1000)
+            .await
+            .expect("fetch")
+            .messages
+            .is_empty()
+    );
     mb6.logout().await;
 }
 
@@ -439,8 +472,8 @@ async fn closed_ports_fail_fast_and_transient() {
 fn transport_futures_are_send(mb: &mut Mailbox, sender: &Sender, m: &OutMail, cfg: &ServerConfig) {
     fn is_send<T: Send>(_: T) {}
     is_send(Mailbox::connect(cfg, "INBOX"));
-    is_send(mb.fetch_after(0));
-    is_send(mb.mark_processed(1));
+    is_send(mb.fetch_after(0, 1));
+    is_send(mb.mark_processed(1, true));
     is_send(mb.wait(Duration::from_secs(1)));
     is_send(sender.send(m));
     is_send(Sender::new(cfg));

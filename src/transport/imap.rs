@@ -45,11 +45,21 @@ pub struct Fetched {
     pub internal_date: Option<i64>,
 }
 
+/// One batch of messages from [`Mailbox::fetch_after`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Batch {
+    /// The messages, lowest UID first.
     pub messages: Vec<Fetched>,
+    /// UIDs the server listed, at or below the last message of the batch, whose FETCH returned
+    /// no body. They must not be skipped: retry them (the caller's high-water mark passes them).
     pub missing: Vec<u32>,
+    /// More messages wait above this batch.
     pub more: bool,
 }
+
+/// A batch stops growing past this many bytes (it always holds at least one message).
+pub const BATCH_BYTES: usize = 20 * 1024 * 1024;
+
 /// The result of [`Mailbox::wait`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wait {
@@ -335,33 +345,97 @@ impl Mailbox {
     ///
     /// `UID FETCH n:*` always matches the highest message even when its UID is below `n`
     /// (RFC 3501 §6.4.8), so the result is filtered to `uid > after_uid`.
+    /// The messages with a UID above `after_uid`, oldest first, at most `limit` of them and
+    /// about [`BATCH_BYTES`] at most, without setting `\\Seen`: the backlog is read a batch at a
+    /// time, never into memory in one go. Call again while [`Batch::more`].
     pub async fn fetch_after(
         &mut self,
         after_uid: u32,
-        _limit: usize,
+        limit: usize,
     ) -> Result<Batch, TransportError> {
-        Ok(Batch {
-            messages: self.fetch_after_old(after_uid).await?,
-            missing: vec![],
-            more: false,
-        })
-    }
-    pub async fn unflagged_uids(&mut self) -> Result<Vec<u32>, TransportError> {
-        Ok(vec![])
-    }
-    pub async fn fetch_after_old(
-        &mut self,
-        after_uid: u32,
-    ) -> Result<Vec<Fetched>, TransportError> {
         let Some(first) = after_uid.checked_add(1) else {
-            return Ok(Vec::new());
+            return Ok(Batch::default());
         };
+        // `UID n:*` always matches the highest message even when its UID is below n
+        // (RFC 3501 §6.4.8): filter.
+        let mut uids: Vec<u32> = self
+            .search(&format!("UID {first}:*"))
+            .await?
+            .into_iter()
+            .filter(|u| *u > after_uid)
+            .collect();
+        if uids.is_empty() {
+            return Ok(Batch::default());
+        }
+        let more = uids.len() > limit.max(1);
+        uids.truncate(limit.max(1));
+        let set = uids
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let mut fetched = self.fetch_uids(&set).await?;
+        fetched.sort_by_key(|f| f.uid);
+        fetched.dedup_by_key(|f| f.uid);
+        // Keep the lowest UIDs up to the byte bound; what is cut comes in the next batch.
+        let mut batch = Batch {
+            more,
+            ..Batch::default()
+        };
+        let mut bytes = 0usize;
+        let mut by_uid = fetched.into_iter().peekable();
+        for uid in uids {
+            if bytes >= BATCH_BYTES {
+                batch.more = true;
+                break;
+            }
+            while by_uid.peek().is_some_and(|f| f.uid < uid) {
+                by_uid.next();
+            }
+            match by_uid.peek() {
+                Some(f) if f.uid == uid => {
+                    let f = by_uid.next().expect("peeked");
+                    bytes += f.raw.len();
+                    batch.messages.push(f);
+                }
+                _ => batch.missing.push(uid),
+            }
+        }
+        Ok(batch)
+    }
+
+    /// UIDs of the messages Chancery has not marked as handled (no `$ChanceryDone`), wherever
+    /// they are: a crash between commit and flag, or a body the server did not return once.
+    pub async fn unflagged_uids(&mut self) -> Result<Vec<u32>, TransportError> {
+        self.search(&format!("UNKEYWORD {DONE_KEYWORD}")).await
+    }
+
+    /// `UID SEARCH`, sorted.
+    async fn search(&mut self, query: &str) -> Result<Vec<u32>, TransportError> {
+        let what = "IMAP UID SEARCH";
+        let session = self.session.as_mut().ok_or_else(|| lost(what))?;
+        let result = with_timeout(IO_TIMEOUT, what, async {
+            session
+                .uid_search(query)
+                .await
+                .map_err(|e| imap_err(what, e))
+        })
+        .await;
+        let found = self.check(result)?;
+        self.drain();
+        let mut uids: Vec<u32> = found.into_iter().collect();
+        uids.sort_unstable();
+        Ok(uids)
+    }
+
+    /// FETCH the given UID set (UID, INTERNALDATE and the whole message, without `\\Seen`).
+    async fn fetch_uids(&mut self, set: &str) -> Result<Vec<Fetched>, TransportError> {
         let what = "IMAP UID FETCH";
         let session = self.session.as_mut().ok_or_else(|| lost(what))?;
         let result = async {
             let mut stream = with_timeout(IO_TIMEOUT, what, async {
                 session
-                    .uid_fetch(format!("{first}:*"), "(UID INTERNALDATE BODY.PEEK[])")
+                    .uid_fetch(set, "(UID INTERNALDATE BODY.PEEK[])")
                     .await
                     .map_err(|e| imap_err(what, e))
             })
@@ -383,9 +457,6 @@ impl Mailbox {
                     // A FETCH without UID or body: an unsolicited flag update, not ours.
                     continue;
                 };
-                if uid <= after_uid {
-                    continue;
-                }
                 out.push(Fetched {
                     uid,
                     raw: body.to_vec(),
@@ -425,14 +496,20 @@ impl Mailbox {
         Ok(!found.is_empty())
     }
 
-    /// Flag a message as handled: `\Seen` and `$ChanceryDone`.
-    pub async fn mark_processed(&mut self, uid: u32, _seen: bool) -> Result<(), TransportError> {
+    /// Flag a message as handled: `$ChanceryDone`, and `\Seen` when `seen` (mail a person
+    /// should still read, such as alerts in the GM box, stays unread).
+    pub async fn mark_processed(&mut self, uid: u32, seen: bool) -> Result<(), TransportError> {
+        let flags = if seen {
+            format!("+FLAGS (\\Seen {DONE_KEYWORD})")
+        } else {
+            format!("+FLAGS ({DONE_KEYWORD})")
+        };
         let what = "IMAP UID STORE";
         let session = self.session.as_mut().ok_or_else(|| lost(what))?;
         let result = async {
             let mut stream = with_timeout(IO_TIMEOUT, what, async {
                 session
-                    .uid_store(uid.to_string(), format!("+FLAGS (\\Seen {DONE_KEYWORD})"))
+                    .uid_store(uid.to_string(), &flags)
                     .await
                     .map_err(|e| imap_err(what, e))
             })
