@@ -522,7 +522,10 @@ pub fn results(
     let mut white = Vec::new();
     let mut grey = Vec::new();
     for (author, recipients, is_grey, body) in press {
-        let to: Vec<String> = serde_json::from_str(recipients).unwrap_or_default();
+        // Press whose recipients cannot be read is never published (to all, as it once was).
+        let Ok(to) = serde_json::from_str::<Vec<String>>(recipients) else {
+            continue;
+        };
         if *is_grey {
             // The author stays here: grey press leaves the engine without it.
             grey.push(render::GreyPress {

@@ -736,6 +736,93 @@ mod tests {
     }
 
     #[test]
+    fn an_8bit_header_before_from_in_an_oversized_mail() {
+        // Issue 9, point 1: sender_of_raw sliced l[..5] by bytes, and "Cc: éva" has its fifth
+        // byte inside the "é": one such mail killed the GM mailbox task.
+        let mut raw = "Cc: éva <x@example.test>\r\nFrom: Jean <Player3@Example.test>\r\nSubject: wm1 FRANCE\r\nMessage-ID: <m1@p.test>\r\nAuto-Submitted: no\r\n\r\n"
+            .as_bytes()
+            .to_vec();
+        raw.resize(MAX_MESSAGE_BYTES + 100, b'x');
+        assert_eq!(sender_of_raw(&raw), Some("player3@example.test".into()));
+        assert!(read_message(&raw).is_err());
+        let head = read_head(&raw);
+        assert_eq!(head.from_address.as_deref(), Some("player3@example.test"));
+        assert_eq!(head.subject, "wm1 FRANCE");
+        assert_eq!(head.message_id.as_deref(), Some("m1@p.test"));
+        assert_eq!(head.cc, vec!["x@example.test".to_string()]);
+        assert_eq!(head.auto, None);
+        // Every prefix of a header with multibyte characters: never a panic.
+        let text = "Cc: éva ñ 日本 <x@e.test>\nFrom: é <a@b.test>\n\nbody";
+        for i in 0..text.len() {
+            let _ = read_head(&text.as_bytes()[..i]);
+            let _ = sender_of_raw(&text.as_bytes()[..i]);
+        }
+    }
+
+    #[test]
+    fn the_head_of_an_automatic_or_broken_mail() {
+        let head = read_head(b"From: MAILER-DAEMON@x.test\r\nSubject: Undelivered\r\n\r\n");
+        assert_eq!(head.auto, Some(AutoKind::Bounce));
+        let head = read_head(b"Auto-Submitted: auto-replied\nFrom: a@x.test\n\n");
+        assert_eq!(head.auto, Some(AutoKind::AutoReplied));
+        assert_eq!(read_head(b"\xff\xfe\x00garbage"), MessageHead::default());
+        // Authentication-Results in header order, topmost first, unfolded.
+        let head = read_head(
+            b"Authentication-Results: mx.example.test;\r\n dkim=pass header.d=a.test\r\nAuthentication-Results: forged; spf=pass\r\nFrom: a@a.test\r\n\r\n",
+        );
+        assert_eq!(
+            head.authentication_results,
+            vec![
+                "mx.example.test; dkim=pass header.d=a.test".to_string(),
+                "forged; spf=pass".to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn blank_lines_cost_linear_time_and_long_bodies_are_capped() {
+        // Issue 9, point 2: 200,000 blank lines between two orders (the cleaning was quadratic;
+        // speed is measured in benches/read_mail.rs, this checks what is read).
+        let body = format!("A Par - Bur\n{}A Mar - Spa\n", "\n".repeat(200_000));
+        let m = read_message(format!("From: a@x.test\n\n{body}").as_bytes()).expect("ok");
+        let kept: Vec<&str> = m
+            .lines
+            .iter()
+            .map(|l| l.text.as_str())
+            .filter(|t| !t.is_empty())
+            .collect();
+        assert_eq!(kept, vec!["A Par - Bur", "A Mar - Spa"]);
+        assert_eq!(m.lines.last().map(|l| l.number), Some(200_002));
+        assert_eq!(m.too_long, None);
+        let long: String = (0..MAX_BODY_LINES + 500)
+            .map(|i| format!("line {i}\n\n"))
+            .collect();
+        let m = read_message(format!("From: a@x.test\n\n{long}").as_bytes()).expect("ok");
+        assert_eq!(m.too_long, Some(MAX_BODY_LINES + 500));
+        let kept = m.lines.iter().filter(|l| !l.text.is_empty()).count();
+        assert_eq!(kept, MAX_BODY_LINES);
+        assert_eq!(m.lines.last().map(|l| l.text.as_str()), Some("line 1999"));
+    }
+
+    #[test]
+    fn attachment_names_are_capped() {
+        // Issue 9, point 10: an acknowledgement echoed 20,000 attachment names.
+        let mut raw = String::from(
+            "From: a@x.test\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nA Par - Bur\r\n",
+        );
+        for i in 0..500 {
+            raw.push_str(&format!(
+                "--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"f{i}.bin\"\r\n\r\nxx\r\n"
+            ));
+        }
+        raw.push_str("--b--\r\n");
+        let m = read_message(raw.as_bytes()).expect("ok");
+        assert_eq!(m.attachments_total, 500);
+        assert_eq!(m.attachments.len(), MAX_ATTACHMENT_NAMES);
+        assert_eq!(m.attachments[0], "f0.bin");
+    }
+
+    #[test]
     fn oversized_mail_is_refused_with_a_reason() {
         let big = vec![b'a'; MAX_MESSAGE_BYTES + 1];
         let e = read_message(&big).expect_err("too large");

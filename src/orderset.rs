@@ -139,8 +139,24 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
         dropped_lines: msg.dropped_lines,
         ..MailRead::default()
     };
+    if msg.attachments_total > msg.attachments.len() {
+        out.attachments.push(format!(
+            "... and {} more",
+            msg.attachments_total - msg.attachments.len()
+        ));
+    }
     if msg.auto.is_some() {
         return out;
+    }
+    if let Some(n) = msg.too_long {
+        out.errors.push(Note {
+            line: 0,
+            text: String::new(),
+            why: format!(
+                "this mail is too long ({n} lines of text): only the first {} were read",
+                crate::message::MAX_BODY_LINES
+            ),
+        });
     }
     let s = split(map, &msg.lines);
     out.final_ = s.final_;
@@ -245,15 +261,11 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
         why: i.why,
     }));
     out.ignored.sort_by_key(|n| n.line);
-    out.errors = s
-        .errors
-        .into_iter()
-        .map(|e| Note {
-            line: e.line,
-            text: e.text,
-            why: e.message,
-        })
-        .collect();
+    out.errors.extend(s.errors.into_iter().map(|e| Note {
+        line: e.line,
+        text: e.text,
+        why: e.message,
+    }));
     if let Some(secret) = out.secret.clone() {
         redact_all(&mut out, &secret);
     }
@@ -378,5 +390,90 @@ fn apply_multiple_orders(ctx: &ReadContext, lines: &mut [OrderLine]) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adjudicator::Board;
+    use crate::message::read_message;
+    use crate::phase::PhaseKind;
+    use crate::rules::Rules;
+    use std::collections::HashMap;
+
+    fn read(raw: &str) -> MailRead {
+        let map = Map::standard();
+        let rules = Rules::default();
+        let board = Board::initial(map);
+        let abbreviations = HashMap::new();
+        let ctx = ReadContext {
+            map,
+            rules: &rules,
+            power: map.power_by_name("GERMANY").expect("power"),
+            phase: PhaseKind::Movement,
+            board: Some(&board),
+            abbreviations: &abbreviations,
+        };
+        read_body(&ctx, &read_message(raw.as_bytes()).expect("mail"))
+    }
+
+    #[test]
+    fn redaction_replaces_every_occurrence_ignoring_case() {
+        assert_eq!(
+            redact_secret("my KOVALI-tesumo is kovali-tesumo", "kovali-tesumo"),
+            "my [secret] is [secret]"
+        );
+        assert_eq!(redact_secret("nothing here", "abc"), "nothing here");
+        assert_eq!(redact_secret("x", ""), "x");
+        // Lower-casing that changes lengths falls back to words.
+        assert_eq!(redact_secret("İstanbul abc", "abc"), "İstanbul [secret]");
+    }
+
+    #[test]
+    fn the_secret_is_never_echoed_or_published() {
+        // Issue 9, point 8: a press block without ENDPRESS published the secret and the orders;
+        // a multi-word secret was echoed under "lines not read".
+        let r = read(
+            "From: p@x.test\nSubject: wm1 GERMANY S1901M\n\nPRESS TO ALL\nHello, my secret is open sesame? no.\nSECRET open sesame\nF Kie - Den\nthe open sesame again\n",
+        );
+        assert_eq!(r.secret.as_deref(), Some("open sesame"));
+        assert_eq!(r.understood().len(), 1);
+        let echoed = serde_json::to_string(&r).expect("json");
+        assert!(!echoed.to_lowercase().contains("open sesame"), "{echoed}");
+        assert_eq!(r.press.len(), 1);
+        assert!(!r.press[0].body.contains("Kie"), "{}", r.press[0].body);
+        // In the subject: read, and redacted from the echoed subject.
+        let r =
+            read("From: p@x.test\nSubject: wm1 GERMANY S1901M SECRET zebu-kala\n\nF Kie - Den\n");
+        assert_eq!(r.secret.as_deref(), Some("zebu-kala"));
+        assert!(!r.subject.contains("zebu-kala"), "{}", r.subject);
+    }
+
+    #[test]
+    fn press_to_unknown_recipients_is_refused_never_published_to_all() {
+        let r = read(
+            "From: p@x.test\nSubject: s\n\nPRESS TO NARNIA, FRANCE\nSecret plans\nENDPRESS\nF Kie - Den\n",
+        );
+        assert!(r.press.is_empty(), "{:?}", r.press);
+        assert_eq!(r.errors.len(), 1);
+        assert!(r.errors[0].why.contains("narnia"), "{}", r.errors[0].why);
+        assert_eq!(r.understood().len(), 1);
+    }
+
+    #[test]
+    fn a_long_mail_says_how_much_was_read() {
+        let body: String = (0..2100).map(|i| format!("chatter {i}\n")).collect();
+        let r = read(&format!(
+            "From: p@x.test\nSubject: s\n\nF Kie - Den\n{body}"
+        ));
+        assert!(
+            r.errors
+                .iter()
+                .any(|e| e.why.contains("too long (2101 lines")),
+            "{:?}",
+            r.errors
+        );
+        assert_eq!(r.understood().len(), 1);
     }
 }
