@@ -7,9 +7,9 @@ use crate::config::Config;
 use crate::engine::{self, Env, Incoming, Processed};
 use crate::game::Ts;
 use crate::store;
+use crate::transport::ServerConfig;
 use crate::transport::imap::{Fetched, Mailbox};
-use crate::transport::smtp::{OutMail, Sender};
-use crate::transport::{ServerConfig, TransportError};
+use crate::transport::smtp::{FailureKind, OutMail, SendError, Sender};
 use sqlx::SqlitePool;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -637,9 +637,26 @@ async fn send_due(
             extra_headers: vec![("X-Chancery-Kind".into(), row.kind.clone())],
         };
         match sender.send(&mail).await {
-            Ok(()) => store::mark_sent(&mut c, row.id, shared.clock.now()).await,
-            Err(TransportError {
-                permanent: true,
+            Ok(report) => {
+                if let Some(e) = report.archive_error {
+                    log(&format!("outbox {} to {}: sent, but {e}", row.kind, row.to_address));
+                    let day = now.div_euclid(crate::game::DAY);
+                    alert(
+                        shared,
+                        &format!("archive-refused|{day}"),
+                        "the archive mailbox refuses copies",
+                        &format!(
+                            "Mail is being sent, but the archive mailbox refused its copy:\n{e}\n\n\
+                             Without the archive, a send cut short by a crash cannot be checked, and\n\
+                             the mail may go twice. Check the archive mailbox.\n"
+                        ),
+                    )
+                    .await;
+                }
+                store::mark_sent(&mut c, row.id, shared.clock.now()).await
+            }
+            Err(SendError {
+                kind: FailureKind::Permanent,
                 message,
             }) => {
                 log(&format!(
@@ -647,6 +664,18 @@ async fn send_due(
                     row.kind, row.to_address
                 ));
                 store::mark_failed(&mut c, row.id, now, &message).await
+            }
+            Err(SendError {
+                kind: FailureKind::Uncertain,
+                message,
+            }) => {
+                // It may have gone: keep it marked as sending, so that the archive is asked
+                // before any retry.
+                log(&format!(
+                    "outbox {} to {}: outcome unknown ({message}); the archive decides",
+                    row.kind, row.to_address
+                ));
+                store::postpone(&mut c, row.id, now + backoff_secs(row.attempts)).await
             }
             Err(e) => {
                 let next = now + backoff_secs(row.attempts);

@@ -8,7 +8,7 @@ mod mailstack;
 use std::time::{Duration, Instant};
 
 use chancery::transport::imap::{Fetched, Mailbox, Wait};
-use chancery::transport::smtp::{OutMail, Sender};
+use chancery::transport::smtp::{FailureKind, OutMail, Sender};
 use chancery::transport::{ServerConfig, Tls};
 use mailstack::Stack;
 
@@ -384,7 +384,10 @@ async fn tls_with_the_test_ca_and_login_errors() {
         .send(&mail("player4@example.test", "nope", "nope@test"))
         .await
         .expect_err("bad SMTP password");
-    assert!(e.permanent && e.message.contains("535"), "{e}");
+    assert!(
+        e.kind == FailureKind::Permanent && e.message.contains("535"),
+        "{e}"
+    );
 }
 
 #[tokio::test]
@@ -395,13 +398,16 @@ async fn smtp_errors_are_classified() {
         .send(&mail("nobody@example.test", "lost", "lost@test"))
         .await
         .expect_err("unknown user");
-    assert!(e.permanent, "{e}");
+    assert_eq!(e.kind, FailureKind::Permanent, "{e}");
     assert!(e.message.contains("550"), "{e}");
 
     // Invalid input is refused before anything is sent.
     let mut m = mail("player5@example.test", "bad", "bad@test");
     m.message_id = "has space@x".into();
-    assert!(sender.send(&m).await.expect_err("bad id").permanent);
+    assert_eq!(
+        sender.send(&m).await.expect_err("bad id").kind,
+        FailureKind::Permanent
+    );
     let mut m = mail("player5@example.test", "bad", "bad2@test");
     m.extra_headers = vec![("Message-ID".into(), "<x@y>".into())];
     assert!(sender.send(&m).await.is_err());
@@ -452,7 +458,7 @@ async fn closed_ports_fail_fast_and_transient() {
         .send(&mail("player1@example.test", "x", "x@test"))
         .await
         .expect_err("closed SMTP port");
-    assert!(!e.permanent, "{e}");
+    assert_eq!(e.kind, FailureKind::Transient, "{e}");
     let e = Mailbox::connect(
         &ServerConfig {
             username: "player1@example.test".into(),
@@ -477,4 +483,190 @@ fn transport_futures_are_send(mb: &mut Mailbox, sender: &Sender, m: &OutMail, cf
     is_send(mb.wait(Duration::from_secs(1)));
     is_send(sender.send(m));
     is_send(Sender::new(cfg));
+}
+
+#[tokio::test]
+async fn the_backlog_is_fetched_in_batches_and_marks_can_leave_mail_unread() {
+    // Issue 9, point 10: the backlog was read into memory in one go; point 7: alerts in the GM
+    // box were marked read.
+    let stack = Stack::start();
+    for i in 0..120 {
+        stack.inject("player3", &raw_message(&format!("b{i}")));
+    }
+    let mut mb = Mailbox::connect(&stack.imap_config("player3"), "INBOX")
+        .await
+        .expect("connect");
+    let mut last = 0;
+    let mut sizes = Vec::new();
+    let mut all = Vec::new();
+    loop {
+        let batch = mb.fetch_after(last, 50).await.expect("batch");
+        assert!(batch.missing.is_empty());
+        sizes.push(batch.messages.len());
+        for f in &batch.messages {
+            assert!(f.uid > last);
+            last = f.uid;
+            all.push(f.uid);
+        }
+        if !batch.more {
+            break;
+        }
+    }
+    assert_eq!(sizes, vec![50, 50, 20]);
+    assert_eq!(all.len(), 120);
+    assert!(all.windows(2).all(|w| w[0] < w[1]));
+    // Nothing is marked yet: all are unflagged.
+    assert_eq!(mb.unflagged_uids().await.expect("search"), all);
+    mb.mark_processed(all[0], false)
+        .await
+        .expect("mark, unread");
+    mb.mark_processed(all[1], true).await.expect("mark, read");
+    let f0 = stack.flags("player3", all[0]);
+    assert!(
+        f0.contains("$ChanceryDone") && !f0.contains("\\Seen"),
+        "{f0}"
+    );
+    assert!(stack.flags("player3", all[1]).contains("\\Seen"));
+    assert_eq!(
+        mb.unflagged_uids().await.expect("search"),
+        all[2..].to_vec()
+    );
+    mb.logout().await;
+}
+
+#[tokio::test]
+async fn a_refused_archive_copy_does_not_stop_the_mail() {
+    // Issue 9, point 9: a refusal of the archive Bcc made every send fail.
+    let stack = Stack::start();
+    let sender = Sender::new(&stack.smtp_config())
+        .expect("sender")
+        .with_bcc("no-such-archive@example.test")
+        .expect("bcc");
+    let report = sender
+        .send(&mail("player2@example.test", "still goes", "arch1@test"))
+        .await
+        .expect("sent");
+    let why = report.archive_error.expect("the refusal is reported");
+    assert!(why.contains("550"), "{why}");
+    let mut mb = Mailbox::connect(&stack.imap_config("player2"), "INBOX")
+        .await
+        .expect("connect");
+    assert_eq!(fetch_until(&mut mb, 0, 1).await.len(), 1);
+    mb.logout().await;
+    // With a working archive, both get the mail and nothing is reported.
+    let sender = Sender::new(&stack.smtp_config())
+        .expect("sender")
+        .with_bcc("archive@example.test")
+        .expect("bcc");
+    let report = sender
+        .send(&mail("player2@example.test", "with copy", "arch2@test"))
+        .await
+        .expect("sent");
+    assert_eq!(report.archive_error, None);
+    let mut mb = Mailbox::connect(&stack.imap_config("archive"), "INBOX")
+        .await
+        .expect("connect");
+    assert!(
+        mb.has_message_id("arch2@test").await.unwrap_or(false) || {
+            fetch_until(&mut mb, 0, 1).await;
+            mb.has_message_id("arch2@test").await.expect("search")
+        }
+    );
+    mb.logout().await;
+}
+
+#[tokio::test]
+async fn a_broken_threading_id_does_not_stop_the_answer() {
+    // Issue 9, point 9: an In-Reply-To of the form <a b@c d> broke the send.
+    let stack = Stack::start();
+    let sender = Sender::new(&stack.smtp_config()).expect("sender");
+    let mut m = mail("player4@example.test", "threaded", "thr@test");
+    m.in_reply_to = Some("<a b@c d>".into());
+    m.references = vec!["<a b@c d>".into(), "<good@x.test>".into()];
+    sender.send(&m).await.expect("sent without the broken id");
+    let mut mb = Mailbox::connect(&stack.imap_config("player4"), "INBOX")
+        .await
+        .expect("connect");
+    let got = fetch_until(&mut mb, 0, 1).await;
+    let text = String::from_utf8_lossy(&got[0].raw);
+    assert!(!text.contains("In-Reply-To"), "{text}");
+    assert!(text.contains("References: <good@x.test>"), "{text}");
+    mb.logout().await;
+}
+
+/// A relay that stalls after the end of the data, as a broken one can: Postfix cannot be made
+/// to do this on cue, so a scripted peer stands in for it. It speaks just enough SMTP, and
+/// `refuse_rcpt` makes it refuse the recipient instead.
+async fn stalling_relay(refuse_rcpt: bool) -> u16 {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    tokio::spawn(async move {
+        while let Ok((sock, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let (r, mut w) = sock.into_split();
+                let mut lines = BufReader::new(r).lines();
+                let _ = w.write_all(b"220 stall.test ESMTP\r\n").await;
+                let mut in_data = false;
+                while let Ok(Some(line)) = lines.next_line().await {
+                    if in_data {
+                        if line == "." {
+                            // Never answer the end of the data.
+                            tokio::time::sleep(Duration::from_secs(3600)).await;
+                        }
+                        continue;
+                    }
+                    let upper = line.to_ascii_uppercase();
+                    let reply: &[u8] = if upper.starts_with("EHLO") {
+                        b"250-stall.test\r\n250 8BITMIME\r\n"
+                    } else if upper.starts_with("RCPT") && refuse_rcpt {
+                        b"451 4.3.0 try later\r\n"
+                    } else if upper.starts_with("DATA") {
+                        in_data = true;
+                        b"354 go on\r\n"
+                    } else if upper.starts_with("QUIT") {
+                        b"221 bye\r\n"
+                    } else {
+                        b"250 ok\r\n"
+                    };
+                    let _ = w.write_all(reply).await;
+                }
+            });
+        }
+    });
+    port
+}
+
+#[tokio::test]
+async fn a_timeout_after_the_data_is_uncertain_and_before_it_is_not() {
+    // Issue 9, point 9: a timeout after DATA was retried as if nothing had been sent.
+    let cfg = |port| ServerConfig {
+        host: "127.0.0.1".into(),
+        port,
+        tls: Tls::None,
+        ca_file: None,
+        tls_name: "localhost".into(),
+        username: String::new(),
+        password: String::new(),
+    };
+    let port = stalling_relay(false).await;
+    let sender = Sender::new(&cfg(port))
+        .expect("sender")
+        .with_timeout(Duration::from_millis(500));
+    let e = sender
+        .send(&mail("player1@example.test", "x", "stall@test"))
+        .await
+        .expect_err("stalls");
+    assert_eq!(e.kind, FailureKind::Uncertain, "{e}");
+    let port = stalling_relay(true).await;
+    let sender = Sender::new(&cfg(port))
+        .expect("sender")
+        .with_timeout(Duration::from_millis(500));
+    let e = sender
+        .send(&mail("player1@example.test", "x", "stall2@test"))
+        .await
+        .expect_err("refused");
+    assert_eq!(e.kind, FailureKind::Transient, "{e}");
 }

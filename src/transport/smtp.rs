@@ -1,11 +1,14 @@
 //! The SMTP side: build a plain-text message with threading and loop-prevention headers, and
 //! hand it to the configured relay.
 
+use lettre::Message;
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
 use lettre::message::{Body, Mailbox as Address};
-use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Certificate, Tls as SmtpTls, TlsParameters};
-use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use lettre::transport::smtp::authentication::{Credentials, Mechanism};
+use lettre::transport::smtp::client::{AsyncSmtpConnection, Certificate, TlsParameters};
+use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
+use lettre::transport::smtp::extension::{ClientId, MailBodyParameter, MailParameter};
+use std::time::Duration;
 
 use super::{IO_TIMEOUT, ServerConfig, Tls, TransportError, init_crypto};
 
@@ -26,12 +29,16 @@ pub struct OutMail {
     pub extra_headers: Vec<(String, String)>,
 }
 
-/// An SMTP client for one relay. Cheap to share (`&self`); connections are pooled.
-#[derive(Clone)]
+/// An SMTP client for one relay. One connection is kept open between sends and checked with
+/// NOOP before reuse.
 pub struct Sender {
-    transport: AsyncSmtpTransport<Tokio1Executor>,
+    cfg: ServerConfig,
+    tls: Option<TlsParameters>,
     target: String,
     bcc: Option<Address>,
+    conn: tokio::sync::Mutex<Option<AsyncSmtpConnection>>,
+    /// Bounds every step of the exchange, and the whole of it at twice this.
+    timeout: Duration,
 }
 
 impl std::fmt::Debug for Sender {
@@ -40,6 +47,54 @@ impl std::fmt::Debug for Sender {
             .field("target", &self.target)
             .finish()
     }
+}
+
+/// How a send failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// Refused (SMTP 5xx, or the mail cannot be built): not sent, and retrying cannot help.
+    Permanent,
+    /// Failed before the message was handed over (network, 4xx): certainly not sent.
+    Transient,
+    /// The message data went (or was going) out and no final reply was read: it may have been
+    /// delivered. Look in the archive before sending it again.
+    Uncertain,
+}
+
+/// A failed send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SendError {
+    pub kind: FailureKind,
+    pub message: String,
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({:?})", self.message, self.kind)
+    }
+}
+
+impl std::error::Error for SendError {}
+
+impl From<TransportError> for SendError {
+    fn from(e: TransportError) -> SendError {
+        SendError {
+            kind: if e.permanent {
+                FailureKind::Permanent
+            } else {
+                FailureKind::Transient
+            },
+            message: e.message,
+        }
+    }
+}
+
+/// What a successful send did with the archive copy.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SendReport {
+    /// Why the archive refused its copy, if it did: the mail went to its recipient all the same,
+    /// but a crash during a later send of it could not be checked against the archive.
+    pub archive_error: Option<String>,
 }
 
 /// Headers that [`Sender::send`] sets itself; extra headers with these names are refused.
@@ -115,15 +170,17 @@ fn build_message_bcc(m: &OutMail, bcc: Option<&Address>) -> Result<Message, Tran
     if let Some(b) = bcc {
         builder = builder.bcc(b.clone());
     }
-    if let Some(parent) = &m.in_reply_to {
-        builder = builder.in_reply_to(bracketed(parent)?);
+    // Threading ids come from the mail being answered, that is from its sender: one that is
+    // not a valid id (`<a b@c d>`) is left out rather than stopping the answer.
+    if let Some(parent) = m.in_reply_to.as_deref().and_then(|p| bracketed(p).ok()) {
+        builder = builder.in_reply_to(parent);
     }
-    if !m.references.is_empty() {
-        let refs = m
-            .references
-            .iter()
-            .map(|r| bracketed(r))
-            .collect::<Result<Vec<_>, _>>()?;
+    let refs: Vec<String> = m
+        .references
+        .iter()
+        .filter_map(|r| bracketed(r).ok())
+        .collect();
+    if !refs.is_empty() {
         builder = builder.references(refs.join(" "));
     }
     let auto = one_line(m.auto_submitted);
@@ -169,26 +226,33 @@ fn build_message_bcc(m: &OutMail, bcc: Option<&Address>) -> Result<Message, Tran
         .map_err(|e| TransportError::permanent(format!("cannot build message: {e}")))
 }
 
-fn smtp_err(target: &str, e: lettre::transport::smtp::Error) -> TransportError {
-    let message = format!("SMTP via {target}: {e}");
-    // Only an SMTP 5xx reply is permanent. TLS failures count as transient: a handshake
-    // hiccup may pass, and a retried mail is better than a lost one.
-    if e.is_permanent() {
-        TransportError::permanent(message)
+/// Which step a send reached: a failure after the data began is uncertain.
+const STEP_BEFORE_DATA: u8 = 0;
+const STEP_DATA: u8 = 1;
+
+fn step_error(what: &str, e: lettre::transport::smtp::Error, in_data: bool) -> SendError {
+    let kind = if e.is_permanent() {
+        FailureKind::Permanent
+    } else if e.is_transient() {
+        // The server answered 4xx: it did not take the message.
+        FailureKind::Transient
+    } else if in_data {
+        FailureKind::Uncertain
     } else {
-        TransportError::transient(message)
+        FailureKind::Transient
+    };
+    SendError {
+        kind,
+        message: format!("{what}: {e}"),
     }
 }
 
 impl Sender {
-    /// Set up a pooled SMTP transport for `cfg`. Does not connect yet.
+    /// Set up a client for `cfg`. Does not connect yet.
     pub fn new(cfg: &ServerConfig) -> Result<Sender, TransportError> {
         init_crypto();
-        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(cfg.host.clone())
-            .port(cfg.port)
-            .timeout(Some(IO_TIMEOUT));
         let tls = match cfg.tls {
-            Tls::None => SmtpTls::None,
+            Tls::None => None,
             Tls::StartTls | Tls::Implicit => {
                 // Without a CA file, lettre trusts the webpki roots.
                 let mut params = TlsParameters::builder(cfg.effective_tls_name().to_owned());
@@ -204,51 +268,157 @@ impl Sender {
                     })?;
                     params = params.add_root_certificate(cert);
                 }
-                let params = params
-                    .build_rustls()
-                    .map_err(|e| TransportError::permanent(format!("SMTP TLS setup: {e}")))?;
-                if cfg.tls == Tls::StartTls {
-                    SmtpTls::Required(params)
-                } else {
-                    SmtpTls::Wrapper(params)
-                }
+                Some(
+                    params
+                        .build_rustls()
+                        .map_err(|e| TransportError::permanent(format!("SMTP TLS setup: {e}")))?,
+                )
             }
         };
-        builder = builder.tls(tls);
-        if !cfg.username.is_empty() {
-            builder =
-                builder.credentials(Credentials::new(cfg.username.clone(), cfg.password.clone()));
-        }
         Ok(Sender {
-            transport: builder.build(),
+            cfg: cfg.clone(),
+            tls,
             target: format!("{}:{}", cfg.host, cfg.port),
             bcc: None,
+            conn: tokio::sync::Mutex::new(None),
+            timeout: IO_TIMEOUT,
         })
     }
 
-    /// Copy every mail to `address`, in the same SMTP transaction (the server accepts all
-    /// recipients with one reply), without a Bcc header. A copy in that mailbox proves the mail
-    /// was accepted for its recipient too: this is how an outbox row whose send was cut short
-    /// by a crash is known to be sent, or not.
+    /// Bound each step of an exchange by `timeout` (and the whole by twice that).
+    pub fn with_timeout(mut self, timeout: Duration) -> Sender {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Copy every mail to `address`, in the same SMTP transaction, without a Bcc header. A copy
+    /// in that mailbox proves the mail was accepted for its recipient too: this is how an
+    /// outbox row whose send was cut short is known to be sent, or not. A refusal of this
+    /// recipient alone does not stop the mail (the report says so).
     pub fn with_bcc(mut self, address: &str) -> Result<Sender, TransportError> {
         self.bcc = Some(parse_address("Bcc", address)?);
         Ok(self)
     }
 
-    /// Send one message. `Err(permanent)` for SMTP 5xx and unbuildable messages; transient
-    /// for 4xx, network errors and timeouts.
-    pub async fn send(&self, m: &OutMail) -> Result<(), TransportError> {
-        let message = build_message_bcc(m, self.bcc.as_ref())?;
-        // lettre's own timeout covers each step; this bounds the whole exchange.
-        let limit = IO_TIMEOUT * 2;
-        match tokio::time::timeout(limit, self.transport.send(message)).await {
-            Ok(Ok(_response)) => Ok(()),
-            Ok(Err(e)) => Err(smtp_err(&self.target, e)),
-            Err(_) => Err(TransportError::transient(format!(
-                "SMTP via {}: timed out after {} s",
-                self.target,
-                limit.as_secs()
-            ))),
+    async fn connect(&self) -> Result<AsyncSmtpConnection, SendError> {
+        let hello = ClientId::default();
+        let implicit = if self.cfg.tls == Tls::Implicit {
+            self.tls.clone()
+        } else {
+            None
+        };
+        let mut conn = AsyncSmtpConnection::connect_tokio1(
+            (self.cfg.host.as_str(), self.cfg.port),
+            Some(self.timeout),
+            &hello,
+            implicit,
+            None,
+        )
+        .await
+        .map_err(|e| step_error(&format!("SMTP connect to {}", self.target), e, false))?;
+        if self.cfg.tls == Tls::StartTls
+            && let Some(params) = self.tls.clone()
+        {
+            conn.starttls(params, &hello)
+                .await
+                .map_err(|e| step_error("SMTP STARTTLS", e, false))?;
         }
+        if !self.cfg.username.is_empty() {
+            let creds = Credentials::new(self.cfg.username.clone(), self.cfg.password.clone());
+            conn.auth(&[Mechanism::Plain, Mechanism::Login], &creds)
+                .await
+                .map_err(|e| step_error("SMTP AUTH", e, false))?;
+        }
+        Ok(conn)
+    }
+
+    /// Send one message in one SMTP transaction (to its recipients and the archive copy).
+    pub async fn send(&self, m: &OutMail) -> Result<SendReport, SendError> {
+        let message = build_message_bcc(m, None)?;
+        let mut rcpts: Vec<lettre::Address> = Vec::new();
+        for to in &m.to {
+            rcpts.push(parse_address("To", to)?.email);
+        }
+        let from = parse_address("From", &m.from)?.email;
+        let bytes = message.formatted();
+        let step = std::sync::atomic::AtomicU8::new(STEP_BEFORE_DATA);
+        let mut guard = self.conn.lock().await;
+        let exchange = async {
+            let reuse = match guard.as_mut() {
+                Some(c) if !c.has_broken() => c.test_connected().await,
+                _ => false,
+            };
+            if !reuse {
+                *guard = Some(self.connect().await?);
+            }
+            let conn = guard.as_mut().expect("connected above");
+            let mut options = Vec::new();
+            if !bytes.is_ascii() {
+                options.push(MailParameter::Body(MailBodyParameter::EightBitMime));
+            }
+            conn.command(Mail::new(Some(from.clone()), options))
+                .await
+                .map_err(|e| step_error("SMTP MAIL FROM", e, false))?;
+            for r in &rcpts {
+                conn.command(Rcpt::new(r.clone(), vec![]))
+                    .await
+                    .map_err(|e| step_error(&format!("SMTP RCPT TO <{r}>"), e, false))?;
+            }
+            let mut report = SendReport::default();
+            if let Some(bcc) = &self.bcc
+                && let Err(e) = conn.command(Rcpt::new(bcc.email.clone(), vec![])).await
+            {
+                if !(e.is_permanent() || e.is_transient()) {
+                    return Err(step_error("SMTP RCPT TO (archive)", e, false));
+                }
+                report.archive_error =
+                    Some(format!("the archive <{}> was refused: {e}", bcc.email));
+            }
+            conn.command(Data)
+                .await
+                .map_err(|e| step_error("SMTP DATA", e, false))?;
+            step.store(STEP_DATA, std::sync::atomic::Ordering::SeqCst);
+            conn.message(&bytes)
+                .await
+                .map_err(|e| step_error("SMTP end of DATA", e, true))?;
+            Ok(report)
+        };
+        let result = match tokio::time::timeout(self.timeout * 2, exchange).await {
+            Ok(r) => r,
+            Err(_) => Err(SendError {
+                kind: if step.load(std::sync::atomic::Ordering::SeqCst) == STEP_DATA {
+                    FailureKind::Uncertain
+                } else {
+                    FailureKind::Transient
+                },
+                message: format!(
+                    "SMTP via {}: timed out after {} s",
+                    self.target,
+                    (self.timeout * 2).as_secs_f32()
+                ),
+            }),
+        };
+        match &result {
+            Ok(_) => {}
+            // A refusal leaves the session usable after RSET; anything else may not be.
+            Err(e) if e.kind != FailureKind::Uncertain => {
+                let reset = match guard.as_mut() {
+                    Some(c) => c.command(Rset).await.is_ok(),
+                    None => false,
+                };
+                if !reset {
+                    *guard = None;
+                }
+            }
+            Err(_) => *guard = None,
+        }
+        result.map_err(|e| SendError {
+            message: if e.message.contains(&self.target) {
+                e.message
+            } else {
+                format!("SMTP via {}: {}", self.target, e.message)
+            },
+            ..e
+        })
     }
 }
