@@ -473,8 +473,27 @@ mod tests {
     }
 
     #[test]
+    fn tournament_presets_require_the_secret_even_with_a_dkim_pass() {
+        // WM D.X(6), Maharajiad B.XI(7): in a tournament the GM must know who sent the orders;
+        // a DKIM pass alone (which a forged header once faked) is not enough.
+        let ours = "mx.example.test";
+        let pass = vec!["mx.example.test; dkim=pass header.d=example.test".to_string()];
+        let me = "player3@example.test";
+        for name in ["wm2004", "maharajiad"] {
+            let r = Rules::preset(name).expect("preset");
+            assert_eq!(r.authentication, Authentication::Secret, "{name}");
+            assert!(authenticate(&r, me, me, None, "s3cret", &pass, ours).is_err());
+            assert_eq!(
+                authenticate(&r, me, me, Some("s3cret"), "s3cret", &[], ours),
+                Ok(Authenticated::Secret)
+            );
+        }
+    }
+
+    #[test]
     fn authentication_by_secret_or_dkim() {
-        let r = wm();
+        let mut r = wm();
+        r.authentication = Authentication::SecretOrDkim;
         let ours = "mx.example.test";
         let pass = vec!["mx.example.test; dkim=pass header.d=example.test header.s=s1; dmarc=pass header.from=example.test".to_string()];
         let forged = vec!["evil.test; dkim=pass header.d=example.test".to_string()];

@@ -196,7 +196,8 @@ pub enum Authentication {
     /// The player's secret in the body or subject, or a DKIM/DMARC pass for the sender's domain
     /// in the receiving server's Authentication-Results.
     SecretOrDkim,
-    /// The secret, always.
+    /// The secret, always, whatever DKIM says: the tournament presets (WM D.X(6), Maharajiad
+    /// B.XI(7)), where the GM must know who sent the orders.
     Secret,
     /// A DKIM/DMARC pass, always.
     Dkim,

@@ -1518,6 +1518,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.duplicate_builds = DuplicateBuilds::BottomUp; // WM D.V(3)
         r.civil_disorder = CivilDisorder::HomeCenterWm; // WM D.V(4)
         r.no_nmr_phases = vec!["S1901M".into(), "S1901R".into(), "F1901M".into()]; // WM D.VII(6)(b)
+        r.authentication = chancery::rules::Authentication::Secret; // WM D.X(6), a tournament
     });
     expect("maharajiad", &|r| {
         r.unit_type_designation = Designation::Invalidate; // B.V(2)
@@ -1534,6 +1535,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.adjustment_days = 2;
         r.extension_days_total = 8; // B.VIII(5)
         r.no_nmr_phases = vec!["S1501M".into(), "F1501M".into(), "W1501A".into()]; // B.VIII(6)(b)
+        r.authentication = chancery::rules::Authentication::Secret; // B.XI(7), a tournament
     });
     expect("agora2020", &|r| {
         r.civil_disorder = CivilDisorder::FarthestFromCountry; // BT24
