@@ -689,7 +689,7 @@ async fn send_due(
 
 /// How long a mailbox may go without a successful poll before the masters are told.
 fn silent_after(poll: Duration) -> Duration {
-    (poll * 3).max(Duration::from_secs(30))
+    (poll * 3).max(Duration::from_secs(3))
 }
 
 async fn scheduler_task(shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>) {

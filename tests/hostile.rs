@@ -492,3 +492,96 @@ async fn orders_that_arrived_before_the_deadline_count_after_an_outage() {
     stop.send(true).expect("stop");
     server_task.await.expect("join").expect("serve");
 }
+
+#[tokio::test]
+async fn a_mailbox_that_cannot_be_read_holds_the_deadline_and_the_masters_are_told() {
+    // Issue 9, points 1 and 3: a silent mailbox is an alert, and a deadline waits rather than
+    // being adjudicated with orders possibly unread.
+    chancery::transport::init_crypto();
+    let stack = Stack::start();
+    let dir = stack.dir.join("chancery");
+    let now = chrono::Utc::now().timestamp();
+    let deadline = now + 2;
+    let db = game(&dir, deadline - 3 * DAY).await;
+    let mut cfg = config(&stack, &db, 1);
+    cfg.gm_mailbox.password = "wrong".into();
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server_task = {
+        let cfg = cfg.clone();
+        let base = dir.clone();
+        tokio::spawn(async move {
+            service::serve_with(
+                cfg,
+                &base,
+                Arc::new(service::SystemClock),
+                stopped,
+                Tasks { scheduler: true },
+            )
+            .await
+        })
+    };
+    wait_until("the masters' alerts", Duration::from_secs(30), async || {
+        let s = subjects(&stack, "td@example.test").await;
+        s.iter().any(|s| s.contains("gm mailbox has not been read"))
+            && s.iter().any(|s| s.contains("the deadline waits"))
+    })
+    .await;
+    let pool = store::open(&db).await.expect("db");
+    {
+        let mut c = pool.acquire().await.expect("conn");
+        let p = store::current_phase(&mut c, "wm1")
+            .await
+            .expect("q")
+            .expect("phase");
+        assert_eq!(
+            p.phase, "S1901M",
+            "not adjudicated while the GM box is unread"
+        );
+        let states = store::mailbox_states(&mut c).await.expect("states");
+        let gm = states.iter().find(|s| s.mailbox == "gm").expect("gm state");
+        assert_eq!(gm.last_poll_ok, None);
+        assert!(
+            gm.last_error
+                .as_deref()
+                .is_some_and(|e| e.contains("LOGIN")),
+            "{gm:?}"
+        );
+    }
+    stop.send(true).expect("stop");
+    server_task.await.expect("join").expect("serve");
+    // Each alert went once.
+    let s = subjects(&stack, "td@example.test").await;
+    assert_eq!(
+        s.iter()
+            .filter(|s| s.contains("the deadline waits"))
+            .count(),
+        1,
+        "{s:?}"
+    );
+
+    // With the mailbox readable again, the deadline is processed.
+    let cfg = config(&stack, &db, 1);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let base = dir.clone();
+    let server_task = tokio::spawn(async move {
+        service::serve_with(
+            cfg,
+            &base,
+            Arc::new(service::SystemClock),
+            stopped,
+            Tasks { scheduler: true },
+        )
+        .await
+    });
+    wait_until("the adjudication", Duration::from_secs(30), async || {
+        let mut c = pool.acquire().await.expect("conn");
+        store::current_phase(&mut c, "wm1")
+            .await
+            .expect("q")
+            .is_some_and(|p| p.phase != "S1901M")
+    })
+    .await;
+    pool.close().await;
+    stop.send(true).expect("stop");
+    server_task.await.expect("join").expect("serve");
+}
