@@ -297,3 +297,101 @@ fn locations_of_every_province_parse() {
         }
     }
 }
+
+/// A header line with a random name and a value of random UTF-8 or Latin-1 bytes.
+fn header_line() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::sample::select(vec![
+            "Cc",
+            "X-Note",
+            "Received",
+            "Subject-Extra",
+            "Authentication-Results",
+            "Precedence",
+            "Reply-To",
+        ]),
+        prop::collection::vec(
+            prop_oneof![
+                any::<char>().prop_map(|c| c.to_string().into_bytes()),
+                (0x80u8..=0xffu8).prop_map(|b| vec![b]),
+                Just(b"\xc3".to_vec()),
+                "[ -~]{0,8}".prop_map(String::into_bytes),
+            ],
+            0..12,
+        ),
+    )
+        .prop_map(|(name, parts)| {
+            let mut v = format!("{name}: ").into_bytes();
+            for p in parts {
+                v.extend(p.into_iter().filter(|b| *b != b'\r' && *b != b'\n'));
+            }
+            v
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Whole raw mails with 8-bit headers before and after From, either line ending, long runs
+    /// of blank lines and a press block that may lack its ENDPRESS (issue 9): reading never
+    /// panics, the header block names the sender, and the secret appears nowhere in what is
+    /// echoed or published.
+    #[test]
+    fn whole_raw_mails_never_panic_and_never_leak_the_secret(
+        before in prop::collection::vec(header_line(), 0..4),
+        after in prop::collection::vec(header_line(), 0..4),
+        crlf in any::<bool>(),
+        blanks in 0usize..40_000,
+        secret in "[a-z]{8,12}",
+        ending in 0usize..4,
+        in_subject in any::<bool>(),
+    ) {
+        let eol: &[u8] = if crlf { b"\r\n" } else { b"\n" };
+        let mut raw = Vec::new();
+        for h in &before {
+            raw.extend_from_slice(h);
+            raw.extend_from_slice(eol);
+        }
+        raw.extend_from_slice(b"From: Player <player3@example.test>");
+        raw.extend_from_slice(eol);
+        for h in &after {
+            raw.extend_from_slice(h);
+            raw.extend_from_slice(eol);
+        }
+        let subject = if in_subject {
+            format!("Subject: wm1 FRANCE S1901M SECRET {secret}")
+        } else {
+            "Subject: wm1 FRANCE S1901M".to_string()
+        };
+        raw.extend_from_slice(subject.as_bytes());
+        raw.extend_from_slice(eol);
+        raw.extend_from_slice(eol);
+        let end = ["", "ENDPRESS\n", "ORDERS\n", "FINAL ORDERS:\n"][ending];
+        let secret_line = if in_subject { String::new() } else { format!("SECRET {secret}\n") };
+        let body = format!(
+            "PRESS TO ALL\nGreetings, {secret} is not for you.\n{end}{secret_line}{}A Par - Bur\nmy secret is {secret}\n",
+            "\n".repeat(blanks)
+        );
+        raw.extend_from_slice(&body.replace('\n', std::str::from_utf8(eol).unwrap_or("\n")).into_bytes());
+
+        let head = chancery::message::read_head(&raw);
+        prop_assert_eq!(chancery::message::sender_of_raw(&raw), head.from_address.clone());
+        // A broken header may hide From; when the parser finds it, it is the address written.
+        if let Some(a) = &head.from_address {
+            prop_assert_eq!(a.as_str(), "player3@example.test");
+        }
+        let rules = Rules::default();
+        let abbreviations = HashMap::new();
+        let board = Board::initial(Map::standard());
+        let c = ctx(&rules, Some(&board), &abbreviations, PhaseKind::Movement);
+        let read = read_mail(&c, &raw);
+        if read.error.is_none() && read.auto.is_none() {
+            prop_assert_eq!(read.secret.as_deref(), Some(secret.as_str()));
+            // Without ENDPRESS, a heading or a SECRET line, the press runs to the end.
+            let swallowed = ending == 0 && in_subject;
+            prop_assert_eq!(read.understood().len(), usize::from(!swallowed), "{:?}", read.orders);
+        }
+        let echoed = serde_json::to_string(&read).expect("json").to_lowercase();
+        prop_assert!(!echoed.contains(&secret), "{}", echoed);
+    }
+}

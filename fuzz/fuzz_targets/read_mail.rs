@@ -12,6 +12,10 @@ mod common;
 
 fuzz_target!(|data: &[u8]| {
     let contexts = &*common::MAIL_CONTEXTS;
+    // The header block alone, as the engine reads every mail first (and mail too large or
+    // broken to read at all).
+    let head = chancery::message::read_head(data);
+    assert_eq!(chancery::message::sender_of_raw(data), head.from_address);
     match chancery::message::read_message(data) {
         Ok(msg) => {
             for ctx in contexts {
