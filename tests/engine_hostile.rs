@@ -398,11 +398,11 @@ async fn the_arrival_time_decides_timeliness_not_the_reading_time() {
     // when Chancery reads them after it (an outage, a late poll).
     let pool = setup("arrival", &["wm1"]).await;
     let deadline = T0 + 3 * DAY;
-    for i in 0..7 {
+    for (i, power) in POWERS.iter().enumerate() {
         let m = raw(
             &player(i),
             "gm@example.test",
-            &format!("wm1 {} S1901M", POWERS[i]),
+            &format!("wm1 {power} S1901M"),
             &format!("Message-ID: <a{i}@player.test>\r\n"),
             &orders(i, ""),
         );
