@@ -368,8 +368,7 @@ async fn run_mailbox(
             return Ok(());
         }
         let waited = tokio::select! {
-            w = mb.wait(shared.poll) => Some(w.map(|_| ())),
-            _ = shared.poll_now.notified() => Some(Ok(())),
+            w = mb.wait_or(shared.poll, &shared.poll_now) => Some(w.map(|_| ())),
             _ = shutdown.wait_for(|v| *v) => None,
         };
         match waited {

@@ -670,3 +670,35 @@ async fn a_timeout_after_the_data_is_uncertain_and_before_it_is_not() {
         .expect_err("refused");
     assert_eq!(e.kind, FailureKind::Transient, "{e}");
 }
+
+#[tokio::test]
+async fn a_wait_cut_short_leaves_the_connection_usable() {
+    // The scheduler wakes a mailbox reader in IDLE when a deadline waits for it: IDLE must end
+    // properly (DONE), not by dropping the connection.
+    let stack = Stack::start();
+    let mut mb = Mailbox::connect(&stack.imap_config("player7"), "INBOX")
+        .await
+        .expect("connect");
+    assert!(mb.uses_idle());
+    let wake = std::sync::Arc::new(tokio::sync::Notify::new());
+    let w2 = wake.clone();
+    let nudge = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        w2.notify_waiters();
+    });
+    let t0 = Instant::now();
+    let got = mb
+        .wait_or(Duration::from_secs(30), &wake)
+        .await
+        .expect("wait");
+    assert_eq!(got, Wait::Timeout);
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    nudge.await.expect("nudge");
+    stack.inject("player7", &raw_message("after-wake"));
+    assert_eq!(
+        fetch_until(&mut mb, 0, 1).await.len(),
+        1,
+        "the session still works"
+    );
+    mb.logout().await;
+}

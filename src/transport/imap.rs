@@ -544,6 +544,17 @@ impl Mailbox {
     /// spurious [`Wait::NewMail`] is possible (the caller then fetches nothing new); a missed
     /// one is not.
     pub async fn wait(&mut self, timeout: Duration) -> Result<Wait, TransportError> {
+        self.wait_or(timeout, &tokio::sync::Notify::new()).await
+    }
+
+    /// [`Mailbox::wait`], cut short (as a [`Wait::Timeout`]) when `wake` is notified, with IDLE
+    /// ended properly so that the connection stays usable: the scheduler uses it to have the
+    /// mailbox read at once when a deadline waits for it.
+    pub async fn wait_or(
+        &mut self,
+        timeout: Duration,
+        wake: &tokio::sync::Notify,
+    ) -> Result<Wait, TransportError> {
         let deadline = Instant::now() + timeout;
         if self.session.is_none() {
             return Err(lost("IMAP wait"));
@@ -553,13 +564,17 @@ impl Mailbox {
             return Ok(Wait::NewMail);
         }
         if self.idle {
-            self.wait_idle(deadline).await
+            self.wait_idle(deadline, wake).await
         } else {
-            self.wait_poll(deadline).await
+            self.wait_poll(deadline, wake).await
         }
     }
 
-    async fn wait_poll(&mut self, deadline: Instant) -> Result<Wait, TransportError> {
+    async fn wait_poll(
+        &mut self,
+        deadline: Instant,
+        wake: &tokio::sync::Notify,
+    ) -> Result<Wait, TransportError> {
         loop {
             let session = self.session.as_mut().ok_or_else(|| lost("IMAP NOOP"))?;
             let result = with_timeout(IO_TIMEOUT, "IMAP NOOP", async {
@@ -575,11 +590,18 @@ impl Mailbox {
             if now >= deadline {
                 return Ok(Wait::Timeout);
             }
-            tokio::time::sleep((deadline - now).min(POLL_INTERVAL)).await;
+            tokio::select! {
+                _ = tokio::time::sleep((deadline - now).min(POLL_INTERVAL)) => {}
+                _ = wake.notified() => return Ok(Wait::Timeout),
+            }
         }
     }
 
-    async fn wait_idle(&mut self, deadline: Instant) -> Result<Wait, TransportError> {
+    async fn wait_idle(
+        &mut self,
+        deadline: Instant,
+        wake: &tokio::sync::Notify,
+    ) -> Result<Wait, TransportError> {
         let session = self.session.take().ok_or_else(|| lost("IMAP IDLE"))?;
         let mut handle = session.idle();
         // From here on, any error drops the handle and with it the connection.
@@ -598,7 +620,14 @@ impl Mailbox {
             let (fut, _stop) = handle.wait_with_timeout(remaining);
             // The library's timeout restarts on every response (keepalives included), so bound
             // the whole wait here as well.
-            let response = match tokio::time::timeout(remaining, fut).await {
+            let waited = tokio::select! {
+                r = tokio::time::timeout(remaining, fut) => Some(r),
+                _ = wake.notified() => None,
+            };
+            let Some(waited) = waited else {
+                break Ok(Wait::Timeout);
+            };
+            let response = match waited {
                 Err(_) => break Ok(Wait::Timeout),
                 Ok(Err(e)) => break Err(imap_err("IMAP IDLE", e)),
                 Ok(Ok(r)) => r,
