@@ -389,8 +389,10 @@ pub async fn processed(
     uid: u32,
     sha256: &str,
 ) -> Result<bool> {
+    // Two indexed lookups: an OR across them would scan the ledger.
     let row = sqlx::query(
-        "SELECT 1 FROM ledger WHERE mailbox = $1 AND ((uidvalidity = $2 AND uid = $3) OR sha256 = $4)",
+        "SELECT 1 FROM ledger WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3
+         UNION ALL SELECT 1 FROM ledger WHERE mailbox = $1 AND sha256 = $4 LIMIT 1",
     )
     .bind(mailbox)
     .bind(i64::from(uidvalidity))
