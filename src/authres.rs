@@ -44,15 +44,15 @@ pub const MAX_HEADER: usize = 16 * 1024;
 enum Token {
     Word(String),
     Quoted(String),
-    Eq,
     Semi,
 }
 
 /// Tokens of a header value: comments (nested, with quoted pairs) dropped, quoted strings kept
-/// whole. `None` for an unterminated comment or quoted string.
+/// whole, `=` kept inside words (values such as SRS addresses hold it). `None` for an
+/// unterminated comment or quoted string.
 fn tokens(value: &str) -> Option<Vec<Token>> {
     let mut out = Vec::new();
-    let mut chars = value.chars().peekable();
+    let mut chars = value.chars();
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut Vec<Token>| {
         if !word.is_empty() {
@@ -87,10 +87,6 @@ fn tokens(value: &str) -> Option<Vec<Token>> {
                 }
                 out.push(Token::Quoted(q));
             }
-            '=' => {
-                flush(&mut word, &mut out);
-                out.push(Token::Eq);
-            }
             ';' => {
                 flush(&mut word, &mut out);
                 out.push(Token::Semi);
@@ -103,8 +99,58 @@ fn tokens(value: &str) -> Option<Vec<Token>> {
     Some(out)
 }
 
+/// One item of a result: `key=value`, or a lone word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Item {
+    Pair(String, String),
+    Bare(String),
+}
+
+/// Pair up `key=value`, allowing spaces (CFWS) around the first `=` and any `=` in the value.
+/// `None` when a key has no value.
+fn items(seg: &[Token]) -> Option<Vec<Item>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let value_at = |j: usize| match seg.get(j) {
+        Some(Token::Word(w) | Token::Quoted(w)) => Some(w.clone()),
+        _ => None,
+    };
+    while let Some(t) = seg.get(i) {
+        let Token::Word(w) = t else {
+            i += 1;
+            continue;
+        };
+        if let Some((k, v)) = w.split_once('=') {
+            if k.is_empty() {
+                return None;
+            }
+            if v.is_empty() {
+                out.push(Item::Pair(k.to_string(), value_at(i + 1)?));
+                i += 2;
+            } else {
+                out.push(Item::Pair(k.to_string(), v.to_string()));
+                i += 1;
+            }
+        } else if let Some(Token::Word(next)) = seg.get(i + 1)
+            && let Some(rest) = next.strip_prefix('=')
+        {
+            if rest.is_empty() {
+                out.push(Item::Pair(w.clone(), value_at(i + 2)?));
+                i += 3;
+            } else {
+                out.push(Item::Pair(w.clone(), rest.to_string()));
+                i += 2;
+            }
+        } else {
+            out.push(Item::Bare(w.clone()));
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
 /// Parse one `Authentication-Results` value (with or without the field name). `None` when it is
-/// not a well-formed header.
+/// not a well-formed header. Unknown keys (`action=none`) are skipped.
 pub fn parse(value: &str) -> Option<AuthResults> {
     if value.len() > MAX_HEADER {
         return None;
@@ -119,7 +165,7 @@ pub fn parse(value: &str) -> Option<AuthResults> {
     // authserv-id [version]
     let head = segments.next()?;
     let authserv_id = match head.first()? {
-        Token::Word(w) | Token::Quoted(w) => w.to_ascii_lowercase(),
+        Token::Word(w) | Token::Quoted(w) if !w.contains('=') => w.to_ascii_lowercase(),
         _ => return None,
     };
     if head.len() > 2 || head.get(1).is_some_and(|t| !matches!(t, Token::Word(_))) {
@@ -127,43 +173,30 @@ pub fn parse(value: &str) -> Option<AuthResults> {
     }
     let mut results = Vec::new();
     for seg in segments {
-        if seg.is_empty() {
+        let items = items(seg)?;
+        let Some(first) = items.first() else {
             continue;
-        }
-        if let [Token::Word(w)] = seg
-            && w.eq_ignore_ascii_case("none")
-        {
-            continue;
-        }
-        // method = result, then reason / ptype.property = value pairs.
-        let (Token::Word(method), Some(Token::Eq), Some(Token::Word(result))) =
-            (seg.first()?, seg.get(1), seg.get(2))
-        else {
-            return None;
         };
-        let method = method.split('/').next().unwrap_or("").to_ascii_lowercase();
+        let (method, result) = match first {
+            Item::Bare(w) if w.eq_ignore_ascii_case("none") && items.len() == 1 => continue,
+            Item::Pair(m, r) => (m, r),
+            Item::Bare(_) => return None,
+        };
         let mut r = MethodResult {
-            method,
+            method: method.split('/').next().unwrap_or("").to_ascii_lowercase(),
             result: result.to_ascii_lowercase(),
             reason: None,
             props: Vec::new(),
         };
-        let mut rest = seg.get(3..).unwrap_or(&[]);
-        while !rest.is_empty() {
-            let (Token::Word(key), Some(Token::Eq), Some(Token::Word(val) | Token::Quoted(val))) =
-                (&rest[0], rest.get(1), rest.get(2))
-            else {
-                return None;
-            };
-            let key = key.to_ascii_lowercase();
-            if key == "reason" {
-                r.reason = Some(val.clone());
-            } else if key.contains('.') {
-                r.props.push((key, val.clone()));
-            } else {
-                return None;
+        for item in items.iter().skip(1) {
+            if let Item::Pair(k, v) = item {
+                let k = k.to_ascii_lowercase();
+                if k == "reason" {
+                    r.reason = Some(v.clone());
+                } else if k.contains('.') {
+                    r.props.push((k, v.clone()));
+                }
             }
-            rest = rest.get(3..).unwrap_or(&[]);
         }
         results.push(r);
     }
@@ -215,12 +248,16 @@ pub fn dkim_pass(headers: &[String], authserv_id: &str, from: &str) -> bool {
     })
 }
 
-/// Did our receiving server record an SPF, DKIM or DMARC failure for the sender's domain? Mail
-/// from a stranger with such a failure is never answered: its From is likely forged.
+/// Did our receiving server record an SPF, DKIM or DMARC failure for the sender's domain, with
+/// no aligned DKIM or DMARC pass to outweigh it (forwarded mail fails SPF and passes DKIM)?
+/// Mail from a stranger with such a failure is never answered: its From is likely forged.
 pub fn sender_auth_failed(headers: &[String], authserv_id: &str, from: &str) -> bool {
     let (Some(ar), Some(domain)) = (trusted(headers, authserv_id), domain_of(from)) else {
         return false;
     };
+    if dkim_pass(headers, authserv_id, from) {
+        return false;
+    }
     ar.results.iter().any(|r| {
         r.result == "fail"
             && match r.method.as_str() {
@@ -266,10 +303,23 @@ mod tests {
         assert!(none.results.is_empty());
         let nested = parse("mx (a (nested) comment) ; dkim=fail (x \\) y) header.d=b").expect("p");
         assert_eq!(nested.results[0].result, "fail");
+        // Values may hold '=' (SRS senders, signatures); unknown keys are skipped.
+        let srs = parse(
+            "mx.example.test; spf=fail smtp.mailfrom=SRS0=AbCd=XY=a.test=p@fwd.test; dkim=pass header.d=a.test header.b=abc= action = none",
+        )
+        .expect("srs");
+        assert_eq!(srs.results.len(), 2);
+        assert_eq!(
+            srs.results[0].prop("smtp.mailfrom"),
+            Some("SRS0=AbCd=XY=a.test=p@fwd.test")
+        );
+        assert_eq!(srs.results[1].prop("header.b"), Some("abc="));
+        let spaced = parse("mx; dkim = pass header.d = a.test").expect("spaced");
+        assert_eq!(spaced.results[0].prop("header.d"), Some("a.test"));
         for bad in [
             "",
             "mx; dkim",
-            "mx; dkim=pass header.d",
+            "mx; dkim=pass header.d=",
             "mx (open",
             "mx; dkim=\"x",
         ] {
@@ -346,5 +396,9 @@ mod tests {
         ));
         assert!(!failed("mx.example.test; spf=pass smtp.mailfrom=bank.test"));
         assert!(!failed("other.mx; spf=fail smtp.mailfrom=bank.test"));
+        // Forwarded mail: SPF fails at the forwarder, DKIM still passes. Not a forgery.
+        assert!(!failed(
+            "mx.example.test; spf=fail smtp.mailfrom=fwd.test; dkim=pass header.d=bank.test"
+        ));
     }
 }

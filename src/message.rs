@@ -559,32 +559,40 @@ struct Cleaned {
     too_long: Option<usize>,
 }
 
-/// Keep the lines the player wrote; count the rest. One pass, linear in the body: the next
-/// non-blank line of every line is found beforehand, walking backwards (a body of blank lines
-/// once cost quadratic time here). At most [`MAX_BODY_LINES`] non-blank lines are kept.
+/// Keep the lines the player wrote; count the rest. Linear in the body, and memory bounded by
+/// what is kept: only non-blank lines decide anything, looked at through a window of the next
+/// two (a body of blank lines once cost quadratic time here, then memory 65 times its size).
+/// Blank lines are kept at most one in a row; every kept line keeps its number. At most
+/// [`MAX_BODY_LINES`] non-blank lines are kept.
 fn clean_body(body: &str) -> Cleaned {
-    let all: Vec<&str> = body.lines().collect();
-    let mut next_nb: Vec<Option<usize>> = vec![None; all.len()];
-    let mut following = None;
-    for i in (0..all.len()).rev() {
-        next_nb[i] = following;
-        if !all[i].trim().is_empty() {
-            following = Some(i);
-        }
-    }
-    let line_at = |i: Option<usize>| i.and_then(|i| all.get(i).copied());
+    let total = body.lines().count();
+    let mut non_blank_lines = body
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let mut window: std::collections::VecDeque<(usize, &str)> = Default::default();
     let mut kept = Vec::new();
     let mut dropped = 0;
     let mut non_blank = 0usize;
     let mut skip_next_wrote = false;
-    for (i, line) in all.iter().enumerate() {
-        let next = line_at(next_nb[i]);
-        if skip_next_wrote {
-            skip_next_wrote = false;
-            if line.trim().to_lowercase().ends_with("wrote:") {
-                dropped += 1;
-                continue;
+    let mut last_seen: Option<usize> = None;
+    loop {
+        while window.len() < 3 {
+            match non_blank_lines.next() {
+                Some(l) => window.push_back(l),
+                None => break,
             }
+        }
+        let Some((i, line)) = window.pop_front() else {
+            break;
+        };
+        let next = window.front().map(|l| l.1);
+        let after_next = window.get(1).map(|l| l.1);
+        let gap_before = last_seen.is_some_and(|p| i > p + 1);
+        last_seen = Some(i);
+        if std::mem::take(&mut skip_next_wrote) && line.trim().to_lowercase().ends_with("wrote:") {
+            dropped += 1;
+            continue;
         }
         // An attribution line followed by '>' lines is a bottom-posted (or interleaved) quote:
         // drop the attribution and the quoted lines, and read on.
@@ -593,11 +601,7 @@ fn clean_body(body: &str) -> Cleaned {
                 && next.is_some_and(|n| n.trim().to_lowercase().ends_with("wrote:")));
         if attribution {
             let wrapped = !is_reply_header(line);
-            let after = if wrapped {
-                line_at(next_nb[i].and_then(|n| next_nb[n]))
-            } else {
-                next
-            };
+            let after = if wrapped { after_next } else { next };
             if after.is_some_and(|l| l.trim_start().starts_with('>')) {
                 dropped += 1;
                 skip_next_wrote = wrapped;
@@ -605,22 +609,22 @@ fn clean_body(body: &str) -> Cleaned {
             }
         }
         if is_cut(line, next) {
-            dropped += all.len() - i;
+            dropped += total - i;
             break;
         }
         if line.trim_start().starts_with('>') {
             dropped += 1;
             continue;
         }
-        if line.trim().is_empty() {
-            if non_blank >= MAX_BODY_LINES {
-                continue;
-            }
-        } else {
-            non_blank += 1;
-            if non_blank > MAX_BODY_LINES {
-                continue;
-            }
+        non_blank += 1;
+        if non_blank > MAX_BODY_LINES {
+            continue;
+        }
+        if gap_before && !kept.is_empty() {
+            kept.push(BodyLine {
+                number: i,
+                text: String::new(),
+            });
         }
         kept.push(BodyLine {
             number: i + 1,
@@ -794,6 +798,8 @@ mod tests {
         assert_eq!(kept, vec!["A Par - Bur", "A Mar - Spa"]);
         assert_eq!(m.lines.last().map(|l| l.number), Some(200_002));
         assert_eq!(m.too_long, None);
+        // Blank lines are kept one in a row: memory follows what is kept, not the body.
+        assert_eq!(m.lines.len(), 3);
         let long: String = (0..MAX_BODY_LINES + 500)
             .map(|i| format!("line {i}\n\n"))
             .collect();

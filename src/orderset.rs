@@ -266,60 +266,79 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
         text: e.text,
         why: e.message,
     }));
-    if let Some(secret) = out.secret.clone() {
+    // The secret given in the body, and one written in the subject: neither is echoed.
+    let mut secrets: Vec<String> = out.secret.iter().cloned().collect();
+    secrets.extend(crate::sections::secret_in_subject(&msg.subject));
+    for secret in secrets {
         redact_all(&mut out, &secret);
     }
     out
 }
 
-/// Replace every occurrence of `secret` in `text` (ignoring case) with `[secret]`.
+/// Replace every occurrence of `secret` in `text` (ignoring case) with `[secret]`. Compares
+/// character by character, lower-cased, so it holds whatever lower-casing does to byte lengths;
+/// time is linear in the text for a given secret.
 pub fn redact_secret(text: &str, secret: &str) -> String {
-    let secret = secret.trim();
+    let secret: Vec<char> = secret.trim().chars().flat_map(char::to_lowercase).collect();
     if secret.is_empty() {
         return text.to_string();
     }
-    let lower_text = text.to_lowercase();
-    let lower_secret = secret.to_lowercase();
-    // Lower-casing can change byte lengths (rare letters): then compare word by word instead.
-    if lower_text.len() != text.len() || lower_secret.len() != secret.len() {
-        return text
-            .split(' ')
-            .map(|w| {
-                if w.to_lowercase().contains(&lower_secret) {
-                    "[secret]"
-                } else {
-                    w
+    let chars: Vec<char> = text.chars().collect();
+    let matches_at = |i: usize| -> Option<usize> {
+        let mut k = 0;
+        let mut j = i;
+        while k < secret.len() {
+            for lc in chars.get(j)?.to_lowercase() {
+                if secret.get(k) != Some(&lc) {
+                    return None;
                 }
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = 0;
-    for (i, _) in lower_text.match_indices(&lower_secret) {
-        if i < rest {
-            continue;
+                k += 1;
+            }
+            j += 1;
         }
-        out.push_str(text.get(rest..i).unwrap_or(""));
-        out.push_str("[secret]");
-        rest = i + lower_secret.len();
+        Some(j)
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while let Some(c) = chars.get(i) {
+        match matches_at(i) {
+            Some(end) => {
+                out.push_str("[secret]");
+                i = end;
+            }
+            None => {
+                out.push(*c);
+                i += 1;
+            }
+        }
     }
-    out.push_str(text.get(rest..).unwrap_or(""));
     out
 }
 
-/// The secret never leaves in anything echoed or published.
+/// The secret never leaves in anything echoed or published: every text of the read mail.
 fn redact_all(out: &mut MailRead, secret: &str) {
     let r = |s: &mut String| *s = redact_secret(s, secret);
+    let ro = |s: &mut Option<String>| {
+        if let Some(s) = s.as_mut() {
+            *s = redact_secret(s, secret);
+        }
+    };
     r(&mut out.subject);
     for o in &mut out.orders {
         r(&mut o.text);
+        ro(&mut o.order);
+        ro(&mut o.message);
     }
     for p in &mut out.press {
         r(&mut p.body);
+        ro(&mut p.message);
+    }
+    for v in &mut out.votes {
+        r(&mut v.proposal);
     }
     for n in out.ignored.iter_mut().chain(out.errors.iter_mut()) {
         r(&mut n.text);
+        r(&mut n.why);
     }
 }
 
@@ -426,8 +445,13 @@ mod tests {
         );
         assert_eq!(redact_secret("nothing here", "abc"), "nothing here");
         assert_eq!(redact_secret("x", ""), "x");
-        // Lower-casing that changes lengths falls back to words.
+        // Lower-casing that changes byte lengths (the Turkish dotted İ) changes nothing.
         assert_eq!(redact_secret("İstanbul abc", "abc"), "İstanbul [secret]");
+        assert_eq!(
+            redact_secret("İstanbul: OPEN sesame", "open sesame"),
+            "İstanbul: [secret]"
+        );
+        assert_eq!(redact_secret("xİx", "i̇"), "x[secret]x");
     }
 
     #[test]
@@ -451,6 +475,19 @@ mod tests {
     }
 
     #[test]
+    fn the_secret_is_redacted_from_messages_reasons_and_votes_too() {
+        // Found in review: a secret written on an order line, as a press recipient or in a vote
+        // came back in the verdict's message, the error's reason or the proposal.
+        let r = read(
+            "From: p@x.test\nSubject: wm1 GERMANY S1901M SECRET other-one\n\nSECRET zorblax\nA Mun - Ruh zorblax\nPRESS TO ZORBLAX\nhi\nENDPRESS\nVOTE CONCEDE ZORBLAX YES\nother-one\n",
+        );
+        let echoed = serde_json::to_string(&r).expect("json").to_lowercase();
+        assert!(!echoed.contains("zorblax"), "{echoed}");
+        assert!(!echoed.contains("other-one"), "{echoed}");
+        assert!(echoed.contains("[secret]"), "{echoed}");
+    }
+
+    #[test]
     fn press_to_unknown_recipients_is_refused_never_published_to_all() {
         let r = read(
             "From: p@x.test\nSubject: s\n\nPRESS TO NARNIA, FRANCE\nSecret plans\nENDPRESS\nF Kie - Den\n",
@@ -459,6 +496,17 @@ mod tests {
         assert_eq!(r.errors.len(), 1);
         assert!(r.errors[0].why.contains("narnia"), "{}", r.errors[0].why);
         assert_eq!(r.understood().len(), 1);
+    }
+
+    #[test]
+    fn outlook_mail_with_bulk_and_suppress_headers_is_read() {
+        // Issue 9, point 7: Outlook and mailing tools put these on mail people write; it was
+        // dropped as automatic, and its orders lost.
+        let r = read(
+            "From: p@x.test\nSubject: wm1 GERMANY S1901M\nX-Auto-Response-Suppress: All\nPrecedence: bulk\nX-MS-Exchange-Organization-AuthAs: Internal\n\nF Kie - Den\nA Ber - Kie\n",
+        );
+        assert_eq!(r.auto, None);
+        assert_eq!(r.understood().len(), 2);
     }
 
     #[test]

@@ -157,14 +157,21 @@ fn ballot(w: &str) -> Option<Ballot> {
 
 /// Does this line end a press block that has no ENDPRESS? A `SECRET` line, an order heading
 /// (`ORDERS`, `FINAL ORDERS:`, `ORDERS FINAL`), or the end marker.
-fn ends_press(ws: &[String]) -> bool {
+/// (A prose line such as "Orders matter!" is no heading: only `ORDERS`, `ORDERS FINAL` or
+/// `ORDERS <power>`.)
+fn ends_press(map: &Map, ws: &[String]) -> bool {
     let first = ws.first().map(String::as_str).unwrap_or("");
+    let second = ws.get(1).map(String::as_str);
     match first {
         "secret" | "password" => true,
         "signoff" | "endorders" => ws.len() == 1,
-        "end" => ws.len() == 1 || (ws.len() == 2 && ws[1] == "orders"),
-        "orders" => ws.len() <= 2,
-        "final" => ws.len() == 1 || (ws.len() == 2 && ws[1] == "orders"),
+        "end" => ws.len() == 1 || (ws.len() == 2 && second == Some("orders")),
+        "orders" => {
+            ws.len() == 1
+                || (ws.len() == 2
+                    && second.is_some_and(|w| w == "final" || map.power_by_name(w).is_some()))
+        }
+        "final" => ws.len() == 1 || (ws.len() == 2 && second == Some("orders")),
         _ => false,
     }
 }
@@ -215,7 +222,7 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
             // Press also ends where the mail plainly goes on with something else: the secret
             // (never published), an order heading, or the end marker. Without this, a missing
             // ENDPRESS published the secret and the orders.
-            if endpress || ends_press(&ws) {
+            if endpress || ends_press(map, &ws) {
                 if let Some(mut done) = press.take() {
                     done.body = done.body.trim_end().to_string();
                     done.unterminated = !endpress;

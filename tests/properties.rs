@@ -395,3 +395,28 @@ proptest! {
         prop_assert!(!echoed.contains(&secret), "{}", echoed);
     }
 }
+
+proptest! {
+    /// The Authentication-Results parser never panics, on any text or on header-like soup.
+    #[test]
+    fn authentication_results_parser_never_panics(
+        text in any::<String>(),
+        parts in prop::collection::vec(
+            prop::sample::select(vec![
+                "mx.example.test", ";", "=", " ", "(", ")", "\"", "\\", "dkim", "pass", "fail",
+                "header.d", "smtp.mailfrom", "a.test", "none", "reason", "SRS0=x=y", "/1",
+            ]),
+            0..40,
+        ),
+    ) {
+        let _ = chancery::authres::parse(&text);
+        let soup: String = parts.concat();
+        let parsed = chancery::authres::parse(&soup);
+        let headers = vec![soup.clone()];
+        let _ = chancery::authres::dkim_pass(&headers, "mx.example.test", "p@a.test");
+        let _ = chancery::authres::sender_auth_failed(&headers, "mx.example.test", "p@a.test");
+        if let Some(p) = parsed {
+            prop_assert!(!p.authserv_id.is_empty());
+        }
+    }
+}
