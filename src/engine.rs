@@ -398,6 +398,8 @@ async fn answer(
     };
     let limits = &env.limits;
     let gid = game.map(|g| g.id.as_str());
+    // Answers in the last hour: to this address, and about this game (one query).
+    let answers = store::answers_since(c, &mail.to, gid, now - 3600).await?;
     match to {
         Recipient::Stranger { auth_failed: true } => {
             let why = "stranger: the receiving server recorded an SPF, DKIM or DMARC failure";
@@ -414,7 +416,7 @@ async fn answer(
             }
         }
         Recipient::Registered => {
-            if store::answers_to(c, &mail.to, now - 3600).await? >= limits.answers_per_hour {
+            if answers.0 >= limits.answers_per_hour {
                 let gm = game.map_or(env.alert_from.as_str(), |g| g.gm_address.as_str());
                 let notice = mails::too_many(env, gm, &mail.to, limits.answers_per_hour, now);
                 store::enqueue(c, &notice, now).await?;
@@ -425,7 +427,7 @@ async fn answer(
         }
     }
     if let Some(g) = game
-        && store::answers_in_game(c, &g.id, now - 3600).await? >= limits.game_answers_per_hour
+        && answers.1 >= limits.game_answers_per_hour
     {
         let why = "rate limit: too many answers in this game in an hour";
         drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
@@ -743,10 +745,10 @@ async fn order_mail(
     let reject = |reasons: Vec<String>, to: &str| {
         mails::rejection(env, &g.gm_address, to, msg, ctx.key, &reasons, now)
     };
-    // Answers before the sender is proven go to From only if From is registered somewhere.
-    let sender = recipient_kind(c, env, &from, &msg.authentication_results).await?;
 
     if let Err(e) = game::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc) {
+        // Before the sender is proven, From is answered as registered only if it is.
+        let sender = recipient_kind(c, env, &from, &msg.authentication_results).await?;
         answer(c, env, ctx, reject(vec![e], &from), sender, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
     }
@@ -755,6 +757,8 @@ async fn order_mail(
             "the subject must name your power, as in \"{}\"",
             rules.subject_format.replace("{game}", &g.id)
         );
+        // Before the sender is proven, From is answered as registered only if it is.
+        let sender = recipient_kind(c, env, &from, &msg.authentication_results).await?;
         answer(c, env, ctx, reject(vec![e], &from), sender, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
     };
@@ -764,6 +768,8 @@ async fn order_mail(
     let players = store::players(c, &g.id).await?;
     let Some(player) = players.iter().find(|p| p.power == power_name).cloned() else {
         let e = format!("{power_name} has no player in this game");
+        // Before the sender is proven, From is answered as registered only if it is.
+        let sender = recipient_kind(c, env, &from, &msg.authentication_results).await?;
         answer(c, env, ctx, reject(vec![e], &from), sender, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
     };

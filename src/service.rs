@@ -446,21 +446,22 @@ async fn handle(
         match read {
             Err(e) => Err((true, join_text(e))),
             Ok(reading) => {
-                let pool = shared.pool.clone();
-                let env = shared.env.clone();
-                let raw3 = raw.clone();
-                let task = tokio::spawn(async move {
-                    let inc = Incoming {
-                        mailbox: name,
-                        uidvalidity,
-                        uid,
-                        raw: &raw3,
-                        arrived,
-                    };
-                    engine::process_message(&pool, &env, &inc, &reading, now).await
-                });
-                match task.await {
-                    Err(e) => Err((true, join_text(e))),
+                use futures::FutureExt;
+                let inc = Incoming {
+                    mailbox: name,
+                    uidvalidity,
+                    uid,
+                    raw: &raw,
+                    arrived,
+                };
+                // A panic in the engine is caught here: this message is set aside, the mailbox
+                // goes on (the transaction it had open rolls back as it is dropped).
+                let run = engine::process_message(&shared.pool, &shared.env, &inc, &reading, now);
+                match std::panic::AssertUnwindSafe(run).catch_unwind().await {
+                    Err(panic) => Err((
+                        true,
+                        format!("panic: {}", engine::panic_text(panic.as_ref())),
+                    )),
                     Ok(Err(e)) => Err((false, e.to_string())),
                     Ok(Ok(p)) => Ok(p),
                 }

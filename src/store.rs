@@ -1035,17 +1035,27 @@ pub async fn answers_to(c: &mut SqliteConnection, address: &str, since: Ts) -> R
     Ok(row.try_get("n")?)
 }
 
-/// Answers mailed about `game` since `since`.
-pub async fn answers_in_game(c: &mut SqliteConnection, game: &str, since: Ts) -> Result<i64> {
+/// Answers mailed since `since`: to `address` (as [`answers_to`] counts), and about `game`
+/// (one query: this runs for every answer).
+pub async fn answers_since(
+    c: &mut SqliteConnection,
+    address: &str,
+    game: Option<&str>,
+    since: Ts,
+) -> Result<(i64, i64)> {
     let row = sqlx::query(
-        "SELECT count(*) AS n FROM outbox WHERE game_id = $1 AND created_at >= $2
-         AND kind IN ('ack', 'rejection', 'receipt', 'notice')",
+        "SELECT
+           (SELECT count(*) FROM outbox WHERE to_address = $1 AND created_at >= $3
+              AND kind IN ('ack', 'rejection', 'receipt', 'notice', 'report')) AS to_address,
+           (SELECT count(*) FROM outbox WHERE game_id = $2 AND created_at >= $3
+              AND kind IN ('ack', 'rejection', 'receipt', 'notice')) AS in_game",
     )
+    .bind(address)
     .bind(game)
     .bind(since)
     .fetch_one(&mut *c)
     .await?;
-    Ok(row.try_get("n")?)
+    Ok((row.try_get("to_address")?, row.try_get("in_game")?))
 }
 
 /// Is `address` a registered player of any game that is not finished?
