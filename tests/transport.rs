@@ -702,3 +702,132 @@ async fn a_wait_cut_short_leaves_the_connection_usable() {
     );
     mb.logout().await;
 }
+/// The stack behaves as a border MX (RFC 8601 §5): an Authentication-Results header that
+/// claims its authserv-id (the one Chancery trusts) cannot come from outside.
+#[tokio::test]
+async fn forged_authentication_results_are_removed_at_the_border() {
+    let stack = Stack::start();
+    let sender = Sender::new(&stack.smtp_config()).expect("sender");
+    let with_ar = |subject: &str, value: &str| {
+        let mut m = mail("player6@example.test", subject, &format!("{subject}@test"));
+        m.from = "someone@players.example.org".into();
+        m.extra_headers = vec![("Authentication-Results".into(), value.into())];
+        m
+    };
+    for (subject, value) in [
+        (
+            "forged1",
+            "mx.example.test; dkim=pass header.d=example.test",
+        ),
+        (
+            "forged2",
+            "(trust me) MX.Example.Test 1; dmarc=pass header.from=example.test",
+        ),
+        (
+            "other",
+            "other.example; spf=pass smtp.mailfrom=players.example.org",
+        ),
+        (
+            "lookalike",
+            "mx.example.test.evil.example; dkim=pass header.d=example.test",
+        ),
+    ] {
+        sender.send(&with_ar(subject, value)).await.expect("send");
+    }
+    let mut mb = Mailbox::connect(&stack.imap_config("player6"), "INBOX")
+        .await
+        .expect("connect");
+    let got = fetch_until(&mut mb, 0, 4).await;
+    mb.logout().await;
+    let mut by_subject = std::collections::HashMap::new();
+    for f in &got {
+        let msg = mail_parser::MessageParser::default()
+            .parse(&f.raw)
+            .expect("parse");
+        let subject = msg.subject().unwrap_or_default().to_owned();
+        let ars: Vec<String> = msg
+            .header_values("Authentication-Results")
+            .filter_map(|v| {
+                v.as_text()
+                    .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+            })
+            .collect();
+        by_subject.insert(subject, ars);
+    }
+    assert_eq!(by_subject.len(), 4, "{by_subject:?}");
+    assert_eq!(by_subject["forged1"], Vec::<String>::new());
+    assert_eq!(by_subject["forged2"], Vec::<String>::new());
+    assert_eq!(
+        by_subject["other"],
+        ["other.example; spf=pass smtp.mailfrom=players.example.org"]
+    );
+    assert_eq!(
+        by_subject["lookalike"],
+        ["mx.example.test.evil.example; dkim=pass header.d=example.test"]
+    );
+}
+
+/// With OpenDKIM as the border's verifying milter (DNS stands in via its TestDNSData), each
+/// mail arrives with exactly one Authentication-Results of the border's authserv-id, and it is
+/// the verifier's: pass for a good signature, fail for a tampered one, none without one, even
+/// when the sender put a forged "dkim=pass" of that id into the mail.
+#[tokio::test]
+async fn dkim_is_verified_at_the_border() {
+    let stack = Stack::start_with_dkim();
+    let plain = |subject: &str, extra: &str| {
+        format!(
+            "From: player1@example.test\r\nTo: gm@example.test\r\nSubject: {subject}\r\n\
+             Date: Mon, 23 Nov 2026 09:00:00 +0000\r\nMessage-ID: <{subject}@example.test>\r\n\
+             {extra}\r\nA PAR - BUR\r\nA MAR S A PAR - BUR\r\n"
+        )
+        .into_bytes()
+    };
+    let signed = stack.dkim_sign(&plain("signed", ""));
+    let tampered = String::from_utf8(stack.dkim_sign(&plain("tampered", "")))
+        .expect("ascii")
+        .replace("A PAR - BUR\r\nA MAR", "A PAR - PIC\r\nA MAR")
+        .into_bytes();
+    let forged = plain(
+        "forged",
+        "Authentication-Results: mx.example.test; dkim=pass header.d=example.test\r\n",
+    );
+    for raw in [&signed, &tampered, &forged] {
+        stack.smtp_send_raw("player1@example.test", "gm", raw);
+    }
+
+    let mut mb = Mailbox::connect(&stack.imap_config("gm"), "INBOX")
+        .await
+        .expect("connect");
+    let got = fetch_until(&mut mb, 0, 3).await;
+    mb.logout().await;
+    let mut ours = std::collections::HashMap::new();
+    for f in &got {
+        let msg = mail_parser::MessageParser::default()
+            .parse(&f.raw)
+            .expect("parse");
+        let subject = msg.subject().unwrap_or_default().to_owned();
+        let claims: Vec<String> = msg
+            .header_values("Authentication-Results")
+            .filter_map(|v| v.as_text())
+            .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|t| t.to_ascii_lowercase().starts_with("mx.example.test"))
+            .collect();
+        assert_eq!(claims.len(), 1, "{subject}: {claims:?}");
+        ours.insert(subject, claims[0].clone());
+    }
+    assert!(
+        ours["signed"].contains("dkim=pass") && ours["signed"].contains("header.d=example.test"),
+        "{}",
+        ours["signed"]
+    );
+    assert!(
+        ours["tampered"].contains("dkim=fail"),
+        "{}",
+        ours["tampered"]
+    );
+    assert!(
+        ours["forged"].contains("dkim=none") && !ours["forged"].contains("pass header.d"),
+        "{}",
+        ours["forged"]
+    );
+}

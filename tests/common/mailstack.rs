@@ -18,8 +18,8 @@ use chancery::transport::{ServerConfig, Tls};
 pub const DOMAIN: &str = "example.test";
 pub const PASSWORD: &str = "secret";
 
-/// Offsets from the port base that the stack listens on.
-const PORT_OFFSETS: [u16; 7] = [24, 25, 26, 143, 465, 587, 993];
+/// Offsets from the port base that the stack listens on (891: the OpenDKIM milter).
+const PORT_OFFSETS: [u16; 8] = [24, 25, 26, 143, 465, 587, 891, 993];
 const FIRST_BASE: u32 = 20000;
 const SLOTS: u32 = 40; // bases 20000, 21000, ..., 59000
 
@@ -54,9 +54,16 @@ fn is_root() -> bool {
         .unwrap_or(false)
 }
 
-fn check_prerequisites() {
+fn check_prerequisites(dkim: bool) {
+    let dkim_binaries: &[&str] = if dkim {
+        &["opendkim", "opendkim-testmsg"]
+    } else {
+        &[]
+    };
     let missing: Vec<&str> = ["dovecot", "postfix", "doveadm", "openssl"]
-        .into_iter()
+        .iter()
+        .chain(dkim_binaries)
+        .copied()
         .filter(|b| find_binary(b).is_none())
         .collect();
     assert!(
@@ -81,7 +88,17 @@ fn ports_free(base: u16) -> bool {
 impl Stack {
     /// Start a fresh stack on a free port base. Panics (with the script's output) on failure.
     pub fn start() -> Stack {
-        check_prerequisites();
+        Stack::start_with(false)
+    }
+
+    /// Like [`Stack::start`], with OpenDKIM as a verifying milter (`MAILSTACK_DKIM=1`): every
+    /// mail arriving over SMTP gets an `Authentication-Results: mx.example.test; dkim=...`.
+    pub fn start_with_dkim() -> Stack {
+        Stack::start_with(true)
+    }
+
+    fn start_with(dkim: bool) -> Stack {
+        check_prerequisites(dkim);
         let pid = std::process::id();
         let mut last_error = String::new();
         for _attempt in 0..10 {
@@ -104,6 +121,7 @@ impl Stack {
                 .arg("start")
                 .arg(&dir)
                 .env("MAILSTACK_PORT_BASE", base.to_string())
+                .env("MAILSTACK_DKIM", if dkim { "1" } else { "0" })
                 .stdin(Stdio::null())
                 .stdout(log.try_clone().expect("dup log"))
                 .stderr(log)
@@ -235,6 +253,171 @@ impl Stack {
     pub fn inject(&self, user: &str, raw: &[u8]) {
         let user = address(user);
         self.doveadm(&["save", "-u", &user, "-m", "INBOX"], Some(raw));
+    }
+
+    /// Deliver each of `raws` to `user`'s INBOX over LMTP (Dovecot, no Postfix queue): when this
+    /// returns they are all stored, with ascending UIDs in the order given. Fast (one session),
+    /// for tests that need many messages.
+    pub fn deliver_lmtp(&self, user: &str, raws: &[Vec<u8>]) {
+        use std::io::{BufRead, BufReader};
+        let user = address(user);
+        let stream =
+            std::net::TcpStream::connect(("127.0.0.1", self.base + 24)).expect("LMTP connect");
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .expect("LMTP timeout");
+        let mut reader = BufReader::new(stream.try_clone().expect("LMTP clone"));
+        let mut w = stream;
+        // One reply (possibly multi-line).
+        let mut reply = |expect: &str| {
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).expect("LMTP read");
+                assert!(
+                    line.starts_with(expect),
+                    "LMTP: expected {expect}, got {line:?}"
+                );
+                if line.as_bytes().get(3) != Some(&b'-') {
+                    break;
+                }
+            }
+        };
+        reply("220");
+        w.write_all(b"LHLO test.example\r\n").expect("LMTP write");
+        reply("250");
+        for raw in raws {
+            write!(w, "MAIL FROM:<>\r\nRCPT TO:<{user}>\r\n").expect("LMTP write");
+            reply("250");
+            reply("250");
+            w.write_all(b"DATA\r\n").expect("LMTP write");
+            reply("354");
+            let mut data = Vec::with_capacity(raw.len() + 16);
+            for line in raw.split_inclusive(|&b| b == b'\n') {
+                if line.first() == Some(&b'.') {
+                    data.push(b'.');
+                }
+                data.extend_from_slice(line);
+            }
+            if !data.ends_with(b"\r\n") {
+                data.extend_from_slice(b"\r\n");
+            }
+            data.extend_from_slice(b".\r\n");
+            w.write_all(&data).expect("LMTP write");
+            reply("250");
+        }
+        w.write_all(b"QUIT\r\n").expect("LMTP write");
+    }
+
+    /// `raw` (CRLF line ends) signed with the stack's DKIM test key (d=example.test,
+    /// s=mailstack), by `opendkim-testmsg` (which fails on a mail without a Date header). Only
+    /// for a stack from [`Stack::start_with_dkim`].
+    pub fn dkim_sign(&self, raw: &[u8]) -> Vec<u8> {
+        let tool = find_binary("opendkim-testmsg").expect("opendkim-testmsg (opendkim-tools)");
+        let key = self.dir.join("etc/opendkim/keys/mailstack.private");
+        let mut child = Command::new(tool)
+            .args(["-C", "-d", DOMAIN, "-s", "mailstack", "-k"])
+            .arg(&key)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run opendkim-testmsg");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(raw)
+            .expect("write the message to opendkim-testmsg");
+        let out = child.wait_with_output().expect("opendkim-testmsg");
+        assert!(
+            out.status.success() && out.stdout.starts_with(b"DKIM-Signature:"),
+            "opendkim-testmsg failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    }
+
+    /// Send `raw` as it is over plain SMTP (port 25, no auth) from `from` to `to`.
+    pub fn smtp_send_raw(&self, from: &str, to: &str, raw: &[u8]) {
+        use std::io::{BufRead, BufReader};
+        let stream =
+            std::net::TcpStream::connect(("127.0.0.1", self.smtp_port())).expect("SMTP connect");
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .expect("SMTP timeout");
+        let mut reader = BufReader::new(stream.try_clone().expect("SMTP clone"));
+        let mut w = stream;
+        let mut reply = |expect: &str| loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).expect("SMTP read");
+            assert!(
+                line.starts_with(expect),
+                "SMTP: expected {expect}, got {line:?}"
+            );
+            if line.as_bytes().get(3) != Some(&b'-') {
+                break;
+            }
+        };
+        reply("220");
+        w.write_all(b"EHLO test.example\r\n").expect("SMTP write");
+        reply("250");
+        write!(w, "MAIL FROM:<{from}>\r\n").expect("SMTP write");
+        reply("250");
+        write!(w, "RCPT TO:<{}>\r\n", address(to)).expect("SMTP write");
+        reply("250");
+        w.write_all(b"DATA\r\n").expect("SMTP write");
+        reply("354");
+        let mut data = Vec::with_capacity(raw.len() + 16);
+        for line in raw.split_inclusive(|&b| b == b'\n') {
+            if line.first() == Some(&b'.') {
+                data.push(b'.');
+            }
+            data.extend_from_slice(line);
+        }
+        if !data.ends_with(b"\r\n") {
+            data.extend_from_slice(b"\r\n");
+        }
+        data.extend_from_slice(b".\r\n");
+        w.write_all(&data).expect("SMTP write");
+        reply("250");
+        w.write_all(b"QUIT\r\n").expect("SMTP write");
+    }
+
+    /// The maildir file of the message in `user`'s INBOX whose text contains `needle`.
+    pub fn message_file(&self, user: &str, needle: &str) -> PathBuf {
+        let user = address(user);
+        let (local, domain) = user.split_once('@').expect("user@domain");
+        let maildir = self
+            .dir
+            .join("mail")
+            .join(domain)
+            .join(local)
+            .join("Maildir");
+        for sub in ["new", "cur"] {
+            let Ok(entries) = std::fs::read_dir(maildir.join(sub)) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if std::fs::read(&path)
+                    .map(|b| String::from_utf8_lossy(&b).contains(needle))
+                    .unwrap_or(false)
+                {
+                    return path;
+                }
+            }
+        }
+        panic!("no message containing {needle:?} in {}", maildir.display());
+    }
+
+    /// Expunge message `uid` from `user`'s INBOX (as another client would).
+    pub fn expunge(&self, user: &str, uid: u32) {
+        let user = address(user);
+        let uid = uid.to_string();
+        self.doveadm(
+            &["expunge", "-u", &user, "mailbox", "INBOX", "uid", &uid],
+            None,
+        );
     }
 
     /// The flags of message `uid` in `user`'s INBOX, as doveadm prints them.
