@@ -585,3 +585,91 @@ async fn a_mailbox_that_cannot_be_read_holds_the_deadline_and_the_masters_are_to
     stop.send(true).expect("stop");
     server_task.await.expect("join").expect("serve");
 }
+
+#[tokio::test]
+async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_is_not_trusted() {
+    // Issue 9, point 4, end to end: the border MX (the stack with OpenDKIM) verifies the
+    // signature and writes the topmost Authentication-Results; Chancery trusts that one only.
+    chancery::transport::init_crypto();
+    let stack = Stack::start_with_dkim();
+    let dir = stack.dir.join("chancery");
+    let now = chrono::Utc::now().timestamp();
+    let db = game(&dir, now).await;
+    let cfg = config(&stack, &db, 5);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server_task = {
+        let base = dir.clone();
+        tokio::spawn(async move {
+            service::serve_with(
+                cfg,
+                &base,
+                Arc::new(service::SystemClock),
+                stopped,
+                Tasks { scheduler: false },
+            )
+            .await
+        })
+    };
+    let order = |subject: &str, extra: &str, body: &str| {
+        format!(
+            "From: player1@example.test\r\nTo: gm@example.test\r\nSubject: {subject}\r\n\
+             Date: Mon, 23 Nov 2026 09:00:00 +0000\r\nMessage-ID: <{}@example.test>\r\n\
+             {extra}\r\n{body}",
+            chancery::digest::short_hash(subject)
+        )
+        .into_bytes()
+    };
+    // Signed by example.test, the player's own domain: no secret needed (secret_or_dkim).
+    let signed = stack.dkim_sign(&order("wm1 AUSTRIA S1901M", "", "A Vie - Gal\r\n"));
+    stack.smtp_send_raw("player1@example.test", "gm", &signed);
+    wait_until(
+        "Austria's acknowledgement",
+        Duration::from_secs(30),
+        async || !subjects(&stack, &player(0)).await.is_empty(),
+    )
+    .await;
+    // Unsigned, with a forged pass of our own id: stripped at the border, and no secret.
+    let forged = order(
+        "wm1 AUSTRIA S1901M again",
+        "Authentication-Results: mx.example.test; dkim=pass header.d=example.test\r\n",
+        "A Vie - Tyr\r\n",
+    );
+    stack.smtp_send_raw("player1@example.test", "gm", &forged);
+    let pool = store::open(&db).await.expect("db");
+    wait_until(
+        "both mails processed",
+        Duration::from_secs(30),
+        async || {
+            let mut c = pool.acquire().await.expect("conn");
+            let n: i64 = sqlx::query("SELECT count(*) FROM messages WHERE mailbox = 'gm'")
+                .fetch_one(&mut *c)
+                .await
+                .expect("count")
+                .get(0);
+            n == 2
+        },
+    )
+    .await;
+    let mut c = pool.acquire().await.expect("conn");
+    let outcomes: Vec<String> =
+        sqlx::query("SELECT outcome FROM messages WHERE mailbox = 'gm' ORDER BY uid")
+            .fetch_all(&mut *c)
+            .await
+            .expect("outcomes")
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+    assert_eq!(outcomes, ["accepted", "rejected"]);
+    let standing = store::standing_orders(&mut c, "wm1", "S1901M")
+        .await
+        .expect("standing");
+    assert!(
+        standing[0].orders.contains("A VIE - GAL"),
+        "{}",
+        standing[0].orders
+    );
+    drop(c);
+    pool.close().await;
+    stop.send(true).expect("stop");
+    server_task.await.expect("join").expect("serve");
+}
