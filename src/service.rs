@@ -333,14 +333,16 @@ async fn run_mailbox(
                 .fetch_after(last, FETCH_BATCH)
                 .await
                 .map_err(|e| e.to_string())?;
+            let mut marks = Marks::default();
             for f in batch.messages {
                 if stopping(shutdown) {
-                    return Ok(());
+                    return marks.flush(&mut mb).await;
                 }
                 last = last.max(f.uid);
                 reader.missing.remove(&f.uid);
-                handle(shared, name, uidvalidity, &mut mb, f, reader).await?;
+                handle(shared, name, uidvalidity, f, reader, &mut marks).await?;
             }
+            marks.flush(&mut mb).await?;
             for uid in batch.missing {
                 reader.missing.entry(uid).or_insert(0);
                 last = last.max(uid);
@@ -397,7 +399,9 @@ async fn retry_missing(
         match batch.messages.into_iter().find(|f| f.uid == uid) {
             Some(f) => {
                 reader.missing.remove(&uid);
-                handle(shared, name, uidvalidity, mb, f, reader).await?;
+                let mut marks = Marks::default();
+                handle(shared, name, uidvalidity, f, reader, &mut marks).await?;
+                marks.flush(mb).await?;
             }
             None if batch.missing.contains(&uid) => {
                 let n = reader.missing.entry(uid).or_insert(0);
@@ -432,9 +436,9 @@ async fn handle(
     shared: &Shared,
     name: &'static str,
     uidvalidity: u32,
-    mb: &mut Mailbox,
     f: Fetched,
     reader: &mut Reader,
+    marks: &mut Marks,
 ) -> Result<(), String> {
     let uid = f.uid;
     let raw = Arc::new(f.raw);
@@ -502,10 +506,35 @@ async fn handle(
     };
     shared.outbox_ready.notify_one();
     shared.schedule_changed.notify_one();
-    mb.mark_processed(uid, !processed.leave_unread())
-        .await
-        .map_err(|e| e.to_string())?;
+    if processed.leave_unread() {
+        marks.unread.push(uid);
+    } else {
+        marks.seen.push(uid);
+    }
     Ok(())
+}
+
+/// The messages handled since the last flag update: flagged a batch at a time (one IMAP round
+/// trip, not one a message). A crash before the flags are set only means these are read again
+/// at the next start, which the ledger makes harmless.
+#[derive(Default)]
+struct Marks {
+    seen: Vec<u32>,
+    unread: Vec<u32>,
+}
+
+impl Marks {
+    async fn flush(&mut self, mb: &mut Mailbox) -> Result<(), String> {
+        mb.mark_processed_many(&self.seen, true)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.seen.clear();
+        mb.mark_processed_many(&self.unread, false)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.unread.clear();
+        Ok(())
+    }
 }
 
 fn join_text(e: tokio::task::JoinError) -> String {
@@ -586,6 +615,21 @@ async fn send_due(
     let due = store::due_outbox(&mut c, shared.clock.now(), 10)
         .await
         .map_err(|e| e.to_string())?;
+    // With an archive, the whole batch is marked as sending in one transaction and marked sent
+    // in another: a crash in between leaves rows marked, and the archive says which went. This
+    // keeps the outbox from taking the store's write lock twice a mail while mail is read.
+    let batched = archive.is_some();
+    if batched {
+        let fresh: Vec<i64> = due
+            .iter()
+            .filter(|r| r.sending_since.is_none())
+            .map(|r| r.id)
+            .collect();
+        store::mark_sending_many(&shared.pool, &fresh, shared.clock.now())
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    let mut sent: Vec<i64> = Vec::new();
     for row in due {
         if stopping(shutdown) {
             break;
@@ -618,9 +662,11 @@ async fn send_due(
                 )),
             }
         }
-        store::mark_sending(&mut c, row.id, now)
-            .await
-            .map_err(|e| e.to_string())?;
+        if !batched || row.sending_since.is_some() {
+            store::mark_sending(&mut c, row.id, now)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
         let mail = OutMail {
             from: row.from_address.clone(),
             to: vec![row.to_address.clone()],
@@ -653,7 +699,12 @@ async fn send_due(
                     )
                     .await;
                 }
-                store::mark_sent(&mut c, row.id, shared.clock.now()).await
+                if batched {
+                    sent.push(row.id);
+                    Ok(())
+                } else {
+                    store::mark_sent(&mut c, row.id, shared.clock.now()).await
+                }
             }
             Err(SendError {
                 kind: FailureKind::Permanent,
@@ -684,6 +735,10 @@ async fn send_due(
         }
         .map_err(|e| e.to_string())?;
     }
+    drop(c);
+    store::mark_sent_many(&shared.pool, &sent, shared.clock.now())
+        .await
+        .map_err(|e| e.to_string())?;
     Ok(())
 }
 

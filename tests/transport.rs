@@ -531,6 +531,25 @@ async fn the_backlog_is_fetched_in_batches_and_marks_can_leave_mail_unread() {
         mb.unflagged_uids().await.expect("search"),
         all[2..].to_vec()
     );
+    // A whole batch in one command: a run and a stray UID, some read, some left unread.
+    let mut read: Vec<u32> = all[2..60].to_vec();
+    read.push(all[100]);
+    mb.mark_processed_many(&read, true)
+        .await
+        .expect("mark many");
+    mb.mark_processed_many(&all[60..70], false)
+        .await
+        .expect("mark many, unread");
+    mb.mark_processed_many(&[], true).await.expect("nothing");
+    assert!(stack.flags("player3", all[100]).contains("\\Seen"));
+    let f65 = stack.flags("player3", all[65]);
+    assert!(
+        f65.contains("$ChanceryDone") && !f65.contains("\\Seen"),
+        "{f65}"
+    );
+    let mut left: Vec<u32> = all[70..].to_vec();
+    left.retain(|u| *u != all[100]);
+    assert_eq!(mb.unflagged_uids().await.expect("search"), left);
     mb.logout().await;
 }
 

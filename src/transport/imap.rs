@@ -499,17 +499,31 @@ impl Mailbox {
     /// Flag a message as handled: `$ChanceryDone`, and `\Seen` when `seen` (mail a person
     /// should still read, such as alerts in the GM box, stays unread).
     pub async fn mark_processed(&mut self, uid: u32, seen: bool) -> Result<(), TransportError> {
+        self.mark_processed_many(&[uid], seen).await
+    }
+
+    /// [`Mailbox::mark_processed`] for many messages in one command (one round trip for a
+    /// whole batch). Does nothing for an empty list.
+    pub async fn mark_processed_many(
+        &mut self,
+        uids: &[u32],
+        seen: bool,
+    ) -> Result<(), TransportError> {
+        if uids.is_empty() {
+            return Ok(());
+        }
         let flags = if seen {
-            format!("+FLAGS (\\Seen {DONE_KEYWORD})")
+            format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})")
         } else {
-            format!("+FLAGS ({DONE_KEYWORD})")
+            format!("+FLAGS.SILENT ({DONE_KEYWORD})")
         };
+        let set = uid_set(uids);
         let what = "IMAP UID STORE";
         let session = self.session.as_mut().ok_or_else(|| lost(what))?;
         let result = async {
             let mut stream = with_timeout(IO_TIMEOUT, what, async {
                 session
-                    .uid_store(uid.to_string(), &flags)
+                    .uid_store(set, &flags)
                     .await
                     .map_err(|e| imap_err(what, e))
             })
@@ -716,5 +730,46 @@ impl Mailbox {
                 _ => {}
             }
         }
+    }
+}
+
+/// An IMAP sequence set for `uids` ("3:5,9"): sorted, runs collapsed, so a batch of any size
+/// is one short command.
+fn uid_set(uids: &[u32]) -> String {
+    let mut sorted = uids.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let start = sorted[i];
+        let mut end = start;
+        while i + 1 < sorted.len() && sorted[i + 1] == end.saturating_add(1) {
+            i += 1;
+            end = sorted[i];
+        }
+        if !out.is_empty() {
+            out.push(',');
+        }
+        if start == end {
+            out.push_str(&start.to_string());
+        } else {
+            out.push_str(&format!("{start}:{end}"));
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uid_set;
+
+    #[test]
+    fn uid_sets_collapse_runs() {
+        assert_eq!(uid_set(&[7]), "7");
+        assert_eq!(uid_set(&[5, 3, 4, 9, 11, 10, 3]), "3:5,9:11");
+        assert_eq!(uid_set(&[1, 3, 5]), "1,3,5");
+        assert_eq!(uid_set(&[u32::MAX, u32::MAX - 1]), "4294967294:4294967295");
     }
 }
