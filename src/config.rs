@@ -33,7 +33,7 @@ pub struct Config {
     #[serde(default = "default_grace")]
     pub deadline_grace_seconds: i64,
     #[serde(default)]
-    pub limits: crate::engine::Limits,
+    pub limits: Limits,
 }
 
 fn default_grace() -> i64 {
@@ -94,8 +94,8 @@ impl Server {
 
 impl Config {
     /// What the engine needs from the configuration.
-    pub fn env(&self) -> crate::engine::Env {
-        crate::engine::Env {
+    pub fn env(&self) -> Env {
+        Env {
             authserv_id: self.authserv_id.clone(),
             message_id_domain: self.message_id_domain.clone(),
             masters: self
@@ -118,5 +118,50 @@ impl Config {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("."));
         Ok((cfg, base))
+    }
+}
+
+/// What the engine needs besides the store.
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    /// Only this server's Authentication-Results are trusted (the topmost header, RFC 8601 §5).
+    pub authserv_id: String,
+    /// Domain of the Message-IDs Chancery makes.
+    pub message_id_domain: String,
+    /// The masters' own addresses: alerts, digests and reports go there. Empty: to the game's
+    /// GM address (or `alert_from` for alerts about no game).
+    pub masters: Vec<String>,
+    /// The address alerts, digests and reports come from (the GM mailbox's own address).
+    pub alert_from: String,
+    /// The confirmation mailbox's own address (receipts about no game come from it).
+    pub confirm_from: String,
+    pub limits: Limits,
+}
+
+/// Bounds on what outside mail can make Chancery do or keep. `[limits]` in the configuration;
+/// docs/deploying.md lists them.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Answers (acknowledgements, rejections, receipts) to one address in an hour; then one
+    /// "too many mails" notice, and mail is read and stored but not answered until the hour
+    /// has passed.
+    pub answers_per_hour: i64,
+    /// Answers about one game in an hour, all addresses together.
+    pub game_answers_per_hour: i64,
+    /// Answers to an address that plays in no game, per day (backscatter: From can be forged).
+    pub stranger_answers_per_day: i64,
+    /// Raw mail is kept this many days; then only its ledger row and metadata remain.
+    pub raw_retention_days: i64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            answers_per_hour: 30,
+            game_answers_per_hour: 300,
+            stranger_answers_per_day: 1,
+            raw_retention_days: 400,
+        }
     }
 }

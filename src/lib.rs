@@ -1,42 +1,24 @@
-//! Chancery: a play-by-email Diplomacy game-master server.
+//! Chancery: a play-by-email Diplomacy game-master server. See docs/architecture.md.
 //!
-//! The core is pure: [`map`] (variants as data), [`order`] (typed orders and their canonical
-//! notation), [`rules`] (house rules and presets), [`phase`] and [`adjudicator`]. The
-//! `chancery adjudicate` contract is in [`json`].
+//! Mail flows one way: mail in ([`transport`]) → intake (the pure `chancery-intake` crate) →
+//! [`engine`] (one transaction per message or tick) → [`store`] → the scheduler ([`service`]) →
+//! the adjudicator (the pure `chancery-core` crate) → [`outgoing`] (compose, templates) → the
+//! outbox → mail out ([`transport`]).
+//!
+//! The pure crates' modules are re-exported here under their own names, so that
+//! `chancery::map` or `chancery::reader` is the same module as in its crate.
 
-pub mod adjudicator;
-pub mod authres;
-#[cfg(feature = "service")]
-pub mod bench;
-#[cfg(feature = "service")]
+pub use chancery_core::{adjudicator, json, map, order, phase, policy, rules};
+pub use chancery_intake::{acceptance, authres, message, orderset, reader, sections};
+
 pub mod config;
-#[cfg(feature = "service")]
-pub mod demo;
-#[cfg(feature = "service")]
-pub mod digest;
-#[cfg(feature = "service")]
 pub mod engine;
-pub mod game;
-pub mod json;
-#[cfg(feature = "service")]
-pub mod localstack;
-#[cfg(feature = "service")]
-pub mod mails;
-pub mod map;
-pub mod message;
-pub mod order;
-pub mod orderset;
-pub mod phase;
-pub mod reader;
-#[cfg(feature = "service")]
-pub mod render;
-pub mod rules;
-#[cfg(feature = "service")]
-pub mod secret;
-pub mod sections;
-#[cfg(feature = "service")]
+pub mod outgoing;
 pub mod service;
-#[cfg(feature = "service")]
 pub mod store;
-#[cfg(feature = "service")]
 pub mod transport;
+
+/// The development stack: a private mail server, the scripted demo game and the benchmarks.
+/// Not part of the server; `chancery demo` and `chancery bench` run it.
+#[doc(hidden)]
+pub mod dev;

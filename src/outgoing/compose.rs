@@ -3,12 +3,13 @@
 //! cause always gives the same Message-ID (a retry is recognisably the same mail).
 
 use crate::adjudicator::{Adjudication, Board};
-use crate::engine::{Env, StandingOrder};
-use crate::game::Ts;
+use crate::config::Env;
+use crate::store::StandingOrder;
+use crate::policy::Ts;
 use crate::map::{Map, Power};
 use crate::message::ReadMessage;
 use crate::orderset::MailRead;
-use crate::render::{self, Reader, Rendered};
+use crate::outgoing::render::{self, Reader, Rendered};
 use crate::store::{GameRow, NewMail, PlayerRow};
 use std::collections::HashMap;
 
@@ -27,7 +28,7 @@ pub fn parse_gmt(s: &str) -> Option<Ts> {
 }
 
 fn id(env: &Env, kind: &str, seed: &str) -> String {
-    crate::engine::new_message_id(env, kind, seed)
+    crate::outgoing::ids::new_message_id(env, kind, seed)
 }
 
 /// A mail that could not be composed (a template failed). It is never sent half-made: the
@@ -616,7 +617,7 @@ pub fn nmr_hold(
          player(s) must be replaced. The deadline has moved 24 hours, to {next}.\n",
         game = g.id,
         who = missing.join(", "),
-        next = gmt(now + crate::game::DAY),
+        next = gmt(now + crate::policy::DAY),
     );
     NewMail {
         kind: "report",

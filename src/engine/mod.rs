@@ -6,9 +6,10 @@
 //! pure core's (`game`, `orderset`, `adjudicator`); mail text comes from `render`.
 
 use crate::adjudicator::{Board, adjudicate};
-use crate::game::{self, Ts, Window};
+use crate::policy::{self, Ts, Window};
+use crate::acceptance;
 use crate::json;
-use crate::mails;
+use crate::outgoing::compose;
 use crate::map::{Map, Power};
 use crate::message::{MessageError, MessageHead, ReadMessage, read_head, read_message};
 use crate::order::{Order, parse_order};
@@ -16,56 +17,43 @@ use crate::orderset::{MailRead, RequestOut, read_body};
 use crate::phase::{Phase, PhaseKind};
 use crate::reader::ReadContext;
 use crate::rules::Rules;
-use crate::store::{self, GameRow, PhaseRow, PlayerRow, Result, StoreError};
-use serde::{Deserialize, Serialize};
+use crate::store::{self, GameRow, PhaseRow, PlayerRow, StoreError};
+
+pub mod admin;
+pub mod secret;
+
+/// Why the engine could not finish a message or a tick (its transaction is rolled back).
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("store: {0}")]
+    Sql(#[from] sqlx::Error),
+    #[error("game {game}: unknown variant '{variant}'")]
+    UnknownVariant { game: String, variant: String },
+    #[error("stored board: {0}")]
+    StoredBoard(String),
+    #[error("stored phase: {0}")]
+    StoredPhase(#[from] crate::phase::PhaseError),
+    #[error("no game '{0}'")]
+    NoGame(String),
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl From<serde_json::Error> for EngineError {
+    fn from(e: serde_json::Error) -> EngineError {
+        EngineError::Store(StoreError::Json(e))
+    }
+}
+
+pub type Result<T> = std::result::Result<T, EngineError>;
+
+pub use crate::config::{Env, Limits};
+pub use crate::store::StandingOrder;
 use sqlx::SqliteConnection;
 use sqlx::SqlitePool;
 use std::collections::HashMap;
-
-/// What the engine needs besides the store.
-#[derive(Clone, Debug, Default)]
-pub struct Env {
-    /// Only this server's Authentication-Results are trusted (the topmost header, RFC 8601 §5).
-    pub authserv_id: String,
-    /// Domain of the Message-IDs Chancery makes.
-    pub message_id_domain: String,
-    /// The masters' own addresses: alerts, digests and reports go there. Empty: to the game's
-    /// GM address (or `alert_from` for alerts about no game).
-    pub masters: Vec<String>,
-    /// The address alerts, digests and reports come from (the GM mailbox's own address).
-    pub alert_from: String,
-    /// The confirmation mailbox's own address (receipts about no game come from it).
-    pub confirm_from: String,
-    pub limits: Limits,
-}
-
-/// Bounds on what outside mail can make Chancery do or keep. `[limits]` in the configuration;
-/// docs/deploying.md lists them.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Limits {
-    /// Answers (acknowledgements, rejections, receipts) to one address in an hour; then one
-    /// "too many mails" notice, and mail is read and stored but not answered until the hour
-    /// has passed.
-    pub answers_per_hour: i64,
-    /// Answers about one game in an hour, all addresses together.
-    pub game_answers_per_hour: i64,
-    /// Answers to an address that plays in no game, per day (backscatter: From can be forged).
-    pub stranger_answers_per_day: i64,
-    /// Raw mail is kept this many days; then only its ledger row and metadata remain.
-    pub raw_retention_days: i64,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            answers_per_hour: 30,
-            game_answers_per_hour: 300,
-            stranger_answers_per_day: 1,
-            raw_retention_days: 400,
-        }
-    }
-}
 
 /// What became of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,33 +110,21 @@ pub fn read(raw: &[u8]) -> Reading {
     }
 }
 
-/// One order as it stands: canonical, and as the player wrote it (WM D.VIII(4)).
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-pub struct StandingOrder {
-    pub order: String,
-    pub written: String,
-}
-
 fn sha256_hex(raw: &[u8]) -> String {
     // FNV would do for identity, but the receipt promises a digest players can check.
-    crate::digest::sha256_hex(raw)
-}
-
-pub(crate) fn new_message_id(env: &Env, kind: &str, seed: &str) -> String {
-    format!(
-        "{kind}.{}@{}",
-        crate::digest::short_hash(seed),
-        env.message_id_domain
-    )
+    crate::outgoing::ids::sha256_hex(raw)
 }
 
 fn rules_of(game: &GameRow) -> Result<Rules> {
-    serde_json::from_str(&game.rules).map_err(StoreError::from)
+    Ok(serde_json::from_str(&game.rules)?)
 }
 
 fn map_of(game: &GameRow) -> Result<&'static Map> {
     Map::variant(&game.variant)
-        .ok_or_else(|| StoreError(format!("unknown variant {}", game.variant)))
+        .ok_or_else(|| EngineError::UnknownVariant {
+        game: game.id.clone(),
+        variant: game.variant.clone(),
+    })
 }
 
 /// Read a stored board (the `adjudicate` input shape).
@@ -158,7 +134,7 @@ pub fn board_from_json(text: &str, phase: &str) -> Result<Board> {
     input.orders.clear();
     json::prepare(&input)
         .map(|p| p.board)
-        .map_err(|e| StoreError(format!("stored board: {e}")))
+        .map_err(|e| EngineError::StoredBoard(e.to_string()))
 }
 
 fn windows(rows: &[(Ts, Ts)]) -> Vec<Window> {
@@ -239,7 +215,7 @@ pub async fn process_message(
         now,
         inc.arrived,
         m.map_or(head.from_address.as_deref(), |m| m.from_address.as_deref()),
-        &crate::mails::echo_subject(subject),
+        &crate::outgoing::compose::echo_subject(subject),
         tag.game.as_deref(),
         tag.power.as_deref(),
         tag.phase.as_deref(),
@@ -303,7 +279,7 @@ pub async fn poison_message(
         uid = inc.uid,
         mid = head.message_id.as_deref().unwrap_or("(none)"),
         from = head.from_address.as_deref().unwrap_or("(unknown)"),
-        subject = crate::mails::echo_subject(&head.subject),
+        subject = crate::outgoing::compose::echo_subject(&head.subject),
     );
     alert_masters(
         &mut tx,
@@ -341,7 +317,7 @@ pub async fn alert_masters(
     now: Ts,
 ) -> Result<()> {
     for to in masters_of(env, game) {
-        let mut m = mails::alert(env, &to, key, subject, body);
+        let mut m = compose::alert(env, &to, key, subject, body);
         m.game = game.map(|g| g.id.clone());
         store::enqueue(c, &m, now).await?;
     }
@@ -365,7 +341,8 @@ async fn drop_mail(
     game: Option<&str>,
     reason: &str,
 ) -> Result<()> {
-    store::record_drop(c, ctx.inc.mailbox, ctx.inc.uid, from, game, reason, ctx.now).await
+    store::record_drop(c, ctx.inc.mailbox, ctx.inc.uid, from, game, reason, ctx.now).await?;
+    Ok(())
 }
 
 /// Who an answer goes to, for the limits.
@@ -384,7 +361,7 @@ async fn answer(
     c: &mut SqliteConnection,
     env: &Env,
     ctx: &Ctx<'_>,
-    composed: mails::Composed,
+    composed: compose::Composed,
     to: Recipient,
     game: Option<&GameRow>,
 ) -> Result<bool> {
@@ -407,7 +384,7 @@ async fn answer(
             return Ok(false);
         }
         Recipient::Stranger { auth_failed: false } => {
-            if store::answers_to(c, &mail.to, now - game::DAY).await?
+            if store::answers_to(c, &mail.to, now - policy::DAY).await?
                 >= limits.stranger_answers_per_day
             {
                 let why = "stranger: already answered today";
@@ -418,7 +395,7 @@ async fn answer(
         Recipient::Registered => {
             if answers.0 >= limits.answers_per_hour {
                 let gm = game.map_or(env.alert_from.as_str(), |g| g.gm_address.as_str());
-                let notice = mails::too_many(env, gm, &mail.to, limits.answers_per_hour, now);
+                let notice = compose::too_many(env, gm, &mail.to, limits.answers_per_hour, now);
                 store::enqueue(c, &notice, now).await?;
                 let why = "rate limit: too many answers to this address in an hour";
                 drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
@@ -462,7 +439,7 @@ async fn compose_failed(
     c: &mut SqliteConnection,
     env: &Env,
     game: Option<&GameRow>,
-    e: &mails::ComposeError,
+    e: &compose::ComposeError,
     key: &str,
     now: Ts,
 ) -> Result<()> {
@@ -489,12 +466,12 @@ async fn send(
     c: &mut SqliteConnection,
     env: &Env,
     game: Option<&GameRow>,
-    composed: mails::Composed,
+    composed: compose::Composed,
     key: &str,
     now: Ts,
 ) -> Result<()> {
     match composed {
-        Ok(m) => store::enqueue(c, &m, now).await,
+        Ok(m) => Ok(store::enqueue(c, &m, now).await?),
         Err(e) => compose_failed(c, env, game, &e, key, now).await,
     }
 }
@@ -528,7 +505,7 @@ async fn unreadable(
         return Ok(Processed::Rejected);
     };
     let who = recipient_kind(c, env, from, &head.authentication_results).await?;
-    let mail = mails::unreadable(
+    let mail = compose::unreadable(
         env,
         &env.alert_from,
         from,
@@ -550,6 +527,14 @@ struct Tag {
 
 /// The active game a message is about: named in the subject, else the one its sender plays in.
 async fn find_game(c: &mut SqliteConnection, msg: &ReadMessage) -> Result<Option<GameRow>> {
+    let found = find_game_row(c, msg).await?;
+    if let Some(g) = &found {
+        tracing::Span::current().record("game", g.id.as_str());
+    }
+    Ok(found)
+}
+
+async fn find_game_row(c: &mut SqliteConnection, msg: &ReadMessage) -> Result<Option<GameRow>> {
     let games = store::games_with_status(c, "active").await?;
     let words: Vec<String> = msg
         .subject
@@ -611,7 +596,7 @@ async fn receipt(
     let (addressing, orders, confirm) = match &game {
         Some(g) => {
             let rules = rules_of(g)?;
-            let addressing = game::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc);
+            let addressing = acceptance::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc);
             let orders = match power_and_phase(c, g, msg, &from).await? {
                 Some((power, phase_row)) => {
                     let map = map_of(g)?;
@@ -636,7 +621,7 @@ async fn receipt(
     } else {
         confirm
     };
-    let mail = mails::receipt(
+    let mail = compose::receipt(
         env,
         &confirm,
         &gm_address,
@@ -690,7 +675,7 @@ fn read_with(
     let phase: Phase = phase_row
         .phase
         .parse()
-        .map_err(|e: crate::phase::PhaseError| StoreError(e.to_string()))?;
+        ?;
     let board = board_from_json(&phase_row.board, &phase_row.phase)?;
     let abbreviations = HashMap::new();
     let ctx = ReadContext {
@@ -723,7 +708,7 @@ async fn order_mail(
             } else {
                 "no game of this server is named in the subject, and this address plays in none"
             };
-            let mail = mails::rejection(
+            let mail = compose::rejection(
                 env,
                 &env.alert_from,
                 &from,
@@ -743,16 +728,20 @@ async fn order_mail(
         ..Tag::default()
     };
     let reject = |reasons: Vec<String>, to: &str| {
-        mails::rejection(env, &g.gm_address, to, msg, ctx.key, &reasons, now)
+        compose::rejection(env, &g.gm_address, to, msg, ctx.key, &reasons, now)
     };
 
-    if let Err(e) = game::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc) {
+    if let Err(e) = acceptance::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc) {
         // Before the sender is proven, From is answered as registered only if it is.
         let sender = recipient_kind(c, env, &from, &msg.authentication_results).await?;
         answer(c, env, ctx, reject(vec![e], &from), sender, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
     }
-    let Some((power, phase_row)) = power_and_phase(c, &g, msg, &from).await? else {
+    let found = power_and_phase(c, &g, msg, &from).await?;
+    if let Some((power, _)) = &found {
+        tracing::Span::current().record("power", map_of(&g)?.power_name(*power));
+    }
+    let Some((power, phase_row)) = found else {
         let e = format!(
             "the subject must name your power, as in \"{}\"",
             rules.subject_format.replace("{game}", &g.id)
@@ -776,11 +765,11 @@ async fn order_mail(
     let phase: Phase = phase_row
         .phase
         .parse()
-        .map_err(|e: crate::phase::PhaseError| StoreError(e.to_string()))?;
+        ?;
     let read = read_with(map, &rules, power, &phase_row, msg)?;
     // Who sent it: the registered player, proven by secret or DKIM (a failure is answered at the
     // registered address, and reported to the GM: WM D.X(6)).
-    if let Err(e) = game::authenticate(
+    if let Err(e) = acceptance::authenticate(
         &rules,
         &from,
         &player.address,
@@ -797,7 +786,7 @@ async fn order_mail(
         let to_player = reject(vec![e.clone()], &player.address);
         answer(c, env, ctx, to_player, Recipient::Registered, Some(&g)).await?;
         for to in masters_of(env, Some(&g)) {
-            let report = mails::impersonation(
+            let report = compose::impersonation(
                 env,
                 &to,
                 &g.id,
@@ -813,7 +802,7 @@ async fn order_mail(
         }
         return Ok((Processed::Rejected, tag));
     }
-    if let Err(e) = game::check_subject(&rules, &msg.subject, &g.id, &power_name, phase) {
+    if let Err(e) = acceptance::check_subject(&rules, &msg.subject, &g.id, &power_name, phase) {
         let mail = reject(vec![e], &player.address);
         answer(c, env, ctx, mail, Recipient::Registered, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
@@ -823,17 +812,17 @@ async fn order_mail(
         None => None,
     };
     // When the receiving server got it (WM D.VII(1)), or the confirmation box if earlier.
-    let submitted = game::submission_time(&rules, ctx.arrived, confirm_time);
-    let timeliness = game::timeliness(
+    let submitted = policy::submission_time(&rules, ctx.arrived, confirm_time);
+    let timeliness = policy::timeliness(
         &rules,
         submitted,
         phase_row.deadline,
         phase_row.adjudication_started_at.is_some(),
     );
-    if timeliness == game::Timeliness::LateRefused {
+    if timeliness == policy::Timeliness::LateRefused {
         let e = format!(
             "these orders arrived after the deadline ({}), and late orders are not accepted (WM D.VII(3))",
-            mails::gmt(phase_row.deadline)
+            compose::gmt(phase_row.deadline)
         );
         let mail = reject(vec![e], &player.address);
         answer(c, env, ctx, mail, Recipient::Registered, Some(&g)).await?;
@@ -881,7 +870,7 @@ async fn order_mail(
         msg.message_id.as_deref(),
         submitted,
         read.final_,
-        timeliness == game::Timeliness::LateAccepted,
+        timeliness == policy::Timeliness::LateAccepted,
         &serde_json::to_string(&read)?,
     )
     .await?;
@@ -917,7 +906,7 @@ async fn order_mail(
     for r in &read.requests {
         match r {
             RequestOut::Extension { days, .. } => {
-                match game::extend(
+                match policy::extend(
                     &rules,
                     deadline,
                     now,
@@ -931,7 +920,7 @@ async fn order_mail(
                         store::add_extension_days(c, &g.id, &power_name, i64::from(*days)).await?;
                         request_notes.push(format!(
                             "extension of {days} day(s) granted: the deadline is now {}",
-                            mails::gmt(deadline)
+                            compose::gmt(deadline)
                         ));
                     }
                     Err(e) => {
@@ -940,8 +929,8 @@ async fn order_mail(
                 }
             }
             RequestOut::Unavailable { from: f, to: t, .. } => {
-                match (mails::parse_gmt(f), mails::parse_gmt(t)) {
-                    (Some(a), Some(b)) => match game::unavailable_window(&rules, a, b) {
+                match (compose::parse_gmt(f), compose::parse_gmt(t)) {
+                    (Some(a), Some(b)) => match policy::unavailable_window(&rules, a, b) {
                         Ok(w) => {
                             store::add_unavailable(c, &g.id, &power_name, w.from, w.to).await?;
                             request_notes
@@ -956,7 +945,7 @@ async fn order_mail(
         }
     }
     let units = board_from_json(&phase_row.board, &phase_row.phase)?;
-    let ack = mails::acknowledgement(
+    let ack = compose::acknowledgement(
         env,
         &g,
         map,
@@ -970,7 +959,7 @@ async fn order_mail(
         power,
         &phase_row.phase,
         deadline,
-        timeliness == game::Timeliness::LateAccepted,
+        timeliness == policy::Timeliness::LateAccepted,
         &request_notes,
         ctx.arrived,
     );
@@ -990,7 +979,7 @@ fn combine_standing(
             .filter_map(|o| parse_order(map, &o.order).ok())
             .collect()
     };
-    let combined = game::combine(rules, &parse(standing), &parse(new));
+    let combined = policy::combine(rules, &parse(standing), &parse(new));
     // Keep the written text: from the new set where the order came from it, else the old.
     combined
         .iter()
@@ -1021,7 +1010,7 @@ pub struct TickReport {
 pub async fn tick(pool: &SqlitePool, env: &Env, now: Ts) -> Result<usize> {
     let r = tick_with(pool, env, now, now).await?;
     if let Some((g, e)) = r.failed.first() {
-        return Err(StoreError(format!("game {g}: {e}")));
+        return Err(EngineError::Refused(format!("game {g}: {e}")));
     }
     Ok(r.adjudicated)
 }
@@ -1043,7 +1032,11 @@ pub async fn tick_with(
     drop(conn);
     let mut report = TickReport::default();
     for p in open {
-        let run = std::panic::AssertUnwindSafe(tick_game(pool, env, &p, now, read_through));
+        use tracing::Instrument;
+        let span = tracing::info_span!("tick", game = %p.game_id, phase = %p.phase);
+        let run = std::panic::AssertUnwindSafe(
+            tick_game(pool, env, &p, now, read_through).instrument(span),
+        );
         let error = match run.catch_unwind().await {
             Ok(Ok(GameTick::Adjudicated)) => {
                 report.adjudicated += 1;
@@ -1097,10 +1090,7 @@ async fn alert_tick_failure(pool: &SqlitePool, env: &Env, p: &PhaseRow, error: &
     }
     .await;
     if let Err(e) = told {
-        eprintln!(
-            "chancery: game {}: cannot alert the masters: {e}",
-            p.game_id
-        );
+        tracing::error!(game = %p.game_id, "cannot alert the masters: {e}");
     }
 }
 
@@ -1144,7 +1134,7 @@ async fn tick_game(
             });
         let last = store::last_adjudicated_at(&mut tx, &g.id).await?;
         let wins = windows(&store::unavailable(&mut tx, &g.id).await?);
-        game::may_adjudicate_early(&rules, now, last, all_final, &wins)
+        policy::may_adjudicate_early(&rules, now, last, all_final, &wins)
     };
     if due || early {
         adjudicate_phase(&mut tx, env, &g, &rules, &current, now).await?;
@@ -1164,7 +1154,7 @@ async fn tick_game(
 }
 
 /// The GM's digest and the players' reminders go out this long before a deadline.
-pub const DIGEST_BEFORE: Ts = game::DAY;
+pub const DIGEST_BEFORE: Ts = policy::DAY;
 
 /// The GM's deadline digest, and a reminder to each player who owes orders and has none in.
 /// Each has a Message-ID fixed by game, phase (and power), so the outbox keeps only the first:
@@ -1196,7 +1186,7 @@ async fn remind(
             .map(|s| serde_json::from_str::<Vec<StandingOrder>>(&s.orders).map(|v| v.len()))
             .transpose()?
             .unwrap_or(0);
-        powers.push(crate::render::DigestPower {
+        powers.push(crate::outgoing::render::DigestPower {
             power: p.power.clone(),
             player: p.address.clone(),
             orders_in: s.is_some(),
@@ -1207,18 +1197,18 @@ async fn remind(
             wrong_secrets: wrong.iter().find(|(w, _)| *w == p.power).map_or(0, |w| w.1),
         });
         if s.is_none() {
-            let mail = mails::reminder(env, g, rules, p, &current.phase, current.deadline, now);
+            let mail = compose::reminder(env, g, rules, p, &current.phase, current.deadline, now);
             let key = format!("reminder|{}|{}|{}", g.id, current.phase, p.power);
             send(c, env, Some(g), mail, &key, now).await?;
         }
     }
-    let drops: Vec<crate::render::DropCount> = store::drop_counts(c, &g.id, now - game::DAY)
+    let drops: Vec<crate::outgoing::render::DropCount> = store::drop_counts(c, &g.id, now - policy::DAY)
         .await?
         .into_iter()
-        .map(|(reason, count)| crate::render::DropCount { reason, count })
+        .map(|(reason, count)| crate::outgoing::render::DropCount { reason, count })
         .collect();
     for to in masters_of(env, Some(g)) {
-        let mail = mails::digest(
+        let mail = compose::digest(
             env,
             &to,
             g,
@@ -1280,8 +1270,8 @@ async fn adjudicate_phase(
     let phase: Phase = current
         .phase
         .parse()
-        .map_err(|e: crate::phase::PhaseError| StoreError(e.to_string()))?;
-    if game::nmr_holds_results(rules, phase, &missing) {
+        ?;
+    if policy::nmr_holds_results(rules, phase, &missing) {
         // WM D.VII(6)(b): no results while an NMR stands in these phases; the GM replaces the
         // player. The deadline moves a day so the GM is not told every minute.
         let names: Vec<String> = missing
@@ -1289,10 +1279,10 @@ async fn adjudicate_phase(
             .map(|p| map.power_name(*p).to_string())
             .collect();
         for to in masters_of(env, Some(g)) {
-            let mail = mails::nmr_hold(env, &to, g, &current.phase, &names, now);
+            let mail = compose::nmr_hold(env, &to, g, &current.phase, &names, now);
             store::enqueue(c, &mail, now).await?;
         }
-        store::set_deadline(c, &g.id, current.seq, now + game::DAY).await?;
+        store::set_deadline(c, &g.id, current.seq, now + policy::DAY).await?;
         return Ok(());
     }
     let adj = adjudicate(map, rules, &board, &orders);
@@ -1301,7 +1291,7 @@ async fn adjudicate_phase(
     store::mark_adjudicated(c, &g.id, current.seq, now, &results_json).await?;
     let wins = windows(&store::unavailable(c, &g.id).await?);
     let next_phase = adj.next.phase;
-    let next_deadline = game::deadline(rules, now, next_phase.kind, &wins);
+    let next_deadline = policy::deadline(rules, now, next_phase.kind, &wins);
     let winner = map
         .all_powers()
         .find(|p| adj.next.center_count(*p) * 2 > map.supply_centers().count());
@@ -1334,7 +1324,7 @@ async fn adjudicate_phase(
         extension_days_used: 0,
     };
     for p in players.iter().chain(std::iter::once(&gm_copy)) {
-        let mail = mails::results(
+        let mail = compose::results(
             env,
             g,
             map,
@@ -1358,9 +1348,9 @@ pub async fn start_game(pool: &SqlitePool, game_id: &str, now: Ts) -> Result<Ts>
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let g = store::game(&mut tx, game_id)
         .await?
-        .ok_or_else(|| StoreError(format!("no game '{game_id}'")))?;
+        .ok_or_else(|| EngineError::NoGame(game_id.to_string()))?;
     if g.status != "forming" {
-        return Err(StoreError(format!(
+        return Err(EngineError::Refused(format!(
             "game '{game_id}' is already {}",
             g.status
         )));
@@ -1375,14 +1365,14 @@ pub async fn start_game(pool: &SqlitePool, game_id: &str, now: Ts) -> Result<Ts>
         .filter(|name| !players.iter().any(|p| p.power == *name))
         .collect();
     if !missing.is_empty() {
-        return Err(StoreError(format!(
+        return Err(EngineError::Refused(format!(
             "every power needs a player before the start; missing: {}",
             missing.join(", ")
         )));
     }
     let board = Board::initial(map);
     let next = json::board_output(map, &board);
-    let deadline = game::deadline(&rules, now, PhaseKind::Movement, &[]);
+    let deadline = policy::deadline(&rules, now, PhaseKind::Movement, &[]);
     store::insert_phase(
         &mut tx,
         &g.id,

@@ -13,7 +13,7 @@
 //! Each template renders a whole mail: a first line `Subject: …`, a blank line, the body.
 
 use crate::adjudicator::{Board, OrderResult, RetreatOptions};
-use crate::game::Ts;
+use crate::policy::Ts;
 use crate::map::Map;
 use crate::orderset::{MailRead, Note, OrderLine, PressOut, RequestOut, VoteOut};
 use crate::phase::{Phase, PhaseKind, Season};
@@ -880,19 +880,19 @@ fn plural_filter(n: i64, word: String) -> String {
 // ---------------------------------------------------------------------------------------------
 
 const TEMPLATES: &[(&str, &str)] = &[
-    ("receipt.txt", include_str!("../templates/receipt.txt")),
+    ("receipt.txt", include_str!("../../templates/receipt.txt")),
     (
         "acknowledgement.txt",
-        include_str!("../templates/acknowledgement.txt"),
+        include_str!("../../templates/acknowledgement.txt"),
     ),
-    ("rejection.txt", include_str!("../templates/rejection.txt")),
+    ("rejection.txt", include_str!("../../templates/rejection.txt")),
     (
         "impersonation.txt",
-        include_str!("../templates/impersonation.txt"),
+        include_str!("../../templates/impersonation.txt"),
     ),
-    ("results.txt", include_str!("../templates/results.txt")),
-    ("digest.txt", include_str!("../templates/digest.txt")),
-    ("reminder.txt", include_str!("../templates/reminder.txt")),
+    ("results.txt", include_str!("../../templates/results.txt")),
+    ("digest.txt", include_str!("../../templates/digest.txt")),
+    ("reminder.txt", include_str!("../../templates/reminder.txt")),
 ];
 
 fn build_env() -> Result<Environment<'static>, String> {

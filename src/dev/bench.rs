@@ -4,8 +4,8 @@
 
 use crate::config::Config;
 use crate::engine::{self, Env};
-use crate::game::{DAY, Ts};
-use crate::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
+use crate::policy::{DAY, Ts};
+use crate::dev::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
 use crate::rules::Rules;
 use crate::service::{self, SystemClock, Tasks};
 use crate::store::{self, PlayerRow};

@@ -3,7 +3,7 @@
 
 #![deny(clippy::string_slice)]
 
-use crate::map::{Map, Power};
+use chancery_core::map::{Map, Power};
 use crate::message::BodyLine;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

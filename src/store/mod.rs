@@ -4,42 +4,30 @@
 //! transaction: a message's effects, its outgoing mail and its ledger row commit together, or
 //! not at all.
 
-use crate::game::Ts;
+use crate::policy::Ts;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
 };
 use sqlx::{Row, SqlitePool};
-use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
-#[derive(Debug)]
-pub struct StoreError(pub String);
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "store: {}", self.0)
-    }
-}
-
-impl std::error::Error for StoreError {}
-
-impl From<sqlx::Error> for StoreError {
-    fn from(e: sqlx::Error) -> StoreError {
-        StoreError(e.to_string())
-    }
-}
-
-impl From<sqlx::migrate::MigrateError> for StoreError {
-    fn from(e: sqlx::migrate::MigrateError) -> StoreError {
-        StoreError(e.to_string())
-    }
-}
-
-impl From<serde_json::Error> for StoreError {
-    fn from(e: serde_json::Error) -> StoreError {
-        StoreError(format!("bad JSON in the store: {e}"))
-    }
+/// What can go wrong in the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("store: {0}")]
+    Sql(#[from] sqlx::Error),
+    #[error("store: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("store: bad JSON in the store: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("store: cannot create {path}: {error}")]
+    Directory {
+        path: String,
+        error: std::io::Error,
+    },
+    #[error("a game named '{0}' already exists")]
+    GameExists(String),
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -48,7 +36,10 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 pub async fn open(path: &Path) -> Result<SqlitePool> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| StoreError(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|error| StoreError::Directory {
+                path: dir.display().to_string(),
+                error,
+            })?;
     }
     let opts = SqliteConnectOptions::new()
         .filename(path)
@@ -161,7 +152,7 @@ pub async fn create_game(
     .await
     .map_err(|e| match e {
         sqlx::Error::Database(d) if d.is_unique_violation() => {
-            StoreError(format!("a game named '{id}' already exists"))
+            StoreError::GameExists(id.to_string())
         }
         e => e.into(),
     })?;
@@ -1133,4 +1124,11 @@ pub async fn purge_raw(c: &mut SqliteConnection, before: Ts, now: Ts) -> Result<
     .execute(&mut *c)
     .await?;
     Ok(r.rows_affected())
+}
+
+/// One order as it stands: canonical, and as the player wrote it (WM D.VIII(4)).
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct StandingOrder {
+    pub order: String,
+    pub written: String,
 }

@@ -271,15 +271,15 @@ pub struct Rules {
 
 /// The embedded presets, by name.
 const PRESETS: &[(&str, &str)] = &[
-    ("dpv2023", include_str!("../config/presets/dpv2023.toml")),
-    ("wm2004", include_str!("../config/presets/wm2004.toml")),
+    ("dpv2023", include_str!("../../../config/presets/dpv2023.toml")),
+    ("wm2004", include_str!("../../../config/presets/wm2004.toml")),
     (
         "maharajiad",
-        include_str!("../config/presets/maharajiad.toml"),
+        include_str!("../../../config/presets/maharajiad.toml"),
     ),
     (
         "agora2020",
-        include_str!("../config/presets/agora2020.toml"),
+        include_str!("../../../config/presets/agora2020.toml"),
     ),
 ];
 

@@ -9,7 +9,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 /// The standard board, embedded.
-const STANDARD: &str = include_str!("variants/standard.map");
+const STANDARD: &str = include_str!("../variants/standard.map");
 
 /// A province, as an index into [`Map::provinces`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]

@@ -4,11 +4,11 @@
 
 #![deny(clippy::string_slice)]
 
-use crate::map::{Map, Province};
+use chancery_core::map::{Map, Province};
 use crate::message::{ReadMessage, read_message};
-use crate::order::Order;
+use chancery_core::order::Order;
 use crate::reader::{ReadContext, Status, read_order};
-use crate::rules::{MultipleOrders, PressPolicy, UnknownLines};
+use chancery_core::rules::{MultipleOrders, PressPolicy, UnknownLines};
 use crate::sections::{RequestKind, split};
 use serde::Serialize;
 
@@ -415,10 +415,10 @@ fn apply_multiple_orders(ctx: &ReadContext, lines: &mut [OrderLine]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adjudicator::Board;
+    use chancery_core::adjudicator::Board;
     use crate::message::read_message;
-    use crate::phase::PhaseKind;
-    use crate::rules::Rules;
+    use chancery_core::phase::PhaseKind;
+    use chancery_core::rules::Rules;
     use std::collections::HashMap;
 
     fn read(raw: &str) -> MailRead {

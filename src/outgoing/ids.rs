@@ -12,6 +12,12 @@ pub fn short_hash(seed: &str) -> String {
     sha256_hex(seed.as_bytes())[..16].to_string()
 }
 
+/// A Message-ID for a mail Chancery makes: stable for the same seed, so that a mail enqueued
+/// again (after a crash) keeps its id and the archive can tell whether it went.
+pub fn new_message_id(env: &crate::config::Env, kind: &str, seed: &str) -> String {
+    format!("{kind}.{}@{}", short_hash(seed), env.message_id_domain)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

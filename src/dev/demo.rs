@@ -5,8 +5,8 @@
 
 use crate::config::Config;
 use crate::engine;
-use crate::game::Ts;
-use crate::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
+use crate::policy::Ts;
+use crate::dev::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
 use crate::rules::Rules;
 use crate::service::{self, Clock, Tasks};
 use crate::store::{self, PlayerRow};
@@ -150,7 +150,7 @@ pub async fn run(root: &Path) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         say(&format!(
             "   started; first deadline {}",
-            crate::mails::gmt(deadline)
+            crate::outgoing::compose::gmt(deadline)
         ));
         pool.close().await;
     }

@@ -1,0 +1,17 @@
+//! Chancery's pure core: everything a game is, with no I/O.
+//!
+//! - [`map`]: variants as data (provinces, coasts, adjacencies, powers), embedded in the binary.
+//! - [`phase`], [`order`]: phases and typed orders with their canonical notation.
+//! - [`rules`]: the house rules, one typed settings struct, and the presets.
+//! - [`adjudicator`]: the DATC-compliant judge.
+//! - [`json`]: the `chancery adjudicate` contract.
+//! - [`policy`]: the game rules around the adjudicator (deadlines, extensions, timeliness, how
+//!   order sets combine, NMR), with the clock always passed in.
+
+pub mod adjudicator;
+pub mod json;
+pub mod map;
+pub mod order;
+pub mod phase;
+pub mod policy;
+pub mod rules;

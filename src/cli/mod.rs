@@ -1,0 +1,122 @@
+//! The `chancery` command line: one file per command, clap for the parsing. Commands only parse
+//! their arguments and call the library; domain checks live below (engine::admin, the crates).
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+mod adjudicate;
+mod game;
+mod parse;
+mod serve;
+mod status;
+
+#[derive(Parser)]
+#[command(
+    name = "chancery",
+    version,
+    about = "A play-by-email Diplomacy game master",
+    long_about = "A play-by-email Diplomacy game master: reads the GM and confirmation \
+                  mailboxes, acknowledges orders, adjudicates at deadlines and mails results."
+)]
+pub struct Cli {
+    /// Log format on stderr (filter with RUST_LOG, e.g. RUST_LOG=chancery=debug).
+    #[arg(long, value_enum, global = true, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+/// The configuration file option shared by the server's commands.
+#[derive(clap::Args)]
+pub struct ConfigArg {
+    /// The server's configuration file.
+    #[arg(long, default_value = "config/chancery.toml")]
+    pub config: PathBuf,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Adjudicate one phase given as JSON (FILE or stdin); print the outcome as JSON
+    /// (docs/adjudicate.md).
+    Adjudicate(adjudicate::Args),
+    /// Read an order mail (.eml, or plain text with --text) and print what was understood as
+    /// JSON (docs/parse.md).
+    Parse(parse::Args),
+    /// Run the game master: read the mailboxes, acknowledge, adjudicate at deadlines, mail
+    /// results. Stops cleanly on Ctrl-C or SIGTERM.
+    Serve(ConfigArg),
+    /// Each mailbox's last successful poll, last UID and last error; messages set aside;
+    /// outgoing mail by state. Exits 1 when a mailbox is silent.
+    Status(ConfigArg),
+    /// Create, fill, start and inspect games.
+    #[command(subcommand)]
+    Game(game::Command),
+    /// List the house-rule presets.
+    Presets,
+    /// Play 1901 by e-mail with seven scripted players on a private mail stack (run from the
+    /// repository, as root).
+    Demo,
+    /// Measure receipt latency, ingestion throughput and a deadline storm over a private mail
+    /// stack (run from the repository, as root).
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Confirmation receipts to time.
+    #[arg(long, default_value_t = 200)]
+    pub receipts: usize,
+    /// Order mails waiting in the GM mailbox to ingest.
+    #[arg(long, default_value_t = 500)]
+    pub ingest: usize,
+    /// Games whose deadline falls at the same instant.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+}
+
+pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}
+
+pub fn load_config(arg: &ConfigArg) -> anyhow::Result<(chancery::config::Config, PathBuf)> {
+    chancery::config::Config::load(&arg.config).map_err(anyhow::Error::msg)
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Adjudicate(a) => adjudicate::run(a),
+        Command::Parse(a) => parse::run(a),
+        Command::Serve(a) => serve::run(a),
+        Command::Status(a) => status::run(a),
+        Command::Game(c) => game::run(c),
+        Command::Presets => {
+            for name in chancery::rules::Rules::preset_names() {
+                let r = chancery::rules::Rules::preset(name)?;
+                println!("{name:12} {}", r.description);
+            }
+            Ok(())
+        }
+        Command::Demo => {
+            let root = std::env::current_dir()?;
+            runtime()?
+                .block_on(chancery::dev::demo::run(&root))
+                .map_err(anyhow::Error::msg)
+        }
+        Command::Bench(b) => {
+            let root = std::env::current_dir()?;
+            runtime()?
+                .block_on(chancery::dev::bench::run(
+                    &root, b.receipts, b.ingest, b.games,
+                ))
+                .map_err(anyhow::Error::msg)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! A Master's commands on a game (from the CLI today, by mail later): create it, register a
+//! player, start it. Domain checks happen here, not in the CLI.
+
+use crate::map::Map;
+use crate::policy::Ts;
+use crate::rules::Rules;
+use crate::store::{self, PlayerRow, StoreError};
+use sqlx::SqlitePool;
+
+/// Why a Master's command was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum AdminError {
+    #[error("unknown variant '{0}'")]
+    UnknownVariant(String),
+    #[error("unknown power '{0}'")]
+    UnknownPower(String),
+    #[error("unknown time zone '{0}' (use an IANA name such as Europe/Paris)")]
+    UnknownTimeZone(String),
+    #[error("no game '{0}'")]
+    NoGame(String),
+    #[error("{0}")]
+    Rules(String),
+    #[error("cannot make a secret: {0}")]
+    Secret(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// What a new game needs.
+pub struct NewGame<'a> {
+    pub id: &'a str,
+    pub preset: &'a str,
+    pub variant: &'a str,
+    pub gm_address: &'a str,
+    pub confirm_address: &'a str,
+}
+
+/// Create a game in the "forming" state, with the preset's house rules.
+pub async fn create_game(pool: &SqlitePool, g: &NewGame<'_>, now: Ts) -> Result<(), AdminError> {
+    let rules = Rules::preset(g.preset).map_err(|e| AdminError::Rules(e.to_string()))?;
+    if Map::variant(g.variant).is_none() {
+        return Err(AdminError::UnknownVariant(g.variant.to_string()));
+    }
+    let json = serde_json::to_string(&rules).map_err(StoreError::from)?;
+    let mut c = pool.acquire().await.map_err(StoreError::from)?;
+    store::create_game(
+        &mut c,
+        g.id,
+        g.variant,
+        &json,
+        g.gm_address,
+        g.confirm_address,
+        now,
+    )
+    .await?;
+    Ok(())
+}
+
+/// A player to register.
+pub struct NewPlayer<'a> {
+    pub game: &'a str,
+    pub power: &'a str,
+    pub address: &'a str,
+    pub name: &'a str,
+    pub tz: &'a str,
+    /// None: a fresh one from the OS random generator.
+    pub secret: Option<&'a str>,
+}
+
+/// Register a player for a power; returns the stored row (with the secret to give them).
+pub async fn add_player(pool: &SqlitePool, p: &NewPlayer<'_>) -> Result<PlayerRow, AdminError> {
+    let mut c = pool.acquire().await.map_err(StoreError::from)?;
+    let g = store::game(&mut c, p.game)
+        .await?
+        .ok_or_else(|| AdminError::NoGame(p.game.to_string()))?;
+    let map =
+        Map::variant(&g.variant).ok_or_else(|| AdminError::UnknownVariant(g.variant.clone()))?;
+    let power = map
+        .power_by_name(p.power)
+        .ok_or_else(|| AdminError::UnknownPower(p.power.to_string()))?;
+    if p.tz != "UTC" && p.tz.parse::<chrono_tz::Tz>().is_err() {
+        return Err(AdminError::UnknownTimeZone(p.tz.to_string()));
+    }
+    // From the OS random generator: at least 64 bits, in words a player can type.
+    let secret = match p.secret {
+        Some(s) => s.to_string(),
+        None => super::secret::generate().map_err(AdminError::Secret)?,
+    };
+    let player = PlayerRow {
+        power: map.power_name(power).to_string(),
+        address: p.address.to_string(),
+        name: p.name.to_string(),
+        tz: p.tz.to_string(),
+        secret,
+        extension_days_used: 0,
+    };
+    store::add_player(&mut c, &g.id, &player).await?;
+    Ok(player)
+}

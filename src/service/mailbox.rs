@@ -1,0 +1,368 @@
+//! The mailbox readers: one task a mailbox, supervised; each message handled in isolation.
+
+use super::{Shared, alert, pause, stopping};
+use crate::store;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+use crate::transport::ServerConfig;
+use std::collections::HashMap;
+use crate::engine::{self, Incoming, Processed};
+use crate::transport::imap::{Fetched, Mailbox};
+use std::collections::BTreeMap;
+
+/// Keep a mailbox reader running: a reader task that dies anyway (a panic outside the
+/// per-message isolation) is restarted with backoff, and the masters are told.
+pub(super) async fn supervise_mailbox(
+    shared: Arc<Shared>,
+    name: &'static str,
+    cfg: ServerConfig,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        let task = tokio::spawn(mailbox_task(
+            shared.clone(),
+            name,
+            cfg.clone(),
+            shutdown.clone(),
+        ));
+        match task.await {
+            Ok(()) => return,
+            Err(e) => {
+                let why = if e.is_panic() {
+                    engine::panic_text(e.into_panic().as_ref())
+                } else {
+                    "cancelled".to_string()
+                };
+                tracing::error!(
+                    "{name} mailbox task died ({why}); restarting in {backoff:?}"
+                );
+                let hour = shared.clock.now().div_euclid(3600);
+                alert(
+                    &shared,
+                    &format!("mailbox-died|{name}|{hour}"),
+                    &format!("the {name} mailbox reader died and was restarted"),
+                    &format!(
+                        "The reader of the {name} mailbox stopped on an unexpected error and was\n\
+                         restarted (in {backoff:?}). Error: {why}\n"
+                    ),
+                )
+                .await;
+                if pause(&mut shutdown, backoff).await {
+                    return;
+                }
+                backoff = (backoff * 2).min(Duration::from_secs(60));
+            }
+        }
+    }
+}
+
+/// Per connection-independent state of one mailbox reader.
+#[derive(Default)]
+struct Reader {
+    /// Failed attempts per UID: an error is retried (it may be the database), a panic is not.
+    attempts: HashMap<u32, u32>,
+    /// UIDs the server listed but returned no body for, with failed fetches: retried on every
+    /// poll, alerted after a few.
+    missing: BTreeMap<u32, u32>,
+}
+
+/// Handling a message fails this many times (errors, not panics) before it is set aside.
+const MAX_ATTEMPTS: u32 = 3;
+/// Messages fetched per IMAP round: the backlog is never read into memory in one go.
+const FETCH_BATCH: usize = 50;
+
+async fn mailbox_task(
+    shared: Arc<Shared>,
+    name: &'static str,
+    cfg: ServerConfig,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let mut backoff = Duration::from_millis(500);
+    let mut reader = Reader::default();
+    while !stopping(&shutdown) {
+        match run_mailbox(&shared, name, &cfg, &mut shutdown, &mut reader).await {
+            Ok(()) => break,
+            Err(e) => {
+                tracing::warn!("{name} mailbox: {e}; reconnecting in {backoff:?}");
+                if let Ok(mut c) = shared.pool.acquire().await {
+                    let _ = store::poll_failed(&mut c, name, &e, shared.clock.now()).await;
+                }
+                if pause(&mut shutdown, backoff).await {
+                    break;
+                }
+                backoff = (backoff * 2).min(Duration::from_secs(60));
+            }
+        }
+    }
+}
+
+/// One connection's life: catch up by UID in batches, then wait for new mail (IDLE, or a nudge
+/// from the scheduler) and repeat.
+async fn run_mailbox(
+    shared: &Shared,
+    name: &'static str,
+    cfg: &ServerConfig,
+    shutdown: &mut watch::Receiver<bool>,
+    reader: &mut Reader,
+) -> Result<(), String> {
+    let mut mb = Mailbox::connect(cfg, "INBOX")
+        .await
+        .map_err(|e| e.to_string())?;
+    let uidvalidity = mb.uidvalidity();
+    tracing::info!(
+        "{name} mailbox connected (uidvalidity {uidvalidity}, {})",
+        if mb.uses_idle() { "IDLE" } else { "polling" }
+    );
+    // Mail left without our flag below the high-water mark (a crash between commit and flag,
+    // a body the server did not return): found again here; the ledger makes that harmless.
+    for uid in mb.unflagged_uids().await.map_err(|e| e.to_string())? {
+        reader.missing.entry(uid).or_insert(0);
+    }
+    loop {
+        let started = shared.clock.now();
+        let mut last = {
+            let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
+            store::last_uid(&mut c, name, uidvalidity)
+                .await
+                .map_err(|e| e.to_string())?
+        };
+        loop {
+            let batch = mb
+                .fetch_after(last, FETCH_BATCH)
+                .await
+                .map_err(|e| e.to_string())?;
+            let mut marks = Marks::default();
+            for f in batch.messages {
+                if stopping(shutdown) {
+                    return marks.flush(&mut mb).await;
+                }
+                last = last.max(f.uid);
+                reader.missing.remove(&f.uid);
+                handle(shared, name, uidvalidity, f, reader, &mut marks).await?;
+            }
+            marks.flush(&mut mb).await?;
+            for uid in batch.missing {
+                reader.missing.entry(uid).or_insert(0);
+                last = last.max(uid);
+            }
+            if !batch.more {
+                break;
+            }
+        }
+        retry_missing(shared, name, uidvalidity, &mut mb, reader).await?;
+        // Everything that had arrived when this poll started has been read.
+        let finished = shared.clock.now();
+        shared.set_live(name, |l| {
+            l.read_from = Some(started);
+            l.ok_at = Some(Instant::now());
+        });
+        {
+            let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
+            store::poll_ok(&mut c, name, started, finished, last)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        shared.schedule_changed.notify_one();
+        if stopping(shutdown) {
+            mb.logout().await;
+            return Ok(());
+        }
+        let waited = tokio::select! {
+            w = mb.wait_or(shared.poll, &shared.poll_now) => Some(w.map(|_| ())),
+            _ = shutdown.wait_for(|v| *v) => None,
+        };
+        match waited {
+            None => return Ok(()),
+            Some(Ok(())) => {}
+            Some(Err(e)) => return Err(e.to_string()),
+        }
+    }
+}
+
+/// Fetch again the messages the server listed without a body; alert the masters once when one
+/// keeps failing. They are never skipped: the high-water mark may pass them, this list does not.
+async fn retry_missing(
+    shared: &Shared,
+    name: &'static str,
+    uidvalidity: u32,
+    mb: &mut Mailbox,
+    reader: &mut Reader,
+) -> Result<(), String> {
+    let uids: Vec<u32> = reader.missing.keys().copied().collect();
+    for uid in uids {
+        let batch = mb
+            .fetch_after(uid.saturating_sub(1), 1)
+            .await
+            .map_err(|e| e.to_string())?;
+        match batch.messages.into_iter().find(|f| f.uid == uid) {
+            Some(f) => {
+                reader.missing.remove(&uid);
+                let mut marks = Marks::default();
+                handle(shared, name, uidvalidity, f, reader, &mut marks).await?;
+                marks.flush(mb).await?;
+            }
+            None if batch.missing.contains(&uid) => {
+                let n = reader.missing.entry(uid).or_insert(0);
+                *n += 1;
+                if *n == MAX_ATTEMPTS {
+                    alert(
+                        shared,
+                        &format!("no-body|{name}|{uidvalidity}|{uid}"),
+                        &format!("a message in the {name} mailbox cannot be fetched"),
+                        &format!(
+                            "The mail server lists UID {uid} in the {name} mailbox (UIDVALIDITY\n\
+                             {uidvalidity}) but returned no content for it {MAX_ATTEMPTS} times.\n\
+                             Chancery keeps trying on every poll; check the mail server.\n"
+                        ),
+                    )
+                    .await;
+                }
+            }
+            // Gone (expunged), or already handled: nothing left to fetch.
+            None => {
+                reader.missing.remove(&uid);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Handle one fetched message in isolation: read it off the async workers, process it in its
+/// own task, and set it aside (poisoned, alerted) if that panics or keeps failing. Only the
+/// store being unusable stops the reader (it then reconnects and tries again).
+async fn handle(
+    shared: &Shared,
+    name: &'static str,
+    uidvalidity: u32,
+    f: Fetched,
+    reader: &mut Reader,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    use tracing::Instrument;
+    // The engine fills in the game and the power once it knows them.
+    let span = tracing::info_span!(
+        "message",
+        mailbox = name,
+        uid = f.uid,
+        game = tracing::field::Empty,
+        power = tracing::field::Empty
+    );
+    handle_in_span(shared, name, uidvalidity, f, reader, marks)
+        .instrument(span)
+        .await
+}
+
+async fn handle_in_span(
+    shared: &Shared,
+    name: &'static str,
+    uidvalidity: u32,
+    f: Fetched,
+    reader: &mut Reader,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let uid = f.uid;
+    let raw = Arc::new(f.raw);
+    let arrived = f.internal_date.map(|d| shared.clock.game_time(d));
+    let now = shared.clock.now();
+    let outcome = {
+        let raw2 = raw.clone();
+        let read = tokio::task::spawn_blocking(move || engine::read(&raw2)).await;
+        match read {
+            Err(e) => Err((true, join_text(e))),
+            Ok(reading) => {
+                use futures::FutureExt;
+                let inc = Incoming {
+                    mailbox: name,
+                    uidvalidity,
+                    uid,
+                    raw: &raw,
+                    arrived,
+                };
+                // A panic in the engine is caught here: this message is set aside, the mailbox
+                // goes on (the transaction it had open rolls back as it is dropped).
+                let run = engine::process_message(&shared.pool, &shared.env, &inc, &reading, now);
+                match std::panic::AssertUnwindSafe(run).catch_unwind().await {
+                    Err(panic) => Err((
+                        true,
+                        format!("panic: {}", engine::panic_text(panic.as_ref())),
+                    )),
+                    Ok(Err(e)) => Err((false, e.to_string())),
+                    Ok(Ok(p)) => Ok(p),
+                }
+            }
+        }
+    };
+    let processed = match outcome {
+        Ok(p) => {
+            reader.attempts.remove(&uid);
+            if p != Processed::AlreadyDone {
+                tracing::info!(outcome = ?p, "processed");
+            }
+            p
+        }
+        Err((panicked, error)) => {
+            let n = reader.attempts.entry(uid).or_insert(0);
+            *n += 1;
+            if !panicked && *n < MAX_ATTEMPTS {
+                // Possibly the database (locked, full): reconnect and try this UID again.
+                return Err(format!(
+                    "uid {uid}: {error} (attempt {n} of {MAX_ATTEMPTS})"
+                ));
+            }
+            tracing::warn!(%error, "set aside");
+            let inc = Incoming {
+                mailbox: name,
+                uidvalidity,
+                uid,
+                raw: &raw,
+                arrived,
+            };
+            engine::poison_message(&shared.pool, &shared.env, &inc, &error, now)
+                .await
+                .map_err(|e| format!("uid {uid}: cannot set it aside: {e}"))?;
+            reader.attempts.remove(&uid);
+            Processed::Dropped
+        }
+    };
+    shared.outbox_ready.notify_one();
+    shared.schedule_changed.notify_one();
+    if processed.leave_unread() {
+        marks.unread.push(uid);
+    } else {
+        marks.seen.push(uid);
+    }
+    Ok(())
+}
+
+/// The messages handled since the last flag update: flagged a batch at a time (one IMAP round
+/// trip, not one a message). A crash before the flags are set only means these are read again
+/// at the next start, which the ledger makes harmless.
+#[derive(Default)]
+struct Marks {
+    seen: Vec<u32>,
+    unread: Vec<u32>,
+}
+
+impl Marks {
+    async fn flush(&mut self, mb: &mut Mailbox) -> Result<(), String> {
+        mb.mark_processed_many(&self.seen, true)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.seen.clear();
+        mb.mark_processed_many(&self.unread, false)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.unread.clear();
+        Ok(())
+    }
+}
+
+fn join_text(e: tokio::task::JoinError) -> String {
+    if e.is_panic() {
+        format!("panic: {}", engine::panic_text(e.into_panic().as_ref()))
+    } else {
+        "the task was cancelled".to_string()
+    }
+}

@@ -1,0 +1,212 @@
+//! `chancery serve`: one task per concern, as in mini-redis. Two mailbox readers (the GM box and
+//! the confirmation box: IDLE, polling as the fallback, reconnection with backoff), the outbox
+//! sender, and the scheduler. A shutdown signal stops them all between two units of work; since
+//! every unit of work is one transaction, stopping (or being killed) at any point loses nothing.
+
+use crate::config::Config;
+use crate::engine::{self, Env};
+
+mod mailbox;
+mod outbox;
+mod scheduler;
+use crate::policy::Ts;
+use crate::store;
+use sqlx::SqlitePool;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{Notify, watch};
+
+use mailbox::supervise_mailbox;
+use outbox::outbox_task;
+use scheduler::scheduler_task;
+
+/// The clock, injected so that tests can run a game's days in seconds.
+pub trait Clock: Send + Sync {
+    fn now(&self) -> Ts;
+
+    /// A time the mail server gave (IMAP INTERNALDATE, Unix seconds) on this clock. The system
+    /// clock takes it as it is; a test or demo clock maps it to its own time.
+    fn game_time(&self, unix: i64) -> Ts {
+        unix
+    }
+}
+
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Ts {
+        chrono::Utc::now().timestamp()
+    }
+}
+
+
+/// The mailboxes Chancery reads.
+pub const MAILBOXES: [&str; 2] = ["gm", "confirm"];
+
+/// What a mailbox reader last did, in memory (the store keeps the same for `chancery status`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Live {
+    /// Game time at the start of the last poll that read everything there was.
+    read_from: Option<Ts>,
+    /// Real time of the last successful poll (for the silent-mailbox alert).
+    ok_at: Option<Instant>,
+}
+
+/// Everything the tasks share.
+pub struct Shared {
+    pub pool: SqlitePool,
+    pub env: Env,
+    pub clock: Arc<dyn Clock>,
+    /// Wakes the outbox sender when mail was enqueued.
+    pub outbox_ready: Notify,
+    /// Wakes the scheduler when a deadline may have moved.
+    pub schedule_changed: Notify,
+    /// Wakes the mailbox readers to poll at once (a deadline waits on them).
+    pub poll_now: Notify,
+    pub poll: Duration,
+    /// Seconds after a deadline that a poll must start for the deadline to be processed.
+    pub grace: Ts,
+    live: std::sync::Mutex<HashMap<&'static str, Live>>,
+    started: Instant,
+}
+
+impl Shared {
+    fn live(&self, mailbox: &'static str) -> Live {
+        self.live
+            .lock()
+            .map(|l| l.get(mailbox).copied().unwrap_or_default())
+            .unwrap_or_default()
+    }
+
+    fn set_live(&self, mailbox: &'static str, f: impl FnOnce(&mut Live)) {
+        if let Ok(mut l) = self.live.lock() {
+            f(l.entry(mailbox).or_default());
+        }
+    }
+
+    /// Every mailbox has been read through this time (game clock): the oldest start of the
+    /// latest successful poll, less the grace. `None` until every mailbox has been read once.
+    pub fn read_through(&self) -> Option<Ts> {
+        MAILBOXES
+            .iter()
+            .map(|m| self.live(m).read_from)
+            .try_fold(Ts::MAX, |acc, t| t.map(|t| acc.min(t)))
+            .map(|t| t - self.grace)
+    }
+}
+
+/// Which tasks run. Tests that drive the clock themselves turn the scheduler off and call
+/// `engine::tick` at the moments they choose.
+#[derive(Clone, Copy, Debug)]
+pub struct Tasks {
+    pub scheduler: bool,
+}
+
+impl Default for Tasks {
+    fn default() -> Tasks {
+        Tasks { scheduler: true }
+    }
+}
+
+/// Run until `shutdown` turns true.
+pub async fn serve(
+    cfg: Config,
+    base: &Path,
+    clock: Arc<dyn Clock>,
+    shutdown: watch::Receiver<bool>,
+) -> Result<(), String> {
+    serve_with(cfg, base, clock, shutdown, Tasks::default()).await
+}
+
+pub async fn serve_with(
+    cfg: Config,
+    base: &Path,
+    clock: Arc<dyn Clock>,
+    mut shutdown: watch::Receiver<bool>,
+    which: Tasks,
+) -> Result<(), String> {
+    crate::transport::init_crypto();
+    let db = base.join(&cfg.database);
+    let pool = store::open(&db).await.map_err(|e| e.to_string())?;
+    let shared = Arc::new(Shared {
+        pool,
+        env: cfg.env(),
+        clock,
+        outbox_ready: Notify::new(),
+        schedule_changed: Notify::new(),
+        poll_now: Notify::new(),
+        poll: Duration::from_secs(cfg.poll_seconds.max(1)),
+        grace: cfg.deadline_grace_seconds.max(0),
+        live: std::sync::Mutex::new(HashMap::new()),
+        started: Instant::now(),
+    });
+    let gm = cfg.gm_mailbox.to_server_config(base)?;
+    let confirm = cfg.confirm_mailbox.to_server_config(base)?;
+    let smtp = cfg.smtp.to_server_config(base)?;
+    let archive = cfg
+        .archive_mailbox
+        .as_ref()
+        .map(|a| a.to_server_config(base))
+        .transpose()?;
+    tracing::info!("serving; database {}", db.display());
+    let mut tasks = vec![
+        tokio::spawn(supervise_mailbox(
+            shared.clone(),
+            "gm",
+            gm,
+            shutdown.clone(),
+        )),
+        tokio::spawn(supervise_mailbox(
+            shared.clone(),
+            "confirm",
+            confirm,
+            shutdown.clone(),
+        )),
+        tokio::spawn(outbox_task(shared.clone(), smtp, archive, shutdown.clone())),
+    ];
+    if which.scheduler {
+        tasks.push(tokio::spawn(scheduler_task(
+            shared.clone(),
+            shutdown.clone(),
+        )));
+    }
+    let _ = shutdown.wait_for(|s| *s).await;
+    for t in tasks {
+        let _ = t.await;
+    }
+    shared.pool.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+pub(super) fn stopping(s: &watch::Receiver<bool>) -> bool {
+    *s.borrow()
+}
+
+/// Sleep, but wake at once on shutdown. Returns true if shutting down.
+pub(super) async fn pause(s: &mut watch::Receiver<bool>, d: Duration) -> bool {
+    let woke = tokio::select! {
+        _ = tokio::time::sleep(d) => false,
+        _ = s.wait_for(|v| *v) => true,
+    };
+    woke || stopping(s)
+}
+
+/// Alert the masters about no game in particular; failing to is logged, never fatal.
+pub(super) async fn alert(shared: &Shared, key: &str, subject: &str, body: &str) {
+    let now = shared.clock.now();
+    let done: Result<(), engine::EngineError> = async {
+        let mut tx = shared.pool.begin_with("BEGIN IMMEDIATE").await?;
+        engine::alert_masters(&mut tx, &shared.env, None, key, subject, body, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+    .await;
+    match done {
+        Ok(()) => shared.outbox_ready.notify_one(),
+        Err(e) => tracing::warn!("cannot alert the masters ({subject}): {e}"),
+    }
+}
+
