@@ -136,15 +136,72 @@ fn bad_input_is_a_specific_error_never_a_panic() {
     ];
     for (input, needle) in cases {
         let (code, out, err) = run(&["adjudicate"], Some(input));
-        assert_eq!(code, 2, "{input}: {err}");
+        // Exit codes: 1 for a failure (bad input), 2 for a usage error.
+        assert_eq!(code, 1, "{input}: {err}");
         assert!(out.is_empty(), "{input}: printed {out}");
         assert!(err.contains(needle), "{input}: stderr was {err}");
         assert!(!err.contains("panicked"), "{input}: {err}");
     }
     let (code, _, err) = run(&["adjudicate", "/nonexistent/phase.json"], None);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1);
     assert!(err.contains("cannot read /nonexistent/phase.json"));
     let (code, _, err) = run(&["frobnicate"], None);
     assert_eq!(code, 2);
-    assert!(err.contains("unknown command 'frobnicate'"));
+    assert!(
+        err.contains("unrecognized subcommand 'frobnicate'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
+    // Issue 10: `--help` on every subcommand, `--version`, a misspelt flag is an error (exit 2),
+    // never silently ignored.
+    for cmd in [
+        &["adjudicate"][..],
+        &["parse"],
+        &["serve"],
+        &["status"],
+        &["game"],
+        &["game", "create"],
+        &["game", "add-player"],
+        &["game", "start"],
+        &["game", "status"],
+        &["presets"],
+        &["demo"],
+        &["bench"],
+    ] {
+        let mut args = cmd.to_vec();
+        args.push("--help");
+        let (code, out, err) = run(&args, None);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.contains("Usage: chancery"), "{args:?}: {out}");
+    }
+    let (code, out, _) = run(&["--version"], None);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("chancery "), "{out}");
+    let (code, out, _) = run(&["help"], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("adjudicate"), "{out}");
+    let (code, _, err) = run(
+        &[
+            "game",
+            "add-player",
+            "--id",
+            "g",
+            "--power",
+            "FRANCE",
+            "--address",
+            "a@b",
+            "--tz",
+            "x",
+            "--zone",
+            "y",
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unexpected argument '--zone'"), "{err}");
+    let (code, _, err) = run(&["serve", "--tz", "Europe/Paris"], None);
+    assert_eq!(code, 2, "{err}");
 }

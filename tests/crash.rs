@@ -284,7 +284,7 @@ async fn killed_twice_nothing_lost_nothing_twice() {
     }
     let log_text = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(
-        log_text.matches("chancery: serving").count() >= 2,
+        log_text.matches("serving; database").count() >= 2,
         "the server ran again after being killed: {log_text}"
     );
 }

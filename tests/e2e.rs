@@ -8,10 +8,10 @@
 mod mailstack;
 
 use chancery::config::Config;
+use chancery::dev::localstack::POWERS;
+use chancery::dev::localstack::server_config as server;
 use chancery::engine;
-use chancery::game::{DAY, Ts};
-use chancery::localstack::POWERS;
-use chancery::localstack::server_config as server;
+use chancery::policy::{DAY, Ts};
 use chancery::rules::Rules;
 use chancery::service::{self, Clock, Tasks};
 use chancery::store::{self, PlayerRow};

@@ -2,7 +2,7 @@
 //! tick does to the store and the outbox. (The same over the real mail stack: tests/hostile.rs.)
 
 use chancery::engine::{self, Env, Incoming, Processed};
-use chancery::game::{DAY, Ts};
+use chancery::policy::{DAY, Ts};
 use chancery::rules::Rules;
 use chancery::store::{self, PlayerRow};
 use sqlx::{Row, SqlitePool};

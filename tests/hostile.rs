@@ -7,10 +7,10 @@
 mod mailstack;
 
 use chancery::config::Config;
+use chancery::dev::localstack::POWERS;
+use chancery::dev::localstack::server_config as server;
 use chancery::engine;
-use chancery::game::{DAY, Ts};
-use chancery::localstack::POWERS;
-use chancery::localstack::server_config as server;
+use chancery::policy::{DAY, Ts};
 use chancery::rules::Rules;
 use chancery::service::{self, Clock, Tasks};
 use chancery::store::{self, PlayerRow};
@@ -119,7 +119,7 @@ fn mail(from: &str, to: &str, cc: &str, subject: &str, extra: &str, body: &str) 
     let id = format!(
         "<{}.{}@sender.test>",
         std::process::id(),
-        chancery::digest::short_hash(&format!("{from}{subject}{body}{extra}"))
+        chancery::outgoing::ids::short_hash(&format!("{from}{subject}{body}{extra}"))
     );
     let cc = if cc.is_empty() {
         String::new()
@@ -615,7 +615,7 @@ async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_is_not_trusted() 
             "From: player1@example.test\r\nTo: gm@example.test\r\nSubject: {subject}\r\n\
              Date: Mon, 23 Nov 2026 09:00:00 +0000\r\nMessage-ID: <{}@example.test>\r\n\
              {extra}\r\n{body}",
-            chancery::digest::short_hash(subject)
+            chancery::outgoing::ids::short_hash(subject)
         )
         .into_bytes()
     };

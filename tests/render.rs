@@ -6,8 +6,8 @@ use chancery::adjudicator::{Board, adjudicate, retreat_options};
 use chancery::map::{Map, Power};
 use chancery::order::{Order, parse_order};
 use chancery::orderset::read_mail;
+use chancery::outgoing::render::*;
 use chancery::reader::ReadContext;
-use chancery::render::*;
 use chancery::rules::Rules;
 use std::collections::{BTreeMap, HashMap};
 

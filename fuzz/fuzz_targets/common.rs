@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use chancery::adjudicator::Board;
-use chancery::map::{Map, Power, Province};
-use chancery::phase::PhaseKind;
-use chancery::reader::{ReadContext, parse_abbreviations};
-use chancery::rules::Rules;
+use chancery_core::adjudicator::Board;
+use chancery_core::map::{Map, Power, Province};
+use chancery_core::phase::PhaseKind;
+use chancery_intake::reader::{ReadContext, parse_abbreviations};
+use chancery_core::rules::Rules;
 
 pub fn map() -> &'static Map {
     Map::standard()
@@ -62,8 +62,8 @@ pub static ADJUSTMENT: LazyLock<Board> = LazyLock::new(|| {
 });
 
 fn board(json: &str) -> Board {
-    let input: chancery::json::PhaseInput = serde_json::from_str(json).expect("fuzz board JSON");
-    chancery::json::prepare(&input).expect("fuzz board").board
+    let input: chancery_core::json::PhaseInput = serde_json::from_str(json).expect("fuzz board JSON");
+    chancery_core::json::prepare(&input).expect("fuzz board").board
 }
 
 pub fn ctx(

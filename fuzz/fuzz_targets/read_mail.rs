@@ -14,17 +14,17 @@ fuzz_target!(|data: &[u8]| {
     let contexts = &*common::MAIL_CONTEXTS;
     // The header block alone, as the engine reads every mail first (and mail too large or
     // broken to read at all).
-    let head = chancery::message::read_head(data);
-    assert_eq!(chancery::message::sender_of_raw(data), head.from_address);
-    match chancery::message::read_message(data) {
+    let head = chancery_intake::message::read_head(data);
+    assert_eq!(chancery_intake::message::sender_of_raw(data), head.from_address);
+    match chancery_intake::message::read_message(data) {
         Ok(msg) => {
             for ctx in contexts {
-                let read = chancery::orderset::read_body(ctx, &msg);
+                let read = chancery_intake::orderset::read_body(ctx, &msg);
                 let _ = read.understood();
             }
         }
         Err(_) => {
-            let read = chancery::orderset::read_mail(&contexts[0], data);
+            let read = chancery_intake::orderset::read_mail(&contexts[0], data);
             assert!(
                 read.error.is_some(),
                 "read_mail accepted what read_message refused"

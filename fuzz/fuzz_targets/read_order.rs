@@ -13,5 +13,5 @@ mod common;
 fuzz_target!(|line: &str| {
     let contexts = &*common::ORDER_CONTEXTS;
     let ctx = &contexts[line.len() % contexts.len()];
-    let _ = chancery::reader::read_order(ctx, line);
+    let _ = chancery_intake::reader::read_order(ctx, line);
 });

@@ -6,18 +6,14 @@ use chancery::store;
 pub fn run(a: ConfigArg) -> anyhow::Result<()> {
     let (cfg, base) = load_config(&a)?;
     runtime()?.block_on(async {
-        let pool = store::open(&base.join(&cfg.database))
-            .await
-            ?;
+        let pool = store::open(&base.join(&cfg.database)).await?;
         let mut c = pool.acquire().await?;
         let now = chrono::Utc::now().timestamp();
         let when = |t: Option<i64>| match t {
             Some(t) => format!("{} ({}s ago)", chancery::outgoing::compose::gmt(t), now - t),
             None => "never".to_string(),
         };
-        let states = store::mailbox_states(&mut c)
-            .await
-            ?;
+        let states = store::mailbox_states(&mut c).await?;
         let silent_after = i64::try_from(cfg.poll_seconds.max(10)).unwrap_or(60) * 3;
         let mut ok = true;
         for name in chancery::service::MAILBOXES {
@@ -53,9 +49,7 @@ pub fn run(a: ConfigArg) -> anyhow::Result<()> {
                 chancery::outgoing::compose::gmt(p.at)
             );
         }
-        let (pending, sent, failed) = store::outbox_counts(&mut c)
-            .await
-            ?;
+        let (pending, sent, failed) = store::outbox_counts(&mut c).await?;
         println!("outgoing mail: {pending} pending, {sent} sent, {failed} failed");
         if ok {
             Ok(())

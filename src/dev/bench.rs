@@ -3,9 +3,9 @@
 //! and a deadline storm. Timing is the point here, so this is a command, not a test.
 
 use crate::config::Config;
+use crate::dev::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
 use crate::engine::{self, Env};
 use crate::policy::{DAY, Ts};
-use crate::dev::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
 use crate::rules::Rules;
 use crate::service::{self, SystemClock, Tasks};
 use crate::store::{self, PlayerRow};

@@ -4,9 +4,9 @@
 //! adjudication, results. Everything it starts, it stops.
 
 use crate::config::Config;
+use crate::dev::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
 use crate::engine;
 use crate::policy::Ts;
-use crate::dev::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
 use crate::rules::Rules;
 use crate::service::{self, Clock, Tasks};
 use crate::store::{self, PlayerRow};

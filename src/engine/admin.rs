@@ -1,7 +1,12 @@
 //! A Master's commands on a game (from the CLI today, by mail later): create it, register a
 //! player, start it. Domain checks happen here, not in the CLI.
 
+use super::{EngineError, map_of, rules_of};
+use crate::adjudicator::Board;
+use crate::json;
 use crate::map::Map;
+use crate::phase::PhaseKind;
+use crate::policy;
 use crate::policy::Ts;
 use crate::rules::Rules;
 use crate::store::{self, PlayerRow, StoreError};
@@ -96,4 +101,48 @@ pub async fn add_player(pool: &SqlitePool, p: &NewPlayer<'_>) -> Result<PlayerRo
     };
     store::add_player(&mut c, &g.id, &player).await?;
     Ok(player)
+}
+
+/// Start a game: the opening board, its first deadline, and the game goes active.
+pub async fn start_game(pool: &SqlitePool, game_id: &str, now: Ts) -> super::Result<Ts> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let g = store::game(&mut tx, game_id)
+        .await?
+        .ok_or_else(|| EngineError::NoGame(game_id.to_string()))?;
+    if g.status != "forming" {
+        return Err(EngineError::Refused(format!(
+            "game '{game_id}' is already {}",
+            g.status
+        )));
+    }
+    let rules = rules_of(&g)?;
+    let map = map_of(&g)?;
+    let players = store::players(&mut tx, &g.id).await?;
+    let missing: Vec<&str> = map
+        .powers
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|name| !players.iter().any(|p| p.power == *name))
+        .collect();
+    if !missing.is_empty() {
+        return Err(EngineError::Refused(format!(
+            "every power needs a player before the start; missing: {}",
+            missing.join(", ")
+        )));
+    }
+    let board = Board::initial(map);
+    let next = json::board_output(map, &board);
+    let deadline = policy::deadline(&rules, now, PhaseKind::Movement, &[]);
+    store::insert_phase(
+        &mut tx,
+        &g.id,
+        &board.phase.to_string(),
+        &serde_json::to_string(&next)?,
+        now,
+        deadline,
+    )
+    .await?;
+    store::set_game_status(&mut tx, &g.id, "active").await?;
+    tx.commit().await?;
+    Ok(deadline)
 }

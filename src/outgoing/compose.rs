@@ -4,12 +4,12 @@
 
 use crate::adjudicator::{Adjudication, Board};
 use crate::config::Env;
-use crate::store::StandingOrder;
-use crate::policy::Ts;
 use crate::map::{Map, Power};
 use crate::message::ReadMessage;
 use crate::orderset::MailRead;
 use crate::outgoing::render::{self, Reader, Rendered};
+use crate::policy::Ts;
+use crate::store::StandingOrder;
 use crate::store::{GameRow, NewMail, PlayerRow};
 use std::collections::HashMap;
 

@@ -13,10 +13,10 @@
 //! Each template renders a whole mail: a first line `Subject: …`, a blank line, the body.
 
 use crate::adjudicator::{Board, OrderResult, RetreatOptions};
-use crate::policy::Ts;
 use crate::map::Map;
 use crate::orderset::{MailRead, Note, OrderLine, PressOut, RequestOut, VoteOut};
 use crate::phase::{Phase, PhaseKind, Season};
+use crate::policy::Ts;
 use chrono::{DateTime, SecondsFormat, Utc};
 use chrono_tz::Tz;
 use minijinja::syntax::SyntaxConfig;
@@ -885,7 +885,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "acknowledgement.txt",
         include_str!("../../templates/acknowledgement.txt"),
     ),
-    ("rejection.txt", include_str!("../../templates/rejection.txt")),
+    (
+        "rejection.txt",
+        include_str!("../../templates/rejection.txt"),
+    ),
     (
         "impersonation.txt",
         include_str!("../../templates/impersonation.txt"),

@@ -1,15 +1,15 @@
 //! The mailbox readers: one task a mailbox, supervised; each message handled in isolation.
 
 use super::{Shared, alert, pause, stopping};
+use crate::engine::{self, Incoming, Processed};
 use crate::store;
+use crate::transport::ServerConfig;
+use crate::transport::imap::{Fetched, Mailbox};
+use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
-use crate::transport::ServerConfig;
-use std::collections::HashMap;
-use crate::engine::{self, Incoming, Processed};
-use crate::transport::imap::{Fetched, Mailbox};
-use std::collections::BTreeMap;
 
 /// Keep a mailbox reader running: a reader task that dies anyway (a panic outside the
 /// per-message isolation) is restarted with backoff, and the masters are told.
@@ -35,9 +35,7 @@ pub(super) async fn supervise_mailbox(
                 } else {
                     "cancelled".to_string()
                 };
-                tracing::error!(
-                    "{name} mailbox task died ({why}); restarting in {backoff:?}"
-                );
+                tracing::error!("{name} mailbox task died ({why}); restarting in {backoff:?}");
                 let hour = shared.clock.now().div_euclid(3600);
                 alert(
                     &shared,

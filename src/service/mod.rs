@@ -41,7 +41,6 @@ impl Clock for SystemClock {
     }
 }
 
-
 /// The mailboxes Chancery reads.
 pub const MAILBOXES: [&str; 2] = ["gm", "confirm"];
 
@@ -209,4 +208,3 @@ pub(super) async fn alert(shared: &Shared, key: &str, subject: &str, body: &str)
         Err(e) => tracing::warn!("cannot alert the masters ({subject}): {e}"),
     }
 }
-

@@ -3,12 +3,12 @@
 use super::{Shared, alert, pause, stopping};
 use crate::policy::Ts;
 use crate::store;
+use crate::transport::ServerConfig;
+use crate::transport::imap::Mailbox;
+use crate::transport::smtp::{FailureKind, OutMail, SendError, Sender};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
-use crate::transport::imap::Mailbox;
-use crate::transport::ServerConfig;
-use crate::transport::smtp::{FailureKind, OutMail, SendError, Sender};
 
 fn backoff_secs(attempts: i64) -> Ts {
     // 5 s, 10 s, 20 s … capped at an hour.
@@ -106,7 +106,8 @@ async fn send_due(
                 Some(true) => {
                     tracing::info!(
                         "outbox {} to {}: found in the archive, already sent",
-                        row.kind, row.to_address
+                        row.kind,
+                        row.to_address
                     );
                     store::mark_sent(&mut c, row.id, now)
                         .await
@@ -123,7 +124,8 @@ async fn send_due(
                 }
                 None => tracing::info!(
                     "outbox {} to {}: an earlier attempt was cut short and no archive is configured; sending again",
-                    row.kind, row.to_address
+                    row.kind,
+                    row.to_address
                 ),
             }
         }
@@ -206,4 +208,3 @@ async fn send_due(
         .map_err(|e| e.to_string())?;
     Ok(())
 }
-

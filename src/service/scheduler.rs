@@ -1,14 +1,14 @@
 //! The scheduler: deadlines, reminders and digests, once every mailbox is read past them.
 
+use super::MAILBOXES;
 use super::{Shared, alert, stopping};
+use crate::engine;
 use crate::policy::Ts;
 use crate::store;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
-use super::MAILBOXES;
-use std::collections::HashMap;
-use crate::engine;
 
 /// How long a mailbox may go without a successful poll before the masters are told.
 fn silent_after(poll: Duration) -> Duration {
@@ -140,7 +140,6 @@ async fn deadline_waits(shared: &Shared, game: &str, deadline: Ts) {
     .await;
 }
 
-
 /// Keep raw mail only as long as configured; the ledger rows stay.
 pub(super) async fn purge(shared: &Shared) {
     let now = shared.clock.now();
@@ -148,12 +147,11 @@ pub(super) async fn purge(shared: &Shared) {
     match shared.pool.acquire().await {
         Ok(mut c) => match store::purge_raw(&mut c, before, now).await {
             Ok(0) => {}
-            Ok(n) => tracing::info!(
-                "purged the raw text of {n} message(s) older than the retention"
-            ),
+            Ok(n) => {
+                tracing::info!("purged the raw text of {n} message(s) older than the retention")
+            }
             Err(e) => tracing::warn!("purge: {e}"),
         },
         Err(e) => tracing::warn!("purge: {e}"),
     }
 }
-

@@ -5,9 +5,9 @@
 //! times adjudicating all of them back to back (throughput in phases); then, outside criterion,
 //! each phase is timed on its own and the median and p99 per phase are printed.
 
-use chancery::adjudicator::adjudicate;
-use chancery::map::Map;
-use chancery::rules::Rules;
+use chancery_core::adjudicator::adjudicate;
+use chancery_core::map::Map;
+use chancery_core::rules::Rules;
 use criterion::{Criterion, Throughput, black_box};
 use generator::MovementPhase;
 use std::time::{Duration, Instant};
@@ -117,8 +117,8 @@ fn per_phase_stats(map: &Map, rules: &Rules, phases: &[MovementPhase], rounds: u
 
 /// What the generated sample looks like: order mix, and how the orders fared.
 fn describe(map: &Map, rules: &Rules, phases: &[MovementPhase], gen_time: Duration) {
-    use chancery::adjudicator::{Outcome, Reason};
-    use chancery::order::Order;
+    use chancery_core::adjudicator::{Outcome, Reason};
+    use chancery_core::order::Order;
     let (mut moves, mut supports, mut holds, mut convoys) = (0, 0, 0, 0);
     let (mut invalid, mut void, mut succeeded_moves, mut dislodged) = (0, 0, 0, 0);
     for (board, orders) in phases {
@@ -201,11 +201,11 @@ mod generator {
     //! played too, year after year; a game that falls below the unit range or passes
     //! `max_years` restarts from 1901 with a new seed.
 
-    use chancery::adjudicator::{Board, adjudicate};
-    use chancery::map::{Location, Map, Power, Province, Unit, UnitType};
-    use chancery::order::{Order, UnitRef};
-    use chancery::phase::PhaseKind;
-    use chancery::rules::Rules;
+    use chancery_core::adjudicator::{Board, adjudicate};
+    use chancery_core::map::{Location, Map, Power, Province, Unit, UnitType};
+    use chancery_core::order::{Order, UnitRef};
+    use chancery_core::phase::PhaseKind;
+    use chancery_core::rules::Rules;
 
     /// SplitMix64: tiny, fast, and good enough to drive random play.
     pub struct Rng(u64);
@@ -490,7 +490,7 @@ mod generator {
 
     /// Random retreats (one in ten disbands) for a retreat-phase board.
     fn retreat_orders(
-        options: &[chancery::adjudicator::RetreatOptions],
+        options: &[chancery_core::adjudicator::RetreatOptions],
         rng: &mut Rng,
     ) -> Vec<(Power, Order)> {
         options

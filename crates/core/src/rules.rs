@@ -271,8 +271,14 @@ pub struct Rules {
 
 /// The embedded presets, by name.
 const PRESETS: &[(&str, &str)] = &[
-    ("dpv2023", include_str!("../../../config/presets/dpv2023.toml")),
-    ("wm2004", include_str!("../../../config/presets/wm2004.toml")),
+    (
+        "dpv2023",
+        include_str!("../../../config/presets/dpv2023.toml"),
+    ),
+    (
+        "wm2004",
+        include_str!("../../../config/presets/wm2004.toml"),
+    ),
     (
         "maharajiad",
         include_str!("../../../config/presets/maharajiad.toml"),

@@ -4,7 +4,7 @@
 //!
 //! `cargo bench --bench read_mail --no-default-features`
 
-use chancery::message::{read_head, read_message};
+use chancery_intake::message::{read_head, read_message};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

@@ -165,7 +165,9 @@ pub fn parse(value: &str) -> Option<AuthResults> {
     // authserv-id [version]
     let head = segments.next()?;
     let authserv_id = match head.first()? {
-        Token::Word(w) | Token::Quoted(w) if !w.contains('=') => w.to_ascii_lowercase(),
+        Token::Word(w) | Token::Quoted(w) if !w.is_empty() && !w.contains('=') => {
+            w.to_ascii_lowercase()
+        }
         _ => return None,
     };
     if head.len() > 2 || head.get(1).is_some_and(|t| !matches!(t, Token::Word(_))) {
@@ -281,6 +283,13 @@ mod tests {
 
     fn h(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn an_empty_authserv_id_is_no_header() {
+        // Found by the property test: `""` parsed as a header with an empty authserv-id.
+        assert!(parse("\"\"").is_none());
+        assert!(parse("\"\"; dkim=pass header.d=a.test").is_none());
     }
 
     #[test]

@@ -4,12 +4,12 @@
 
 #![deny(clippy::string_slice)]
 
-use chancery_core::map::{Map, Province};
 use crate::message::{ReadMessage, read_message};
-use chancery_core::order::Order;
 use crate::reader::{ReadContext, Status, read_order};
-use chancery_core::rules::{MultipleOrders, PressPolicy, UnknownLines};
 use crate::sections::{RequestKind, split};
+use chancery_core::map::{Map, Province};
+use chancery_core::order::Order;
+use chancery_core::rules::{MultipleOrders, PressPolicy, UnknownLines};
 use serde::Serialize;
 
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
@@ -415,8 +415,8 @@ fn apply_multiple_orders(ctx: &ReadContext, lines: &mut [OrderLine]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chancery_core::adjudicator::Board;
     use crate::message::read_message;
+    use chancery_core::adjudicator::Board;
     use chancery_core::phase::PhaseKind;
     use chancery_core::rules::Rules;
     use std::collections::HashMap;

@@ -3,8 +3,8 @@
 
 #![deny(clippy::string_slice)]
 
-use chancery_core::map::{Map, Power};
 use crate::message::BodyLine;
+use chancery_core::map::{Map, Power};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Press {

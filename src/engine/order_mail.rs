@@ -1,0 +1,354 @@
+//! An order mail to the GM box: acceptance, the orders read, combined with what stands, stored,
+//! acknowledged.
+
+use super::*;
+
+/// The power a message is for (named in the subject, else the sender's), and the current phase.
+pub(super) async fn power_and_phase(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    msg: &ReadMessage,
+    from: &str,
+) -> Result<Option<(Power, PhaseRow)>> {
+    let map = map_of(g)?;
+    let players = store::players(c, &g.id).await?;
+    let named = msg
+        .subject
+        .split_whitespace()
+        .find_map(|w| map.power_by_name(w.trim_matches(|ch: char| !ch.is_alphanumeric())));
+    let power = named.or_else(|| {
+        players
+            .iter()
+            .find(|p| p.address == from)
+            .and_then(|p| map.power_by_name(&p.power))
+    });
+    let Some(power) = power else {
+        return Ok(None);
+    };
+    let Some(phase) = store::current_phase(c, &g.id).await? else {
+        return Ok(None);
+    };
+    Ok(Some((power, phase)))
+}
+
+pub(super) fn read_with(
+    map: &'static Map,
+    rules: &Rules,
+    power: Power,
+    phase_row: &PhaseRow,
+    msg: &ReadMessage,
+) -> Result<MailRead> {
+    let phase: Phase = phase_row.phase.parse()?;
+    let board = board_from_json(&phase_row.board, &phase_row.phase)?;
+    let abbreviations = HashMap::new();
+    let ctx = ReadContext {
+        map,
+        rules,
+        power,
+        phase: phase.kind,
+        board: Some(&board),
+        abbreviations: &abbreviations,
+    };
+    Ok(read_body(&ctx, msg))
+}
+
+/// An order mail to the GM address.
+pub(super) async fn order_mail(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    msg: &ReadMessage,
+) -> Result<(Processed, Tag)> {
+    let now = ctx.now;
+    let from = msg.from_address.clone().unwrap_or_default();
+    let Some(g) = find_game(c, msg).await? else {
+        if from.is_empty() {
+            drop_mail(c, ctx, None, None, "no sender to answer").await?;
+        } else {
+            let who = recipient_kind(c, env, &from, &msg.authentication_results).await?;
+            let why = if who == Recipient::Registered {
+                "no active game of this server is named in the subject; put the game's name in it"
+            } else {
+                "no game of this server is named in the subject, and this address plays in none"
+            };
+            let mail = compose::rejection(
+                env,
+                &env.alert_from,
+                &from,
+                msg,
+                ctx.key,
+                &[why.to_string()],
+                now,
+            );
+            answer(c, env, ctx, mail, who, None).await?;
+        }
+        return Ok((Processed::Rejected, Tag::default()));
+    };
+    let rules = rules_of(&g)?;
+    let map = map_of(&g)?;
+    let mut tag = Tag {
+        game: Some(g.id.clone()),
+        ..Tag::default()
+    };
+    let reject = |reasons: Vec<String>, to: &str| {
+        compose::rejection(env, &g.gm_address, to, msg, ctx.key, &reasons, now)
+    };
+
+    if let Err(e) = acceptance::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc) {
+        // Before the sender is proven, From is answered as registered only if it is.
+        let sender = recipient_kind(c, env, &from, &msg.authentication_results).await?;
+        answer(c, env, ctx, reject(vec![e], &from), sender, Some(&g)).await?;
+        return Ok((Processed::Rejected, tag));
+    }
+    let found = power_and_phase(c, &g, msg, &from).await?;
+    if let Some((power, _)) = &found {
+        tracing::Span::current().record("power", map_of(&g)?.power_name(*power));
+    }
+    let Some((power, phase_row)) = found else {
+        let e = format!(
+            "the subject must name your power, as in \"{}\"",
+            rules.subject_format.replace("{game}", &g.id)
+        );
+        // Before the sender is proven, From is answered as registered only if it is.
+        let sender = recipient_kind(c, env, &from, &msg.authentication_results).await?;
+        answer(c, env, ctx, reject(vec![e], &from), sender, Some(&g)).await?;
+        return Ok((Processed::Rejected, tag));
+    };
+    let power_name = map.power_name(power).to_string();
+    tag.power = Some(power_name.clone());
+    tag.phase = Some(phase_row.phase.clone());
+    let players = store::players(c, &g.id).await?;
+    let Some(player) = players.iter().find(|p| p.power == power_name).cloned() else {
+        let e = format!("{power_name} has no player in this game");
+        // Before the sender is proven, From is answered as registered only if it is.
+        let sender = recipient_kind(c, env, &from, &msg.authentication_results).await?;
+        answer(c, env, ctx, reject(vec![e], &from), sender, Some(&g)).await?;
+        return Ok((Processed::Rejected, tag));
+    };
+    let phase: Phase = phase_row.phase.parse()?;
+    let read = read_with(map, &rules, power, &phase_row, msg)?;
+    // Who sent it: the registered player, proven by secret or DKIM (a failure is answered at the
+    // registered address, and reported to the GM: WM D.X(6)).
+    if let Err(e) = acceptance::authenticate(
+        &rules,
+        &from,
+        &player.address,
+        read.secret.as_deref(),
+        &player.secret,
+        &msg.authentication_results,
+        &env.authserv_id,
+    ) {
+        // Counted for the masters' digest; never a lockout (a forger could use one to lock the
+        // real player out, and 64 random bits make guessing hopeless).
+        if read.secret.is_some() && e.contains("secret is wrong") {
+            store::add_wrong_secret(c, &g.id, &power_name).await?;
+        }
+        let to_player = reject(vec![e.clone()], &player.address);
+        answer(c, env, ctx, to_player, Recipient::Registered, Some(&g)).await?;
+        for to in masters_of(env, Some(&g)) {
+            let report = compose::impersonation(
+                env,
+                &to,
+                &g.id,
+                &power_name,
+                &player.address,
+                msg,
+                ctx.key,
+                &e,
+                now,
+            );
+            // Through the limits: a forger must not be able to flood the masters either.
+            answer(c, env, ctx, report, Recipient::Registered, Some(&g)).await?;
+        }
+        return Ok((Processed::Rejected, tag));
+    }
+    if let Err(e) = acceptance::check_subject(&rules, &msg.subject, &g.id, &power_name, phase) {
+        let mail = reject(vec![e], &player.address);
+        answer(c, env, ctx, mail, Recipient::Registered, Some(&g)).await?;
+        return Ok((Processed::Rejected, tag));
+    }
+    let confirm_time = match &msg.message_id {
+        Some(id) => store::confirmation_time(c, id).await?,
+        None => None,
+    };
+    // When the receiving server got it (WM D.VII(1)), or the confirmation box if earlier.
+    let submitted = policy::submission_time(&rules, ctx.arrived, confirm_time);
+    let timeliness = policy::timeliness(
+        &rules,
+        submitted,
+        phase_row.deadline,
+        phase_row.adjudication_started_at.is_some(),
+    );
+    if timeliness == policy::Timeliness::LateRefused {
+        let e = format!(
+            "these orders arrived after the deadline ({}), and late orders are not accepted (WM D.VII(3))",
+            compose::gmt(phase_row.deadline)
+        );
+        let mail = reject(vec![e], &player.address);
+        answer(c, env, ctx, mail, Recipient::Registered, Some(&g)).await?;
+        return Ok((Processed::Rejected, tag));
+    }
+
+    // The standing order set.
+    let standing_rows = store::standing_orders(c, &g.id, &phase_row.phase).await?;
+    let mine = standing_rows.iter().find(|r| r.power == power_name);
+    let standing: Vec<StandingOrder> = match mine {
+        Some(r) => serde_json::from_str(&r.orders)?,
+        None => Vec::new(),
+    };
+    let new: Vec<StandingOrder> = read
+        .orders
+        .iter()
+        .filter_map(|l| {
+            l.typed.as_ref().map(|o| StandingOrder {
+                order: o.display(map).to_string(),
+                written: l.text.clone(),
+            })
+        })
+        .collect();
+    let combined = if new.is_empty() {
+        standing.clone()
+    } else {
+        combine_standing(map, &rules, &standing, &new)
+    };
+    let final_ = read.final_ || (new.is_empty() && mine.is_some_and(|r| r.final_));
+    store::set_standing_orders(
+        c,
+        &g.id,
+        &phase_row.phase,
+        &power_name,
+        &serde_json::to_string(&combined)?,
+        final_,
+        now,
+    )
+    .await?;
+    store::insert_submission(
+        c,
+        &g.id,
+        &phase_row.phase,
+        &power_name,
+        msg.message_id.as_deref(),
+        submitted,
+        read.final_,
+        timeliness == policy::Timeliness::LateAccepted,
+        &serde_json::to_string(&read)?,
+    )
+    .await?;
+    for p in read.press.iter().filter(|p| p.status == "accepted") {
+        store::insert_press(
+            c,
+            &g.id,
+            &phase_row.phase,
+            &power_name,
+            &serde_json::to_string(&p.to.iter().filter(|t| *t != "ALL").collect::<Vec<_>>())?,
+            p.grey,
+            &p.body,
+            now,
+        )
+        .await?;
+    }
+    for v in &read.votes {
+        store::cast_vote(
+            c,
+            &g.id,
+            &phase_row.phase,
+            &power_name,
+            &v.proposal,
+            v.vote,
+            now,
+        )
+        .await?;
+    }
+    // Requests: extensions move the deadline; unavailable periods are recorded.
+    let mut request_notes: Vec<String> = Vec::new();
+    let mut deadline = phase_row.deadline;
+    let wins = windows(&store::unavailable(c, &g.id).await?);
+    for r in &read.requests {
+        match r {
+            RequestOut::Extension { days, .. } => {
+                match policy::extend(
+                    &rules,
+                    deadline,
+                    now,
+                    *days,
+                    u32::try_from(player.extension_days_used).unwrap_or(u32::MAX),
+                    &wins,
+                ) {
+                    Ok(new_deadline) => {
+                        deadline = new_deadline;
+                        store::set_deadline(c, &g.id, phase_row.seq, deadline).await?;
+                        store::add_extension_days(c, &g.id, &power_name, i64::from(*days)).await?;
+                        request_notes.push(format!(
+                            "extension of {days} day(s) granted: the deadline is now {}",
+                            compose::gmt(deadline)
+                        ));
+                    }
+                    Err(e) => {
+                        request_notes.push(format!("extension of {days} day(s) refused: {e}"))
+                    }
+                }
+            }
+            RequestOut::Unavailable { from: f, to: t, .. } => {
+                match (compose::parse_gmt(f), compose::parse_gmt(t)) {
+                    (Some(a), Some(b)) => match policy::unavailable_window(&rules, a, b) {
+                        Ok(w) => {
+                            store::add_unavailable(c, &g.id, &power_name, w.from, w.to).await?;
+                            request_notes
+                                .push(format!("unavailable from {f} to {t} GMT: recorded"));
+                        }
+                        Err(e) => request_notes.push(format!("unavailable period refused: {e}")),
+                    },
+                    _ => request_notes
+                        .push("unavailable period refused: the dates could not be read".into()),
+                }
+            }
+        }
+    }
+    let units = board_from_json(&phase_row.board, &phase_row.phase)?;
+    let ack = compose::acknowledgement(
+        env,
+        &g,
+        map,
+        &player,
+        msg,
+        ctx.key,
+        &read,
+        &combined,
+        final_,
+        &units,
+        power,
+        &phase_row.phase,
+        deadline,
+        timeliness == policy::Timeliness::LateAccepted,
+        &request_notes,
+        ctx.arrived,
+    );
+    answer(c, env, ctx, ack, Recipient::Registered, Some(&g)).await?;
+    Ok((Processed::Accepted, tag))
+}
+
+/// Combine the standing orders with a new set, per the submissions rule (WM D.III(3)).
+pub(super) fn combine_standing(
+    map: &Map,
+    rules: &Rules,
+    standing: &[StandingOrder],
+    new: &[StandingOrder],
+) -> Vec<StandingOrder> {
+    let parse = |s: &[StandingOrder]| -> Vec<Order> {
+        s.iter()
+            .filter_map(|o| parse_order(map, &o.order).ok())
+            .collect()
+    };
+    let combined = policy::combine(rules, &parse(standing), &parse(new));
+    // Keep the written text: from the new set where the order came from it, else the old.
+    combined
+        .iter()
+        .filter_map(|o| {
+            let text = o.display(map).to_string();
+            new.iter()
+                .chain(standing.iter())
+                .find(|s| s.order == text)
+                .cloned()
+        })
+        .collect()
+}

@@ -1,0 +1,74 @@
+//! The confirmation mailbox: a timestamped receipt for a registered player's mail (WM D.VII(1)).
+
+use super::*;
+
+/// The confirmation mailbox (WM D.VII(7)): record the time, answer with a receipt. Only
+/// registered players get receipts: anyone else's mail is recorded and not answered (a forged
+/// From would otherwise make the box mail anyone).
+pub(super) async fn receipt(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    msg: &ReadMessage,
+    size: u64,
+) -> Result<Processed> {
+    let Some(from) = msg.from_address.clone() else {
+        drop_mail(c, ctx, None, None, "confirmation box: no sender").await?;
+        return Ok(Processed::Dropped);
+    };
+    if !store::is_registered(c, &from).await? {
+        let why = "confirmation box: the sender plays in no game";
+        drop_mail(c, ctx, Some(&from), None, why).await?;
+        return Ok(Processed::Dropped);
+    }
+    if let Some(id) = &msg.message_id {
+        store::record_confirmation(c, id, ctx.arrived, Some(&from)).await?;
+    }
+    let game = find_game(c, msg).await?;
+    let gm_address = game
+        .as_ref()
+        .map(|g| g.gm_address.clone())
+        .unwrap_or_default();
+    let (addressing, orders, confirm) = match &game {
+        Some(g) => {
+            let rules = rules_of(g)?;
+            let addressing = acceptance::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc);
+            let orders = match power_and_phase(c, g, msg, &from).await? {
+                Some((power, phase_row)) => {
+                    let map = map_of(g)?;
+                    let read = read_with(map, &rules, power, &phase_row, msg)?;
+                    read.understood()
+                        .iter()
+                        .map(|o| o.display(map).to_string())
+                        .collect()
+                }
+                None => Vec::new(),
+            };
+            (addressing, orders, g.confirm_address.clone())
+        }
+        None => (
+            Err("no game of this server is named in the subject or plays from this address".into()),
+            Vec::new(),
+            String::new(),
+        ),
+    };
+    let confirm = if confirm.is_empty() {
+        env.confirm_from.clone()
+    } else {
+        confirm
+    };
+    let mail = compose::receipt(
+        env,
+        &confirm,
+        &gm_address,
+        &from,
+        msg,
+        ctx.key,
+        ctx.arrived,
+        size,
+        &orders,
+        addressing.err(),
+    );
+    answer(c, env, ctx, mail, Recipient::Registered, game.as_ref()).await?;
+    Ok(Processed::Receipted)
+}

@@ -1,0 +1,426 @@
+//! Every incoming message starts here: dedup, the auto-reply check, which game, the answer
+//! limits, and the answer itself (or a recorded silent drop). Also poisoned messages and alerts.
+
+use super::*;
+
+/// Process one received message: its effects, its answers (through the outbox, within the
+/// limits) and its ledger row, in one transaction.
+pub async fn process_message(
+    pool: &SqlitePool,
+    env: &Env,
+    inc: &Incoming<'_>,
+    reading: &Reading,
+    now: Ts,
+) -> Result<Processed> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    if store::processed(
+        &mut tx,
+        inc.mailbox,
+        inc.uidvalidity,
+        inc.uid,
+        &reading.sha256,
+    )
+    .await?
+    {
+        tx.rollback().await?;
+        return Ok(Processed::AlreadyDone);
+    }
+    // A server clock ahead of ours must not date a mail in the future.
+    let arrived = inc.arrived.map_or(now, |a| a.min(now));
+    let head = &reading.head;
+    let ctx = Ctx {
+        inc,
+        key: &reading.sha256,
+        arrived,
+        now,
+    };
+    // Automatic mail first (RFC 3834): never answered, whether or not it can be read.
+    let auto = match &reading.message {
+        Ok(m) => m.auto,
+        Err(_) => head.auto,
+    };
+    let (outcome, tag) = match (&reading.message, auto) {
+        (_, Some(kind)) => {
+            let reason = format!("automatic mail ({}): never answered", kind.as_str());
+            drop_mail(&mut tx, &ctx, head.from_address.as_deref(), None, &reason).await?;
+            (Processed::Auto, Tag::default())
+        }
+        (Err(e), None) => (
+            unreadable(&mut tx, env, &ctx, head, e).await?,
+            Tag::default(),
+        ),
+        (Ok(msg), None) if inc.mailbox == "confirm" => (
+            receipt(&mut tx, env, &ctx, msg, inc.raw.len() as u64).await?,
+            Tag::default(),
+        ),
+        (Ok(msg), None) => order_mail(&mut tx, env, &ctx, msg).await?,
+    };
+    let m = reading.message.as_ref().ok();
+    let subject = m.map_or(head.subject.as_str(), |m| m.subject.as_str());
+    store::record_message(
+        &mut tx,
+        inc.mailbox,
+        inc.uidvalidity,
+        inc.uid,
+        m.map_or(head.message_id.as_deref(), |m| m.message_id.as_deref()),
+        inc.raw,
+        &reading.sha256,
+        now,
+        inc.arrived,
+        m.map_or(head.from_address.as_deref(), |m| m.from_address.as_deref()),
+        &crate::outgoing::compose::echo_subject(subject),
+        tag.game.as_deref(),
+        tag.power.as_deref(),
+        tag.phase.as_deref(),
+        match outcome {
+            Processed::Accepted => "accepted",
+            Processed::Rejected => "rejected",
+            Processed::Auto => "auto",
+            Processed::Receipted => "receipt",
+            Processed::Dropped => "dropped",
+            Processed::AlreadyDone => "duplicate",
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(outcome)
+}
+
+/// Set a message aside after its handling failed (a panic or a persistent error), so that the
+/// mailbox goes on with the next one; the masters are alerted once (the alert's Message-ID is
+/// fixed by the message).
+pub async fn poison_message(
+    pool: &SqlitePool,
+    env: &Env,
+    inc: &Incoming<'_>,
+    error: &str,
+    now: Ts,
+) -> Result<()> {
+    let sha = sha256_hex(inc.raw);
+    let head = read_head(inc.raw);
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    if store::processed(&mut tx, inc.mailbox, inc.uidvalidity, inc.uid, &sha).await? {
+        tx.rollback().await?;
+        return Ok(());
+    }
+    store::record_poisoned(
+        &mut tx,
+        inc.mailbox,
+        inc.uidvalidity,
+        inc.uid,
+        head.message_id.as_deref(),
+        inc.raw,
+        &sha,
+        now,
+        inc.arrived,
+        error,
+    )
+    .await?;
+    let body = format!(
+        "A message in the {mailbox} mailbox could not be handled and was set aside, so that the\n\
+         mailbox goes on with the next one. Nothing it asked for was done, and it was not answered.\n\n\
+         Mailbox:     {mailbox} (UIDVALIDITY {uv}, UID {uid})\n\
+         Message-ID:  {mid}\n\
+         From:        {from}\n\
+         Subject:     {subject}\n\
+         SHA-256:     {sha}\n\
+         Error:       {error}\n\n\
+         The raw message is kept in the store (messages, outcome 'poisoned') so that it can be\n\
+         replayed in a test. If it was a player's orders, ask the player to send them again.\n",
+        mailbox = inc.mailbox,
+        uv = inc.uidvalidity,
+        uid = inc.uid,
+        mid = head.message_id.as_deref().unwrap_or("(none)"),
+        from = head.from_address.as_deref().unwrap_or("(unknown)"),
+        subject = crate::outgoing::compose::echo_subject(&head.subject),
+    );
+    alert_masters(
+        &mut tx,
+        env,
+        None,
+        &format!("poison|{}|{}|{}", inc.mailbox, inc.uidvalidity, inc.uid),
+        &format!("a message in the {} mailbox was set aside", inc.mailbox),
+        &body,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Where alerts about `game` go: the masters, else the game's GM address, else our own.
+pub(super) fn masters_of(env: &Env, game: Option<&GameRow>) -> Vec<String> {
+    if !env.masters.is_empty() {
+        return env.masters.clone();
+    }
+    match game {
+        Some(g) => vec![g.gm_address.clone()],
+        None => vec![env.alert_from.clone()],
+    }
+}
+
+/// Alert the masters, once per `key`.
+pub async fn alert_masters(
+    c: &mut SqliteConnection,
+    env: &Env,
+    game: Option<&GameRow>,
+    key: &str,
+    subject: &str,
+    body: &str,
+    now: Ts,
+) -> Result<()> {
+    for to in masters_of(env, game) {
+        let mut m = compose::alert(env, &to, key, subject, body);
+        m.game = game.map(|g| g.id.clone());
+        store::enqueue(c, &m, now).await?;
+    }
+    Ok(())
+}
+
+/// The message being processed, for answers and drops.
+pub(super) struct Ctx<'a> {
+    pub(super) inc: &'a Incoming<'a>,
+    /// The message's SHA-256: seeds the Message-IDs of its answers.
+    pub(super) key: &'a str,
+    /// When it reached the receiving server, in game time.
+    pub(super) arrived: Ts,
+    pub(super) now: Ts,
+}
+
+pub(super) async fn drop_mail(
+    c: &mut SqliteConnection,
+    ctx: &Ctx<'_>,
+    from: Option<&str>,
+    game: Option<&str>,
+    reason: &str,
+) -> Result<()> {
+    store::record_drop(c, ctx.inc.mailbox, ctx.inc.uid, from, game, reason, ctx.now).await?;
+    Ok(())
+}
+
+/// Who an answer goes to, for the limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Recipient {
+    /// A registered player (or master) of some game.
+    Registered,
+    /// An address that plays in no game: From can be forged, so at most one answer a day, and
+    /// none when our receiving server recorded an SPF, DKIM or DMARC failure for it.
+    Stranger { auth_failed: bool },
+}
+
+/// Enqueue an answer within the limits, or record why it was not sent. A mail that could not
+/// be composed is never sent half-made: the masters get the facts instead.
+pub(super) async fn answer(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    composed: compose::Composed,
+    to: Recipient,
+    game: Option<&GameRow>,
+) -> Result<bool> {
+    let now = ctx.now;
+    let mail = match composed {
+        Ok(m) => m,
+        Err(e) => {
+            compose_failed(c, env, game, &e, ctx.key, now).await?;
+            return Ok(false);
+        }
+    };
+    let limits = &env.limits;
+    let gid = game.map(|g| g.id.as_str());
+    // Answers in the last hour: to this address, and about this game (one query).
+    let answers = store::answers_since(c, &mail.to, gid, now - 3600).await?;
+    match to {
+        Recipient::Stranger { auth_failed: true } => {
+            let why = "stranger: the receiving server recorded an SPF, DKIM or DMARC failure";
+            drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
+            return Ok(false);
+        }
+        Recipient::Stranger { auth_failed: false } => {
+            if store::answers_to(c, &mail.to, now - policy::DAY).await?
+                >= limits.stranger_answers_per_day
+            {
+                let why = "stranger: already answered today";
+                drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
+                return Ok(false);
+            }
+        }
+        Recipient::Registered => {
+            if answers.0 >= limits.answers_per_hour {
+                let gm = game.map_or(env.alert_from.as_str(), |g| g.gm_address.as_str());
+                let notice = compose::too_many(env, gm, &mail.to, limits.answers_per_hour, now);
+                store::enqueue(c, &notice, now).await?;
+                let why = "rate limit: too many answers to this address in an hour";
+                drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
+                return Ok(false);
+            }
+        }
+    }
+    if let Some(g) = game
+        && answers.1 >= limits.game_answers_per_hour
+    {
+        let why = "rate limit: too many answers in this game in an hour";
+        drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
+        let hour = now.div_euclid(3600);
+        let body = format!(
+            "More than {} answers about game {} were sent in the last hour; further answers are\n\
+             held back until the hour has passed (mail is still read and orders still count).\n",
+            limits.game_answers_per_hour, g.id
+        );
+        alert_masters(
+            c,
+            env,
+            game,
+            &format!("game-rate|{}|{hour}", g.id),
+            &format!("{}: answer limit reached", g.id),
+            &body,
+            now,
+        )
+        .await?;
+        return Ok(false);
+    }
+    let mut mail = mail;
+    if mail.game.is_none() {
+        mail.game = gid.map(str::to_string);
+    }
+    store::enqueue(c, &mail, now).await?;
+    Ok(true)
+}
+
+/// A mail that could not be composed: alert the masters with what it would have said.
+pub(super) async fn compose_failed(
+    c: &mut SqliteConnection,
+    env: &Env,
+    game: Option<&GameRow>,
+    e: &compose::ComposeError,
+    key: &str,
+    now: Ts,
+) -> Result<()> {
+    let body = format!(
+        "A {} mail to {} could not be composed, so it was not sent: {}\n\n\
+         What it would have said:\n{}\n",
+        e.kind, e.to, e.error, e.facts
+    );
+    alert_masters(
+        c,
+        env,
+        game,
+        &format!("compose|{key}|{}|{}", e.kind, e.to),
+        &format!("a {} mail to {} could not be composed", e.kind, e.to),
+        &body,
+        now,
+    )
+    .await
+}
+
+/// Enqueue a mail that is not an answer (results, reminders, digests): a composition failure
+/// becomes an alert.
+pub(super) async fn send(
+    c: &mut SqliteConnection,
+    env: &Env,
+    game: Option<&GameRow>,
+    composed: compose::Composed,
+    key: &str,
+    now: Ts,
+) -> Result<()> {
+    match composed {
+        Ok(m) => Ok(store::enqueue(c, &m, now).await?),
+        Err(e) => compose_failed(c, env, game, &e, key, now).await,
+    }
+}
+
+/// Is the sender a stranger, and did our receiving server record an authentication failure?
+pub(super) async fn recipient_kind(
+    c: &mut SqliteConnection,
+    env: &Env,
+    from: &str,
+    auth_results: &[String],
+) -> Result<Recipient> {
+    Ok(if store::is_registered(c, from).await? {
+        Recipient::Registered
+    } else {
+        Recipient::Stranger {
+            auth_failed: crate::authres::sender_auth_failed(auth_results, &env.authserv_id, from),
+        }
+    })
+}
+
+/// A mail that could not be read at all: answered from its header block, within the limits.
+pub(super) async fn unreadable(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    head: &MessageHead,
+    e: &MessageError,
+) -> Result<Processed> {
+    let Some(from) = head.from_address.as_deref() else {
+        drop_mail(c, ctx, None, None, "unreadable, and no sender to answer").await?;
+        return Ok(Processed::Rejected);
+    };
+    let who = recipient_kind(c, env, from, &head.authentication_results).await?;
+    let mail = compose::unreadable(
+        env,
+        &env.alert_from,
+        from,
+        head,
+        ctx.key,
+        &e.to_string(),
+        ctx.now,
+    );
+    answer(c, env, ctx, mail, who, None).await?;
+    Ok(Processed::Rejected)
+}
+
+#[derive(Default)]
+pub(super) struct Tag {
+    pub(super) game: Option<String>,
+    pub(super) power: Option<String>,
+    pub(super) phase: Option<String>,
+}
+
+/// The active game a message is about: named in the subject, else the one its sender plays in.
+pub(super) async fn find_game(
+    c: &mut SqliteConnection,
+    msg: &ReadMessage,
+) -> Result<Option<GameRow>> {
+    let found = find_game_row(c, msg).await?;
+    if let Some(g) = &found {
+        tracing::Span::current().record("game", g.id.as_str());
+    }
+    Ok(found)
+}
+
+pub(super) async fn find_game_row(
+    c: &mut SqliteConnection,
+    msg: &ReadMessage,
+) -> Result<Option<GameRow>> {
+    let games = store::games_with_status(c, "active").await?;
+    let words: Vec<String> = msg
+        .subject
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|ch: char| !ch.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    if let Some(g) = games
+        .iter()
+        .find(|g| words.iter().any(|w| *w == g.id.to_lowercase()))
+    {
+        return Ok(Some(g.clone()));
+    }
+    let Some(from) = &msg.from_address else {
+        return Ok(None);
+    };
+    let mut found = Vec::new();
+    for g in &games {
+        if store::players(c, &g.id)
+            .await?
+            .iter()
+            .any(|p| &p.address == from)
+        {
+            found.push(g.clone());
+        }
+    }
+    Ok(if found.len() == 1 { found.pop() } else { None })
+}

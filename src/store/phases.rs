@@ -1,0 +1,304 @@
+//! Phases and what stands in them: boards, deadlines, submissions, standing orders, press, votes.
+
+use super::*;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhaseRow {
+    pub game_id: String,
+    pub seq: i64,
+    pub phase: String,
+    pub board: String,
+    pub started_at: Ts,
+    pub deadline: Ts,
+    pub adjudication_started_at: Option<Ts>,
+    pub adjudicated_at: Option<Ts>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandingRow {
+    pub power: String,
+    pub orders: String,
+    pub final_: bool,
+    pub updated_at: Ts,
+}
+
+pub(super) fn phase_from(r: &sqlx::sqlite::SqliteRow) -> Result<PhaseRow> {
+    Ok(PhaseRow {
+        game_id: r.try_get("game_id")?,
+        seq: r.try_get("seq")?,
+        phase: r.try_get("phase")?,
+        board: r.try_get("board")?,
+        started_at: r.try_get("started_at")?,
+        deadline: r.try_get("deadline")?,
+        adjudication_started_at: r.try_get("adjudication_started_at")?,
+        adjudicated_at: r.try_get("adjudicated_at")?,
+    })
+}
+
+/// The phase being played: the last one, if not yet adjudicated.
+pub async fn current_phase(c: &mut SqliteConnection, game: &str) -> Result<Option<PhaseRow>> {
+    let row = sqlx::query(
+        "SELECT * FROM phases WHERE game_id = $1 AND adjudicated_at IS NULL ORDER BY seq DESC LIMIT 1",
+    )
+    .bind(game)
+    .fetch_optional(&mut *c)
+    .await?;
+    row.as_ref().map(phase_from).transpose()
+}
+
+pub async fn last_adjudicated_at(c: &mut SqliteConnection, game: &str) -> Result<Option<Ts>> {
+    let row = sqlx::query("SELECT max(adjudicated_at) AS t FROM phases WHERE game_id = $1")
+        .bind(game)
+        .fetch_one(&mut *c)
+        .await?;
+    Ok(row.try_get("t")?)
+}
+
+pub async fn insert_phase(
+    c: &mut SqliteConnection,
+    game: &str,
+    phase: &str,
+    board_json: &str,
+    started_at: Ts,
+    deadline: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO phases (game_id, seq, phase, board, started_at, deadline)
+         VALUES ($1, (SELECT coalesce(max(seq), 0) + 1 FROM phases WHERE game_id = $1), $2, $3, $4, $5)",
+    )
+    .bind(game)
+    .bind(phase)
+    .bind(board_json)
+    .bind(started_at)
+    .bind(deadline)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+pub async fn set_deadline(
+    c: &mut SqliteConnection,
+    game: &str,
+    seq: i64,
+    deadline: Ts,
+) -> Result<()> {
+    sqlx::query("UPDATE phases SET deadline = $1 WHERE game_id = $2 AND seq = $3")
+        .bind(deadline)
+        .bind(game)
+        .bind(seq)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+pub async fn mark_adjudicated(
+    c: &mut SqliteConnection,
+    game: &str,
+    seq: i64,
+    now: Ts,
+    results_json: &str,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE phases SET adjudication_started_at = coalesce(adjudication_started_at, $1), adjudicated_at = $1, results = $2
+         WHERE game_id = $3 AND seq = $4",
+    )
+    .bind(now)
+    .bind(results_json)
+    .bind(game)
+    .bind(seq)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Current phases whose deadline has passed, across all active games.
+pub async fn due_phases(c: &mut SqliteConnection, now: Ts) -> Result<Vec<PhaseRow>> {
+    let rows = sqlx::query(
+        "SELECT p.* FROM phases p JOIN games g ON g.id = p.game_id
+         WHERE g.status = 'active' AND p.adjudicated_at IS NULL AND p.deadline <= $1
+         ORDER BY p.deadline, p.game_id",
+    )
+    .bind(now)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter().map(phase_from).collect()
+}
+
+/// All current, unadjudicated phases of active games (for early adjudication checks).
+pub async fn open_phases(c: &mut SqliteConnection) -> Result<Vec<PhaseRow>> {
+    let rows = sqlx::query(
+        "SELECT p.* FROM phases p JOIN games g ON g.id = p.game_id
+         WHERE g.status = 'active' AND p.adjudicated_at IS NULL ORDER BY p.game_id",
+    )
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter().map(phase_from).collect()
+}
+
+pub async fn next_deadline(c: &mut SqliteConnection) -> Result<Option<Ts>> {
+    let row = sqlx::query(
+        "SELECT min(p.deadline) AS t FROM phases p JOIN games g ON g.id = p.game_id
+         WHERE g.status = 'active' AND p.adjudicated_at IS NULL",
+    )
+    .fetch_one(&mut *c)
+    .await?;
+    Ok(row.try_get("t")?)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub async fn insert_submission(
+    c: &mut SqliteConnection,
+    game: &str,
+    phase: &str,
+    power: &str,
+    message_id: Option<&str>,
+    submitted_at: Ts,
+    final_: bool,
+    late: bool,
+    read_json: &str,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO submissions (game_id, phase, power, message_id, submitted_at, final, late, read)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(game)
+    .bind(phase)
+    .bind(power)
+    .bind(message_id)
+    .bind(submitted_at)
+    .bind(final_)
+    .bind(late)
+    .bind(read_json)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+pub async fn set_standing_orders(
+    c: &mut SqliteConnection,
+    game: &str,
+    phase: &str,
+    power: &str,
+    orders_json: &str,
+    final_: bool,
+    now: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO standing_orders (game_id, phase, power, orders, final, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (game_id, phase, power) DO UPDATE SET orders = excluded.orders, final = excluded.final, updated_at = excluded.updated_at",
+    )
+    .bind(game)
+    .bind(phase)
+    .bind(power)
+    .bind(orders_json)
+    .bind(final_)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+pub async fn standing_orders(
+    c: &mut SqliteConnection,
+    game: &str,
+    phase: &str,
+) -> Result<Vec<StandingRow>> {
+    let rows = sqlx::query(
+        "SELECT * FROM standing_orders WHERE game_id = $1 AND phase = $2 ORDER BY power",
+    )
+    .bind(game)
+    .bind(phase)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(StandingRow {
+                power: r.try_get("power")?,
+                orders: r.try_get("orders")?,
+                final_: r.try_get("final")?,
+                updated_at: r.try_get("updated_at")?,
+            })
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+pub async fn insert_press(
+    c: &mut SqliteConnection,
+    game: &str,
+    phase: &str,
+    author: &str,
+    recipients_json: &str,
+    grey: bool,
+    body: &str,
+    now: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO press (game_id, phase, author, recipients, grey, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(game)
+    .bind(phase)
+    .bind(author)
+    .bind(recipients_json)
+    .bind(grey)
+    .bind(body)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Press of a phase: (author, recipients JSON, grey, body). The author of grey press must never
+/// leave the engine.
+pub async fn press(
+    c: &mut SqliteConnection,
+    game: &str,
+    phase: &str,
+) -> Result<Vec<(String, String, bool, String)>> {
+    let rows = sqlx::query("SELECT author, recipients, grey, body FROM press WHERE game_id = $1 AND phase = $2 ORDER BY id")
+        .bind(game)
+        .bind(phase)
+        .fetch_all(&mut *c)
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get("author")?,
+                r.try_get("recipients")?,
+                r.try_get("grey")?,
+                r.try_get("body")?,
+            ))
+        })
+        .collect()
+}
+
+pub async fn cast_vote(
+    c: &mut SqliteConnection,
+    game: &str,
+    phase: &str,
+    power: &str,
+    proposal: &str,
+    ballot: &str,
+    now: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO votes (game_id, phase, power, proposal, ballot, cast_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (game_id, power, proposal) DO UPDATE SET ballot = excluded.ballot, phase = excluded.phase, cast_at = excluded.cast_at",
+    )
+    .bind(game)
+    .bind(phase)
+    .bind(power)
+    .bind(proposal)
+    .bind(ballot)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// One order as it stands: canonical, and as the player wrote it (WM D.VIII(4)).
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct StandingOrder {
+    pub order: String,
+    pub written: String,
+}
