@@ -25,7 +25,11 @@ fn bench(c: &mut Criterion) {
             b.iter(|| read_message(black_box(&raw)).expect("readable"))
         });
     }
-    let corpus = std::fs::read("tests/corpus/001-gmail-web-reply-final.eml").expect("corpus");
+    let corpus = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/001-gmail-web-reply-final.eml"
+    ))
+    .expect("corpus");
     g.bench_function("a Gmail reply (corpus 001)", |b| {
         b.iter(|| read_message(black_box(&corpus)).expect("readable"))
     });
