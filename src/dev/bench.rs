@@ -131,6 +131,11 @@ pub async fn run(root: &Path, receipts: usize, ingest: usize, games: usize) -> R
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     storm(&dir, games).await?;
+    if receipts == 0 && ingest == 0 {
+        // The storm alone: no mail stack needed.
+        let _ = std::fs::remove_dir_all(&dir);
+        return Ok(());
+    }
 
     let stack = LocalStack::start(root, &dir, 33000)?;
     let result = mail_benches(&dir, &stack, receipts, ingest).await;
