@@ -515,6 +515,31 @@ mod tests {
     }
 
     #[test]
+    fn a_line_with_several_orders_gives_one_entry_each() {
+        // Issue 10, point 5: lists, several orders a line, headings that say final.
+        let r = read(
+            "From: p@x.test\nSubject: wm1 GERMANY S1901M\n\nOrders (final):\n1) F Kie - Den, A Ber => Kie; A Mun - Xyzzy\n\u{2022} A Mun - Ruh\n",
+        );
+        assert!(r.final_);
+        let got: Vec<(usize, &str, &str)> = r
+            .orders
+            .iter()
+            .map(|l| (l.line, l.text.as_str(), l.status))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (2, "F Kie - Den", "ok"),
+                (2, "A Ber => Kie", "ok"),
+                (2, "A Mun - Xyzzy", "error"),
+                (3, "\u{2022} A Mun - Ruh", "ok"),
+            ]
+        );
+        assert_eq!(r.understood().len(), 3);
+        assert!(r.ignored.is_empty(), "{:?}", r.ignored);
+    }
+
+    #[test]
     fn a_long_mail_says_how_much_was_read() {
         let body: String = (0..2100).map(|i| format!("chatter {i}\n")).collect();
         let r = read(&format!(

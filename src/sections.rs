@@ -193,22 +193,12 @@ const HEADING_WORDS: &[&str] = &[
     "builds",
 ];
 
-/// A phase code (`S1901M`) or a year (`1901`).
-fn is_phase_or_year(w: &str) -> bool {
-    let cs: Vec<char> = w.chars().collect();
-    let digits = |d: &[char]| d.len() == 4 && d.iter().all(char::is_ascii_digit);
-    digits(&cs)
-        || (cs.len() == 6
-            && matches!(cs.first(), Some('s' | 'f' | 'w'))
-            && matches!(cs.last(), Some('m' | 'r' | 'a'))
-            && cs.get(1..5).is_some_and(digits))
-}
-
 /// Is this line an order heading, and does it mark the set final? `ORDERS`, `ORDERS FRANCE`,
 /// `ORDERS FINAL`, `FINAL ORDERS:`, `Orders (final):`, `My orders:`, `Orders for Spring 1901:`:
-/// the word `orders`, and only words from [`HEADING_WORDS`], power names, phases and years
-/// besides; brackets, colons, dashes and `*` (Markdown bold) are ignored. `Some(true)` when the
-/// heading says `final`. A line that says `not final`, or anything else, is no heading.
+/// the word `orders`, and only words from [`HEADING_WORDS`], power names, and words with a digit
+/// (a year, a phase code `S1901M`, a game name `wm1`) besides; brackets, colons, dashes and `*`
+/// (Markdown bold) are ignored. `Some(true)` when the heading says `final`. A line that says
+/// `not final`, or anything else, is no heading.
 pub fn order_heading(map: &Map, text: &str) -> Option<bool> {
     let ws: Vec<String> = text
         .split(|c: char| {
@@ -227,7 +217,7 @@ pub fn order_heading(map: &Map, text: &str) -> Option<bool> {
             || w == "final"
             || HEADING_WORDS.contains(&w.as_str())
             || map.power_by_name(w).is_some()
-            || is_phase_or_year(w)
+            || w.chars().any(|c| c.is_ascii_digit())
     };
     ws.iter()
         .all(known)
@@ -575,6 +565,7 @@ mod tests {
             ("ORDERS FRANCE", false),
             ("Orders for France, S1901M:", false),
             ("Orders for Spring 1901:", false),
+            ("ORDERS wm1 FRANCE S1901M", false),
             ("Here are my orders:", false),
             ("Draft orders:", false),
             ("Orders (preliminary):", false),
