@@ -143,6 +143,28 @@ fn check(name: &str, got: &MailRead, expect: &Value) -> Vec<String> {
             ));
         }
     }
+    // Text the player wrote that must be read (as an order, a heading or a list marker): no
+    // ignored line and no line in error holds it.
+    for n in strings(&expect["not_ignored"]) {
+        let ignored: Vec<&String> = got
+            .ignored
+            .iter()
+            .map(|i| &i.text)
+            .filter(|t| t.contains(&n))
+            .collect();
+        let broken: Vec<&String> = got
+            .orders
+            .iter()
+            .filter(|l| l.status == "error")
+            .map(|l| &l.text)
+            .filter(|t| t.contains(&n))
+            .collect();
+        if !ignored.is_empty() || !broken.is_empty() {
+            fail(format!(
+                "'{n}' must be read: ignored {ignored:?}, in error {broken:?}"
+            ));
+        }
+    }
     if let Some(f) = expect["final"].as_bool()
         && f != got.final_
     {

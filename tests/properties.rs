@@ -7,7 +7,7 @@ use chancery::message::read_message;
 use chancery::order::{Order, UnitRef, parse_order};
 use chancery::orderset::read_mail;
 use chancery::phase::PhaseKind;
-use chancery::reader::{ReadContext, read_order};
+use chancery::reader::{ReadContext, Status, read_line, read_order};
 use chancery::rules::Rules;
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -226,6 +226,35 @@ proptest! {
                 prop_assert_eq!(parse_order(map, &text).ok(), Some(without_nationality(o)), "{}", text);
             }
         }
+    }
+
+    #[test]
+    fn several_orders_on_a_list_line_read_as_each_alone(
+        orders in proptest::collection::vec(any_order(), 2..5),
+        markers in proptest::collection::vec(
+            prop::sample::select(vec!["", "1) ", "2. ", "(3) ", "a) ", "(b) ", "iv) ", "- ", "* ", "\u{2022} "]),
+            5,
+        ),
+        separator in prop::sample::select(vec![", ", "; ", ",", " ; "]),
+    ) {
+        // Issue 10, point 5: orders in a list, several to a line, are read as each alone.
+        let rules = Rules::default();
+        let abbr = HashMap::new();
+        let map = Map::standard();
+        let context = ctx(&rules, None, &abbr, PhaseKind::Movement);
+        let texts: Vec<String> = orders.iter().map(|o| o.display(map).to_string()).collect();
+        let alone: Vec<_> = texts.iter().map(|t| read_order(&context, t)).collect();
+        prop_assume!(alone.iter().all(|v| v.status != Status::Error));
+        let line: Vec<String> = texts
+            .iter()
+            .zip(&markers)
+            .map(|(t, m)| format!("{m}{t}"))
+            .collect();
+        let line = line.join(separator);
+        let parts = read_line(&context, &line);
+        let got: Vec<_> = parts.iter().map(|p| p.verdict.order.clone()).collect();
+        let want: Vec<_> = alone.iter().map(|v| v.order.clone()).collect();
+        prop_assert_eq!(got, want, "{}", line);
     }
 
     #[test]

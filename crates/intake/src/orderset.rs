@@ -5,7 +5,7 @@
 #![deny(clippy::string_slice)]
 
 use crate::message::{ReadMessage, read_message};
-use crate::reader::{ReadContext, Status, read_order};
+use crate::reader::{ReadContext, Status, read_line};
 use crate::sections::{RequestKind, split};
 use chancery_core::map::{Map, Province};
 use chancery_core::order::Order;
@@ -106,7 +106,7 @@ impl MailRead {
     }
 }
 
-/// Lines read as orders from one mail, at most.
+/// Orders read from one mail, at most (counting each order of a line that holds several).
 pub const MAX_ORDER_LINES: usize = 300;
 
 /// Read a raw message for a power.
@@ -166,10 +166,12 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
         .clone()
         .or_else(|| crate::sections::secret_in_subject(&msg.subject));
     out.secret_given = out.secret.is_some();
-    for (n, l) in s.orders.iter().enumerate() {
+    // Orders read so far: a line may hold several (`A Par - Bur, F Bre - Mao`).
+    let mut read = 0;
+    for l in &s.orders {
         // A mail has at most a few dozen orders; past the cap, lines are listed, not read, so a
         // hostile mail cannot cost minutes of CPU.
-        if n >= MAX_ORDER_LINES {
+        if read >= MAX_ORDER_LINES {
             out.ignored.push(Note {
                 line: l.number,
                 text: l.text.chars().take(80).collect(),
@@ -177,37 +179,40 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
             });
             continue;
         }
-        let v = read_order(ctx, &l.text);
-        if v.not_an_order {
-            match ctx.rules.unknown_lines {
-                UnknownLines::Ignore => out.ignored.push(Note {
-                    line: l.number,
-                    text: l.text.trim().to_string(),
-                    why: "not an order".into(),
-                }),
-                UnknownLines::Error => out.orders.push(OrderLine {
-                    line: l.number,
-                    text: l.text.trim().to_string(),
-                    order: None,
-                    status: "error",
-                    message: Some("not an order: this line could not be read".into()),
-                    typed: None,
-                }),
+        for part in read_line(ctx, &l.text) {
+            read += 1;
+            let v = part.verdict;
+            if v.not_an_order {
+                match ctx.rules.unknown_lines {
+                    UnknownLines::Ignore => out.ignored.push(Note {
+                        line: l.number,
+                        text: part.text,
+                        why: "not an order".into(),
+                    }),
+                    UnknownLines::Error => out.orders.push(OrderLine {
+                        line: l.number,
+                        text: part.text,
+                        order: None,
+                        status: "error",
+                        message: Some("not an order: this line could not be read".into()),
+                        typed: None,
+                    }),
+                }
+                continue;
             }
-            continue;
+            out.orders.push(OrderLine {
+                line: l.number,
+                text: part.text,
+                order: v.order.as_ref().map(|o| o.display(map).to_string()),
+                status: v.status.as_str(),
+                message: v.message,
+                typed: if v.status == Status::Error {
+                    None
+                } else {
+                    v.order
+                },
+            });
         }
-        out.orders.push(OrderLine {
-            line: l.number,
-            text: l.text.trim().to_string(),
-            order: v.order.as_ref().map(|o| o.display(map).to_string()),
-            status: v.status.as_str(),
-            message: v.message,
-            typed: if v.status == Status::Error {
-                None
-            } else {
-                v.order
-            },
-        });
     }
     apply_multiple_orders(ctx, &mut out.orders);
     for p in s.press {
@@ -507,6 +512,31 @@ mod tests {
         );
         assert_eq!(r.auto, None);
         assert_eq!(r.understood().len(), 2);
+    }
+
+    #[test]
+    fn a_line_with_several_orders_gives_one_entry_each() {
+        // Issue 10, point 5: lists, several orders a line, headings that say final.
+        let r = read(
+            "From: p@x.test\nSubject: wm1 GERMANY S1901M\n\nOrders (final):\n1) F Kie - Den, A Ber => Kie; A Mun - Xyzzy\n\u{2022} A Mun - Ruh\n",
+        );
+        assert!(r.final_);
+        let got: Vec<(usize, &str, &str)> = r
+            .orders
+            .iter()
+            .map(|l| (l.line, l.text.as_str(), l.status))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (2, "F Kie - Den", "ok"),
+                (2, "A Ber => Kie", "ok"),
+                (2, "A Mun - Xyzzy", "error"),
+                (3, "\u{2022} A Mun - Ruh", "ok"),
+            ]
+        );
+        assert_eq!(r.understood().len(), 3);
+        assert!(r.ignored.is_empty(), "{:?}", r.ignored);
     }
 
     #[test]

@@ -431,6 +431,196 @@ fn looks_like_order(ctx: &ReadContext, words: &[String]) -> bool {
 /// No order is this long; a longer line is refused before it is read.
 pub const MAX_ORDER_LINE: usize = 200;
 
+/// Bullets players put before an order: `- A Par - Bur`, `* F Bre - Mao`, `• A Mar H`.
+const BULLETS: &[char] = &[
+    '-', '*', '•', '·', '◦', '‣', '▪', '▫', '▸', '►', '●', '○', '■', '□', '➢', '–', '—', '+',
+];
+
+/// Roman numerals of a list (`i)`, `iv)`, `(ix)`); single letters are letters already.
+const ROMAN: &[&str] = &["ii", "iii", "iv", "vi", "vii", "viii", "ix", "xi", "xii"];
+
+/// What follows one list marker at the start of `s`, or `None` when `s` does not start with one.
+/// A marker is a bullet; a number followed by `.`, `)` or `:` (`1.`, `2)`, `3:`), or in
+/// parentheses or brackets (`(4)`, `[5]`), or after `#` (`#6`); or a letter or roman numeral
+/// followed by `)` or in parentheses (`a)`, `(b)`, `iv)`). A letter followed by a dot or a space
+/// is no marker: `A. Mun - Ber` and `A Par - Bur` are armies (WM D.III(1)).
+fn after_list_marker(s: &str) -> Option<&str> {
+    let mut it = s.chars();
+    let first = it.next()?;
+    if BULLETS.contains(&first) {
+        return Some(it.as_str());
+    }
+    let (label_start, close) = match first {
+        '(' => (it.as_str(), Some(')')),
+        '[' => (it.as_str(), Some(']')),
+        '#' => (it.as_str(), None),
+        _ => (s, None),
+    };
+    let mut label = String::new();
+    let mut rest = label_start.chars();
+    loop {
+        let mut ahead = rest.clone();
+        match ahead.next() {
+            Some(c) if c.is_ascii_alphanumeric() && label.len() < 5 => {
+                label.push(c.to_ascii_lowercase());
+                rest = ahead;
+            }
+            _ => break,
+        }
+    }
+    let number = (1..=3).contains(&label.len()) && label.chars().all(|c| c.is_ascii_digit());
+    let letters = label.len() == 1 && label.chars().all(|c| c.is_ascii_alphabetic())
+        || ROMAN.contains(&label.as_str());
+    if !number && !letters {
+        return None;
+    }
+    let after_label = rest.as_str();
+    let mut after = rest;
+    let next = after.next();
+    match (first, close) {
+        (_, Some(close)) => (next == Some(close)).then_some(after.as_str()),
+        ('#', None) => number.then_some(after_label),
+        _ => match next {
+            Some(')') => Some(after.as_str()),
+            Some('.' | ':') if number => Some(after.as_str()),
+            _ => None,
+        },
+    }
+}
+
+/// The line without its list markers (`1)`, `(a)`, `•`, …, possibly several: `- 1) A Par - Bur`)
+/// and without parentheses around the whole order.
+pub fn strip_list_marker(line: &str) -> &str {
+    let mut rest = line.trim();
+    for _ in 0..4 {
+        match after_list_marker(rest) {
+            Some(after) => rest = after.trim_start(),
+            None => break,
+        }
+    }
+    if let Some(inner) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')'))
+        && !inner.contains(['(', ')'])
+    {
+        rest = inner.trim();
+    }
+    rest
+}
+
+/// The words of an order line, as written and lower-cased, without list markers.
+fn order_words(line: &str) -> (Vec<String>, Vec<String>) {
+    let mut written = tokenize(strip_list_marker(line));
+    // What is left of a marker after tokenizing: "1 A Par - Bur", "- - A Par - Bur".
+    while let Some(w) = written.first() {
+        if w == "-" || w.chars().all(|c| c.is_ascii_digit()) {
+            written.remove(0);
+        } else {
+            break;
+        }
+    }
+    let words = written.iter().map(|w| w.to_lowercase()).collect();
+    (written, words)
+}
+
+/// A line holds this many orders at most (a power has at most 18 units on the standard map,
+/// 34 on any); past it, the line is read whole.
+pub const MAX_ORDERS_ON_A_LINE: usize = 34;
+
+/// One order of a line, with the text it was read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinePart {
+    /// The part of the line this order was read from (the whole line, trimmed, when it holds one).
+    pub text: String,
+    pub verdict: Verdict,
+}
+
+/// Does this part of a line plainly start an order? Stricter than [`looks_like_order`]: a bare
+/// province (`Paris, Burgundy and Munich are mine`) is prose, so a part must begin with a unit
+/// type, a nationality, `Build`, `Remove`, `Disband` or `Waive`, or have order words after its
+/// first word.
+fn part_is_order_like(ctx: &ReadContext, part: &str) -> bool {
+    let (_, words) = order_words(part);
+    let Some(first) = words.first() else {
+        return false;
+    };
+    if !looks_like_order(ctx, &words) {
+        return false;
+    }
+    let strong = matches!(
+        first.as_str(),
+        "a" | "f" | "army" | "fleet" | "build" | "remove" | "disband" | "waive"
+    ) || ctx
+        .map
+        .powers
+        .iter()
+        .any(|p| p.adjective.eq_ignore_ascii_case(first));
+    strong
+        || words.iter().skip(1).take(3).any(|w| {
+            matches!(
+                w.as_str(),
+                "-" | "s"
+                    | "supports"
+                    | "c"
+                    | "convoys"
+                    | "h"
+                    | "holds"
+                    | "to"
+                    | "moves"
+                    | "r"
+                    | "d"
+            )
+        })
+}
+
+/// The orders of a line that holds several, separated by `,` or `;` (`A Par → Bur, F Bre - MAO;
+/// A Mar S A Par - Bur`), each part with a leading `and` dropped; `None` unless every part
+/// plainly starts an order, so that a sentence with commas stays one line of prose.
+fn split_orders<'l>(ctx: &ReadContext, line: &'l str) -> Option<Vec<&'l str>> {
+    if line.chars().count() > MAX_ORDER_LINE * 4 || !line.contains([',', ';']) {
+        return None;
+    }
+    let parts: Vec<&str> = strip_list_marker(line)
+        .split([',', ';'])
+        .map(|p| {
+            let p = p.trim();
+            match p.split_once(char::is_whitespace) {
+                Some((and, rest)) if and.eq_ignore_ascii_case("and") => rest.trim_start(),
+                _ => p,
+            }
+        })
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() < 2 || parts.len() > MAX_ORDERS_ON_A_LINE {
+        return None;
+    }
+    parts
+        .iter()
+        .all(|p| part_is_order_like(ctx, p))
+        .then_some(parts)
+}
+
+/// Read one line, which may hold several orders separated by `,` or `;`. A line that reads as
+/// one order is one order (`A Lon - Nwy via Nth, Nwg` is one route); otherwise, when every part
+/// between the separators plainly starts an order, each part is read on its own; otherwise the
+/// line is read whole (a sentence with commas is prose, or one broken order).
+pub fn read_line(ctx: &ReadContext, line: &str) -> Vec<LinePart> {
+    let whole = read_order(ctx, line);
+    if whole.status == Status::Error
+        && let Some(parts) = split_orders(ctx, line)
+    {
+        return parts
+            .into_iter()
+            .map(|p| LinePart {
+                text: p.to_string(),
+                verdict: read_order(ctx, p),
+            })
+            .collect();
+    }
+    vec![LinePart {
+        text: line.trim().to_string(),
+        verdict: whole,
+    }]
+}
+
 /// Read one line as an order.
 pub fn read_order(ctx: &ReadContext, line: &str) -> Verdict {
     if line.chars().count() > MAX_ORDER_LINE {
@@ -443,16 +633,7 @@ pub fn read_order(ctx: &ReadContext, line: &str) -> Verdict {
             not_an_order: true,
         };
     }
-    let mut written = tokenize(line);
-    // Leading list markers: "1.", "2)", "-".
-    while let Some(w) = written.first() {
-        if w == "-" || w.chars().all(|c| c.is_ascii_digit()) {
-            written.remove(0);
-        } else {
-            break;
-        }
-    }
-    let words: Vec<String> = written.iter().map(|w| w.to_lowercase()).collect();
+    let (written, words) = order_words(line);
     if words.is_empty() {
         return Verdict {
             status: Status::Error,
@@ -991,6 +1172,129 @@ mod tests {
             canon("A Lvp - Edi via convoy", "ENGLAND"),
             "A LVP - EDI VIA CONVOY"
         );
+    }
+
+    #[test]
+    fn list_markers_are_not_part_of_the_order() {
+        // Issue 10, point 5: numbered, lettered and bulleted lists.
+        for line in [
+            "1) A Par - Bur",
+            "2. A Par - Bur",
+            "(3) A Par - Bur",
+            "[4] A Par - Bur",
+            "5: A Par - Bur",
+            "#6 A Par - Bur",
+            "12) A Par - Bur",
+            "1)A Par-Bur",
+            "a) A Par - Bur",
+            "B) A Par - Bur",
+            "(c) A Par - Bur",
+            "iv) A Par - Bur",
+            "(ii) A Par - Bur",
+            "- A Par - Bur",
+            "-A Par - Bur",
+            "* A Par - Bur",
+            "• A Par - Bur",
+            "◦ A Par - Bur",
+            "▪ A Par - Bur",
+            "– A Par – Bur",
+            "- 1) A Par - Bur",
+            "  •  a) A Par - Bur",
+        ] {
+            assert_eq!(canon(line, "FRANCE"), "A PAR - BUR", "{line}");
+        }
+        // The army letter is never a marker: a letter is one only with a parenthesis.
+        assert_eq!(canon("A. Par - Bur", "FRANCE"), "A PAR - BUR");
+        assert_eq!(canon("a Par - Bur", "FRANCE"), "A PAR - BUR");
+        assert_eq!(canon("F. Bre - Mao", "FRANCE"), "F BRE - MAO");
+        assert_eq!(canon("a) Par - Bur", "FRANCE"), "PAR - BUR");
+        assert_eq!(canon("f) F Bre H", "FRANCE"), "F BRE H");
+        // A parenthesis that is no marker is left to the reader.
+        assert_eq!(canon("(A Par - Bur)", "FRANCE"), "A PAR - BUR");
+    }
+
+    fn parts(line: &str, power: &str) -> Vec<String> {
+        let map = Map::standard();
+        let board = Board::initial(map);
+        let abbreviations = HashMap::new();
+        let rules = Rules::default();
+        let ctx = ReadContext {
+            map,
+            rules: &rules,
+            power: map.power_by_name(power).expect("power"),
+            phase: PhaseKind::Movement,
+            board: Some(&board),
+            abbreviations: &abbreviations,
+        };
+        read_line(&ctx, line)
+            .into_iter()
+            .map(|p| match (p.verdict.order, p.verdict.not_an_order) {
+                (Some(o), _) if p.verdict.status != Status::Error => {
+                    format!("{} = {}", p.text, o.display(map))
+                }
+                (_, true) => format!("{} = PROSE", p.text),
+                _ => format!("{} = ERR {}", p.text, p.verdict.message.unwrap_or_default()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn several_orders_on_one_line() {
+        // Issue 10, point 5: `,` or `;` between orders, any arrow.
+        assert_eq!(
+            parts("A Par → Bur, F Bre - MAO; A Mar S A Par - Bur", "FRANCE"),
+            [
+                "A Par → Bur = A PAR - BUR",
+                "F Bre - MAO = F BRE - MAO",
+                "A Mar S A Par - Bur = A MAR S A PAR - BUR"
+            ]
+        );
+        assert_eq!(
+            parts("A Par ⇒ Bur; F Bre => Mao", "FRANCE"),
+            ["A Par ⇒ Bur = A PAR - BUR", "F Bre => Mao = F BRE - MAO"]
+        );
+        assert_eq!(
+            parts("1) A Par-Bur, F Bre-Mao, and A Mar H.", "FRANCE"),
+            [
+                "A Par-Bur = A PAR - BUR",
+                "F Bre-Mao = F BRE - MAO",
+                "A Mar H. = A MAR H"
+            ]
+        );
+        assert_eq!(
+            parts("a) A Par - Bur; b) Mar - Spa", "FRANCE"),
+            ["A Par - Bur = A PAR - BUR", "b) Mar - Spa = MAR - SPA"]
+        );
+        // A broken part is an error of its own; the others are read.
+        assert_eq!(
+            parts("A Par - Bur, F Bre - Xyzzy", "FRANCE"),
+            [
+                "A Par - Bur = A PAR - BUR",
+                "F Bre - Xyzzy = ERR 'xyzzy' is not a province of this map"
+            ]
+        );
+        // One order with a comma in it stays one order.
+        assert_eq!(
+            parts("A Lvp - Nwy via Nth, Nwg", "ENGLAND"),
+            ["A Lvp - Nwy via Nth, Nwg = A LVP - NWY VIA NTH NWG"]
+        );
+        assert_eq!(
+            parts("A Par - Bur,", "FRANCE"),
+            ["A Par - Bur, = A PAR - BUR"]
+        );
+        // Prose with commas is prose, or one error, never orders.
+        assert_eq!(
+            parts("Hi GM, here are my orders", "FRANCE"),
+            ["Hi GM, here are my orders = PROSE"]
+        );
+        for prose in [
+            "Well, A Par - Bur it is",
+            "Paris, Burgundy and Munich are mine",
+        ] {
+            let v = parts(prose, "FRANCE");
+            assert_eq!(v.len(), 1, "{v:?}");
+            assert!(v[0].contains("ERR"), "{v:?}");
+        }
     }
 
     #[test]

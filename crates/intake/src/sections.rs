@@ -155,24 +155,87 @@ fn ballot(w: &str) -> Option<Ballot> {
     }
 }
 
+/// Words an order heading may hold besides `orders` and `final`: `My orders:`, `Here are my
+/// orders for Spring 1901:`, `Draft orders:`. Any other word (`not`, `matter`, a province) makes
+/// the line prose.
+const HEADING_WORDS: &[&str] = &[
+    "my",
+    "our",
+    "here",
+    "are",
+    "is",
+    "the",
+    "these",
+    "new",
+    "updated",
+    "revised",
+    "corrected",
+    "draft",
+    "preliminary",
+    "provisional",
+    "for",
+    "this",
+    "turn",
+    "phase",
+    "season",
+    "spring",
+    "summer",
+    "fall",
+    "autumn",
+    "winter",
+    "movement",
+    "movements",
+    "retreat",
+    "retreats",
+    "adjustment",
+    "adjustments",
+    "build",
+    "builds",
+];
+
+/// Is this line an order heading, and does it mark the set final? `ORDERS`, `ORDERS FRANCE`,
+/// `ORDERS FINAL`, `FINAL ORDERS:`, `Orders (final):`, `My orders:`, `Orders for Spring 1901:`:
+/// the word `orders`, and only words from [`HEADING_WORDS`], power names, and words with a digit
+/// (a year, a phase code `S1901M`, a game name `wm1`) besides; brackets, colons, dashes and `*`
+/// (Markdown bold) are ignored. `Some(true)` when the heading says `final`. A line that says
+/// `not final`, or anything else, is no heading.
+pub fn order_heading(map: &Map, text: &str) -> Option<bool> {
+    let ws: Vec<String> = text
+        .split(|c: char| {
+            c.is_whitespace()
+                || matches!(c, '(' | ')' | '[' | ']' | ':' | ',' | ';' | '*' | '_')
+                || matches!(c, '-' | '–' | '—' | '.' | '!')
+        })
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if ws.len() > 12 || !ws.iter().any(|w| w == "orders") {
+        return None;
+    }
+    let known = |w: &String| {
+        w == "orders"
+            || w == "final"
+            || HEADING_WORDS.contains(&w.as_str())
+            || map.power_by_name(w).is_some()
+            || w.chars().any(|c| c.is_ascii_digit())
+    };
+    ws.iter()
+        .all(known)
+        .then(|| ws.iter().any(|w| w == "final"))
+}
+
 /// Does this line end a press block that has no ENDPRESS? A `SECRET` line, an order heading
-/// (`ORDERS`, `FINAL ORDERS:`, `ORDERS FINAL`), or the end marker.
-/// (A prose line such as "Orders matter!" is no heading: only `ORDERS`, `ORDERS FINAL` or
-/// `ORDERS <power>`.)
-fn ends_press(map: &Map, ws: &[String]) -> bool {
+/// ([`order_heading`]: `ORDERS`, `FINAL ORDERS:`, `Orders (final):`, `My orders:`), `FINAL`, or
+/// the end marker. (A prose line such as "Orders matter!" is no heading.)
+fn ends_press(map: &Map, text: &str, ws: &[String]) -> bool {
     let first = ws.first().map(String::as_str).unwrap_or("");
     let second = ws.get(1).map(String::as_str);
     match first {
         "secret" | "password" => true,
         "signoff" | "endorders" => ws.len() == 1,
         "end" => ws.len() == 1 || (ws.len() == 2 && second == Some("orders")),
-        "orders" => {
-            ws.len() == 1
-                || (ws.len() == 2
-                    && second.is_some_and(|w| w == "final" || map.power_by_name(w).is_some()))
-        }
-        "final" => ws.len() == 1 || (ws.len() == 2 && second == Some("orders")),
-        _ => false,
+        "final" if ws.len() == 1 => true,
+        _ => order_heading(map, text).is_some(),
     }
 }
 
@@ -222,7 +285,7 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
             // Press also ends where the mail plainly goes on with something else: the secret
             // (never published), an order heading, or the end marker. Without this, a missing
             // ENDPRESS published the secret and the orders.
-            if endpress || ends_press(map, &ws) {
+            if endpress || ends_press(map, text, &ws) {
                 if let Some(mut done) = press.take() {
                     done.body = done.body.trim_end().to_string();
                     done.unterminated = !endpress;
@@ -240,6 +303,23 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
         if text.is_empty() {
             continue;
         }
+        // An order heading: `ORDERS`, `FINAL ORDERS:`, `Orders (final):`, `My orders:`.
+        if let Some(final_) = order_heading(map, text) {
+            s.final_ |= final_;
+            continue;
+        }
+        // A heading with the orders after its colon: `FINAL ORDERS: A Par - Bur, F Bre - Mao`.
+        if let Some((head, rest)) = text.split_once(':')
+            && !rest.trim().is_empty()
+            && let Some(final_) = order_heading(map, head)
+        {
+            s.final_ |= final_;
+            s.orders.push(BodyLine {
+                number: line.number,
+                text: rest.trim().to_string(),
+            });
+            continue;
+        }
         match first {
             "signoff" | "endorders" if ws.len() == 1 => {
                 ended_at = Some(idx);
@@ -249,12 +329,7 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
                 ended_at = Some(idx);
                 break;
             }
-            "final" if ws.len() == 1 || (ws.len() == 2 && ws[1] == "orders") => s.final_ = true,
-            "orders" if ws.len() <= 2 => {
-                if ws.get(1).is_some_and(|w| w == "final") {
-                    s.final_ = true;
-                }
-            }
+            "final" if ws.len() == 1 => s.final_ = true,
             "press" | "grey" | "gray" | "broadcast" | "white" => {
                 let grey = ws.iter().any(|w| w == "grey" || w == "gray");
                 let rest: Vec<String> = ws
@@ -470,6 +545,64 @@ mod tests {
             assert_eq!(s.press[0].body, "Hi", "{heading}");
             assert!(!s.press[0].body.contains("Kie"), "{heading}");
         }
+    }
+
+    #[test]
+    fn order_headings_with_a_colon() {
+        // Issue 10, point 5: headings as players write them; they say whether the set is final.
+        let map = Map::standard();
+        for (heading, final_) in [
+            ("FINAL ORDERS:", true),
+            ("Final orders", true),
+            ("Orders (final):", true),
+            ("ORDERS (FINAL)", true),
+            ("Orders - final:", true),
+            ("**FINAL ORDERS:**", true),
+            ("My final orders for Spring 1901:", true),
+            ("Here are my orders (final):", true),
+            ("My orders:", false),
+            ("Orders:", false),
+            ("ORDERS FRANCE", false),
+            ("Orders for France, S1901M:", false),
+            ("Orders for Spring 1901:", false),
+            ("ORDERS wm1 FRANCE S1901M", false),
+            ("Here are my orders:", false),
+            ("Draft orders:", false),
+            ("Orders (preliminary):", false),
+            ("New orders:", false),
+        ] {
+            let s = split(map, &body(&format!("Hi GM,\n{heading}\nA Par - Bur")));
+            assert_eq!(s.final_, final_, "{heading}");
+            let texts: Vec<&str> = s.orders.iter().map(|l| l.text.as_str()).collect();
+            assert_eq!(texts, ["Hi GM,", "A Par - Bur"], "{heading}");
+            // An order heading also ends a press block that has no ENDPRESS.
+            let s = split(
+                map,
+                &body(&format!("PRESS TO ALL\nHi\n{heading}\nF Kie - Den")),
+            );
+            assert_eq!(s.press[0].body, "Hi", "{heading}");
+        }
+        // Prose that mentions orders, or says they are not final, is no heading.
+        for prose in [
+            "Orders matter!",
+            "Orders (not final):",
+            "My orders are not final yet:",
+            "I will send my final orders tomorrow:",
+            "Orders for Paris:",
+        ] {
+            let s = split(map, &body(&format!("{prose}\nA Par - Bur")));
+            assert!(!s.final_, "{prose}");
+            assert_eq!(s.orders.len(), 2, "{prose}");
+        }
+        // Orders may follow the heading on its own line.
+        let s = split(map, &body("FINAL ORDERS: A Par - Bur, F Bre - Mao"));
+        assert!(s.final_);
+        assert_eq!(s.orders.len(), 1);
+        assert_eq!(s.orders[0].text, "A Par - Bur, F Bre - Mao");
+        assert_eq!(s.orders[0].number, 1);
+        let s = split(map, &body("My orders: A Par - Bur"));
+        assert!(!s.final_);
+        assert_eq!(s.orders[0].text, "A Par - Bur");
     }
 
     #[test]
