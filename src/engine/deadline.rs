@@ -37,34 +37,52 @@ pub async fn tick_with(
     read_through: Ts,
 ) -> Result<TickReport> {
     use futures::FutureExt;
+    use sqlx::Connection;
+    use tracing::Instrument;
+    // One connection for the whole tick, so its page cache stays warm (a connection that another
+    // one wrote behind must re-read its pages), and one transaction (one fsync) for a batch of
+    // games, each game in its own savepoint: a game that fails, even by panicking, rolls back
+    // alone and the others commit. Batches are small so the write lock is never held for long.
     let mut conn = pool.acquire().await?;
     let open = store::open_phases(&mut conn).await?;
-    drop(conn);
     let mut report = TickReport::default();
-    for p in open {
-        use tracing::Instrument;
-        let span = tracing::info_span!("tick", game = %p.game_id, phase = %p.phase);
-        let run = std::panic::AssertUnwindSafe(
-            tick_game(pool, env, &p, now, read_through).instrument(span),
-        );
-        let error = match run.catch_unwind().await {
-            Ok(Ok(GameTick::Adjudicated)) => {
-                report.adjudicated += 1;
-                continue;
-            }
-            Ok(Ok(GameTick::Waiting)) => {
-                report.waiting.push((p.game_id.clone(), p.deadline));
-                continue;
-            }
-            Ok(Ok(GameTick::Idle)) => continue,
-            Ok(Err(e)) => e.to_string(),
-            Err(panic) => format!("panic: {}", panic_text(panic.as_ref())),
-        };
-        alert_tick_failure(pool, env, &p, &error, now).await;
-        report.failed.push((p.game_id.clone(), error));
+    for batch in open.chunks(TICK_BATCH) {
+        let mut failed: Vec<(&PhaseRow, String)> = Vec::new();
+        let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+        for p in batch {
+            let mut game = tx.begin().await?;
+            let span = tracing::info_span!("tick", game = %p.game_id, phase = %p.phase);
+            let run = std::panic::AssertUnwindSafe(
+                tick_game(&mut game, env, p, now, read_through).instrument(span),
+            );
+            let error = match run.catch_unwind().await {
+                Ok(Ok(outcome)) => {
+                    game.commit().await?;
+                    match outcome {
+                        GameTick::Adjudicated => report.adjudicated += 1,
+                        GameTick::Waiting => report.waiting.push((p.game_id.clone(), p.deadline)),
+                        GameTick::Idle => {}
+                    }
+                    continue;
+                }
+                Ok(Err(e)) => e.to_string(),
+                Err(panic) => format!("panic: {}", panic_text(panic.as_ref())),
+            };
+            game.rollback().await?;
+            failed.push((p, error));
+        }
+        tx.commit().await?;
+        for (p, error) in failed {
+            alert_tick_failure(pool, env, p, &error, now).await;
+            report.failed.push((p.game_id.clone(), error));
+        }
     }
     Ok(report)
 }
+
+/// Games per transaction in a tick: enough to share an fsync, few enough that the write lock
+/// is held for tens of milliseconds, not seconds (mail is read meanwhile).
+const TICK_BATCH: usize = 64;
 
 /// The text of a panic's payload.
 pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
@@ -117,21 +135,20 @@ pub(super) enum GameTick {
 }
 
 pub(super) async fn tick_game(
-    pool: &SqlitePool,
+    tx: &mut SqliteConnection,
     env: &Env,
     p: &PhaseRow,
     now: Ts,
     read_through: Ts,
 ) -> Result<GameTick> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     // Re-read inside the transaction: another tick may have got there first.
-    let Some(current) = store::current_phase(&mut tx, &p.game_id).await? else {
+    let Some(current) = store::current_phase(tx, &p.game_id).await? else {
         return Ok(GameTick::Idle);
     };
     if current.seq != p.seq {
         return Ok(GameTick::Idle);
     }
-    let Some(g) = store::game(&mut tx, &p.game_id).await? else {
+    let Some(g) = store::game(tx, &p.game_id).await? else {
         return Ok(GameTick::Idle);
     };
     let rules = rules_of(&g)?;
@@ -140,7 +157,7 @@ pub(super) async fn tick_game(
     let early = !passed && {
         let map = map_of(&g)?;
         let board = board_from_json(&current.board, &current.phase)?;
-        let standing = store::standing_orders(&mut tx, &g.id, &current.phase).await?;
+        let standing = store::standing_orders(tx, &g.id, &current.phase).await?;
         let must = powers_with_orders_due(map, &board);
         let all_final = !must.is_empty()
             && must.iter().all(|pw| {
@@ -148,23 +165,19 @@ pub(super) async fn tick_game(
                     .iter()
                     .any(|s| s.power == map.power_name(*pw) && s.final_)
             });
-        let last = store::last_adjudicated_at(&mut tx, &g.id).await?;
-        let wins = windows(&store::unavailable(&mut tx, &g.id).await?);
+        let last = store::last_adjudicated_at(tx, &g.id).await?;
+        let wins = windows(&store::unavailable(tx, &g.id).await?);
         policy::may_adjudicate_early(&rules, now, last, all_final, &wins)
     };
     if due || early {
-        adjudicate_phase(&mut tx, env, &g, &rules, &current, now).await?;
-        tx.commit().await?;
+        adjudicate_phase(tx, env, &g, &rules, &current, now).await?;
         Ok(GameTick::Adjudicated)
     } else if passed {
-        tx.rollback().await?;
         Ok(GameTick::Waiting)
     } else if current.deadline - now <= DIGEST_BEFORE {
-        remind(&mut tx, env, &g, &rules, &current, now).await?;
-        tx.commit().await?;
+        remind(tx, env, &g, &rules, &current, now).await?;
         Ok(GameTick::Idle)
     } else {
-        tx.rollback().await?;
         Ok(GameTick::Idle)
     }
 }
@@ -337,6 +350,7 @@ pub(super) async fn adjudicate_phase(
         secret: String::new(),
         extension_days_used: 0,
     };
+    let mut mails = Vec::new();
     for p in players.iter().chain(std::iter::once(&gm_copy)) {
         let mail = compose::results(
             env,
@@ -351,8 +365,14 @@ pub(super) async fn adjudicate_phase(
             winner.map(|w| map.power_name(w).to_string()),
             next_deadline,
         );
-        let key = format!("results|{}|{}|{}", g.id, current.phase, p.address);
-        send(c, env, Some(g), mail, &key, now).await?;
+        match mail {
+            Ok(m) => mails.push(m),
+            Err(e) => {
+                let key = format!("results|{}|{}|{}", g.id, current.phase, p.address);
+                compose_failed(c, env, Some(g), &e, &key, now).await?;
+            }
+        }
     }
+    store::enqueue_many(c, &mails, now).await?;
     Ok(())
 }

@@ -57,6 +57,34 @@ pub async fn enqueue(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Result<(
     Ok(())
 }
 
+/// Enqueue several mails in one statement (a deadline's results: one query, not one a player).
+/// A mail whose Message-ID is already there is skipped, as in [`enqueue`].
+pub async fn enqueue_many(c: &mut SqliteConnection, mails: &[NewMail], now: Ts) -> Result<()> {
+    // 11 parameters a row; SQLite allows 32,766 in one statement.
+    for chunk in mails.chunks(500) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id) ",
+        );
+        q.push_values(chunk, |mut b, m| {
+            b.push_bind(m.kind)
+                .push_bind(&m.message_id)
+                .push_bind(&m.from)
+                .push_bind(&m.to)
+                .push_bind(&m.subject)
+                .push_bind(&m.body)
+                .push_bind(m.in_reply_to.as_deref())
+                .push_bind(m.refs.join(" "))
+                .push_bind(m.auto_submitted)
+                .push_bind(now)
+                .push_bind(now)
+                .push_bind(m.game.as_deref());
+        });
+        q.push(" ON CONFLICT (message_id) DO NOTHING");
+        q.build().execute(&mut *c).await?;
+    }
+    Ok(())
+}
+
 /// Mail due to be sent: confirmation receipts first (they promise "within seconds", WM D.VII(7),
 /// and must not wait behind a burst of acknowledgements or results), then oldest first.
 pub async fn due_outbox(c: &mut SqliteConnection, now: Ts, limit: i64) -> Result<Vec<OutboxRow>> {
