@@ -36,25 +36,7 @@ pub struct NewMail {
 }
 
 pub async fn enqueue(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11)
-         ON CONFLICT (message_id) DO NOTHING",
-    )
-    .bind(m.kind)
-    .bind(&m.message_id)
-    .bind(&m.from)
-    .bind(&m.to)
-    .bind(&m.subject)
-    .bind(&m.body)
-    .bind(m.in_reply_to.as_deref())
-    .bind(m.refs.join(" "))
-    .bind(m.auto_submitted)
-    .bind(now)
-    .bind(m.game.as_deref())
-    .execute(&mut *c)
-    .await?;
-    Ok(())
+    enqueue_many(c, std::slice::from_ref(m), now).await
 }
 
 /// Enqueue several mails in one statement (a deadline's results: one query, not one a player).
