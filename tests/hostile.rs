@@ -335,15 +335,16 @@ async fn hostile_mail_stops_nothing() {
     // England (blank lines), Germany (press without ENDPRESS) and Italy are in; Austria's mail
     // was too large, France's forged proof of identity was not trusted.
     assert_eq!(powers, vec!["ENGLAND", "GERMANY", "ITALY"]);
-    let england = &standing[0].orders;
+    let has = |i: usize, order: &str| standing[i].orders.iter().any(|o| o.order == order);
     assert!(
-        england.contains("F LON - NTH") && england.contains("A LVP - YOR"),
-        "{england}"
+        has(0, "F LON - NTH") && has(0, "A LVP - YOR"),
+        "{:?}",
+        standing[0].orders
     );
-    let germany = &standing[1].orders;
     assert!(
-        germany.contains("F KIE - DEN") && germany.contains("A BER - KIE"),
-        "{germany}"
+        has(1, "F KIE - DEN") && has(1, "A BER - KIE"),
+        "{:?}",
+        standing[1].orders
     );
     // The press is the one line written for it: no secret, no orders.
     let press: Vec<String> = sqlx::query("SELECT body FROM press")
@@ -664,8 +665,8 @@ async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_is_not_trusted() 
         .await
         .expect("standing");
     assert!(
-        standing[0].orders.contains("A VIE - GAL"),
-        "{}",
+        standing[0].orders.iter().any(|o| o.order == "A VIE - GAL"),
+        "{:?}",
         standing[0].orders
     );
     drop(c);

@@ -202,7 +202,7 @@ async fn phases_and_deadlines() {
     store::create_game(&mut c, "g", "standard", "{}", "gm@x", "c@x", 0)
         .await
         .expect("game");
-    store::set_game_status(&mut c, "g", "active")
+    store::set_game_status(&mut c, "g", store::GameStatus::Active)
         .await
         .expect("status");
     store::insert_phase(&mut c, "g", "S1901M", "{}", 0, 1000)
@@ -267,4 +267,89 @@ async fn receipts_go_first() {
     assert_eq!(due[0].message_id, "r1", "the receipt jumps the queue");
     assert_eq!(due[1].message_id, "ack0");
     assert_eq!(store::outbox_counts(&mut c).await.expect("counts").0, 6);
+}
+
+/// The SQL string literals of the store's sources that start a statement, with `$N` made
+/// literal: what `EXPLAIN QUERY PLAN` can look at.
+fn store_statements() -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("src/store") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read");
+        let file = path.file_name().map(|f| f.to_string_lossy().to_string());
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find('"') {
+            let after = &rest[i + 1..];
+            let Some(end) = after.find('"') else { break };
+            let lit = &after[..end];
+            rest = &after[end + 1..];
+            let starts = ["SELECT ", "UPDATE ", "INSERT ", "DELETE "];
+            if !starts.iter().any(|s| lit.starts_with(s)) {
+                continue;
+            }
+            let mut sql = String::new();
+            let mut chars = lit.chars().peekable();
+            while let Some(c) = chars.next() {
+                if c == '$' && chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                    while chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                        chars.next();
+                    }
+                    sql.push_str("'[]'");
+                } else if c == '\\' {
+                    // A line continuation inside the literal.
+                    sql.push(' ');
+                } else {
+                    sql.push(c);
+                }
+            }
+            out.push((file.clone().unwrap_or_default(), sql));
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn no_statement_of_the_store_scans_a_whole_table_unless_listed() {
+    // Issue 10: a lookup that scanned the games table once per game made the deadline storm
+    // quadratic (10,000 games took 45 s). Every statement that runs per message, per game or
+    // per mail must use an index; the few that read a whole table by design are listed here.
+    let whole_table_by_design = [
+        // `chancery game list`-style listings and the status command.
+        "SELECT * FROM games WHERE status",
+        "SELECT * FROM mailbox_state",
+        "count(*) FILTER",
+        // The tick's list of open phases: one pass over the open ones (a partial index).
+        "SELECT p.game_id FROM phases p JOIN games g",
+        "SELECT p.* FROM phases p JOIN games g",
+        "SELECT min(p.deadline) AS t FROM phases p JOIN games g",
+        // The poisoned messages: a partial index holding only those.
+        "WHERE status = 'poisoned'",
+    ];
+    let pool = store::open(&db_path("plans")).await.expect("open");
+    let mut c = pool.acquire().await.expect("conn");
+    let mut checked = 0;
+    let mut scans = Vec::new();
+    for (file, sql) in store_statements() {
+        // Statements that a QueryBuilder completes (multi-row VALUES) are not whole here.
+        let Ok(rows) = sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")))
+            .fetch_all(&mut *c)
+            .await
+        else {
+            continue;
+        };
+        checked += 1;
+        for r in rows {
+            let detail: String = r.get("detail");
+            // `j` is the batch's json_each list; a constant row is no table.
+            let scan = detail.starts_with("SCAN ")
+                && !detail.starts_with("SCAN j")
+                && !detail.starts_with("SCAN CONSTANT ROW");
+            if scan && !whole_table_by_design.iter().any(|w| sql.contains(w)) {
+                scans.push(format!("{file}: {detail}: {sql}"));
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} statements could be checked");
+    assert!(scans.is_empty(), "{scans:#?}");
 }

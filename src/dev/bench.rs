@@ -94,8 +94,7 @@ async fn storm(dir: &Path, games: usize) -> Result<(), String> {
                     written: o.to_string(),
                 })
                 .collect();
-            let json = serde_json::to_string(&orders).map_err(|e| e.to_string())?;
-            store::set_standing_orders(&mut c, &id, "S1901M", p, &json, true, t0)
+            store::set_standing_orders(&mut c, &id, "S1901M", p, &orders, true, t0)
                 .await
                 .map_err(|e| e.to_string())?;
         }
@@ -107,6 +106,7 @@ async fn storm(dir: &Path, games: usize) -> Result<(), String> {
         confirm_from: "confirm@example.test".into(),
         ..Env::default()
     };
+    eprintln!("STORM-START");
     let start = Instant::now();
     let n = engine::tick(&pool, &env, t0 + 3 * DAY + 1)
         .await

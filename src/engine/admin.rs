@@ -109,7 +109,7 @@ pub async fn start_game(pool: &SqlitePool, game_id: &str, now: Ts) -> super::Res
     let g = store::game(&mut tx, game_id)
         .await?
         .ok_or_else(|| EngineError::NoGame(game_id.to_string()))?;
-    if g.status != "forming" {
+    if g.status != store::GameStatus::Forming {
         return Err(EngineError::Refused(format!(
             "game '{game_id}' is already {}",
             g.status
@@ -142,7 +142,7 @@ pub async fn start_game(pool: &SqlitePool, game_id: &str, now: Ts) -> super::Res
         deadline,
     )
     .await?;
-    store::set_game_status(&mut tx, &g.id, "active").await?;
+    store::set_game_status(&mut tx, &g.id, store::GameStatus::Active).await?;
     tx.commit().await?;
     Ok(deadline)
 }

@@ -2,6 +2,7 @@
 //! reminders, digests and the adjudication itself, each game in isolation.
 
 use super::*;
+use crate::store::NewMail;
 
 /// What one tick did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -27,62 +28,224 @@ pub async fn tick(pool: &SqlitePool, env: &Env, now: Ts) -> Result<usize> {
 
 /// Adjudicate every phase whose deadline has passed and whose mail has been read through it
 /// (`read_through`: every mailbox had a successful poll that started at or after this time),
-/// or that may go early (everyone Final and the minimum gap respected: WM D.VII(2)). Each
-/// game is its own transaction and is isolated: one game's failure, even a panic, does not
-/// stop the others.
+/// or that may go early (everyone Final and the minimum gap respected: WM D.VII(2)); remind
+/// the players and send the masters' digest a day before a deadline.
+///
+/// Games go in batches, one transaction each: the batch's facts are read in a few statements,
+/// each game is decided by pure code (a game whose decision fails, even by panicking, is set
+/// aside alone), and what was decided is written in a few statements. If the batch cannot be
+/// read or written, its games are run again one transaction each, so that one game's bad data
+/// never stops the others.
 pub async fn tick_with(
     pool: &SqlitePool,
     env: &Env,
     now: Ts,
     read_through: Ts,
 ) -> Result<TickReport> {
-    use futures::FutureExt;
-    use sqlx::Connection;
-    use tracing::Instrument;
     // One connection for the whole tick, so its page cache stays warm (a connection that another
-    // one wrote behind must re-read its pages), and one transaction (one fsync) for a batch of
-    // games, each game in its own savepoint: a game that fails, even by panicking, rolls back
-    // alone and the others commit. Batches are small so the write lock is never held for long.
+    // one wrote behind must re-read its pages).
     let mut conn = pool.acquire().await?;
-    let open = store::open_phases(&mut conn).await?;
+    let games = store::tick_candidates(&mut conn, now, now + DIGEST_BEFORE).await?;
     let mut report = TickReport::default();
-    for batch in open.chunks(TICK_BATCH) {
-        let mut failed: Vec<(&PhaseRow, String)> = Vec::new();
-        let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
-        for p in batch {
-            let mut game = tx.begin().await?;
-            let span = tracing::info_span!("tick", game = %p.game_id, phase = %p.phase);
-            let run = std::panic::AssertUnwindSafe(
-                tick_game(&mut game, env, p, now, read_through).instrument(span),
-            );
-            let error = match run.catch_unwind().await {
-                Ok(Ok(outcome)) => {
-                    game.commit().await?;
-                    match outcome {
-                        GameTick::Adjudicated => report.adjudicated += 1,
-                        GameTick::Waiting => report.waiting.push((p.game_id.clone(), p.deadline)),
-                        GameTick::Idle => {}
+    for batch in games.chunks(TICK_BATCH) {
+        match run_batch(&mut conn, env, batch, now, read_through).await {
+            Ok(r) => r.add_to(&mut report),
+            Err(e) if batch.len() == 1 => {
+                report.failed.push((batch[0].clone(), e.to_string()));
+            }
+            Err(_) => {
+                for one in batch.chunks(1) {
+                    match run_batch(&mut conn, env, one, now, read_through).await {
+                        Ok(r) => r.add_to(&mut report),
+                        Err(e) => report.failed.push((one[0].clone(), e.to_string())),
                     }
-                    continue;
                 }
-                Ok(Err(e)) => e.to_string(),
-                Err(panic) => format!("panic: {}", panic_text(panic.as_ref())),
-            };
-            game.rollback().await?;
-            failed.push((p, error));
+            }
         }
-        tx.commit().await?;
-        for (p, error) in failed {
-            alert_tick_failure(pool, env, p, &error, now).await;
-            report.failed.push((p.game_id.clone(), error));
-        }
+    }
+    drop(conn);
+    for (game, error) in &report.failed {
+        alert_tick_failure(pool, env, game, error, now).await;
     }
     Ok(report)
 }
 
-/// Games per transaction in a tick: enough to share an fsync, few enough that the write lock
-/// is held for tens of milliseconds, not seconds (mail is read meanwhile).
+/// Games per transaction in a tick: enough to share an fsync and the statements, few enough
+/// that the write lock is held for tens of milliseconds, not seconds (mail is read meanwhile).
 const TICK_BATCH: usize = 64;
+
+/// What one batch did.
+#[derive(Default)]
+struct BatchReport {
+    adjudicated: usize,
+    waiting: Vec<(String, Ts)>,
+    /// Games whose decision failed: nothing was written for them.
+    failed: Vec<(String, String)>,
+}
+
+impl BatchReport {
+    fn add_to(self, r: &mut TickReport) {
+        r.adjudicated += self.adjudicated;
+        r.waiting.extend(self.waiting);
+        r.failed.extend(self.failed);
+    }
+}
+
+/// Read, decide and write a batch of games in one transaction.
+async fn run_batch(
+    conn: &mut SqliteConnection,
+    env: &Env,
+    games: &[String],
+    now: Ts,
+    read_through: Ts,
+) -> Result<BatchReport> {
+    use sqlx::Connection;
+    let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+    // Read inside the transaction: another tick, or a mail, may have got there first.
+    let facts = store::tick_facts(&mut tx, games, now - policy::DAY).await?;
+    let mut report = BatchReport::default();
+    let mut writes = Writes::default();
+    for f in facts {
+        let span = tracing::info_span!("tick", game = %f.game.id, phase = %f.phase.phase);
+        let decided = span.in_scope(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                decide(env, &f, now, read_through)
+            }))
+        });
+        let error = match decided {
+            Ok(Ok(d)) => {
+                match &d {
+                    Decision::Adjudicated { .. } => report.adjudicated += 1,
+                    Decision::Waiting => report.waiting.push((f.game.id.clone(), f.phase.deadline)),
+                    _ => {}
+                }
+                writes.add(&f, d);
+                continue;
+            }
+            Ok(Err(e)) => e.to_string(),
+            Err(panic) => format!("panic: {}", panic_text(panic.as_ref())),
+        };
+        report.failed.push((f.game.id, error));
+    }
+    writes.write(&mut tx, now).await?;
+    tx.commit().await?;
+    Ok(report)
+}
+
+/// What the tick decided for one game. Pure: made from the game's facts and the clock.
+enum Decision {
+    Idle,
+    /// The deadline has passed, but a mailbox has not been read through it yet.
+    Waiting,
+    /// The day before the deadline: reminders and the digest.
+    Remind(Vec<NewMail>),
+    /// An NMR holds the results (WM D.VII(6)(b)): the masters are told, the deadline moves.
+    Hold {
+        mails: Vec<NewMail>,
+        deadline: Ts,
+    },
+    Adjudicated {
+        record: store::Adjudicated,
+        mails: Vec<NewMail>,
+    },
+}
+
+/// What a batch writes, gathered so that it is written in a few statements.
+#[derive(Default)]
+struct Writes {
+    adjudicated: Vec<store::Adjudicated>,
+    reminded: Vec<(String, i64)>,
+    deadlines: Vec<(String, i64, Ts)>,
+    mails: Vec<NewMail>,
+}
+
+impl Writes {
+    fn add(&mut self, f: &store::GameFacts, d: Decision) {
+        match d {
+            Decision::Idle | Decision::Waiting => {}
+            Decision::Remind(mails) => {
+                self.reminded.push((f.game.id.clone(), f.phase.seq));
+                self.mails.extend(mails);
+            }
+            Decision::Hold { mails, deadline } => {
+                self.deadlines
+                    .push((f.game.id.clone(), f.phase.seq, deadline));
+                self.mails.extend(mails);
+            }
+            Decision::Adjudicated { record, mails } => {
+                self.adjudicated.push(record);
+                self.mails.extend(mails);
+            }
+        }
+    }
+
+    async fn write(&self, c: &mut SqliteConnection, now: Ts) -> Result<()> {
+        store::record_adjudications(c, &self.adjudicated, now).await?;
+        let reminded: Vec<(&str, i64)> = self
+            .reminded
+            .iter()
+            .map(|(g, s)| (g.as_str(), *s))
+            .collect();
+        store::mark_reminded(c, &reminded, now).await?;
+        for (game, seq, deadline) in &self.deadlines {
+            store::set_deadline(c, game, *seq, *deadline).await?;
+        }
+        store::enqueue_many(c, &self.mails, now).await?;
+        Ok(())
+    }
+}
+
+/// Decide what the tick does for one game.
+fn decide(env: &Env, f: &store::GameFacts, now: Ts, read_through: Ts) -> Result<Decision> {
+    let g = &f.game;
+    let current = &f.phase;
+    let rules = rules_of(g)?;
+    let map = map_of(g)?;
+    // The board is read once, here, and kept typed for everything below.
+    let board = board_from_json(&current.board, &current.phase)?;
+    let due_powers = powers_with_orders_due(map, &board);
+    let passed = current.deadline <= now;
+    let due = passed && current.deadline <= read_through;
+    let early = !passed && {
+        let all_final = !due_powers.is_empty()
+            && due_powers.iter().all(|pw| {
+                f.standing
+                    .iter()
+                    .any(|s| s.power == map.power_name(*pw) && s.final_)
+            });
+        policy::may_adjudicate_early(
+            &rules,
+            now,
+            f.last_adjudicated,
+            all_final,
+            &windows(&f.unavailable),
+        )
+    };
+    if due || early {
+        adjudicate_phase(env, f, &rules, map, &board, &due_powers, now)
+    } else if passed {
+        Ok(Decision::Waiting)
+    } else if current.deadline - now <= DIGEST_BEFORE && current.reminded_at.is_none() {
+        Ok(Decision::Remind(remind(
+            env,
+            f,
+            &rules,
+            map,
+            &due_powers,
+            now,
+        )))
+    } else {
+        Ok(Decision::Idle)
+    }
+}
+
+/// A mail, or if it could not be composed, the masters' alert instead.
+fn or_alert(env: &Env, g: &GameRow, composed: compose::Composed, key: &str) -> Vec<NewMail> {
+    match composed {
+        Ok(m) => vec![m],
+        Err(e) => compose_failed_mails(env, Some(g), &e, key),
+    }
+}
 
 /// The text of a panic's payload.
 pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
@@ -94,27 +257,25 @@ pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 
 /// Tell the masters, once per phase, that a game's tick failed. Failing to tell them is only
 /// logged: the tick of the other games must go on.
-pub(super) async fn alert_tick_failure(
-    pool: &SqlitePool,
-    env: &Env,
-    p: &PhaseRow,
-    error: &str,
-    now: Ts,
-) {
+async fn alert_tick_failure(pool: &SqlitePool, env: &Env, game: &str, error: &str, now: Ts) {
     let told: Result<()> = async {
         let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-        let g = store::game(&mut tx, &p.game_id).await?;
+        let g = store::game(&mut tx, game).await?;
+        let (phase, seq) = match store::current_phase(&mut tx, game).await? {
+            Some(p) => (p.phase, p.seq),
+            None => (String::new(), 0),
+        };
         let body = format!(
-            "Game {} {}: the deadline could not be processed, and the game waits until this is\n\
-             fixed (the other games go on). Chancery tries again on every tick.\n\nError: {error}\n",
-            p.game_id, p.phase
+            "Game {game} {phase}: the deadline could not be processed, and the game waits until\n\
+             this is fixed (the other games go on). Chancery tries again on every tick.\n\n\
+             Error: {error}\n",
         );
         alert_masters(
             &mut tx,
             env,
             g.as_ref(),
-            &format!("tick-failed|{}|{}", p.game_id, p.seq),
-            &format!("{} {}: the deadline could not be processed", p.game_id, p.phase),
+            &format!("tick-failed|{game}|{seq}"),
+            &format!("{game} {phase}: the deadline could not be processed"),
             &body,
             now,
         )
@@ -124,61 +285,7 @@ pub(super) async fn alert_tick_failure(
     }
     .await;
     if let Err(e) = told {
-        tracing::error!(game = %p.game_id, "cannot alert the masters: {e}");
-    }
-}
-
-pub(super) enum GameTick {
-    Adjudicated,
-    Waiting,
-    Idle,
-}
-
-pub(super) async fn tick_game(
-    tx: &mut SqliteConnection,
-    env: &Env,
-    p: &PhaseRow,
-    now: Ts,
-    read_through: Ts,
-) -> Result<GameTick> {
-    // Re-read inside the transaction: another tick may have got there first.
-    let Some(current) = store::current_phase(tx, &p.game_id).await? else {
-        return Ok(GameTick::Idle);
-    };
-    if current.seq != p.seq {
-        return Ok(GameTick::Idle);
-    }
-    let Some(g) = store::game(tx, &p.game_id).await? else {
-        return Ok(GameTick::Idle);
-    };
-    let rules = rules_of(&g)?;
-    let passed = current.deadline <= now;
-    let due = passed && current.deadline <= read_through;
-    let early = !passed && {
-        let map = map_of(&g)?;
-        let board = board_from_json(&current.board, &current.phase)?;
-        let standing = store::standing_orders(tx, &g.id, &current.phase).await?;
-        let must = powers_with_orders_due(map, &board);
-        let all_final = !must.is_empty()
-            && must.iter().all(|pw| {
-                standing
-                    .iter()
-                    .any(|s| s.power == map.power_name(*pw) && s.final_)
-            });
-        let last = store::last_adjudicated_at(tx, &g.id).await?;
-        let wins = windows(&store::unavailable(tx, &g.id).await?);
-        policy::may_adjudicate_early(&rules, now, last, all_final, &wins)
-    };
-    if due || early {
-        adjudicate_phase(tx, env, &g, &rules, &current, now).await?;
-        Ok(GameTick::Adjudicated)
-    } else if passed {
-        Ok(GameTick::Waiting)
-    } else if current.deadline - now <= DIGEST_BEFORE {
-        remind(tx, env, &g, &rules, &current, now).await?;
-        Ok(GameTick::Idle)
-    } else {
-        Ok(GameTick::Idle)
+        tracing::error!(game = %game, "cannot alert the masters: {e}");
     }
 }
 
@@ -186,57 +293,56 @@ pub(super) async fn tick_game(
 pub const DIGEST_BEFORE: Ts = policy::DAY;
 
 /// The GM's deadline digest, and a reminder to each player who owes orders and has none in.
-/// Each has a Message-ID fixed by game, phase (and power), so the outbox keeps only the first:
-/// calling this on every tick sends each mail once.
-pub(super) async fn remind(
-    c: &mut SqliteConnection,
+/// Sent once a phase (the phase is marked reminded), each with a Message-ID fixed by game,
+/// phase (and power), so that even a repeat is sent once.
+fn remind(
     env: &Env,
-    g: &GameRow,
+    f: &store::GameFacts,
     rules: &Rules,
-    current: &PhaseRow,
+    map: &Map,
+    due: &[Power],
     now: Ts,
-) -> Result<()> {
-    let map = map_of(g)?;
-    let board = board_from_json(&current.board, &current.phase)?;
-    let due = powers_with_orders_due(map, &board);
-    let standing = store::standing_orders(c, &g.id, &current.phase).await?;
-    let players = store::players(c, &g.id).await?;
-    let wrong = store::wrong_secrets(c, &g.id).await?;
+) -> Vec<NewMail> {
+    let g = &f.game;
+    let current = &f.phase;
+    let mut mails = Vec::new();
     let mut powers = Vec::new();
-    for p in &players {
+    for p in &f.players {
         let Some(pw) = map.power_by_name(&p.power) else {
             continue;
         };
         if !due.contains(&pw) {
             continue;
         }
-        let s = standing.iter().find(|s| s.power == p.power);
-        let count = s
-            .map(|s| serde_json::from_str::<Vec<StandingOrder>>(&s.orders).map(|v| v.len()))
-            .transpose()?
-            .unwrap_or(0);
+        let s = f.standing.iter().find(|s| s.power == p.power);
         powers.push(crate::outgoing::render::DigestPower {
             power: p.power.clone(),
             player: p.address.clone(),
             orders_in: s.is_some(),
             is_final: s.is_some_and(|s| s.final_),
-            order_count: count,
+            order_count: s.map_or(0, |s| s.orders.len()),
             last_submission: s.map(|s| s.updated_at),
             extension_days_used: u32::try_from(p.extension_days_used).unwrap_or(u32::MAX),
-            wrong_secrets: wrong.iter().find(|(w, _)| *w == p.power).map_or(0, |w| w.1),
+            wrong_secrets: f
+                .wrong_secrets
+                .iter()
+                .find(|(w, _)| *w == p.power)
+                .map_or(0, |w| w.1),
         });
         if s.is_none() {
             let mail = compose::reminder(env, g, rules, p, &current.phase, current.deadline, now);
             let key = format!("reminder|{}|{}|{}", g.id, current.phase, p.power);
-            send(c, env, Some(g), mail, &key, now).await?;
+            mails.extend(or_alert(env, g, mail, &key));
         }
     }
-    let drops: Vec<crate::outgoing::render::DropCount> =
-        store::drop_counts(c, &g.id, now - policy::DAY)
-            .await?
-            .into_iter()
-            .map(|(reason, count)| crate::outgoing::render::DropCount { reason, count })
-            .collect();
+    let drops: Vec<crate::outgoing::render::DropCount> = f
+        .drops
+        .iter()
+        .map(|(reason, count)| crate::outgoing::render::DropCount {
+            reason: reason.clone(),
+            count: *count,
+        })
+        .collect();
     for to in masters_of(env, Some(g)) {
         let mail = compose::digest(
             env,
@@ -250,9 +356,9 @@ pub(super) async fn remind(
             now,
         );
         let key = format!("digest|{}|{}", g.id, current.phase);
-        send(c, env, Some(g), mail, &key, now).await?;
+        mails.extend(or_alert(env, g, mail, &key));
     }
-    Ok(())
+    mails
 }
 
 /// Powers that have something to order in this phase.
@@ -266,113 +372,102 @@ pub fn powers_with_orders_due(map: &Map, board: &Board) -> Vec<Power> {
         .collect()
 }
 
-pub(super) async fn adjudicate_phase(
-    c: &mut SqliteConnection,
+/// Adjudicate the phase, or hold it for an NMR.
+fn adjudicate_phase(
     env: &Env,
-    g: &GameRow,
+    f: &store::GameFacts,
     rules: &Rules,
-    current: &PhaseRow,
+    map: &Map,
+    board: &Board,
+    due: &[Power],
     now: Ts,
-) -> Result<()> {
-    let map = map_of(g)?;
-    let board = board_from_json(&current.board, &current.phase)?;
-    let standing = store::standing_orders(c, &g.id, &current.phase).await?;
+) -> Result<Decision> {
+    let g = &f.game;
+    let current = &f.phase;
     let mut orders: Vec<(Power, Order)> = Vec::new();
     let mut written: HashMap<String, Vec<StandingOrder>> = HashMap::new();
-    for s in &standing {
+    for s in &f.standing {
         let Some(pw) = map.power_by_name(&s.power) else {
             continue;
         };
-        let list: Vec<StandingOrder> = serde_json::from_str(&s.orders)?;
-        for o in &list {
+        for o in &s.orders {
             if let Ok(order) = parse_order(map, &o.order) {
                 orders.push((pw, order));
             }
         }
-        written.insert(s.power.clone(), list);
+        written.insert(s.power.clone(), s.orders.clone());
     }
-    let due = powers_with_orders_due(map, &board);
     let missing: Vec<Power> = due
         .iter()
         .copied()
-        .filter(|p| !standing.iter().any(|s| s.power == map.power_name(*p)))
+        .filter(|p| !f.standing.iter().any(|s| s.power == map.power_name(*p)))
+        .collect();
+    let missing_names: Vec<String> = missing
+        .iter()
+        .map(|p| map.power_name(*p).to_string())
         .collect();
     let phase: Phase = current.phase.parse()?;
     if policy::nmr_holds_results(rules, phase, &missing) {
         // WM D.VII(6)(b): no results while an NMR stands in these phases; the GM replaces the
         // player. The deadline moves a day so the GM is not told every minute.
-        let names: Vec<String> = missing
+        let mails = masters_of(env, Some(g))
             .iter()
-            .map(|p| map.power_name(*p).to_string())
+            .map(|to| compose::nmr_hold(env, to, g, &current.phase, &missing_names, now))
             .collect();
-        for to in masters_of(env, Some(g)) {
-            let mail = compose::nmr_hold(env, &to, g, &current.phase, &names, now);
-            store::enqueue(c, &mail, now).await?;
-        }
-        store::set_deadline(c, &g.id, current.seq, now + policy::DAY).await?;
-        return Ok(());
+        return Ok(Decision::Hold {
+            mails,
+            deadline: now + policy::DAY,
+        });
     }
-    let adj = adjudicate(map, rules, &board, &orders);
+    let adj = adjudicate(map, rules, board, &orders);
     let out = json::render(map, rules, &adj);
-    let results_json = serde_json::to_string(&out)?;
-    store::mark_adjudicated(c, &g.id, current.seq, now, &results_json).await?;
-    let wins = windows(&store::unavailable(c, &g.id).await?);
     let next_phase = adj.next.phase;
-    let next_deadline = policy::deadline(rules, now, next_phase.kind, &wins);
+    let next_deadline = policy::deadline(rules, now, next_phase.kind, &windows(&f.unavailable));
     let winner = map
         .all_powers()
         .find(|p| adj.next.center_count(*p) * 2 > map.supply_centers().count());
-    if winner.is_none() {
-        store::insert_phase(
-            c,
-            &g.id,
-            &next_phase.to_string(),
-            &serde_json::to_string(&out.next)?,
-            now,
-            next_deadline,
-        )
-        .await?;
-    } else {
-        store::set_game_status(c, &g.id, "finished").await?;
-    }
-    let press = store::press(c, &g.id, &current.phase).await?;
-    let players = store::players(c, &g.id).await?;
-    let missing_names: Vec<String> = missing
-        .iter()
-        .map(|p| map.power_name(*p).to_string())
-        .collect();
+    let record = store::Adjudicated {
+        game: g.id.clone(),
+        seq: current.seq,
+        results: serde_json::to_string(&out)?,
+        next: if winner.is_some() {
+            store::Next::Finished
+        } else {
+            store::Next::Phase {
+                phase: next_phase.to_string(),
+                board: serde_json::to_string(&out.next)?,
+                deadline: next_deadline,
+            }
+        },
+    };
+    let view = compose::results_view(
+        g,
+        map,
+        &adj,
+        board,
+        &written,
+        &missing_names,
+        &f.press,
+        winner.map(|w| map.power_name(w).to_string()),
+        next_deadline,
+    );
     // Every player, then the GM's copy (which sees all press).
-    let gm_copy = PlayerRow {
+    let mut readers = f.players.clone();
+    readers.push(PlayerRow {
         power: String::new(),
         address: g.gm_address.clone(),
         name: "GM".into(),
         tz: "UTC".into(),
         secret: String::new(),
         extension_days_used: 0,
-    };
+    });
     let mut mails = Vec::new();
-    for p in players.iter().chain(std::iter::once(&gm_copy)) {
-        let mail = compose::results(
-            env,
-            g,
-            map,
-            &adj,
-            &board,
-            &written,
-            &missing_names,
-            &press,
-            p,
-            winner.map(|w| map.power_name(w).to_string()),
-            next_deadline,
-        );
-        match mail {
-            Ok(m) => mails.push(m),
-            Err(e) => {
-                let key = format!("results|{}|{}|{}", g.id, current.phase, p.address);
-                compose_failed(c, env, Some(g), &e, &key, now).await?;
-            }
-        }
+    for (mail, p) in compose::results(env, g, &view, &readers)
+        .into_iter()
+        .zip(&readers)
+    {
+        let key = format!("results|{}|{}|{}", g.id, current.phase, p.address);
+        mails.extend(or_alert(env, g, mail, &key));
     }
-    store::enqueue_many(c, &mails, now).await?;
-    Ok(())
+    Ok(Decision::Adjudicated { record, mails })
 }

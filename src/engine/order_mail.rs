@@ -192,10 +192,7 @@ pub(super) async fn order_mail(
     // The standing order set.
     let standing_rows = store::standing_orders(c, &g.id, &phase_row.phase).await?;
     let mine = standing_rows.iter().find(|r| r.power == power_name);
-    let standing: Vec<StandingOrder> = match mine {
-        Some(r) => serde_json::from_str(&r.orders)?,
-        None => Vec::new(),
-    };
+    let standing: Vec<StandingOrder> = mine.map(|r| r.orders.clone()).unwrap_or_default();
     let new: Vec<StandingOrder> = read
         .orders
         .iter()
@@ -217,7 +214,7 @@ pub(super) async fn order_mail(
         &g.id,
         &phase_row.phase,
         &power_name,
-        &serde_json::to_string(&combined)?,
+        &combined,
         final_,
         now,
     )

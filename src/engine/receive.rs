@@ -169,12 +169,26 @@ pub async fn alert_masters(
     body: &str,
     now: Ts,
 ) -> Result<()> {
-    for to in masters_of(env, game) {
-        let mut m = compose::alert(env, &to, key, subject, body);
-        m.game = game.map(|g| g.id.clone());
-        store::enqueue(c, &m, now).await?;
-    }
-    Ok(())
+    let mails = alert_mails(env, game, key, subject, body);
+    Ok(store::enqueue_many(c, &mails, now).await?)
+}
+
+/// The alert to each master, once per `key`.
+pub(super) fn alert_mails(
+    env: &Env,
+    game: Option<&GameRow>,
+    key: &str,
+    subject: &str,
+    body: &str,
+) -> Vec<store::NewMail> {
+    masters_of(env, game)
+        .iter()
+        .map(|to| {
+            let mut m = compose::alert(env, to, key, subject, body);
+            m.game = game.map(|g| g.id.clone());
+            m
+        })
+        .collect()
 }
 
 /// The message being processed, for answers and drops.
@@ -296,37 +310,29 @@ pub(super) async fn compose_failed(
     key: &str,
     now: Ts,
 ) -> Result<()> {
+    let mails = compose_failed_mails(env, game, e, key);
+    Ok(store::enqueue_many(c, &mails, now).await?)
+}
+
+/// A mail that could not be composed is never sent half-made: the masters get the facts.
+pub(super) fn compose_failed_mails(
+    env: &Env,
+    game: Option<&GameRow>,
+    e: &compose::ComposeError,
+    key: &str,
+) -> Vec<store::NewMail> {
     let body = format!(
         "A {} mail to {} could not be composed, so it was not sent: {}\n\n\
          What it would have said:\n{}\n",
         e.kind, e.to, e.error, e.facts
     );
-    alert_masters(
-        c,
+    alert_mails(
         env,
         game,
         &format!("compose|{key}|{}|{}", e.kind, e.to),
         &format!("a {} mail to {} could not be composed", e.kind, e.to),
         &body,
-        now,
     )
-    .await
-}
-
-/// Enqueue a mail that is not an answer (results, reminders, digests): a composition failure
-/// becomes an alert.
-pub(super) async fn send(
-    c: &mut SqliteConnection,
-    env: &Env,
-    game: Option<&GameRow>,
-    composed: compose::Composed,
-    key: &str,
-    now: Ts,
-) -> Result<()> {
-    match composed {
-        Ok(m) => Ok(store::enqueue(c, &m, now).await?),
-        Err(e) => compose_failed(c, env, game, &e, key, now).await,
-    }
 }
 
 /// Is the sender a stranger, and did our receiving server record an authentication failure?
@@ -394,7 +400,7 @@ pub(super) async fn find_game_row(
     c: &mut SqliteConnection,
     msg: &ReadMessage,
 ) -> Result<Option<GameRow>> {
-    let games = store::games_with_status(c, "active").await?;
+    let games = store::games_with_status(c, store::GameStatus::Active).await?;
     let words: Vec<String> = msg
         .subject
         .split_whitespace()

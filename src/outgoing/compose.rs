@@ -10,7 +10,7 @@ use crate::orderset::MailRead;
 use crate::outgoing::render::{self, Reader, Rendered};
 use crate::policy::Ts;
 use crate::store::StandingOrder;
-use crate::store::{GameRow, NewMail, PlayerRow};
+use crate::store::{GameRow, NewMail, PlayerRow, PressRow};
 use std::collections::HashMap;
 
 /// `Tuesday 24 November 2026, 20:00 GMT`.
@@ -444,20 +444,20 @@ pub fn acknowledgement(
     Ok(m)
 }
 
+/// What an adjudication says, for everyone: built once a phase, rendered for each reader by
+/// [`results`].
 #[allow(clippy::too_many_arguments)]
-pub fn results(
-    env: &Env,
+pub fn results_view(
     g: &GameRow,
     map: &Map,
     adj: &Adjudication,
     before: &Board,
     written: &HashMap<String, Vec<StandingOrder>>,
     missing: &[String],
-    press: &[(String, String, bool, String)],
-    reader: &PlayerRow,
+    press: &[PressRow],
     winner: Option<String>,
     next_deadline: Ts,
-) -> Composed {
+) -> render::ResultsView {
     let mut powers: Vec<render::PowerResult> = Vec::new();
     for p in map.all_powers() {
         let name = map.power_name(p).to_string();
@@ -522,26 +522,26 @@ pub fn results(
     let (centres, unowned) = render::centre_views(map, &adj.next);
     let mut white = Vec::new();
     let mut grey = Vec::new();
-    for (author, recipients, is_grey, body) in press {
+    for p in press {
         // Press whose recipients cannot be read is never published (to all, as it once was).
-        let Ok(to) = serde_json::from_str::<Vec<String>>(recipients) else {
+        let Ok(to) = serde_json::from_str::<Vec<String>>(&p.recipients) else {
             continue;
         };
-        if *is_grey {
+        if p.grey {
             // The author stays here: grey press leaves the engine without it.
             grey.push(render::GreyPress {
                 to,
-                body: body.clone(),
+                body: p.body.clone(),
             });
         } else {
             white.push(render::WhitePress {
-                author: author.clone(),
+                author: p.author.clone(),
                 to,
-                body: body.clone(),
+                body: p.body.clone(),
             });
         }
     }
-    let v = render::ResultsView {
+    render::ResultsView {
         judge: "CHAN".into(),
         game: g.id.clone(),
         variant: capitalise(&g.variant),
@@ -565,34 +565,52 @@ pub fn results(
         white_press_with_orders: false,
         vote_result: winner
             .map(|w| format!("{w} holds a majority of the supply centres and wins the game.")),
-    };
-    let who = if reader.power.is_empty() {
-        Reader::Gm
-    } else {
-        Reader::Power(&reader.power)
-    };
-    let r = rendered(
-        render::results(&v, who, &reader.tz),
-        "results",
-        &reader.address,
-        &format!("{} {} has been adjudicated.", g.id, adj.phase),
-    )?;
-    Ok(NewMail {
-        kind: "results",
-        message_id: id(
-            env,
-            "results",
-            &format!("{}|{}|{}", g.id, adj.phase, reader.address),
-        ),
-        from: g.gm_address.clone(),
-        to: reader.address.clone(),
-        subject: r.subject,
-        body: r.body,
-        in_reply_to: None,
-        refs: Vec::new(),
-        auto_submitted: "auto-generated",
-        game: Some(g.id.clone()),
-    })
+    }
+}
+
+/// The results mail of each reader (a player; one with no power is a master's copy, which
+/// sees all press), in their order.
+pub fn results(
+    env: &Env,
+    g: &GameRow,
+    v: &render::ResultsView,
+    readers: &[PlayerRow],
+) -> Vec<Composed> {
+    let who: Vec<(Reader<'_>, &str)> = readers
+        .iter()
+        .map(|p| {
+            let r = if p.power.is_empty() {
+                Reader::Gm
+            } else {
+                Reader::Power(&p.power)
+            };
+            (r, p.tz.as_str())
+        })
+        .collect();
+    let facts = format!("{} {} has been adjudicated.", g.id, v.phase);
+    render::results_for(v, &who)
+        .into_iter()
+        .zip(readers)
+        .map(|(r, reader)| {
+            let r = rendered(r, "results", &reader.address, &facts)?;
+            Ok(NewMail {
+                kind: "results",
+                message_id: id(
+                    env,
+                    "results",
+                    &format!("{}|{}|{}", g.id, v.phase, reader.address),
+                ),
+                from: g.gm_address.clone(),
+                to: reader.address.clone(),
+                subject: r.subject,
+                body: r.body,
+                in_reply_to: None,
+                refs: Vec::new(),
+                auto_submitted: "auto-generated",
+                game: Some(g.id.clone()),
+            })
+        })
+        .collect()
 }
 
 fn capitalise(s: &str) -> String {

@@ -1233,6 +1233,35 @@ pub fn results(
     )
 }
 
+/// The results of one phase for several readers, in their order. Readers who see the same
+/// press in the same time zone get the same text, so each distinct mail is rendered once: at a
+/// deadline most players get the same mail.
+pub fn results_for(
+    v: &ResultsView,
+    readers: &[(Reader<'_>, &str)],
+) -> Vec<Result<Rendered, RenderError>> {
+    let mut done: std::collections::HashMap<(&str, Vec<bool>), Result<Rendered, RenderError>> =
+        std::collections::HashMap::new();
+    readers
+        .iter()
+        .map(|&(reader, tz)| {
+            let sees: Vec<bool> = v
+                .white_press
+                .iter()
+                .map(|p| press_visible(reader, &p.to, Some(&p.author)))
+                .chain(
+                    v.grey_press
+                        .iter()
+                        .map(|p| press_visible(reader, &p.to, None)),
+                )
+                .collect();
+            done.entry((tz, sees))
+                .or_insert_with(|| results(v, reader, tz))
+                .clone()
+        })
+        .collect()
+}
+
 #[derive(Serialize)]
 struct DigestRow<'a> {
     p: &'a DigestPower,

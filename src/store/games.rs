@@ -3,17 +3,46 @@
 
 use super::*;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Where a game is in its life (the `status` column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+pub enum GameStatus {
+    /// Created; players are being registered.
+    Forming,
+    /// Started: deadlines run.
+    Active,
+    /// Over: nothing is adjudicated or reminded.
+    Finished,
+}
+
+impl GameStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Forming => "forming",
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+        }
+    }
+}
+
+impl std::fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct GameRow {
     pub id: String,
     pub variant: String,
+    /// JSON: the full house-rules struct.
     pub rules: String,
     pub gm_address: String,
     pub confirm_address: String,
-    pub status: String,
+    pub status: GameStatus,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct PlayerRow {
     pub power: String,
     pub address: String,
@@ -52,34 +81,28 @@ pub async fn create_game(
     Ok(())
 }
 
-pub(super) fn game_from(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow> {
-    Ok(GameRow {
-        id: r.try_get("id")?,
-        variant: r.try_get("variant")?,
-        rules: r.try_get("rules")?,
-        gm_address: r.try_get("gm_address")?,
-        confirm_address: r.try_get("confirm_address")?,
-        status: r.try_get("status")?,
-    })
-}
-
 pub async fn game(c: &mut SqliteConnection, id: &str) -> Result<Option<GameRow>> {
-    let row = sqlx::query("SELECT * FROM games WHERE lower(id) = lower($1)")
-        .bind(id)
-        .fetch_optional(&mut *c)
-        .await?;
-    row.as_ref().map(game_from).transpose()
+    Ok(
+        sqlx::query_as("SELECT * FROM games WHERE lower(id) = lower($1)")
+            .bind(id)
+            .fetch_optional(&mut *c)
+            .await?,
+    )
 }
 
-pub async fn games_with_status(c: &mut SqliteConnection, status: &str) -> Result<Vec<GameRow>> {
-    let rows = sqlx::query("SELECT * FROM games WHERE status = $1 ORDER BY id")
-        .bind(status)
-        .fetch_all(&mut *c)
-        .await?;
-    rows.iter().map(game_from).collect()
+pub async fn games_with_status(
+    c: &mut SqliteConnection,
+    status: GameStatus,
+) -> Result<Vec<GameRow>> {
+    Ok(
+        sqlx::query_as("SELECT * FROM games WHERE status = $1 ORDER BY id")
+            .bind(status)
+            .fetch_all(&mut *c)
+            .await?,
+    )
 }
 
-pub async fn set_game_status(c: &mut SqliteConnection, id: &str, status: &str) -> Result<()> {
+pub async fn set_game_status(c: &mut SqliteConnection, id: &str, status: GameStatus) -> Result<()> {
     sqlx::query("UPDATE games SET status = $1 WHERE id = $2")
         .bind(status)
         .bind(id)
@@ -106,22 +129,12 @@ pub async fn add_player(c: &mut SqliteConnection, game: &str, p: &PlayerRow) -> 
 }
 
 pub async fn players(c: &mut SqliteConnection, game: &str) -> Result<Vec<PlayerRow>> {
-    let rows = sqlx::query("SELECT * FROM players WHERE game_id = $1 ORDER BY power")
-        .bind(game)
-        .fetch_all(&mut *c)
-        .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(PlayerRow {
-                power: r.try_get("power")?,
-                address: r.try_get("address")?,
-                name: r.try_get("name")?,
-                tz: r.try_get("tz")?,
-                secret: r.try_get("secret")?,
-                extension_days_used: r.try_get("extension_days_used")?,
-            })
-        })
-        .collect()
+    Ok(
+        sqlx::query_as("SELECT * FROM players WHERE game_id = $1 ORDER BY power")
+            .bind(game)
+            .fetch_all(&mut *c)
+            .await?,
+    )
 }
 
 pub async fn add_extension_days(
@@ -188,17 +201,4 @@ pub async fn add_wrong_secret(c: &mut SqliteConnection, game: &str, power: &str)
     .execute(&mut *c)
     .await?;
     Ok(())
-}
-
-/// Wrong secrets given so far, by power.
-pub async fn wrong_secrets(c: &mut SqliteConnection, game: &str) -> Result<Vec<(String, i64)>> {
-    let rows = sqlx::query(
-        "SELECT power, wrong_secrets FROM players WHERE game_id = $1 AND wrong_secrets > 0 ORDER BY power",
-    )
-    .bind(game)
-    .fetch_all(&mut *c)
-    .await?;
-    rows.iter()
-        .map(|r| Ok((r.try_get("power")?, r.try_get("wrong_secrets")?)))
-        .collect()
 }

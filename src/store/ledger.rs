@@ -245,25 +245,6 @@ pub async fn record_drop(
     Ok(())
 }
 
-/// Silent drops since `since`, by reason: those about `game`, and those about no game at all.
-pub async fn drop_counts(
-    c: &mut SqliteConnection,
-    game: &str,
-    since: Ts,
-) -> Result<Vec<(String, i64)>> {
-    let rows = sqlx::query(
-        "SELECT reason, count(*) AS n FROM drops WHERE at >= $1 AND (game_id = $2 OR game_id IS NULL)
-         GROUP BY reason ORDER BY reason",
-    )
-    .bind(since)
-    .bind(game)
-    .fetch_all(&mut *c)
-    .await?;
-    rows.iter()
-        .map(|r| Ok((r.try_get("reason")?, r.try_get("n")?)))
-        .collect()
-}
-
 /// Answers and impersonation reports (not results, digests or alerts) mailed to `address`
 /// since `since`.
 pub async fn answers_to(c: &mut SqliteConnection, address: &str, since: Ts) -> Result<i64> {

@@ -32,12 +32,14 @@ mod ledger;
 mod mailboxes;
 mod outbox;
 mod phases;
+mod tick;
 
 pub use games::*;
 pub use ledger::*;
 pub use mailboxes::*;
 pub use outbox::*;
 pub use phases::*;
+pub use tick::*;
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 

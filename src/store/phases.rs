@@ -2,48 +2,40 @@
 
 use super::*;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct PhaseRow {
     pub game_id: String,
     pub seq: i64,
     pub phase: String,
+    /// JSON, the `chancery adjudicate` input shape.
     pub board: String,
     pub started_at: Ts,
     pub deadline: Ts,
     pub adjudication_started_at: Option<Ts>,
     pub adjudicated_at: Option<Ts>,
+    /// When the players were reminded and the masters sent the digest.
+    pub reminded_at: Option<Ts>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct StandingRow {
     pub power: String,
-    pub orders: String,
+    /// The orders as they will be adjudicated.
+    #[sqlx(json)]
+    pub orders: Vec<StandingOrder>,
+    #[sqlx(rename = "final")]
     pub final_: bool,
     pub updated_at: Ts,
 }
 
-pub(super) fn phase_from(r: &sqlx::sqlite::SqliteRow) -> Result<PhaseRow> {
-    Ok(PhaseRow {
-        game_id: r.try_get("game_id")?,
-        seq: r.try_get("seq")?,
-        phase: r.try_get("phase")?,
-        board: r.try_get("board")?,
-        started_at: r.try_get("started_at")?,
-        deadline: r.try_get("deadline")?,
-        adjudication_started_at: r.try_get("adjudication_started_at")?,
-        adjudicated_at: r.try_get("adjudicated_at")?,
-    })
-}
-
 /// The phase being played: the last one, if not yet adjudicated.
 pub async fn current_phase(c: &mut SqliteConnection, game: &str) -> Result<Option<PhaseRow>> {
-    let row = sqlx::query(
+    Ok(sqlx::query_as(
         "SELECT * FROM phases WHERE game_id = $1 AND adjudicated_at IS NULL ORDER BY seq DESC LIMIT 1",
     )
     .bind(game)
     .fetch_optional(&mut *c)
-    .await?;
-    row.as_ref().map(phase_from).transpose()
+    .await?)
 }
 
 pub async fn last_adjudicated_at(c: &mut SqliteConnection, game: &str) -> Result<Option<Ts>> {
@@ -113,26 +105,14 @@ pub async fn mark_adjudicated(
 
 /// Current phases whose deadline has passed, across all active games.
 pub async fn due_phases(c: &mut SqliteConnection, now: Ts) -> Result<Vec<PhaseRow>> {
-    let rows = sqlx::query(
+    Ok(sqlx::query_as(
         "SELECT p.* FROM phases p JOIN games g ON g.id = p.game_id
          WHERE g.status = 'active' AND p.adjudicated_at IS NULL AND p.deadline <= $1
          ORDER BY p.deadline, p.game_id",
     )
     .bind(now)
     .fetch_all(&mut *c)
-    .await?;
-    rows.iter().map(phase_from).collect()
-}
-
-/// All current, unadjudicated phases of active games (for early adjudication checks).
-pub async fn open_phases(c: &mut SqliteConnection) -> Result<Vec<PhaseRow>> {
-    let rows = sqlx::query(
-        "SELECT p.* FROM phases p JOIN games g ON g.id = p.game_id
-         WHERE g.status = 'active' AND p.adjudicated_at IS NULL ORDER BY p.game_id",
-    )
-    .fetch_all(&mut *c)
-    .await?;
-    rows.iter().map(phase_from).collect()
+    .await?)
 }
 
 pub async fn next_deadline(c: &mut SqliteConnection) -> Result<Option<Ts>> {
@@ -179,7 +159,7 @@ pub async fn set_standing_orders(
     game: &str,
     phase: &str,
     power: &str,
-    orders_json: &str,
+    orders: &[StandingOrder],
     final_: bool,
     now: Ts,
 ) -> Result<()> {
@@ -190,7 +170,7 @@ pub async fn set_standing_orders(
     .bind(game)
     .bind(phase)
     .bind(power)
-    .bind(orders_json)
+    .bind(sqlx::types::Json(orders))
     .bind(final_)
     .bind(now)
     .execute(&mut *c)
@@ -203,23 +183,13 @@ pub async fn standing_orders(
     game: &str,
     phase: &str,
 ) -> Result<Vec<StandingRow>> {
-    let rows = sqlx::query(
+    Ok(sqlx::query_as(
         "SELECT * FROM standing_orders WHERE game_id = $1 AND phase = $2 ORDER BY power",
     )
     .bind(game)
     .bind(phase)
     .fetch_all(&mut *c)
-    .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(StandingRow {
-                power: r.try_get("power")?,
-                orders: r.try_get("orders")?,
-                final_: r.try_get("final")?,
-                updated_at: r.try_get("updated_at")?,
-            })
-        })
-        .collect()
+    .await?)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -246,30 +216,6 @@ pub async fn insert_press(
     .execute(&mut *c)
     .await?;
     Ok(())
-}
-
-/// Press of a phase: (author, recipients JSON, grey, body). The author of grey press must never
-/// leave the engine.
-pub async fn press(
-    c: &mut SqliteConnection,
-    game: &str,
-    phase: &str,
-) -> Result<Vec<(String, String, bool, String)>> {
-    let rows = sqlx::query("SELECT author, recipients, grey, body FROM press WHERE game_id = $1 AND phase = $2 ORDER BY id")
-        .bind(game)
-        .bind(phase)
-        .fetch_all(&mut *c)
-        .await?;
-    rows.iter()
-        .map(|r| {
-            Ok((
-                r.try_get("author")?,
-                r.try_get("recipients")?,
-                r.try_get("grey")?,
-                r.try_get("body")?,
-            ))
-        })
-        .collect()
 }
 
 pub async fn cast_vote(

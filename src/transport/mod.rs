@@ -167,19 +167,32 @@ pub(crate) fn ca_path(cfg: &ServerConfig) -> Result<PathBuf, TransportError> {
         })
 }
 
-/// A rustls client configuration trusting the configured CA (or the system bundle).
-pub(crate) fn rustls_client_config(
+/// The certificates Chancery trusts, for IMAP and SMTP alike (one root store): those of the
+/// configured CA file, else those of the system bundle. Certificates rustls cannot use are
+/// left out; none at all is an error.
+pub(crate) fn trusted_roots(
     cfg: &ServerConfig,
-) -> Result<Arc<rustls::ClientConfig>, TransportError> {
-    let mut roots = rustls::RootCertStore::empty();
+) -> Result<Vec<rustls::pki_types::CertificateDer<'static>>, TransportError> {
     let path = ca_path(cfg)?;
-    let (added, _ignored) = roots.add_parsable_certificates(read_pem_certs(&path)?);
-    if added == 0 {
+    let usable: Vec<_> = read_pem_certs(&path)?
+        .into_iter()
+        .filter(|c| rustls::RootCertStore::empty().add(c.clone()).is_ok())
+        .collect();
+    if usable.is_empty() {
         return Err(TransportError::permanent(format!(
             "no usable CA certificate in {}",
             path.display()
         )));
     }
+    Ok(usable)
+}
+
+/// A rustls client configuration trusting [`trusted_roots`].
+pub(crate) fn rustls_client_config(
+    cfg: &ServerConfig,
+) -> Result<Arc<rustls::ClientConfig>, TransportError> {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add_parsable_certificates(trusted_roots(cfg)?);
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()

@@ -5,12 +5,14 @@ use lettre::Message;
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
 use lettre::message::{Body, Mailbox as Address};
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
-use lettre::transport::smtp::client::{AsyncSmtpConnection, Certificate, TlsParameters};
+use lettre::transport::smtp::client::{
+    AsyncSmtpConnection, Certificate, CertificateStore, TlsParameters,
+};
 use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
 use lettre::transport::smtp::extension::{ClientId, MailBodyParameter, MailParameter};
 use std::time::Duration;
 
-use super::{IO_TIMEOUT, ServerConfig, Tls, TransportError, init_crypto};
+use super::{IO_TIMEOUT, ServerConfig, Tls, TransportError, init_crypto, trusted_roots};
 
 /// One outgoing message. Message ids are given without the angle brackets.
 #[derive(Clone, Debug)]
@@ -254,17 +256,12 @@ impl Sender {
         let tls = match cfg.tls {
             Tls::None => None,
             Tls::StartTls | Tls::Implicit => {
-                // Without a CA file, lettre trusts the webpki roots.
-                let mut params = TlsParameters::builder(cfg.effective_tls_name().to_owned());
-                if let Some(ca) = &cfg.ca_file {
-                    let pem = std::fs::read(ca).map_err(|e| {
-                        TransportError::permanent(format!(
-                            "cannot read CA file {}: {e}",
-                            ca.display()
-                        ))
-                    })?;
-                    let cert = Certificate::from_pem(&pem).map_err(|e| {
-                        TransportError::permanent(format!("cannot parse CA file: {e}"))
+                // The same roots as IMAP (`trusted_roots`), not lettre's own default store.
+                let mut params = TlsParameters::builder(cfg.effective_tls_name().to_owned())
+                    .certificate_store(CertificateStore::None);
+                for der in trusted_roots(cfg)? {
+                    let cert = Certificate::from_der(der.to_vec()).map_err(|e| {
+                        TransportError::permanent(format!("cannot use a CA certificate: {e}"))
                     })?;
                     params = params.add_root_certificate(cert);
                 }

@@ -1,0 +1,335 @@
+//! What a tick of the clock reads and writes, a batch of games at a time: a deadline that falls
+//! on thousands of games at once costs a handful of statements per batch, not a dozen per game.
+//!
+//! Game lists are bound as one JSON array and expanded with `json_each`, so a statement has the
+//! same text whatever the batch size (SQLite caches its plan) and every lookup uses an index.
+
+use super::*;
+use sqlx::FromRow;
+use std::collections::HashMap;
+
+/// Press of a phase. The author of grey press must never leave the engine.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct PressRow {
+    pub author: String,
+    /// JSON list of powers; empty for all.
+    pub recipients: String,
+    pub grey: bool,
+    pub body: String,
+}
+
+/// Everything the tick needs to decide about one game, read in the tick's transaction.
+#[derive(Clone, Debug)]
+pub struct GameFacts {
+    pub game: GameRow,
+    /// The phase being played.
+    pub phase: PhaseRow,
+    pub standing: Vec<StandingRow>,
+    pub players: Vec<PlayerRow>,
+    /// Wrong secrets given so far, by power (only powers with some).
+    pub wrong_secrets: Vec<(String, i64)>,
+    pub press: Vec<PressRow>,
+    /// Declared unavailable periods, (from, to).
+    pub unavailable: Vec<(Ts, Ts)>,
+    pub last_adjudicated: Option<Ts>,
+    /// Silent drops since the time asked for, by reason: about this game or about none.
+    pub drops: Vec<(String, i64)>,
+}
+
+/// Games the tick must look at: open phases of active games whose deadline has passed, whose
+/// reminder window (`remind_from`: deadlines up to then) has opened and who were not yet
+/// reminded, or where some power has marked its orders final (they may go early).
+pub async fn tick_candidates(
+    c: &mut SqliteConnection,
+    now: Ts,
+    remind_until: Ts,
+) -> Result<Vec<String>> {
+    let rows = sqlx::query(
+        "SELECT p.game_id FROM phases p JOIN games g ON g.id = p.game_id
+         WHERE g.status = 'active' AND p.adjudicated_at IS NULL
+           AND (p.deadline <= $1
+                OR (p.deadline <= $2 AND p.reminded_at IS NULL)
+                OR EXISTS (SELECT 1 FROM standing_orders s
+                           WHERE s.game_id = p.game_id AND s.phase = p.phase AND s.final))
+         ORDER BY p.game_id",
+    )
+    .bind(now)
+    .bind(remind_until)
+    .fetch_all(&mut *c)
+    .await?;
+    let mut games: Vec<String> = rows
+        .iter()
+        .map(|r| r.try_get("game_id"))
+        .collect::<std::result::Result<_, _>>()?;
+    games.dedup();
+    Ok(games)
+}
+
+/// The facts of each game named (those still active with an open phase), in the order named.
+/// `drops_since`: how far back the silent drops are counted (for the GM's digest).
+pub async fn tick_facts(
+    c: &mut SqliteConnection,
+    games: &[String],
+    drops_since: Ts,
+) -> Result<Vec<GameFacts>> {
+    let ids = serde_json::to_string(games)?;
+    let game_rows: Vec<GameRow> = sqlx::query_as(
+        "SELECT g.* FROM json_each($1) j JOIN games g ON g.id = j.value WHERE g.status = 'active'",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *c)
+    .await?;
+    let mut phases: HashMap<String, PhaseRow> = HashMap::new();
+    let rows: Vec<PhaseRow> = sqlx::query_as(
+        "SELECT p.* FROM json_each($1) j JOIN phases p ON p.game_id = j.value
+         WHERE p.adjudicated_at IS NULL",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *c)
+    .await?;
+    for p in rows {
+        // The current phase is the last open one.
+        match phases.get(&p.game_id) {
+            Some(q) if q.seq >= p.seq => {}
+            _ => {
+                phases.insert(p.game_id.clone(), p);
+            }
+        }
+    }
+    let pairs: Vec<(&str, &str)> = phases
+        .values()
+        .map(|p| (p.game_id.as_str(), p.phase.as_str()))
+        .collect();
+    let pairs = serde_json::to_string(&pairs)?;
+    let mut standing: HashMap<String, Vec<StandingRow>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT s.* FROM json_each($1) j JOIN standing_orders s
+           ON s.game_id = j.value ->> 0 AND s.phase = j.value ->> 1
+         ORDER BY s.game_id, s.power",
+    )
+    .bind(&pairs)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        let game: String = r.try_get("game_id")?;
+        standing
+            .entry(game)
+            .or_default()
+            .push(StandingRow::from_row(&r)?);
+    }
+    let mut press: HashMap<String, Vec<PressRow>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT s.* FROM json_each($1) j JOIN press s
+           ON s.game_id = j.value ->> 0 AND s.phase = j.value ->> 1
+         ORDER BY s.id",
+    )
+    .bind(&pairs)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        let game: String = r.try_get("game_id")?;
+        press.entry(game).or_default().push(PressRow::from_row(&r)?);
+    }
+    let mut players: HashMap<String, Vec<PlayerRow>> = HashMap::new();
+    let mut wrong: HashMap<String, Vec<(String, i64)>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT p.* FROM json_each($1) j JOIN players p ON p.game_id = j.value
+         ORDER BY p.game_id, p.power",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        let game: String = r.try_get("game_id")?;
+        let p = PlayerRow::from_row(&r)?;
+        let n: i64 = r.try_get("wrong_secrets")?;
+        if n > 0 {
+            wrong
+                .entry(game.clone())
+                .or_default()
+                .push((p.power.clone(), n));
+        }
+        players.entry(game).or_default().push(p);
+    }
+    let mut unavailable: HashMap<String, Vec<(Ts, Ts)>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT u.game_id, u.from_ts, u.to_ts FROM json_each($1) j
+         JOIN unavailable u ON u.game_id = j.value",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        let game: String = r.try_get("game_id")?;
+        unavailable
+            .entry(game)
+            .or_default()
+            .push((r.try_get("from_ts")?, r.try_get("to_ts")?));
+    }
+    let mut last: HashMap<String, Ts> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT p.game_id, max(p.adjudicated_at) AS t FROM json_each($1) j
+         JOIN phases p ON p.game_id = j.value GROUP BY p.game_id",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        if let Some(t) = r.try_get::<Option<Ts>, _>("t")? {
+            last.insert(r.try_get("game_id")?, t);
+        }
+    }
+    // Drops of the last day are few: all of them, sorted out by game here.
+    let mut drops_by_game: HashMap<Option<String>, Vec<(String, i64)>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT game_id, reason, count(*) AS n FROM drops WHERE at >= $1
+         GROUP BY game_id, reason ORDER BY reason",
+    )
+    .bind(drops_since)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        drops_by_game
+            .entry(r.try_get("game_id")?)
+            .or_default()
+            .push((r.try_get("reason")?, r.try_get("n")?));
+    }
+    let unattributed = drops_by_game.get(&None).cloned().unwrap_or_default();
+    let mut by_id: HashMap<String, GameRow> =
+        game_rows.into_iter().map(|g| (g.id.clone(), g)).collect();
+    let mut out = Vec::with_capacity(games.len());
+    for id in games {
+        let (Some(game), Some(phase)) = (by_id.remove(id), phases.remove(id)) else {
+            continue;
+        };
+        let mut drops = unattributed.clone();
+        for (reason, n) in drops_by_game.get(&Some(id.clone())).into_iter().flatten() {
+            match drops.iter_mut().find(|d| d.0 == *reason) {
+                Some(d) => d.1 += n,
+                None => drops.push((reason.clone(), *n)),
+            }
+        }
+        drops.sort();
+        out.push(GameFacts {
+            standing: standing.remove(id).unwrap_or_default(),
+            players: players.remove(id).unwrap_or_default(),
+            wrong_secrets: wrong.remove(id).unwrap_or_default(),
+            press: press.remove(id).unwrap_or_default(),
+            unavailable: unavailable.remove(id).unwrap_or_default(),
+            last_adjudicated: last.get(id).copied(),
+            drops,
+            game,
+            phase,
+        });
+    }
+    Ok(out)
+}
+
+/// A phase adjudicated by a tick: its results, and what follows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Adjudicated {
+    pub game: String,
+    pub seq: i64,
+    /// JSON, the `chancery adjudicate` output shape.
+    pub results: String,
+    pub next: Next,
+}
+
+/// What follows an adjudicated phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// The next phase, with its board (JSON, the `adjudicate` input shape) and deadline.
+    Phase {
+        phase: String,
+        board: String,
+        deadline: Ts,
+    },
+    /// The game is over.
+    Finished,
+}
+
+/// Record adjudicated phases and open the phases that follow them, in three statements.
+pub async fn record_adjudications(
+    c: &mut SqliteConnection,
+    done: &[Adjudicated],
+    now: Ts,
+) -> Result<()> {
+    if done.is_empty() {
+        return Ok(());
+    }
+    // 3 parameters a row; SQLite allows 32,766 in one statement.
+    for chunk in done.chunks(1000) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "UPDATE phases SET adjudication_started_at = coalesce(adjudication_started_at, v.column3),
+             adjudicated_at = v.column3, results = v.column4 FROM (",
+        );
+        q.push_values(chunk, |mut b, a| {
+            b.push_bind(&a.game)
+                .push_bind(a.seq)
+                .push_bind(now)
+                .push_bind(&a.results);
+        });
+        q.push(") AS v WHERE phases.game_id = v.column1 AND phases.seq = v.column2");
+        q.build().execute(&mut *c).await?;
+    }
+    let next: Vec<(&Adjudicated, &str, &str, Ts)> = done
+        .iter()
+        .filter_map(|a| match &a.next {
+            Next::Phase {
+                phase,
+                board,
+                deadline,
+            } => Some((a, phase.as_str(), board.as_str(), *deadline)),
+            Next::Finished => None,
+        })
+        .collect();
+    for chunk in next.chunks(1000) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "INSERT INTO phases (game_id, seq, phase, board, started_at, deadline) ",
+        );
+        q.push_values(chunk, |mut b, (a, phase, board, deadline)| {
+            b.push_bind(&a.game)
+                .push_bind(a.seq + 1)
+                .push_bind(*phase)
+                .push_bind(*board)
+                .push_bind(now)
+                .push_bind(*deadline);
+        });
+        q.build().execute(&mut *c).await?;
+    }
+    let finished: Vec<&str> = done
+        .iter()
+        .filter(|a| a.next == Next::Finished)
+        .map(|a| a.game.as_str())
+        .collect();
+    if !finished.is_empty() {
+        sqlx::query("UPDATE games SET status = $1 WHERE id IN (SELECT value FROM json_each($2))")
+            .bind(GameStatus::Finished)
+            .bind(serde_json::to_string(&finished)?)
+            .execute(&mut *c)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Note that the players of these phases, (game, seq), have been reminded and their masters
+/// sent the digest: the tick looks at them again only at the deadline.
+pub async fn mark_reminded(
+    c: &mut SqliteConnection,
+    phases: &[(&str, i64)],
+    now: Ts,
+) -> Result<()> {
+    if phases.is_empty() {
+        return Ok(());
+    }
+    sqlx::query(
+        "UPDATE phases SET reminded_at = $1
+         FROM (SELECT value ->> 0 AS g, value ->> 1 AS s FROM json_each($2)) AS v
+         WHERE phases.game_id = v.g AND phases.seq = v.s",
+    )
+    .bind(now)
+    .bind(serde_json::to_string(phases)?)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
