@@ -205,3 +205,88 @@ fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
     let (code, _, err) = run(&["serve", "--tz", "Europe/Paris"], None);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn a_game_takes_single_options_and_a_power_takes_one_player() {
+    // Issue 11, point 7: any alternative rule chosen per game, not only whole presets; a second
+    // player for a power is refused, not silently written over the first.
+    let dir = std::env::temp_dir().join(format!("chancery-cli-game-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let config = dir.join("chancery.toml");
+    let base =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("config/chancery.toml"))
+            .expect("config");
+    std::fs::write(
+        &config,
+        base.replace("../var/chancery.sqlite", "chancery.sqlite"),
+    )
+    .expect("write config");
+    let config = config.to_string_lossy().to_string();
+    let create = |id: &str, extra: &[&str]| {
+        let mut args = vec![
+            "game",
+            "create",
+            "--config",
+            &config,
+            "--id",
+            id,
+            "--preset",
+            "wm2004",
+            "--gm",
+            "gm@example.test",
+            "--confirm",
+            "confirm@example.test",
+        ];
+        args.extend_from_slice(extra);
+        run(&args, None)
+    };
+    let (code, out, err) = create(
+        "wm1",
+        &[
+            "--set",
+            "submissions=merge_per_unit",
+            "--set",
+            "movement_days=2",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("submissions = \"merge_per_unit\""), "{out}");
+    assert!(out.contains("movement_days = 2"), "{out}");
+    let (code, _, err) = create("wm2", &["--set", "convoy_intent=whenever"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("convoy_intent"), "{err}");
+    let (code, _, err) = create("wm3", &["--set", "no_such_option=1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("unknown option 'no_such_option'"), "{err}");
+    let add = |address: &str| {
+        run(
+            &[
+                "game",
+                "add-player",
+                "--config",
+                &config,
+                "--id",
+                "wm1",
+                "--power",
+                "FRANCE",
+                "--address",
+                address,
+            ],
+            None,
+        )
+    };
+    let (code, _, err) = add("first@example.test");
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = add("second@example.test");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("FRANCE already has a player"), "{err}");
+    let (code, out, err) = run(&["presets", "--show", "wm2004"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines().any(|l| l.contains("submissions")
+            && l.contains("\"replace\"")
+            && l.contains("WM D.III(3)")),
+        "{out}"
+    );
+}

@@ -491,6 +491,39 @@ async fn one_failing_game_does_not_stop_the_others() {
 }
 
 #[tokio::test]
+async fn a_game_whose_stored_rows_cannot_be_read_fails_alone() {
+    // Issue 10: the tick reads a batch of games in one statement per table. One game's
+    // unreadable row fails that read for the whole batch; the batch is then run one game per
+    // transaction, and only that game fails.
+    let pool = setup("batch-isolation", &["a1", "b2", "c3"]).await;
+    {
+        let mut c = pool.acquire().await.expect("conn");
+        sqlx::query(
+            "INSERT INTO standing_orders (game_id, phase, power, orders, final, updated_at)
+             VALUES ('b2', 'S1901M', 'FRANCE', 'not json', 1, 0)",
+        )
+        .execute(&mut *c)
+        .await
+        .expect("break b2");
+    }
+    let due = T0 + 3 * DAY + 1;
+    let r = engine::tick_with(&pool, &env(), due, due)
+        .await
+        .expect("tick");
+    assert_eq!(r.adjudicated, 2, "a1 and c3 are adjudicated: {r:?}");
+    assert_eq!(r.failed.len(), 1);
+    assert_eq!(r.failed[0].0, "b2");
+    let mut c = pool.acquire().await.expect("conn");
+    for (game, open) in [("a1", "F1901M"), ("b2", "S1901M"), ("c3", "F1901M")] {
+        let p = store::current_phase(&mut c, game)
+            .await
+            .expect("phase")
+            .expect("open");
+        assert_eq!(p.phase, open, "{game}");
+    }
+}
+
+#[tokio::test]
 async fn a_poisoned_message_is_set_aside_once_and_the_masters_are_told() {
     // Issue 9, point 1: a message whose handling fails gets a "poisoned" ledger row, and the
     // mailbox goes on.

@@ -64,6 +64,28 @@ async fn ledger_outbox_and_reopen() {
         store::players(&mut c, "wm1").await.expect("players")[0].address,
         "player3@example.test"
     );
+    // Issue 11, point 7: a power that has a player is not silently given another.
+    let taken = store::add_player(
+        &mut c,
+        "wm1",
+        &PlayerRow {
+            power: "FRANCE".into(),
+            address: "intruder@example.test".into(),
+            name: String::new(),
+            tz: "UTC".into(),
+            secret: "s9".into(),
+            extension_days_used: 0,
+        },
+    )
+    .await;
+    assert!(
+        matches!(taken, Err(store::StoreError::PowerTaken { .. })),
+        "{taken:?}"
+    );
+    assert_eq!(
+        store::players(&mut c, "wm1").await.expect("players")[0].address,
+        "player3@example.test"
+    );
 
     // A message and its ledger row, in one transaction with an outgoing mail.
     let mut tx = pool.begin().await.expect("tx");

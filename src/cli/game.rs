@@ -26,6 +26,10 @@ pub enum Command {
         /// The confirmation mailbox players may CC.
         #[arg(long)]
         confirm: String,
+        /// One house-rule option changed from the preset, as OPTION=VALUE (repeatable;
+        /// `chancery presets --show PRESET` lists the options).
+        #[arg(long = "set", value_name = "OPTION=VALUE")]
+        set: Vec<String>,
     },
     /// Register a player for a power.
     AddPlayer {
@@ -81,9 +85,17 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 variant,
                 gm,
                 confirm,
+                set,
                 ..
             } => {
-                admin::create_game(
+                let mut options = Vec::new();
+                for s in set {
+                    let (k, v) = s
+                        .split_once('=')
+                        .ok_or_else(|| anyhow::anyhow!("--set takes OPTION=VALUE, not '{s}'"))?;
+                    options.push((k.trim().to_string(), v.trim().to_string()));
+                }
+                let rules = admin::create_game(
                     &pool,
                     &NewGame {
                         id,
@@ -91,11 +103,17 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                         variant,
                         gm_address: gm,
                         confirm_address: confirm,
+                        options: &options,
                     },
                     now,
                 )
                 .await?;
                 println!("game {id} created ({preset}); add the players, then start it");
+                for (k, _) in &options {
+                    if let Some((_, v)) = rules.options().into_iter().find(|o| o.0 == k) {
+                        println!("  {k} = {v} (changed from the preset)");
+                    }
+                }
             }
             Command::AddPlayer {
                 id,

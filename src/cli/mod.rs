@@ -57,8 +57,13 @@ pub enum Command {
     /// Create, fill, start and inspect games.
     #[command(subcommand)]
     Game(game::Command),
-    /// List the house-rule presets.
-    Presets,
+    /// List the house-rule presets, or with --show every option of one with its value and
+    /// clause (any option can be changed per game: `game create --set OPTION=VALUE`).
+    Presets {
+        /// The preset to show in full.
+        #[arg(long)]
+        show: Option<String>,
+    },
     /// Play 1901 by e-mail with seven scripted players on a private mail stack (run from the
     /// repository, as root).
     Demo,
@@ -97,10 +102,23 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(a) => serve::run(a),
         Command::Status(a) => status::run(a),
         Command::Game(c) => game::run(c),
-        Command::Presets => {
-            for name in chancery::rules::Rules::preset_names() {
-                let r = chancery::rules::Rules::preset(name)?;
-                println!("{name:12} {}", r.description);
+        Command::Presets { show } => {
+            use chancery::rules::Rules;
+            match show {
+                None => {
+                    for name in Rules::preset_names() {
+                        let r = Rules::preset(name)?;
+                        println!("{name:12} {}", r.description);
+                    }
+                }
+                Some(name) => {
+                    let r = Rules::preset(&name)?;
+                    println!("{}: {}", r.name, r.description);
+                    for (option, value) in r.options() {
+                        let clause = Rules::clause(option).unwrap_or("");
+                        println!("  {option:30} {value:24} {clause}");
+                    }
+                }
             }
             Ok(())
         }

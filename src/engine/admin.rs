@@ -38,11 +38,20 @@ pub struct NewGame<'a> {
     pub variant: &'a str,
     pub gm_address: &'a str,
     pub confirm_address: &'a str,
+    /// Single options changed from the preset, (option, value): the alternative rules chosen
+    /// for this game.
+    pub options: &'a [(String, String)],
 }
 
-/// Create a game in the "forming" state, with the preset's house rules.
-pub async fn create_game(pool: &SqlitePool, g: &NewGame<'_>, now: Ts) -> Result<(), AdminError> {
-    let rules = Rules::preset(g.preset).map_err(|e| AdminError::Rules(e.to_string()))?;
+/// Create a game in the "forming" state, with the preset's house rules and any single options
+/// changed; returns the game's rules.
+pub async fn create_game(pool: &SqlitePool, g: &NewGame<'_>, now: Ts) -> Result<Rules, AdminError> {
+    let mut rules = Rules::preset(g.preset).map_err(|e| AdminError::Rules(e.to_string()))?;
+    for (option, value) in g.options {
+        rules = rules
+            .set(option, value)
+            .map_err(|e| AdminError::Rules(e.to_string()))?;
+    }
     if Map::variant(g.variant).is_none() {
         return Err(AdminError::UnknownVariant(g.variant.to_string()));
     }
@@ -58,7 +67,7 @@ pub async fn create_game(pool: &SqlitePool, g: &NewGame<'_>, now: Ts) -> Result<
         now,
     )
     .await?;
-    Ok(())
+    Ok(rules)
 }
 
 /// A player to register.

@@ -790,37 +790,16 @@ fn one_line(s: &str) -> String {
 /// become spaces; words longer than a line are not broken.
 pub fn wrap_text(s: &str, width: usize, indent: &str) -> String {
     let flat = s.replace("\r\n", " ").replace(['\n', '\r', '\t'], " ");
-    let mut out = String::new();
-    let mut line = String::new();
-    let mut len = 0;
-    let mut has_word = false;
-    // At the start of the text, or just after a break (where spaces are dropped).
-    let (mut first, mut broken) = (true, false);
-    for w in flat.trim_end().split(' ') {
-        let wlen = w.chars().count();
-        if !w.is_empty() && has_word && len + 1 + wlen > width {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line = indent.to_string();
-            len = indent.chars().count();
-            has_word = false;
-            broken = true;
-        }
-        if broken && w.is_empty() {
-            continue;
-        }
-        if !first && !broken {
-            line.push(' ');
-            len += 1;
-        }
-        line.push_str(w);
-        len += wlen;
-        has_word |= !w.is_empty();
-        first = false;
-        broken = false;
-    }
-    out.push_str(line.trim_end());
-    out
+    // Leading spaces stay on the first line, before its first word, however long that is.
+    let text = flat.trim_start();
+    let lead = &flat[..flat.len() - text.len()];
+    let options = textwrap::Options::new(width)
+        .initial_indent(lead)
+        .subsequent_indent(indent)
+        .break_words(false)
+        .word_separator(textwrap::WordSeparator::AsciiSpace)
+        .wrap_algorithm(textwrap::WrapAlgorithm::FirstFit);
+    textwrap::fill(text.trim_end(), options)
 }
 
 fn wrap_filter(s: String, width: Option<usize>, indent: Option<String>) -> String {

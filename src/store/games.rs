@@ -111,11 +111,11 @@ pub async fn set_game_status(c: &mut SqliteConnection, id: &str, status: GameSta
     Ok(())
 }
 
+/// Register a player for a power that has none. A power that has a player is refused
+/// ([`StoreError::PowerTaken`]): a player is changed by a replacement, never overwritten.
 pub async fn add_player(c: &mut SqliteConnection, game: &str, p: &PlayerRow) -> Result<()> {
     sqlx::query(
-        "INSERT INTO players (game_id, power, address, name, tz, secret) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (game_id, power) DO UPDATE SET address = excluded.address, name = excluded.name,
-         tz = excluded.tz, secret = excluded.secret",
+        "INSERT INTO players (game_id, power, address, name, tz, secret) VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(game)
     .bind(&p.power)
@@ -124,7 +124,14 @@ pub async fn add_player(c: &mut SqliteConnection, game: &str, p: &PlayerRow) -> 
     .bind(&p.tz)
     .bind(&p.secret)
     .execute(&mut *c)
-    .await?;
+    .await
+    .map_err(|e| match e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::PowerTaken {
+            game: game.to_string(),
+            power: p.power.clone(),
+        },
+        e => e.into(),
+    })?;
     Ok(())
 }
 

@@ -25,6 +25,8 @@ pub enum StoreError {
     Directory { path: String, error: std::io::Error },
     #[error("a game named '{0}' already exists")]
     GameExists(String),
+    #[error("{power} already has a player in {game} (a player is changed by REPLACE)")]
+    PowerTaken { game: String, power: String },
 }
 
 mod games;

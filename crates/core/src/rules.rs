@@ -343,6 +343,145 @@ impl Rules {
     }
 }
 
+/// The clauses each option implements, for `chancery presets --show` and the start mail.
+/// Kept beside the fields' own doc comments; a unit test checks that every option has one.
+pub const CLAUSES: &[(&str, &str)] = &[
+    (
+        "convoy_intent",
+        "DATC 4.A.3; WM D.VI(2); Maharajiad B.VII(2)",
+    ),
+    (
+        "convoy_routes",
+        "WM D.VI(3)-(4); Maharajiad B.VII(3)-(4); DATC 4.A.1, 4.A.6",
+    ),
+    (
+        "convoy_legality",
+        "WM D.III(4); Maharajiad B.IV(5); DATC 4.E.1",
+    ),
+    (
+        "multiple_orders",
+        "WM D.III(5); Maharajiad B.IV(6); DATC 4.D.3",
+    ),
+    (
+        "unit_type_designation",
+        "WM D.IV(1); Maharajiad B.V(1)-(2); DATC 4.C.1-4.C.2",
+    ),
+    (
+        "nationality_designation",
+        "WM D.IV(2); Maharajiad B.V(3)-(4); DATC 4.C.5-4.C.6",
+    ),
+    ("wrong_move_coast", "WM D.IV(3); DATC 4.B.3"),
+    (
+        "excess_adjustments",
+        "WM D.V(2); Maharajiad B.VI(2); DATC 4.D.4, 4.D.6",
+    ),
+    (
+        "duplicate_builds",
+        "WM D.V(3); Maharajiad B.VI(3); DATC 4.D.5",
+    ),
+    ("untyped_build", "WM D.V(1); Maharajiad B.VI(1); DATC 4.C.3"),
+    (
+        "civil_disorder",
+        "2023 rulebook; WM D.V(4); Maharajiad B.VI(4); Agora BT24",
+    ),
+    ("press", "WM D.X(1); Maharajiad B.XI(1)"),
+    ("partial_press", "WM D.X(1); Maharajiad B.XI(1)"),
+    ("unknown_lines", "WM D.II(2)"),
+    ("gm_address", "WM D.II(2); Maharajiad B.III(2)"),
+    ("subject_format", "WM D.II(2); Maharajiad B.III(2)"),
+    ("authentication", "WM D.X(6)"),
+    ("submissions", "WM D.III(3) and its Alternative Rule"),
+    ("late_orders", "WM D.VII(3); Maharajiad B.VIII(3)"),
+    (
+        "confirmation_time_counts",
+        "WM D.VII(1); Maharajiad B.VIII(1)",
+    ),
+    (
+        "early_adjudication_gap_hours",
+        "WM D.VII(2); Maharajiad B.VIII(2)",
+    ),
+    ("movement_days", "WM D.VII(4)(a); Maharajiad B.VIII(4)(a)"),
+    ("retreat_days", "WM D.VII(4)(a); Maharajiad B.VIII(4)(a)"),
+    ("adjustment_days", "WM D.VII(4)(a); Maharajiad B.VIII(4)(a)"),
+    ("extension_days_total", "WM D.VII(5); Maharajiad B.VIII(5)"),
+    (
+        "extension_notice_hours",
+        "WM D.VII(5); Maharajiad B.VIII(5)",
+    ),
+    ("unavailable_hours_max", "WM D.VII(2); Maharajiad B.VIII(2)"),
+    ("no_nmr_phases", "WM D.VII(6)(b); Maharajiad B.VIII(6)(b)"),
+];
+
+/// Why a single option could not be set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionError {
+    Unknown(String),
+    BadValue { option: String, message: String },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(o) => write!(
+                f,
+                "unknown option '{o}' (known: {})",
+                CLAUSES.iter().map(|c| c.0).collect::<Vec<_>>().join(", ")
+            ),
+            OptionError::BadValue { option, message } => {
+                write!(f, "bad value for '{option}': {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+impl Rules {
+    /// The clause an option implements.
+    pub fn clause(option: &str) -> Option<&'static str> {
+        CLAUSES.iter().find(|c| c.0 == option).map(|c| c.1)
+    }
+
+    /// Every option with its value (as `--set` takes it), in `CLAUSES` order.
+    pub fn options(&self) -> Vec<(&'static str, String)> {
+        let table = match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(t)) => t,
+            _ => return Vec::new(),
+        };
+        CLAUSES
+            .iter()
+            .map(|(name, _)| {
+                let v = table.get(*name).map_or_else(String::new, |v| v.to_string());
+                (*name, v)
+            })
+            .collect()
+    }
+
+    /// These rules with one option changed (an alternative rule chosen for one game). The
+    /// value is a JSON value; a bare word is taken as text:
+    /// `convoy_intent=explicit`, `movement_days=2`, `no_nmr_phases=["S1901M"]`.
+    pub fn set(&self, option: &str, value: &str) -> Result<Rules, OptionError> {
+        let option = option.trim();
+        if Rules::clause(option).is_none() {
+            return Err(OptionError::Unknown(option.to_string()));
+        }
+        let bad = |message: String| OptionError::BadValue {
+            option: option.to_string(),
+            message,
+        };
+        let value = value.trim();
+        let parsed: serde_json::Value = serde_json::from_str(value)
+            .unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
+        let mut table = match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(t)) => t,
+            Ok(_) => return Err(bad("the rules are not a table".into())),
+            Err(e) => return Err(bad(e.to_string())),
+        };
+        table.insert(option.to_string(), parsed);
+        serde_json::from_value(serde_json::Value::Object(table)).map_err(|e| bad(e.to_string()))
+    }
+}
+
 impl Default for Rules {
     fn default() -> Rules {
         match Rules::preset("dpv2023") {
@@ -363,6 +502,39 @@ mod tests {
             let r = Rules::preset(name).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(r.name, name);
         }
+    }
+
+    #[test]
+    fn every_option_names_its_clause_and_can_be_set_alone() {
+        let d = Rules::default();
+        let fields: Vec<String> = match serde_json::to_value(&d) {
+            Ok(serde_json::Value::Object(t)) => t.keys().cloned().collect(),
+            _ => panic!("rules are a table"),
+        };
+        for f in fields
+            .iter()
+            .filter(|f| *f != "name" && *f != "description")
+        {
+            assert!(Rules::clause(f).is_some(), "{f} names no clause");
+        }
+        assert_eq!(d.options().len(), CLAUSES.len());
+        // WM D.III(3) Alternative Rule: merged order sets, chosen alone.
+        let merged = d.set("submissions", "merge_per_unit").expect("merge");
+        assert_eq!(merged.submissions, Submissions::MergePerUnit);
+        assert_eq!(
+            merged.convoy_intent, d.convoy_intent,
+            "nothing else changes"
+        );
+        let days = d.set("movement_days", "2").expect("days");
+        assert_eq!(days.movement_days, 2);
+        let phases = d
+            .set("no_nmr_phases", r#"["S1901M", "F1901M"]"#)
+            .expect("phases");
+        assert_eq!(phases.no_nmr_phases, vec!["S1901M", "F1901M"]);
+        assert!(matches!(d.set("nope", "1"), Err(OptionError::Unknown(_))));
+        let e = d.set("movement_days", "soon").unwrap_err().to_string();
+        assert!(e.contains("movement_days"), "{e}");
+        assert!(d.set("convoy_intent", "whenever").is_err());
     }
 
     #[test]

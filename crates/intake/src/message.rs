@@ -425,58 +425,9 @@ fn find_ci(hay: &str, needle: &str) -> Option<usize> {
     (0..h.len().saturating_sub(n.len() - 1)).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
 }
 
+/// Character references (`&amp;`, `&#233;`, every HTML5 name) as text.
 fn decode_entities(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find('&') {
-        out.push_str(rest.get(..i).unwrap_or(""));
-        rest = tail_from(rest, i);
-        // Search bytes: ';' is ASCII, so its index is always a character boundary.
-        let end = rest.bytes().take(12).position(|b| b == b';');
-        let Some(end) = end else {
-            out.push('&');
-            rest = tail_from(rest, 1);
-            continue;
-        };
-        let ent = rest.get(1..end).unwrap_or("");
-        let decoded = match ent {
-            "nbsp" => Some('\u{a0}'),
-            "amp" => Some('&'),
-            "lt" => Some('<'),
-            "gt" => Some('>'),
-            "quot" => Some('"'),
-            "apos" => Some('\''),
-            "ndash" => Some('–'),
-            "mdash" => Some('—'),
-            "rarr" => Some('→'),
-            "hellip" => Some('…'),
-            "lsquo" => Some('‘'),
-            "rsquo" => Some('’'),
-            "ldquo" => Some('“'),
-            "rdquo" => Some('”'),
-            _ => ent
-                .strip_prefix("#x")
-                .or_else(|| ent.strip_prefix("#X"))
-                .and_then(|h| u32::from_str_radix(h, 16).ok())
-                .or_else(|| ent.strip_prefix('#').and_then(|d| d.parse().ok()))
-                .and_then(char::from_u32),
-        };
-        match decoded {
-            Some(c) => {
-                out.push(c);
-                rest = tail_from(rest, end + 1);
-            }
-            None => {
-                out.push('&');
-                rest = tail_from(rest, 1);
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    html_escape::decode_html_entities(s).into_owned()
 }
 
 fn is_reply_header(line: &str) -> bool {
