@@ -106,7 +106,6 @@ async fn storm(dir: &Path, games: usize) -> Result<(), String> {
         confirm_from: "confirm@example.test".into(),
         ..Env::default()
     };
-    eprintln!("STORM-START");
     let start = Instant::now();
     let n = engine::tick(&pool, &env, t0 + 3 * DAY + 1)
         .await
