@@ -9,7 +9,7 @@
 //! `chancery::map` or `chancery::reader` is the same module as in its crate.
 
 pub use chancery_core::{adjudicator, json, map, order, phase, policy, rules};
-pub use chancery_intake::{acceptance, authres, message, orderset, reader, sections};
+pub use chancery_intake::{acceptance, authres, commands, message, orderset, reader, sections};
 
 pub mod config;
 pub mod engine;

@@ -167,6 +167,15 @@ fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
         &["game", "add-player"],
         &["game", "start"],
         &["game", "status"],
+        &["game", "add-master"],
+        &["game", "add-observer"],
+        &["game", "deadline"],
+        &["game", "extend"],
+        &["game", "pause"],
+        &["game", "resume"],
+        &["game", "process"],
+        &["game", "set"],
+        &["game", "log"],
         &["presets"],
         &["demo"],
         &["bench"],
@@ -281,6 +290,48 @@ fn a_game_takes_single_options_and_a_power_takes_one_player() {
     let (code, _, err) = add("second@example.test");
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("FRANCE already has a player"), "{err}");
+    // A master, a console command that is refused (the game has not started), and the log.
+    let (code, out, err) = run(
+        &[
+            "game",
+            "add-master",
+            "--config",
+            &config,
+            "--id",
+            "wm1",
+            "--role",
+            "td",
+            "--address",
+            "td@example.org",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("td@example.org is TD of wm1"), "{out}");
+    let (code, _, err) = run(
+        &[
+            "game", "extend", "--config", &config, "--id", "wm1", "--by", "2d",
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("EXTEND 2d: refused: game wm1 is forming"),
+        "{err}"
+    );
+    let (code, _, err) = run(
+        &[
+            "game", "extend", "--config", &config, "--id", "wm1", "--by", "soon",
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{err}");
+    let (code, out, err) = run(&["game", "log", "--config", &config, "--id", "wm1"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("console (console)  EXTEND 2d  ->  refused: game wm1 is forming"),
+        "{out}"
+    );
     let (code, out, err) = run(&["presets", "--show", "wm2004"], None);
     assert_eq!(code, 0, "{err}");
     assert!(

@@ -1,116 +1,15 @@
 //! Hostile, broken and late mail through the engine, on a real SQLite file: what a message or a
 //! tick does to the store and the outbox. (The same over the real mail stack: tests/hostile.rs.)
 
-use chancery::engine::{self, Env, Incoming, Processed};
-use chancery::policy::{DAY, Ts};
-use chancery::rules::Rules;
-use chancery::store::{self, PlayerRow};
+use chancery::engine::{self, Incoming, Processed};
+use chancery::policy::DAY;
+use chancery::store;
 use sqlx::{Row, SqlitePool};
 
-const T0: Ts = 1_795_000_000;
-const POWERS: [&str; 7] = [
-    "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
-];
-
-fn env() -> Env {
-    Env {
-        authserv_id: "mx.example.test".into(),
-        message_id_domain: "chancery.example.test".into(),
-        masters: vec!["td@example.test".into()],
-        alert_from: "gm@example.test".into(),
-        confirm_from: "confirm@example.test".into(),
-        ..Env::default()
-    }
-}
-
-fn player(i: usize) -> String {
-    format!("player{}@example.test", i + 1)
-}
-
-async fn setup(name: &str, games: &[&str]) -> SqlitePool {
-    let dir = std::env::temp_dir().join(format!("chancery-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let pool = store::open(&dir.join("chancery.sqlite"))
-        .await
-        .expect("open");
-    let rules = Rules {
-        subject_format: "{game} {power} {phase}".into(),
-        ..Rules::default()
-    };
-    for g in games {
-        let mut c = pool.acquire().await.expect("conn");
-        store::create_game(
-            &mut c,
-            g,
-            "standard",
-            &serde_json::to_string(&rules).expect("rules"),
-            "gm@example.test",
-            "confirm@example.test",
-            T0,
-        )
-        .await
-        .expect("game");
-        for (i, power) in POWERS.iter().enumerate() {
-            store::add_player(
-                &mut c,
-                g,
-                &PlayerRow {
-                    power: power.to_string(),
-                    address: player(i),
-                    name: String::new(),
-                    tz: "UTC".into(),
-                    secret: format!("s{}", i + 1),
-                    extension_days_used: 0,
-                },
-            )
-            .await
-            .expect("player");
-        }
-        drop(c);
-        engine::start_game(&pool, g, T0).await.expect("start");
-    }
-    pool
-}
-
-fn raw(from: &str, to: &str, subject: &str, extra: &str, body: &str) -> Vec<u8> {
-    format!(
-        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nDate: Thu, 19 Nov 2026 10:00:00 +0000\r\n{extra}\r\n{body}"
-    )
-    .into_bytes()
-}
-
-/// Process a raw mail as UID `uid` of `mailbox`, arrived at `arrived`, read at `now`.
-async fn deliver(
-    pool: &SqlitePool,
-    mailbox: &str,
-    uid: u32,
-    bytes: &[u8],
-    arrived: Option<Ts>,
-    now: Ts,
-) -> Processed {
-    let inc = Incoming {
-        mailbox,
-        uidvalidity: 1,
-        uid,
-        raw: bytes,
-        arrived,
-    };
-    engine::process_message(pool, &env(), &inc, &engine::read(bytes), now)
-        .await
-        .expect("process")
-}
-
-/// Outgoing mail: (kind, to, subject, body).
-async fn outbox(pool: &SqlitePool) -> Vec<(String, String, String, String)> {
-    let mut c = pool.acquire().await.expect("conn");
-    sqlx::query("SELECT kind, to_address, subject, body FROM outbox ORDER BY id")
-        .fetch_all(&mut *c)
-        .await
-        .expect("outbox")
-        .iter()
-        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
-        .collect()
-}
+#[path = "common/engine.rs"]
+#[allow(dead_code)]
+mod fixtures;
+use fixtures::*;
 
 async fn drops(pool: &SqlitePool) -> Vec<String> {
     let mut c = pool.acquire().await.expect("conn");

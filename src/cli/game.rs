@@ -1,6 +1,7 @@
 //! `chancery game ...`: a Master's commands on one game.
 
 use super::{ConfigArg, load_config, runtime};
+use chancery::commands::{self, GmCommand};
 use chancery::engine::admin::{self, NewGame, NewPlayer};
 use chancery::outgoing::compose::gmt;
 use chancery::store;
@@ -65,6 +66,88 @@ pub enum Command {
         #[arg(long)]
         id: String,
     },
+    /// Add a master (the GM, or the TD above the GM): digests, alerts and reports go to them,
+    /// and they may send command mails (subject `<game> GM`).
+    AddMaster {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        /// gm or td.
+        #[arg(long, value_parser = ["gm", "td"])]
+        role: String,
+        #[arg(long)]
+        address: String,
+        /// The master's time zone (IANA name).
+        #[arg(long, default_value = "UTC")]
+        tz: String,
+    },
+    /// Add an observer: results and public press only.
+    AddObserver {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        address: String,
+        #[arg(long, default_value = "UTC")]
+        tz: String,
+    },
+    /// Set the deadline of the current phase (GMT, `2026-12-01 18:00`); every player is told.
+    Deadline {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(long, value_name = "YYYY-MM-DD HH:MM")]
+        at: String,
+    },
+    /// Move the deadline later (`2d`, `36h`, `1d 12h`); every player is told.
+    Extend {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(long, value_name = "DURATION")]
+        by: String,
+    },
+    /// Pause the game: the time left is kept, nothing is adjudicated or reminded.
+    Pause {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+    },
+    /// Resume a paused game with the time that was left.
+    Resume {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+    },
+    /// Adjudicate now (as soon as every mailbox has been read up to now).
+    Process {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+    },
+    /// Change one house-rule option (`chancery presets --show` lists them); every player is told.
+    Set {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(value_name = "OPTION=VALUE")]
+        option: String,
+    },
+    /// Print the audit log: every master's command, by mail or here, and what it did.
+    Log {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+    },
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<()> {
@@ -72,7 +155,16 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Create { config, .. }
         | Command::AddPlayer { config, .. }
         | Command::Start { config, .. }
-        | Command::Status { config, .. } => config,
+        | Command::Status { config, .. }
+        | Command::AddMaster { config, .. }
+        | Command::AddObserver { config, .. }
+        | Command::Deadline { config, .. }
+        | Command::Extend { config, .. }
+        | Command::Pause { config, .. }
+        | Command::Resume { config, .. }
+        | Command::Process { config, .. }
+        | Command::Set { config, .. }
+        | Command::Log { config, .. } => config,
     };
     let (cfg, base) = load_config(config)?;
     runtime()?.block_on(async {
@@ -146,9 +238,97 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 println!("game {id} started; first deadline {}", gmt(deadline));
             }
             Command::Status { id, .. } => status(&pool, id).await?,
+            Command::AddMaster {
+                id,
+                role,
+                address,
+                tz,
+                ..
+            } => {
+                let role = if role == "td" {
+                    store::Role::Td
+                } else {
+                    store::Role::Gm
+                };
+                let m = admin::add_member(&pool, id, role, address, tz, now).await?;
+                println!(
+                    "{} is {} of {id} (secret for command mails: {})",
+                    m.address,
+                    m.role.as_str().to_uppercase(),
+                    m.secret
+                );
+            }
+            Command::AddObserver {
+                id, address, tz, ..
+            } => {
+                let m =
+                    admin::add_member(&pool, id, store::Role::Observer, address, tz, now).await?;
+                println!("{} observes {id}", m.address);
+            }
+            Command::Deadline { id, at, .. } => {
+                let t = commands::parse_gmt(at).ok_or_else(|| {
+                    anyhow::anyhow!("--at takes a GMT time as 2026-12-01 18:00, not '{at}'")
+                })?;
+                console(&pool, &cfg, id, &GmCommand::Deadline(t), now).await?;
+            }
+            Command::Extend { id, by, .. } => {
+                let d = commands::parse_duration(by)
+                    .filter(|d| *d > 0)
+                    .ok_or_else(|| anyhow::anyhow!("--by takes 2d, 36h or 1d 12h, not '{by}'"))?;
+                console(&pool, &cfg, id, &GmCommand::Extend(d), now).await?;
+            }
+            Command::Pause { id, .. } => console(&pool, &cfg, id, &GmCommand::Pause, now).await?,
+            Command::Resume { id, .. } => console(&pool, &cfg, id, &GmCommand::Resume, now).await?,
+            Command::Process { id, .. } => {
+                console(&pool, &cfg, id, &GmCommand::Process, now).await?
+            }
+            Command::Set { id, option, .. } => {
+                let (k, v) = option
+                    .split_once('=')
+                    .ok_or_else(|| anyhow::anyhow!("takes OPTION=VALUE, not '{option}'"))?;
+                let cmd = GmCommand::Set {
+                    option: k.trim().to_string(),
+                    value: v.trim().to_string(),
+                };
+                console(&pool, &cfg, id, &cmd, now).await?;
+            }
+            Command::Log { id, .. } => {
+                let mut c = pool.acquire().await?;
+                let g = store::game(&mut c, id)
+                    .await?
+                    .ok_or_else(|| anyhow::anyhow!("no game '{id}'"))?;
+                for a in store::audit_log(&mut c, &g.id).await? {
+                    println!(
+                        "{}  {} ({})  {}  ->  {}",
+                        gmt(a.at),
+                        a.actor,
+                        a.via,
+                        a.command,
+                        a.effect
+                    );
+                }
+            }
         }
         Ok(())
     })
+}
+
+/// A master's command at the console: printed as the reply to a command mail would say it; a
+/// refusal is a failure (exit 1).
+async fn console(
+    pool: &sqlx::SqlitePool,
+    cfg: &chancery::config::Config,
+    id: &str,
+    cmd: &GmCommand,
+    now: i64,
+) -> anyhow::Result<()> {
+    let done = admin::console_command(pool, &cfg.env(), id, cmd, now).await?;
+    if done.ok {
+        println!("{}: {}", cmd.canonical(), done.answer);
+        Ok(())
+    } else {
+        anyhow::bail!("{}: refused: {}", cmd.canonical(), done.answer)
+    }
 }
 
 async fn status(pool: &sqlx::SqlitePool, id: &str) -> anyhow::Result<()> {
@@ -157,8 +337,19 @@ async fn status(pool: &sqlx::SqlitePool, id: &str) -> anyhow::Result<()> {
         .await?
         .ok_or_else(|| anyhow::anyhow!("no game '{id}'"))?;
     println!("game {} ({}), {}", g.id, g.variant, g.status);
+    for m in store::members(&mut c, &g.id).await? {
+        println!("  {:8} {}", m.role.as_str().to_uppercase(), m.address);
+    }
+    let paused = store::paused_remaining(&mut c, &g.id).await?;
     if let Some(p) = store::current_phase(&mut c, &g.id).await? {
-        println!("phase {}, deadline {}", p.phase, gmt(p.deadline));
+        match paused {
+            Some(left) => println!(
+                "phase {}, paused with {} left",
+                p.phase,
+                commands::format_duration(left)
+            ),
+            None => println!("phase {}, deadline {}", p.phase, gmt(p.deadline)),
+        }
         let standing = store::standing_orders(&mut c, &g.id, &p.phase).await?;
         for pl in store::players(&mut c, &g.id).await? {
             let s = standing.iter().find(|s| s.power == pl.power);

@@ -112,6 +112,55 @@ pub async fn add_player(pool: &SqlitePool, p: &NewPlayer<'_>) -> Result<PlayerRo
     Ok(player)
 }
 
+/// Add a master (GM or TD) or an observer to a game; returns the stored row (with the secret
+/// to give them: masters authenticate their command mails as players do, WM D.X(6)).
+pub async fn add_member(
+    pool: &SqlitePool,
+    game: &str,
+    role: store::Role,
+    address: &str,
+    tz: &str,
+    now: Ts,
+) -> Result<store::MemberRow, AdminError> {
+    let mut c = pool.acquire().await.map_err(StoreError::from)?;
+    let g = store::game(&mut c, game)
+        .await?
+        .ok_or_else(|| AdminError::NoGame(game.to_string()))?;
+    if tz != "UTC" && tz.parse::<chrono_tz::Tz>().is_err() {
+        return Err(AdminError::UnknownTimeZone(tz.to_string()));
+    }
+    let m = store::MemberRow {
+        role,
+        address: address.to_ascii_lowercase(),
+        name: String::new(),
+        tz: tz.to_string(),
+        secret: super::secret::generate().map_err(AdminError::Secret)?,
+    };
+    store::add_member(&mut c, &g.id, &m, now).await?;
+    Ok(m)
+}
+
+/// A master's command at the console: done in one transaction, audited as `console`.
+pub async fn console_command(
+    pool: &SqlitePool,
+    env: &super::Env,
+    game: &str,
+    cmd: &crate::commands::GmCommand,
+    now: Ts,
+) -> super::Result<super::command::Done> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let g = store::game(&mut tx, game)
+        .await?
+        .ok_or_else(|| EngineError::NoGame(game.to_string()))?;
+    let actor = super::command::Actor {
+        who: "console",
+        via: "console",
+    };
+    let done = super::command::execute(&mut tx, env, &g, actor, cmd, now).await?;
+    tx.commit().await?;
+    Ok(done)
+}
+
 /// Start a game: the opening board, its first deadline, and the game goes active.
 pub async fn start_game(pool: &SqlitePool, game_id: &str, now: Ts) -> super::Result<Ts> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;

@@ -240,10 +240,15 @@ fn decide(env: &Env, f: &store::GameFacts, now: Ts, read_through: Ts) -> Result<
 }
 
 /// A mail, or if it could not be composed, the masters' alert instead.
-fn or_alert(env: &Env, g: &GameRow, composed: compose::Composed, key: &str) -> Vec<NewMail> {
+fn or_alert(
+    env: &Env,
+    f: &store::GameFacts,
+    composed: compose::Composed,
+    key: &str,
+) -> Vec<NewMail> {
     match composed {
         Ok(m) => vec![m],
-        Err(e) => compose_failed_mails(env, Some(g), &e, key),
+        Err(e) => compose_failed_mails(env, Some(&f.game), &f.masters, &e, key),
     }
 }
 
@@ -332,7 +337,7 @@ fn remind(
         if s.is_none() {
             let mail = compose::reminder(env, g, rules, p, &current.phase, current.deadline, now);
             let key = format!("reminder|{}|{}|{}", g.id, current.phase, p.power);
-            mails.extend(or_alert(env, g, mail, &key));
+            mails.extend(or_alert(env, f, mail, &key));
         }
     }
     let drops: Vec<crate::outgoing::render::DropCount> = f
@@ -343,7 +348,7 @@ fn remind(
             count: *count,
         })
         .collect();
-    for to in masters_of(env, Some(g)) {
+    for to in masters_of(env, Some(g), &f.masters) {
         let mail = compose::digest(
             env,
             &to,
@@ -356,7 +361,7 @@ fn remind(
             now,
         );
         let key = format!("digest|{}|{}", g.id, current.phase);
-        mails.extend(or_alert(env, g, mail, &key));
+        mails.extend(or_alert(env, f, mail, &key));
     }
     mails
 }
@@ -410,7 +415,7 @@ fn adjudicate_phase(
     if policy::nmr_holds_results(rules, phase, &missing) {
         // WM D.VII(6)(b): no results while an NMR stands in these phases; the GM replaces the
         // player. The deadline moves a day so the GM is not told every minute.
-        let mails = masters_of(env, Some(g))
+        let mails = masters_of(env, Some(g), &f.masters)
             .iter()
             .map(|to| compose::nmr_hold(env, to, g, &current.phase, &missing_names, now))
             .collect();
@@ -467,7 +472,7 @@ fn adjudicate_phase(
         .zip(&readers)
     {
         let key = format!("results|{}|{}|{}", g.id, current.phase, p.address);
-        mails.extend(or_alert(env, g, mail, &key));
+        mails.extend(or_alert(env, f, mail, &key));
     }
     Ok(Decision::Adjudicated { record, mails })
 }

@@ -20,7 +20,9 @@ use crate::rules::Rules;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow, StoreError};
 
 pub mod admin;
+pub mod command;
 mod deadline;
+mod gm_mail;
 mod order_mail;
 mod receipt;
 mod receive;

@@ -84,6 +84,9 @@ pub(super) async fn order_mail(
         }
         return Ok((Processed::Rejected, Tag::default()));
     };
+    if super::gm_mail::is_command_subject(&msg.subject, &g.id) {
+        return super::gm_mail::command_mail(c, env, ctx, msg, &g).await;
+    }
     let rules = rules_of(&g)?;
     let map = map_of(&g)?;
     let mut tag = Tag {
@@ -145,7 +148,7 @@ pub(super) async fn order_mail(
         }
         let to_player = reject(vec![e.clone()], &player.address);
         answer(c, env, ctx, to_player, Recipient::Registered, Some(&g)).await?;
-        for to in masters_of(env, Some(&g)) {
+        for to in masters_for(c, env, Some(&g)).await? {
             let report = compose::impersonation(
                 env,
                 &to,

@@ -149,7 +149,12 @@ pub async fn poison_message(
 }
 
 /// Where alerts about `game` go: the masters, else the game's GM address, else our own.
-pub(super) fn masters_of(env: &Env, game: Option<&GameRow>) -> Vec<String> {
+pub(super) fn masters_of(env: &Env, game: Option<&GameRow>, of_game: &[String]) -> Vec<String> {
+    // The game's own masters first (WM A: the GM and the TD); then the server's; the GM
+    // mailbox itself only as the last resort (where no person may read it).
+    if !of_game.is_empty() {
+        return of_game.to_vec();
+    }
     if !env.masters.is_empty() {
         return env.masters.clone();
     }
@@ -157,6 +162,24 @@ pub(super) fn masters_of(env: &Env, game: Option<&GameRow>) -> Vec<String> {
         Some(g) => vec![g.gm_address.clone()],
         None => vec![env.alert_from.clone()],
     }
+}
+
+/// The masters of a game (or of the server), from the store.
+pub(super) async fn masters_for(
+    c: &mut SqliteConnection,
+    env: &Env,
+    game: Option<&GameRow>,
+) -> Result<Vec<String>> {
+    let of_game: Vec<String> = match game {
+        Some(g) => store::members(c, &g.id)
+            .await?
+            .into_iter()
+            .filter(|m| m.role.is_master())
+            .map(|m| m.address)
+            .collect(),
+        None => Vec::new(),
+    };
+    Ok(masters_of(env, game, &of_game))
 }
 
 /// Alert the masters, once per `key`.
@@ -169,7 +192,8 @@ pub async fn alert_masters(
     body: &str,
     now: Ts,
 ) -> Result<()> {
-    let mails = alert_mails(env, game, key, subject, body);
+    let masters = masters_for(c, env, game).await?;
+    let mails = alert_mails(env, game, &masters, key, subject, body);
     Ok(store::enqueue_many(c, &mails, now).await?)
 }
 
@@ -177,11 +201,12 @@ pub async fn alert_masters(
 pub(super) fn alert_mails(
     env: &Env,
     game: Option<&GameRow>,
+    masters: &[String],
     key: &str,
     subject: &str,
     body: &str,
 ) -> Vec<store::NewMail> {
-    masters_of(env, game)
+    masters
         .iter()
         .map(|to| {
             let mut m = compose::alert(env, to, key, subject, body);
@@ -310,7 +335,8 @@ pub(super) async fn compose_failed(
     key: &str,
     now: Ts,
 ) -> Result<()> {
-    let mails = compose_failed_mails(env, game, e, key);
+    let masters = masters_for(c, env, game).await?;
+    let mails = compose_failed_mails(env, game, &masters, e, key);
     Ok(store::enqueue_many(c, &mails, now).await?)
 }
 
@@ -318,6 +344,7 @@ pub(super) async fn compose_failed(
 pub(super) fn compose_failed_mails(
     env: &Env,
     game: Option<&GameRow>,
+    masters: &[String],
     e: &compose::ComposeError,
     key: &str,
 ) -> Vec<store::NewMail> {
@@ -329,6 +356,7 @@ pub(super) fn compose_failed_mails(
     alert_mails(
         env,
         game,
+        masters,
         &format!("compose|{key}|{}|{}", e.kind, e.to),
         &format!("a {} mail to {} could not be composed", e.kind, e.to),
         &body,
@@ -400,33 +428,23 @@ pub(super) async fn find_game_row(
     c: &mut SqliteConnection,
     msg: &ReadMessage,
 ) -> Result<Option<GameRow>> {
-    let games = store::games_with_status(c, store::GameStatus::Active).await?;
-    let words: Vec<String> = msg
-        .subject
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|ch: char| !ch.is_alphanumeric())
-                .to_lowercase()
-        })
-        .collect();
-    if let Some(g) = games
-        .iter()
-        .find(|g| words.iter().any(|w| *w == g.id.to_lowercase()))
-    {
-        return Ok(Some(g.clone()));
+    // Each word of the subject that could be a game's name is looked up (an index, not a scan
+    // of every game: a server may run thousands).
+    for w in msg.subject.split_whitespace().take(20) {
+        let w = w.trim_matches(|ch: char| !ch.is_alphanumeric());
+        if w.is_empty() || w.len() > 64 {
+            continue;
+        }
+        if let Some(g) = store::game(c, w).await?
+            && g.status == store::GameStatus::Active
+        {
+            return Ok(Some(g));
+        }
     }
+    // Else the one active game the sender plays in; none if several (the subject must say).
     let Some(from) = &msg.from_address else {
         return Ok(None);
     };
-    let mut found = Vec::new();
-    for g in &games {
-        if store::players(c, &g.id)
-            .await?
-            .iter()
-            .any(|p| &p.address == from)
-        {
-            found.push(g.clone());
-        }
-    }
+    let mut found = store::active_games_of(c, from).await?;
     Ok(if found.len() == 1 { found.pop() } else { None })
 }

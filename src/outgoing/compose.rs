@@ -212,6 +212,85 @@ pub fn alert(env: &Env, to: &str, key: &str, subject: &str, body: &str) -> NewMa
     }
 }
 
+/// The answer to a master's command mail: each line and what it did.
+pub fn command_reply(
+    env: &Env,
+    g: &GameRow,
+    to: &str,
+    msg: &ReadMessage,
+    key: &str,
+    lines: Vec<render::CommandReplyLine>,
+) -> Composed {
+    let done = lines.iter().filter(|l| l.ok).count() as i64;
+    let v = render::CommandReplyView {
+        game: g.id.clone(),
+        refused: lines.len() as i64 - done,
+        done,
+        lines,
+    };
+    let r = rendered(
+        render::command_reply(&v),
+        "command-reply",
+        to,
+        &format!(
+            "{}: {} command(s) done, {} refused",
+            g.id, v.done, v.refused
+        ),
+    )?;
+    let mut m = reply(
+        env,
+        "command-reply",
+        &g.gm_address,
+        to,
+        Some(msg),
+        r,
+        "auto-replied",
+        &seed_of(key, "command-reply"),
+    );
+    m.game = Some(g.id.clone());
+    Ok(m)
+}
+
+/// An announcement of a master's change (deadline, pause, house rule...) to one reader.
+/// `key` names the change, so that each reader gets it once.
+#[allow(clippy::too_many_arguments)]
+pub fn announcement(
+    env: &Env,
+    g: &GameRow,
+    to: &str,
+    tz: &str,
+    key: &str,
+    headline: &str,
+    text: &str,
+    deadline: Option<Ts>,
+) -> Composed {
+    let v = render::AnnouncementView {
+        game: g.id.clone(),
+        headline: headline.to_string(),
+        text: text.to_string(),
+        deadline,
+        tz: tz.to_string(),
+    };
+    let r = rendered(
+        render::announcement(&v),
+        "announcement",
+        to,
+        &format!("{}: {headline}. {text}", g.id),
+    )?;
+    Ok(NewMail {
+        kind: "announcement",
+        message_id: id(env, "announcement", &format!("{key}|{to}")),
+        from: g.gm_address.clone(),
+        to: to.to_string(),
+        subject: r.subject,
+        body: r.body,
+        in_reply_to: None,
+        refs: Vec::new(),
+        auto_submitted: "auto-generated",
+        game: Some(g.id.clone()),
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn receipt(
     env: &Env,

@@ -344,6 +344,35 @@ pub struct RejectionView {
     pub tz: String,
 }
 
+/// One command of a master's command mail, and its answer.
+#[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommandReplyLine {
+    pub text: String,
+    pub ok: bool,
+    pub answer: String,
+}
+
+/// To a master: what each line of a command mail did.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct CommandReplyView {
+    pub game: String,
+    pub lines: Vec<CommandReplyLine>,
+    pub done: i64,
+    pub refused: i64,
+}
+
+/// To every player (and observer): a master changed something about the game.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct AnnouncementView {
+    pub game: String,
+    /// One line, for the subject.
+    pub headline: String,
+    pub text: String,
+    /// The deadline now, shown in GMT and the reader's zone.
+    pub deadline: Option<Ts>,
+    pub tz: String,
+}
+
 /// To the GM: a mail that claimed to be from a player and failed authentication (WM D.X(6),
 /// Maharajiad B.XI(7)).
 #[derive(Serialize, Clone, Debug, Default)]
@@ -859,6 +888,14 @@ fn plural_filter(n: i64, word: String) -> String {
 // ---------------------------------------------------------------------------------------------
 
 const TEMPLATES: &[(&str, &str)] = &[
+    (
+        "command-reply.txt",
+        include_str!("../../templates/command-reply.txt"),
+    ),
+    (
+        "announcement.txt",
+        include_str!("../../templates/announcement.txt"),
+    ),
     ("receipt.txt", include_str!("../../templates/receipt.txt")),
     (
         "acknowledgement.txt",
@@ -1063,6 +1100,25 @@ pub fn rejection(v: &RejectionView) -> Result<Rendered, RenderError> {
 }
 
 /// To the GM: a suspected impersonation (WM D.X(6)).
+/// A master's command reply.
+pub fn command_reply(v: &CommandReplyView) -> Result<Rendered, RenderError> {
+    render("command-reply.txt", context! { v => Serde(v) })
+}
+
+/// An announcement to a player or observer.
+pub fn announcement(v: &AnnouncementView) -> Result<Rendered, RenderError> {
+    let zone = Zone::new(&v.tz);
+    let deadline = v.deadline.map(|d| time_ctx(d, &zone)).transpose()?;
+    render(
+        "announcement.txt",
+        context! {
+            v => Serde(v),
+            deadline => Serde(&deadline),
+            tz_note => zone.note.clone(),
+        },
+    )
+}
+
 pub fn impersonation_report(v: &ImpersonationView) -> Result<Rendered, RenderError> {
     let received = time_ctx(v.received_at, &Zone::new(""))?;
     render(

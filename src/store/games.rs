@@ -102,6 +102,29 @@ pub async fn games_with_status(
     )
 }
 
+/// The active games an address plays in, or has a part in as a master or observer.
+pub async fn active_games_of(c: &mut SqliteConnection, address: &str) -> Result<Vec<GameRow>> {
+    Ok(sqlx::query_as(
+        "SELECT g.* FROM games g WHERE g.status = 'active' AND g.id IN (
+             SELECT game_id FROM players WHERE address = $1
+             UNION SELECT game_id FROM members WHERE address = $1)
+         ORDER BY g.id",
+    )
+    .bind(address.to_ascii_lowercase())
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// Replace a game's house rules (JSON, the full struct).
+pub async fn set_rules(c: &mut SqliteConnection, id: &str, rules_json: &str) -> Result<()> {
+    sqlx::query("UPDATE games SET rules = $1 WHERE id = $2")
+        .bind(rules_json)
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
 pub async fn set_game_status(c: &mut SqliteConnection, id: &str, status: GameStatus) -> Result<()> {
     sqlx::query("UPDATE games SET status = $1 WHERE id = $2")
         .bind(status)
@@ -186,11 +209,14 @@ pub async fn unavailable(c: &mut SqliteConnection, game: &str) -> Result<Vec<(Ts
         .collect()
 }
 
-/// Is `address` a registered player of any game that is not finished?
+/// Is `address` a registered player, master or observer of any game that is not finished?
 pub async fn is_registered(c: &mut SqliteConnection, address: &str) -> Result<bool> {
     let row = sqlx::query(
         "SELECT 1 FROM players p JOIN games g ON g.id = p.game_id
-         WHERE p.address = lower($1) AND g.status != 'finished' LIMIT 1",
+         WHERE p.address = lower($1) AND g.status != 'finished'
+         UNION ALL
+         SELECT 1 FROM members m JOIN games g ON g.id = m.game_id
+         WHERE m.address = lower($1) AND g.status != 'finished' LIMIT 1",
     )
     .bind(address)
     .fetch_optional(&mut *c)

@@ -27,11 +27,14 @@ pub enum StoreError {
     GameExists(String),
     #[error("{power} already has a player in {game} (a player is changed by REPLACE)")]
     PowerTaken { game: String, power: String },
+    #[error("{address} already has a part in {game}")]
+    MemberExists { game: String, address: String },
 }
 
 mod games;
 mod ledger;
 mod mailboxes;
+mod members;
 mod outbox;
 mod phases;
 mod tick;
@@ -39,6 +42,7 @@ mod tick;
 pub use games::*;
 pub use ledger::*;
 pub use mailboxes::*;
+pub use members::*;
 pub use outbox::*;
 pub use phases::*;
 pub use tick::*;

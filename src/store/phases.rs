@@ -107,7 +107,8 @@ pub async fn mark_adjudicated(
 pub async fn due_phases(c: &mut SqliteConnection, now: Ts) -> Result<Vec<PhaseRow>> {
     Ok(sqlx::query_as(
         "SELECT p.* FROM phases p JOIN games g ON g.id = p.game_id
-         WHERE g.status = 'active' AND p.adjudicated_at IS NULL AND p.deadline <= $1
+         WHERE g.status = 'active' AND g.paused_remaining IS NULL AND p.adjudicated_at IS NULL
+           AND p.deadline <= $1
          ORDER BY p.deadline, p.game_id",
     )
     .bind(now)
@@ -118,7 +119,7 @@ pub async fn due_phases(c: &mut SqliteConnection, now: Ts) -> Result<Vec<PhaseRo
 pub async fn next_deadline(c: &mut SqliteConnection) -> Result<Option<Ts>> {
     let row = sqlx::query(
         "SELECT min(p.deadline) AS t FROM phases p JOIN games g ON g.id = p.game_id
-         WHERE g.status = 'active' AND p.adjudicated_at IS NULL",
+         WHERE g.status = 'active' AND g.paused_remaining IS NULL AND p.adjudicated_at IS NULL",
     )
     .fetch_one(&mut *c)
     .await?;

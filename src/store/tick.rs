@@ -34,9 +34,11 @@ pub struct GameFacts {
     pub last_adjudicated: Option<Ts>,
     /// Silent drops since the time asked for, by reason: about this game or about none.
     pub drops: Vec<(String, i64)>,
+    /// The masters' own addresses (GM, TD).
+    pub masters: Vec<String>,
 }
 
-/// Games the tick must look at: open phases of active games whose deadline has passed, whose
+/// Games the tick must look at (active, not paused): open phases whose deadline has passed, whose
 /// reminder window (`remind_from`: deadlines up to then) has opened and who were not yet
 /// reminded, or where some power has marked its orders final (they may go early).
 pub async fn tick_candidates(
@@ -46,7 +48,7 @@ pub async fn tick_candidates(
 ) -> Result<Vec<String>> {
     let rows = sqlx::query(
         "SELECT p.game_id FROM phases p JOIN games g ON g.id = p.game_id
-         WHERE g.status = 'active' AND p.adjudicated_at IS NULL
+         WHERE g.status = 'active' AND g.paused_remaining IS NULL AND p.adjudicated_at IS NULL
            AND (p.deadline <= $1
                 OR (p.deadline <= $2 AND p.reminded_at IS NULL)
                 OR EXISTS (SELECT 1 FROM standing_orders s
@@ -74,7 +76,8 @@ pub async fn tick_facts(
 ) -> Result<Vec<GameFacts>> {
     let ids = serde_json::to_string(games)?;
     let game_rows: Vec<GameRow> = sqlx::query_as(
-        "SELECT g.* FROM json_each($1) j JOIN games g ON g.id = j.value WHERE g.status = 'active'",
+        "SELECT g.* FROM json_each($1) j JOIN games g ON g.id = j.value
+         WHERE g.status = 'active' AND g.paused_remaining IS NULL",
     )
     .bind(&ids)
     .fetch_all(&mut *c)
@@ -195,6 +198,20 @@ pub async fn tick_facts(
             .push((r.try_get("reason")?, r.try_get("n")?));
     }
     let unattributed = drops_by_game.get(&None).cloned().unwrap_or_default();
+    let mut masters: HashMap<String, Vec<String>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT m.game_id, m.address FROM json_each($1) j JOIN members m ON m.game_id = j.value
+         WHERE m.role IN ('gm', 'td') ORDER BY m.game_id, m.role, m.address",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        masters
+            .entry(r.try_get("game_id")?)
+            .or_default()
+            .push(r.try_get("address")?);
+    }
     let mut by_id: HashMap<String, GameRow> =
         game_rows.into_iter().map(|g| (g.id.clone(), g)).collect();
     let mut out = Vec::with_capacity(games.len());
@@ -218,6 +235,7 @@ pub async fn tick_facts(
             unavailable: unavailable.remove(id).unwrap_or_default(),
             last_adjudicated: last.get(id).copied(),
             drops,
+            masters: masters.remove(id).unwrap_or_default(),
             game,
             phase,
         });

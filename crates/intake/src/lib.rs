@@ -10,6 +10,7 @@
 
 pub mod acceptance;
 pub mod authres;
+pub mod commands;
 pub mod message;
 pub mod orderset;
 pub mod reader;

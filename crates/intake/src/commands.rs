@@ -1,0 +1,398 @@
+//! A master's command mail (subject `<game> GM`): one command a line, read as forgivingly as
+//! orders, each line answered. Pure: dates are read here without a clock or a calendar crate
+//! (the engine checks them against the clock).
+
+use crate::message::BodyLine;
+
+/// A master's command (WM A, D.VIII).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GmCommand {
+    /// `DEADLINE 2026-12-01 18:00` (GMT): the game's deadline, for everybody.
+    Deadline(i64),
+    /// `EXTEND 2d`, `EXTEND 36h`, `EXTEND 1d 12h`, `EXTEND 2 DAYS`: the deadline moves by so much.
+    Extend(i64),
+    /// The time left is kept; nothing is adjudicated or reminded while paused.
+    Pause,
+    Resume,
+    /// Adjudicate now (once every mailbox has been read through now).
+    Process,
+    /// The phase, the deadline, who has orders in.
+    Status,
+    /// `SET option value`: one house-rule option.
+    Set {
+        option: String,
+        value: String,
+    },
+    /// `OBSERVER ADD address`.
+    ObserverAdd(String),
+    /// `OBSERVER REMOVE address`.
+    ObserverRemove(String),
+}
+
+impl GmCommand {
+    /// The command as Chancery understood it, for the reply and the audit log.
+    pub fn canonical(&self) -> String {
+        match self {
+            GmCommand::Deadline(t) => format!("DEADLINE {}", format_gmt(*t)),
+            GmCommand::Extend(s) => format!("EXTEND {}", format_duration(*s)),
+            GmCommand::Pause => "PAUSE".into(),
+            GmCommand::Resume => "RESUME".into(),
+            GmCommand::Process => "PROCESS".into(),
+            GmCommand::Status => "STATUS".into(),
+            GmCommand::Set { option, value } => format!("SET {option} {value}"),
+            GmCommand::ObserverAdd(a) => format!("OBSERVER ADD {a}"),
+            GmCommand::ObserverRemove(a) => format!("OBSERVER REMOVE {a}"),
+        }
+    }
+}
+
+/// One line of a command mail, and what it was read as.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandLine {
+    pub number: usize,
+    pub text: String,
+    pub read: Result<GmCommand, String>,
+}
+
+/// A command mail, read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommandMail {
+    /// The secret on a `SECRET ...` line (never echoed).
+    pub secret: Option<String>,
+    pub lines: Vec<CommandLine>,
+}
+
+/// Commands a mail may carry: more is refused, not read (bounded work per mail).
+pub const MAX_COMMANDS: usize = 50;
+
+/// Read a command mail's lines. Blank lines and a closing `SIGNOFF`/`END` are skipped; every
+/// other line is a command or an error saying why it is not one.
+pub fn read_commands(lines: &[BodyLine]) -> CommandMail {
+    let mut out = CommandMail::default();
+    for l in lines {
+        let text = l.text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        let first = text
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(':')
+            .to_ascii_uppercase();
+        if first == "SECRET" || first == "PASSWORD" {
+            let s: Vec<&str> = text.split_whitespace().skip(1).collect();
+            out.secret = Some(s.join(" ").trim_start_matches(':').trim().to_string());
+            continue;
+        }
+        if matches!(first.as_str(), "SIGNOFF" | "END" | "ENDCOMMANDS") {
+            break;
+        }
+        if out.lines.len() >= MAX_COMMANDS {
+            out.lines.push(CommandLine {
+                number: l.number,
+                text: text.chars().take(200).collect(),
+                read: Err(format!(
+                    "at most {MAX_COMMANDS} commands a mail; the rest were not read"
+                )),
+            });
+            break;
+        }
+        out.lines.push(CommandLine {
+            number: l.number,
+            text: text.chars().take(200).collect(),
+            read: read_command(text),
+        });
+    }
+    out
+}
+
+/// Read one command line.
+pub fn read_command(text: &str) -> Result<GmCommand, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some(head) = words.first() else {
+        return Err("an empty line".into());
+    };
+    let head = head.trim_end_matches(':').to_ascii_uppercase();
+    let rest = &words[1..];
+    let none = |cmd: GmCommand| {
+        if rest.is_empty() {
+            Ok(cmd)
+        } else {
+            Err(format!("{head} takes nothing after it"))
+        }
+    };
+    match head.as_str() {
+        "DEADLINE" => parse_gmt(&rest.join(" "))
+            .map(GmCommand::Deadline)
+            .ok_or_else(|| {
+                "write the new deadline in GMT as DEADLINE 2026-12-01 18:00".to_string()
+            }),
+        "EXTEND" => parse_duration(&rest.join(" "))
+            .filter(|s| *s > 0)
+            .map(GmCommand::Extend)
+            .ok_or_else(|| "write how long as EXTEND 2d, EXTEND 36h or EXTEND 1d 12h".to_string()),
+        "PAUSE" => none(GmCommand::Pause),
+        "RESUME" | "UNPAUSE" => none(GmCommand::Resume),
+        "PROCESS" => none(GmCommand::Process),
+        "STATUS" => none(GmCommand::Status),
+        "SET" => match rest {
+            [option, value @ ..] if !value.is_empty() => Ok(GmCommand::Set {
+                option: option.trim_end_matches(['=', ':']).to_ascii_lowercase(),
+                value: value
+                    .join(" ")
+                    .trim_start_matches(['=', ':'])
+                    .trim()
+                    .to_string(),
+            }),
+            _ => Err("write SET <option> <value> (`chancery presets --show` lists them)".into()),
+        },
+        "OBSERVER" => {
+            let verb = rest.first().map(|v| v.to_ascii_uppercase());
+            let address = rest
+                .get(1)
+                .map(|a| a.trim_matches(['<', '>', ',']).to_string());
+            match (verb.as_deref(), address) {
+                (Some("ADD"), Some(a)) if is_address(&a) && rest.len() == 2 => {
+                    Ok(GmCommand::ObserverAdd(a.to_ascii_lowercase()))
+                }
+                (Some("REMOVE"), Some(a)) if is_address(&a) && rest.len() == 2 => {
+                    Ok(GmCommand::ObserverRemove(a.to_ascii_lowercase()))
+                }
+                _ => Err("write OBSERVER ADD <address> or OBSERVER REMOVE <address>".into()),
+            }
+        }
+        _ => Err(format!(
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, STATUS, SET, OBSERVER): \"{}\"",
+            text.chars().take(60).collect::<String>()
+        )),
+    }
+}
+
+fn is_address(a: &str) -> bool {
+    let Some((local, domain)) = a.split_once('@') else {
+        return false;
+    };
+    !local.is_empty() && domain.contains('.') && !a.contains(char::is_whitespace) && a.len() <= 254
+}
+
+/// `2026-12-01 18:00`, `2026-12-01 18:00 GMT`, `2026-12-01T18:00Z` or `2026-12-01` (midnight):
+/// seconds since the epoch, GMT.
+pub fn parse_gmt(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let s = s
+        .strip_suffix("GMT")
+        .or_else(|| s.strip_suffix("UTC"))
+        .or_else(|| s.strip_suffix('Z'))
+        .unwrap_or(s)
+        .trim();
+    let (date, time) = s
+        .split_once(['T', ' '])
+        .map_or((s, "00:00"), |(d, t)| (d, t.trim()));
+    let mut d = date.split('-');
+    let y: i64 = d.next()?.parse().ok()?;
+    let m: i64 = d.next()?.parse().ok()?;
+    let day: i64 = d.next()?.parse().ok()?;
+    if d.next().is_some() || !(1970..=9999).contains(&y) || !(1..=12).contains(&m) {
+        return None;
+    }
+    if day < 1 || day > days_in_month(y, m) {
+        return None;
+    }
+    let mut t = time.split(':');
+    let hh: i64 = t.next()?.parse().ok()?;
+    let mm: i64 = t.next().unwrap_or("0").parse().ok()?;
+    if t.next().is_some() || !(0..24).contains(&hh) || !(0..60).contains(&mm) {
+        return None;
+    }
+    Some(days_from_civil(y, m, day) * 86_400 + hh * 3600 + mm * 60)
+}
+
+/// `2026-12-01 18:00 GMT`.
+pub fn format_gmt(t: i64) -> String {
+    let days = t.div_euclid(86_400);
+    let secs = t.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} GMT",
+        secs / 3600,
+        (secs % 3600) / 60
+    )
+}
+
+/// `2d`, `36h`, `90m`, `1d 12h`, `2 days`, `1 day 6 hours`: seconds.
+pub fn parse_duration(s: &str) -> Option<i64> {
+    let mut total: i64 = 0;
+    let mut number: Option<i64> = None;
+    let mut seen = false;
+    let lower = s.to_ascii_lowercase();
+    let mut chars = lower.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_ascii_digit() {
+            let mut n: i64 = 0;
+            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                n = n.checked_mul(10)?.checked_add(i64::from(d.to_digit(10)?))?;
+                chars.next();
+            }
+            if number.replace(n).is_some() {
+                return None;
+            }
+        } else if c.is_ascii_alphabetic() {
+            let mut unit = String::new();
+            while let Some(&a) = chars.peek().filter(|a| a.is_ascii_alphabetic()) {
+                unit.push(a);
+                chars.next();
+            }
+            let per = match unit.as_str() {
+                "d" | "day" | "days" => 86_400,
+                "h" | "hr" | "hrs" | "hour" | "hours" => 3600,
+                "m" | "min" | "mins" | "minute" | "minutes" => 60,
+                _ => return None,
+            };
+            total = total.checked_add(number.take()?.checked_mul(per)?)?;
+            seen = true;
+        } else if c.is_whitespace() || c == ',' {
+            chars.next();
+        } else {
+            return None;
+        }
+    }
+    (seen && number.is_none() && total <= 366 * 86_400).then_some(total)
+}
+
+/// `2d 12h`.
+pub fn format_duration(s: i64) -> String {
+    let (d, h, m) = (s / 86_400, (s % 86_400) / 3600, (s % 3600) / 60);
+    let mut parts = Vec::new();
+    if d > 0 {
+        parts.push(format!("{d}d"));
+    }
+    if h > 0 {
+        parts.push(format!("{h}h"));
+    }
+    if m > 0 || parts.is_empty() {
+        parts.push(format!("{m}m"));
+    }
+    parts.join(" ")
+}
+
+fn is_leap(y: i64) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if is_leap(y) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<BodyLine> {
+        text.lines()
+            .enumerate()
+            .map(|(i, t)| BodyLine {
+                number: i + 1,
+                text: t.to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn dates_are_gmt_and_round_trip() {
+        // 2026-12-01 18:00 GMT.
+        assert_eq!(parse_gmt("2026-12-01 18:00"), Some(1_796_148_000));
+        assert_eq!(parse_gmt("2026-12-01T18:00Z"), Some(1_796_148_000));
+        assert_eq!(parse_gmt("2026-12-01 18:00 GMT"), Some(1_796_148_000));
+        assert_eq!(format_gmt(1_796_148_000), "2026-12-01 18:00 GMT");
+        assert_eq!(parse_gmt("2028-02-29"), Some(1_835_395_200));
+        assert_eq!(parse_gmt("2027-02-29"), None);
+        assert_eq!(parse_gmt("2026-13-01"), None);
+        assert_eq!(parse_gmt("tomorrow"), None);
+        for t in [0, 951_782_400, 1_796_148_000, 4_102_444_800] {
+            assert_eq!(parse_gmt(&format_gmt(t)), Some(t));
+        }
+    }
+
+    #[test]
+    fn durations_are_read_as_gms_write_them() {
+        assert_eq!(parse_duration("2d"), Some(2 * 86_400));
+        assert_eq!(parse_duration("36h"), Some(36 * 3600));
+        assert_eq!(parse_duration("1d 12h"), Some(36 * 3600));
+        assert_eq!(parse_duration("2 DAYS"), Some(2 * 86_400));
+        assert_eq!(parse_duration("1 day, 6 hours"), Some(30 * 3600));
+        assert_eq!(parse_duration("90m"), Some(5400));
+        assert_eq!(parse_duration("2"), None);
+        assert_eq!(parse_duration("2 fortnights"), None);
+        assert_eq!(parse_duration("99999999999999999999d"), None);
+        assert_eq!(format_duration(36 * 3600), "1d 12h");
+    }
+
+    #[test]
+    fn a_command_mail_is_read_line_by_line() {
+        let m = read_commands(&lines(
+            "SECRET gm-words\n\nextend 2 days\nPause\nRESUME now\nSET movement_days 2\n\
+             OBSERVER ADD Watcher@Example.test\nDEADLINE next week\nhello\nSIGNOFF\nPAUSE",
+        ));
+        assert_eq!(m.secret.as_deref(), Some("gm-words"));
+        let read: Vec<_> = m.lines.iter().map(|l| l.read.clone()).collect();
+        assert_eq!(read[0], Ok(GmCommand::Extend(2 * 86_400)));
+        assert_eq!(read[1], Ok(GmCommand::Pause));
+        assert!(
+            read[2]
+                .as_ref()
+                .is_err_and(|e| e.contains("RESUME takes nothing"))
+        );
+        assert_eq!(
+            read[3],
+            Ok(GmCommand::Set {
+                option: "movement_days".into(),
+                value: "2".into()
+            })
+        );
+        assert_eq!(
+            read[4],
+            Ok(GmCommand::ObserverAdd("watcher@example.test".into()))
+        );
+        assert!(read[5].as_ref().is_err_and(|e| e.contains("GMT")));
+        assert!(read[6].as_ref().is_err_and(|e| e.contains("not a command")));
+        assert_eq!(read.len(), 7, "nothing after SIGNOFF is read");
+    }
+
+    #[test]
+    fn a_flood_of_commands_is_cut() {
+        let body = "STATUS\n".repeat(MAX_COMMANDS + 10);
+        let m = read_commands(&lines(&body));
+        assert_eq!(m.lines.len(), MAX_COMMANDS + 1);
+        assert!(m.lines[MAX_COMMANDS].read.is_err());
+    }
+}

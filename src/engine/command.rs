@@ -1,0 +1,348 @@
+//! A master's command on a game, from a command mail or the console: checked, done in the
+//! caller's transaction, written to the audit log, and announced to the players where it
+//! changes what they see (WM A, D.VIII). The command itself is read by
+//! `chancery_intake::commands`.
+
+use super::*;
+use crate::commands::{GmCommand, format_duration, format_gmt};
+use crate::store::{MemberRow, Role};
+
+/// Who gave a command, and how.
+#[derive(Clone, Copy, Debug)]
+pub struct Actor<'a> {
+    /// The master's address, or `console`.
+    pub who: &'a str,
+    /// `mail` or `console`.
+    pub via: &'a str,
+}
+
+/// What a command did: its answer to the master, whether it was done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Done {
+    pub ok: bool,
+    pub answer: String,
+}
+
+impl Done {
+    fn ok(answer: impl Into<String>) -> Done {
+        Done {
+            ok: true,
+            answer: answer.into(),
+        }
+    }
+    fn refused(answer: impl Into<String>) -> Done {
+        Done {
+            ok: false,
+            answer: answer.into(),
+        }
+    }
+}
+
+/// Do one command on game `g`, inside the caller's transaction. Refusals change nothing; every
+/// command, done or refused, is written to the audit log.
+pub async fn execute(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    actor: Actor<'_>,
+    cmd: &GmCommand,
+    now: Ts,
+) -> Result<Done> {
+    let done = run(c, env, g, cmd, now).await?;
+    let effect = if done.ok {
+        done.answer.clone()
+    } else {
+        format!("refused: {}", done.answer)
+    };
+    store::audit(
+        c,
+        &g.id,
+        now,
+        actor.who,
+        actor.via,
+        &cmd.canonical(),
+        &effect,
+    )
+    .await?;
+    Ok(done)
+}
+
+async fn run(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    cmd: &GmCommand,
+    now: Ts,
+) -> Result<Done> {
+    if g.status != store::GameStatus::Active
+        && !matches!(
+            cmd,
+            GmCommand::Status | GmCommand::Set { .. } | GmCommand::ObserverAdd(_)
+        )
+    {
+        return Ok(Done::refused(format!(
+            "game {} is {}, not running",
+            g.id, g.status
+        )));
+    }
+    let current = store::current_phase(c, &g.id).await?;
+    let paused = store::paused_remaining(c, &g.id).await?;
+    let key = |what: &str| format!("{}|{what}|{now}", g.id);
+    match cmd {
+        GmCommand::Deadline(t) | GmCommand::Extend(t) => {
+            let Some(p) = current else {
+                return Ok(Done::refused("the game has no open phase"));
+            };
+            if paused.is_some() {
+                return Ok(Done::refused("the game is paused: RESUME it first"));
+            }
+            let new = match cmd {
+                GmCommand::Extend(by) => p.deadline.saturating_add(*by),
+                _ => *t,
+            };
+            if new <= now {
+                return Ok(Done::refused(format!(
+                    "{} has already passed (use PROCESS to adjudicate now)",
+                    format_gmt(new)
+                )));
+            }
+            store::set_deadline(c, &g.id, p.seq, new).await?;
+            let text = match cmd {
+                GmCommand::Extend(by) => format!(
+                    "The GM has extended the deadline of {} by {}.",
+                    p.phase,
+                    format_duration(*by)
+                ),
+                _ => format!("The GM has moved the deadline of {}.", p.phase),
+            };
+            announce(
+                c,
+                env,
+                g,
+                &key("deadline"),
+                "the deadline has moved",
+                &text,
+                Some(new),
+                now,
+            )
+            .await?;
+            Ok(Done::ok(format!(
+                "the deadline of {} is now {} (was {}); every player was told",
+                p.phase,
+                format_gmt(new),
+                format_gmt(p.deadline)
+            )))
+        }
+        GmCommand::Pause => {
+            let Some(p) = current else {
+                return Ok(Done::refused("the game has no open phase"));
+            };
+            let left = (p.deadline - now).max(0);
+            if !store::pause(c, &g.id, left).await? {
+                return Ok(Done::refused("the game is already paused"));
+            }
+            let text = format!(
+                "The GM has paused the game in {}. Nothing is adjudicated while it is paused; \
+                 the {} that were left before the deadline are kept, and a new deadline will be \
+                 announced when the game resumes.",
+                p.phase,
+                format_duration(left)
+            );
+            announce(
+                c,
+                env,
+                g,
+                &key("pause"),
+                "the game is paused",
+                &text,
+                None,
+                now,
+            )
+            .await?;
+            Ok(Done::ok(format!(
+                "paused with {} left before the deadline; every player was told",
+                format_duration(left)
+            )))
+        }
+        GmCommand::Resume => {
+            let Some(p) = current else {
+                return Ok(Done::refused("the game has no open phase"));
+            };
+            let Some(left) = store::resume(c, &g.id).await? else {
+                return Ok(Done::refused("the game is not paused"));
+            };
+            let new = now + left;
+            store::set_deadline(c, &g.id, p.seq, new).await?;
+            let text = format!(
+                "The GM has resumed the game in {}, with the {} that were left when it was paused.",
+                p.phase,
+                format_duration(left)
+            );
+            announce(
+                c,
+                env,
+                g,
+                &key("resume"),
+                "the game resumes",
+                &text,
+                Some(new),
+                now,
+            )
+            .await?;
+            Ok(Done::ok(format!(
+                "resumed; the deadline is {}; every player was told",
+                format_gmt(new)
+            )))
+        }
+        GmCommand::Process => {
+            let Some(p) = current else {
+                return Ok(Done::refused("the game has no open phase"));
+            };
+            if paused.is_some() {
+                return Ok(Done::refused("the game is paused: RESUME it first"));
+            }
+            store::set_deadline(c, &g.id, p.seq, now).await?;
+            Ok(Done::ok(format!(
+                "{} is adjudicated as soon as every mailbox has been read up to now",
+                p.phase
+            )))
+        }
+        GmCommand::Status => Ok(Done::ok(status_text(c, g, current.as_ref(), paused).await?)),
+        GmCommand::Set { option, value } => {
+            let rules = rules_of(g)?;
+            let new = match rules.set(option, value) {
+                Ok(r) => r,
+                Err(e) => return Ok(Done::refused(e.to_string())),
+            };
+            let shown = new
+                .options()
+                .into_iter()
+                .find(|o| o.0 == option.as_str())
+                .map_or_else(|| value.clone(), |o| o.1);
+            store::set_rules(c, &g.id, &serde_json::to_string(&new)?).await?;
+            let clause = crate::rules::Rules::clause(option).unwrap_or("");
+            let text = format!(
+                "The GM has changed a house rule of this game: {option} is now {shown} ({clause})."
+            );
+            announce(
+                c,
+                env,
+                g,
+                &key(&format!("set|{option}")),
+                "a house rule has changed",
+                &text,
+                None,
+                now,
+            )
+            .await?;
+            Ok(Done::ok(format!(
+                "{option} = {shown} ({clause}); every player was told"
+            )))
+        }
+        GmCommand::ObserverAdd(address) => {
+            let m = MemberRow {
+                role: Role::Observer,
+                address: address.clone(),
+                name: String::new(),
+                tz: "UTC".into(),
+                secret: secret::generate().map_err(EngineError::Refused)?,
+            };
+            match store::add_member(c, &g.id, &m, now).await {
+                Ok(()) => Ok(Done::ok(format!("{address} observes {}", g.id))),
+                Err(StoreError::MemberExists { .. }) => Ok(Done::refused(format!(
+                    "{address} already has a part in {}",
+                    g.id
+                ))),
+                Err(e) => Err(e.into()),
+            }
+        }
+        GmCommand::ObserverRemove(address) => {
+            if store::remove_member(c, &g.id, address, Role::Observer).await? {
+                Ok(Done::ok(format!("{address} no longer observes {}", g.id)))
+            } else {
+                Ok(Done::refused(format!(
+                    "{address} is no observer of {}",
+                    g.id
+                )))
+            }
+        }
+    }
+}
+
+/// The phase, the deadline and who has orders in (never what they are).
+async fn status_text(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    current: Option<&PhaseRow>,
+    paused: Option<Ts>,
+) -> Result<String> {
+    let Some(p) = current else {
+        return Ok(format!("game {} is {}; no open phase", g.id, g.status));
+    };
+    let standing = store::standing_orders(c, &g.id, &p.phase).await?;
+    let players = store::players(c, &g.id).await?;
+    let mut parts = Vec::new();
+    for pl in &players {
+        let s = standing.iter().find(|s| s.power == pl.power);
+        parts.push(format!(
+            "{} {}",
+            pl.power,
+            match s {
+                Some(s) if s.final_ => "final",
+                Some(_) => "in",
+                None => "none",
+            }
+        ));
+    }
+    let when = match paused {
+        Some(left) => format!("paused, {} left", format_duration(left)),
+        None => format!("deadline {}", format_gmt(p.deadline)),
+    };
+    Ok(format!(
+        "{} {}, {when}; orders: {}",
+        g.id,
+        p.phase,
+        parts.join(", ")
+    ))
+}
+
+/// Tell every player and observer of a change, each in their own zone. `key` names the change:
+/// each reader gets one mail for it.
+#[allow(clippy::too_many_arguments)]
+async fn announce(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    key: &str,
+    headline: &str,
+    text: &str,
+    deadline: Option<Ts>,
+    now: Ts,
+) -> Result<()> {
+    let players = store::players(c, &g.id).await?;
+    let observers: Vec<MemberRow> = store::members(c, &g.id)
+        .await?
+        .into_iter()
+        .filter(|m| m.role == Role::Observer)
+        .collect();
+    let readers = players
+        .iter()
+        .map(|p| (p.address.as_str(), p.tz.as_str()))
+        .chain(
+            observers
+                .iter()
+                .map(|m| (m.address.as_str(), m.tz.as_str())),
+        );
+    let mut mails = Vec::new();
+    for (to, tz) in readers {
+        match compose::announcement(env, g, to, tz, key, headline, text, deadline) {
+            Ok(m) => mails.push(m),
+            Err(e) => {
+                let masters = masters_for(c, env, Some(g)).await?;
+                mails.extend(compose_failed_mails(env, Some(g), &masters, &e, key));
+            }
+        }
+    }
+    store::enqueue_many(c, &mails, now).await?;
+    Ok(())
+}

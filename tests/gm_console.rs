@@ -1,0 +1,237 @@
+//! The game master's console (issue 11), through the engine on a real SQLite file: the people
+//! of a game, command mails from its masters, the same commands at the console, the audit log,
+//! and where digests and alerts go.
+
+#[path = "common/engine.rs"]
+#[allow(dead_code)]
+mod fixtures;
+use fixtures::*;
+
+use chancery::commands::GmCommand;
+use chancery::engine::{self, Processed, admin};
+use chancery::policy::DAY;
+use chancery::store::{self, Role};
+use sqlx::SqlitePool;
+
+const GM: &str = "gm.person@example.test";
+const TD: &str = "td.person@example.test";
+
+/// A game with a GM and a TD of its own; returns the GM's and the TD's secrets.
+async fn with_masters(name: &str) -> (SqlitePool, String, String) {
+    let pool = setup(name, &["wm1"]).await;
+    let gm = admin::add_member(&pool, "wm1", Role::Gm, GM, "Europe/Paris", T0)
+        .await
+        .expect("gm");
+    let td = admin::add_member(&pool, "wm1", Role::Td, TD, "UTC", T0)
+        .await
+        .expect("td");
+    (pool, gm.secret, td.secret)
+}
+
+async fn deadline(pool: &SqlitePool) -> i64 {
+    let mut c = pool.acquire().await.expect("conn");
+    store::current_phase(&mut c, "wm1")
+        .await
+        .expect("phase")
+        .expect("open")
+        .deadline
+}
+
+async fn audit(pool: &SqlitePool) -> Vec<store::AuditRow> {
+    let mut c = pool.acquire().await.expect("conn");
+    store::audit_log(&mut c, "wm1").await.expect("audit")
+}
+
+#[tokio::test]
+async fn a_command_mail_from_the_gm_is_done_line_by_line_audited_and_announced() {
+    let (pool, secret, _) = with_masters("commands").await;
+    let before = deadline(&pool).await;
+    let body = format!(
+        "SECRET {secret}\nEXTEND 2d\nPAUSE\nRESUME\nSTATUS\nSET movement_days 2\n\
+         OBSERVER ADD watcher@example.test\nFROBNICATE\nDEADLINE 2001-01-01 00:00\n"
+    );
+    let mail = raw(GM, "gm@example.test", "wm1 GM", "", &body);
+    let now = T0 + 3600;
+    assert_eq!(
+        deliver(&pool, "gm", 1, &mail, Some(now), now).await,
+        Processed::Accepted
+    );
+    // EXTEND 2d, then PAUSE and RESUME in the same instant: the time left is kept.
+    assert_eq!(deadline(&pool).await, before + 2 * DAY);
+    let out = outbox(&pool).await;
+    let reply: Vec<_> = out.iter().filter(|o| o.0 == "command-reply").collect();
+    assert_eq!(reply.len(), 1, "{out:?}");
+    assert_eq!(reply[0].1, GM);
+    let body = &reply[0].3;
+    for want in [
+        "> EXTEND 2d",
+        "OK: the deadline of S1901M is now",
+        "OK: paused with",
+        "OK: resumed",
+        "OK: wm1 S1901M",
+        "OK: movement_days = 2",
+        "OK: watcher@example.test observes wm1",
+        "REFUSED: not a command",
+        "REFUSED: 2001-01-01 00:00 GMT has already passed",
+    ] {
+        assert!(body.contains(want), "{want}: {body}");
+    }
+    assert!(!body.contains(&secret), "the secret is never echoed");
+    assert!(
+        reply[0].2.contains("6 commands done, 2 refused"),
+        "{}",
+        reply[0].2
+    );
+    // Every player is told of each change that concerns them, in their own mail.
+    let told: Vec<_> = out.iter().filter(|o| o.0 == "announcement").collect();
+    for i in 0..7 {
+        let mine = told.iter().filter(|o| o.1 == player(i)).count();
+        assert_eq!(mine, 4, "extend, pause, resume, set for {}", player(i));
+    }
+    assert!(
+        told.iter()
+            .any(|o| o.2.contains("the deadline has moved") && o.3.contains("Deadline:")),
+        "{told:?}"
+    );
+    // The audit log: who, how, the command, what it did (a line that is no command is not one).
+    let log = audit(&pool).await;
+    assert_eq!(log.len(), 7, "{log:?}");
+    assert!(log.iter().all(|a| a.actor == GM && a.via == "mail"));
+    assert_eq!(log[0].command, "EXTEND 2d");
+    assert!(log[6].effect.starts_with("refused: "), "{:?}", log[6]);
+    // The house rule changed for this game.
+    let mut c = pool.acquire().await.expect("conn");
+    let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
+    assert!(g.rules.contains("\"movement_days\":2"), "{}", g.rules);
+    let members = store::members(&mut c, "wm1").await.expect("members");
+    assert!(
+        members
+            .iter()
+            .any(|m| m.role == Role::Observer && m.address == "watcher@example.test")
+    );
+}
+
+#[tokio::test]
+async fn a_command_from_anyone_but_an_authenticated_master_is_refused_and_reported() {
+    let (pool, secret, _) = with_masters("refused").await;
+    let before = deadline(&pool).await;
+    let now = T0 + 3600;
+    // A player (registered, with a valid secret of their own) is no master.
+    let mail = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 GM",
+        "",
+        "SECRET s3\nEXTEND 5d\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &mail, Some(now), now).await,
+        Processed::Rejected
+    );
+    // The GM's address with a wrong secret.
+    let mail = raw(
+        GM,
+        "gm@example.test",
+        "wm1 GM",
+        "",
+        "SECRET guessed\nPAUSE\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 2, &mail, Some(now), now).await,
+        Processed::Rejected
+    );
+    // A stranger.
+    let mail = raw(
+        "mallory@evil.test",
+        "gm@example.test",
+        "wm1 GM",
+        "",
+        "PROCESS\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 3, &mail, Some(now), now).await,
+        Processed::Rejected
+    );
+    assert_eq!(deadline(&pool).await, before, "nothing was done");
+    assert!(audit(&pool).await.is_empty());
+    let out = outbox(&pool).await;
+    // The masters are told of each, at their own addresses (not the server's).
+    let alerts: Vec<_> = out.iter().filter(|o| o.0 == "alert").collect();
+    for who in [GM, TD] {
+        assert_eq!(
+            alerts.iter().filter(|a| a.1 == who).count(),
+            3,
+            "{who}: {alerts:?}"
+        );
+    }
+    assert!(alerts.iter().any(|a| a.3.contains("not one")));
+    assert!(alerts.iter().any(|a| a.3.contains("the secret is wrong")));
+    assert!(
+        alerts
+            .iter()
+            .all(|a| !a.3.contains(&secret) && !a.3.contains("s3"))
+    );
+    // The GM's own address is answered (it is registered); nobody else gets a command reply.
+    let replies: Vec<_> = out.iter().filter(|o| o.0 == "command-reply").collect();
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert_eq!(replies[0].1, GM);
+    assert!(!out.iter().any(|o| o.1 == "mallory@evil.test"));
+}
+
+#[tokio::test]
+async fn a_paused_game_is_not_adjudicated_and_resumes_with_the_time_left() {
+    let (pool, _, _) = with_masters("pause").await;
+    let e = env();
+    let before = deadline(&pool).await;
+    let paused_at = before - 6 * 3600;
+    let done = admin::console_command(&pool, &e, "wm1", &GmCommand::Pause, paused_at)
+        .await
+        .expect("pause");
+    assert!(done.ok, "{done:?}");
+    // Long past the old deadline: nothing happens while paused.
+    assert_eq!(
+        engine::tick(&pool, &e, before + 5 * DAY)
+            .await
+            .expect("tick"),
+        0
+    );
+    let again = admin::console_command(&pool, &e, "wm1", &GmCommand::Pause, before)
+        .await
+        .expect("pause");
+    assert!(!again.ok && again.answer.contains("already paused"));
+    let resumed_at = before + 5 * DAY;
+    let done = admin::console_command(&pool, &e, "wm1", &GmCommand::Resume, resumed_at)
+        .await
+        .expect("resume");
+    assert!(done.ok, "{done:?}");
+    assert_eq!(deadline(&pool).await, resumed_at + 6 * 3600);
+    let log = audit(&pool).await;
+    assert_eq!(log.len(), 3);
+    assert!(
+        log.iter()
+            .all(|a| a.actor == "console" && a.via == "console")
+    );
+    assert_eq!(
+        engine::tick(&pool, &e, resumed_at + 6 * 3600)
+            .await
+            .expect("tick"),
+        1
+    );
+}
+
+#[tokio::test]
+async fn digests_go_to_the_games_own_masters() {
+    let (pool, _, _) = with_masters("digest").await;
+    let e = env();
+    let d = deadline(&pool).await;
+    // An hour before the deadline: inside the reminder window.
+    let at = d - 3600;
+    engine::tick(&pool, &e, at).await.expect("tick");
+    let out = outbox(&pool).await;
+    let digests: Vec<_> = out.iter().filter(|o| o.0 == "digest").collect();
+    let to: Vec<&str> = digests.iter().map(|o| o.1.as_str()).collect();
+    assert_eq!(to, vec![GM, TD], "not the server's masters: {digests:?}");
+    // Reminded once: a second tick sends nothing more.
+    engine::tick(&pool, &e, at + 60).await.expect("tick");
+    assert_eq!(outbox(&pool).await.len(), out.len());
+}
