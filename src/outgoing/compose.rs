@@ -127,6 +127,31 @@ fn reply(
     }
 }
 
+/// A mail about game `g` that answers nothing (results, reminders, digests, announcements):
+/// its Message-ID is fixed by `seed`, so the same cause gives the same mail.
+fn game_mail(
+    env: &Env,
+    g: &GameRow,
+    kind: &'static str,
+    seed: &str,
+    from: &str,
+    to: &str,
+    r: Rendered,
+) -> NewMail {
+    NewMail {
+        kind,
+        message_id: id(env, kind, seed),
+        from: from.to_string(),
+        to: to.to_string(),
+        subject: r.subject,
+        body: r.body,
+        in_reply_to: None,
+        refs: Vec::new(),
+        auto_submitted: "auto-generated",
+        game: Some(g.id.clone()),
+    }
+}
+
 /// The seed of an answer's Message-ID: the received message's content digest (`key`), so each
 /// distinct mail gets its own answer even when it has no Message-ID, or reuses one.
 fn seed_of(key: &str, extra: &str) -> String {
@@ -277,18 +302,15 @@ pub fn announcement(
         to,
         &format!("{}: {headline}. {text}", g.id),
     )?;
-    Ok(NewMail {
-        kind: "announcement",
-        message_id: id(env, "announcement", &format!("{key}|{to}")),
-        from: g.gm_address.clone(),
-        to: to.to_string(),
-        subject: r.subject,
-        body: r.body,
-        in_reply_to: None,
-        refs: Vec::new(),
-        auto_submitted: "auto-generated",
-        game: Some(g.id.clone()),
-    })
+    Ok(game_mail(
+        env,
+        g,
+        "announcement",
+        &format!("{key}|{to}"),
+        &g.gm_address,
+        to,
+        r,
+    ))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -672,22 +694,15 @@ pub fn results(
         .zip(readers)
         .map(|(r, reader)| {
             let r = rendered(r, "results", &reader.address, &facts)?;
-            Ok(NewMail {
-                kind: "results",
-                message_id: id(
-                    env,
-                    "results",
-                    &format!("{}|{}|{}", g.id, v.phase, reader.address),
-                ),
-                from: g.gm_address.clone(),
-                to: reader.address.clone(),
-                subject: r.subject,
-                body: r.body,
-                in_reply_to: None,
-                refs: Vec::new(),
-                auto_submitted: "auto-generated",
-                game: Some(g.id.clone()),
-            })
+            Ok(game_mail(
+                env,
+                g,
+                "results",
+                &format!("{}|{}|{}", g.id, v.phase, reader.address),
+                &g.gm_address,
+                &reader.address,
+                r,
+            ))
         })
         .collect()
 }
@@ -763,18 +778,15 @@ pub fn digest(
         to,
         &format!("{} {phase}: deadline {}", g.id, gmt(deadline)),
     )?;
-    Ok(NewMail {
-        kind: "digest",
-        message_id: id(env, "digest", &format!("{}|{phase}|{to}", g.id)),
-        from: env.alert_from.clone(),
-        to: to.to_string(),
-        subject: r.subject,
-        body: r.body,
-        in_reply_to: None,
-        refs: Vec::new(),
-        auto_submitted: "auto-generated",
-        game: Some(g.id.clone()),
-    })
+    Ok(game_mail(
+        env,
+        g,
+        "digest",
+        &format!("{}|{phase}|{to}", g.id),
+        &env.alert_from,
+        to,
+        r,
+    ))
 }
 
 /// A reminder to a player with no orders in (one per player and phase).
@@ -813,16 +825,13 @@ pub fn reminder(
             gmt(deadline)
         ),
     )?;
-    Ok(NewMail {
-        kind: "reminder",
-        message_id: id(env, "reminder", &format!("{}|{phase}|{}", g.id, p.power)),
-        from: g.gm_address.clone(),
-        to: p.address.clone(),
-        subject: r.subject,
-        body: r.body,
-        in_reply_to: None,
-        refs: Vec::new(),
-        auto_submitted: "auto-generated",
-        game: Some(g.id.clone()),
-    })
+    Ok(game_mail(
+        env,
+        g,
+        "reminder",
+        &format!("{}|{phase}|{}", g.id, p.power),
+        &g.gm_address,
+        &p.address,
+        r,
+    ))
 }
