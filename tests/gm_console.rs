@@ -235,3 +235,140 @@ async fn digests_go_to_the_games_own_masters() {
     engine::tick(&pool, &e, at + 60).await.expect("tick");
     assert_eq!(outbox(&pool).await.len(), out.len());
 }
+
+#[tokio::test]
+async fn the_start_mail_tells_each_reader_what_a_gm_must_state() {
+    // Issue 11, point 7: a game with two single options changed from its preset; every player's
+    // start mail states them, with the power, the deadline, the secret, how to send orders and
+    // the four policies WM D.I(1)(b) requires (D.II(2), D.III(3), D.VII(3), D.X(1)).
+    let dir = std::env::temp_dir().join(format!("chancery-start-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pool = store::open(&dir.join("chancery.sqlite"))
+        .await
+        .expect("open");
+    let options = vec![
+        ("submissions".to_string(), "merge_per_unit".to_string()),
+        ("late_orders".to_string(), "until_adjudication".to_string()),
+    ];
+    admin::create_game(
+        &pool,
+        &admin::NewGame {
+            id: "wm9",
+            preset: "wm2004",
+            variant: "standard",
+            gm_address: "gm@example.test",
+            confirm_address: "confirm@example.test",
+            options: &options,
+        },
+        T0,
+    )
+    .await
+    .expect("create");
+    let mut secrets = Vec::new();
+    for (i, power) in POWERS.iter().enumerate() {
+        let p = admin::add_player(
+            &pool,
+            &admin::NewPlayer {
+                game: "wm9",
+                power,
+                address: &player(i),
+                name: "",
+                tz: if i == 2 { "Europe/Paris" } else { "UTC" },
+                secret: None,
+            },
+        )
+        .await
+        .expect("player");
+        secrets.push(p.secret);
+    }
+    let gm = admin::add_member(&pool, "wm9", Role::Gm, GM, "UTC", T0)
+        .await
+        .expect("gm");
+    admin::add_member(&pool, "wm9", Role::Observer, "fan@example.test", "UTC", T0)
+        .await
+        .expect("observer");
+    admin::start_game_and_tell(&pool, &env(), "wm9", T0)
+        .await
+        .expect("start");
+    let out = outbox(&pool).await;
+    let starts: Vec<_> = out.iter().filter(|o| o.0 == "start").collect();
+    assert_eq!(starts.len(), 9, "7 players, the GM, the observer");
+    for (i, power) in POWERS.iter().enumerate() {
+        let (_, _, subject, body) = starts
+            .iter()
+            .find(|o| o.1 == player(i))
+            .expect("a start mail");
+        assert!(subject.contains(&format!("you play {power}")), "{subject}");
+        for want in [
+            "First phase: S1901M",
+            "Deadline:",
+            &format!("YOUR SECRET: {}", secrets[i]),
+            &format!("wm9 {power} S1901M"),
+            "confirm@example.test",
+            "(WM D.II(2))",
+            "(WM D.III(3))",
+            "(WM D.VII(3))",
+            "(WM D.X(1))",
+            "submissions = \"merge_per_unit\"",
+            "late_orders = \"until_adjudication\"",
+            "sets of orders are merged",
+            &format!("\"wm9 {power} <phase>\""),
+        ] {
+            assert!(body.contains(want), "{power}: {want}\n{body}");
+        }
+        // Nobody else's secret.
+        for (j, s) in secrets.iter().enumerate() {
+            assert!(
+                j == i || !body.contains(s.as_str()),
+                "{power} sees {j}'s secret"
+            );
+        }
+    }
+    let paris = &starts.iter().find(|o| o.1 == player(2)).expect("france").3;
+    assert!(paris.contains("Europe/Paris"), "{paris}");
+    let gm_mail = &starts.iter().find(|o| o.1 == GM).expect("gm").3;
+    assert!(gm_mail.contains(&gm.secret) && gm_mail.contains("command mails"));
+    let fan = &starts
+        .iter()
+        .find(|o| o.1 == "fan@example.test")
+        .expect("observer")
+        .3;
+    assert!(
+        !fan.contains("YOUR SECRET") && fan.contains("You observe it"),
+        "{fan}"
+    );
+}
+
+#[tokio::test]
+async fn a_mail_about_a_finished_game_gets_a_polite_answer() {
+    // Issue 11, point 5: a finished game takes no more orders, and says so.
+    let pool = setup("finished", &["wm1"]).await;
+    {
+        let mut c = pool.acquire().await.expect("conn");
+        store::set_game_status(&mut c, "wm1", store::GameStatus::Finished)
+            .await
+            .expect("finish");
+    }
+    let mail = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "",
+        "SECRET s3\nA Par - Bur\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &mail, Some(T0 + 60), T0 + 60).await,
+        Processed::Rejected
+    );
+    let out = outbox(&pool).await;
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].1, player(2));
+    assert!(out[0].3.contains("game wm1 is over"), "{}", out[0].3);
+    let mut c = pool.acquire().await.expect("conn");
+    assert!(
+        store::standing_orders(&mut c, "wm1", "S1901M")
+            .await
+            .expect("standing")
+            .is_empty()
+    );
+}

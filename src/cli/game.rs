@@ -234,7 +234,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 );
             }
             Command::Start { id, .. } => {
-                let deadline = chancery::engine::start_game(&pool, id, now).await?;
+                let deadline = admin::start_game_and_tell(&pool, &cfg.env(), id, now).await?;
                 println!("game {id} started; first deadline {}", gmt(deadline));
             }
             Command::Status { id, .. } => status(&pool, id).await?,

@@ -110,6 +110,19 @@ pub async fn run(root: &Path) -> Result<(), String> {
     let db = dir.join("chancery.sqlite");
     let start = chrono::Utc::now().timestamp();
     say("== Setting up game 'demo' (2023 rules, DATC preferences) with seven players");
+    let cfg = Config {
+        database: db.clone(),
+        authserv_id: "mx.example.test".into(),
+        message_id_domain: "chancery.example.test".into(),
+        poll_seconds: 2,
+        smtp: server(smtp_port, ""),
+        gm_mailbox: server(imap_port, "gm@example.test"),
+        confirm_mailbox: server(imap_port, "confirm@example.test"),
+        archive_mailbox: Some(server(imap_port, "archive@example.test")),
+        masters: vec!["td@example.test".into()],
+        deadline_grace_seconds: 5,
+        limits: Default::default(),
+    };
     {
         let pool = store::open(&db).await.map_err(|e| e.to_string())?;
         let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
@@ -145,7 +158,7 @@ pub async fn run(root: &Path) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
         }
         drop(c);
-        let deadline = engine::start_game(&pool, "demo", start)
+        let deadline = engine::admin::start_game_and_tell(&pool, &cfg.env(), "demo", start)
             .await
             .map_err(|e| e.to_string())?;
         say(&format!(
@@ -154,19 +167,6 @@ pub async fn run(root: &Path) -> Result<(), String> {
         ));
         pool.close().await;
     }
-    let cfg = Config {
-        database: db.clone(),
-        authserv_id: "mx.example.test".into(),
-        message_id_domain: "chancery.example.test".into(),
-        poll_seconds: 2,
-        smtp: server(smtp_port, ""),
-        gm_mailbox: server(imap_port, "gm@example.test"),
-        confirm_mailbox: server(imap_port, "confirm@example.test"),
-        archive_mailbox: Some(server(imap_port, "archive@example.test")),
-        masters: vec!["td@example.test".into()],
-        deadline_grace_seconds: 5,
-        limits: Default::default(),
-    };
     let clock = std::sync::Arc::new(FastClock {
         real_start: Instant::now(),
         real_start_unix: chrono::Utc::now().timestamp(),

@@ -5,6 +5,7 @@ use super::{EngineError, map_of, rules_of};
 use crate::adjudicator::Board;
 use crate::json;
 use crate::map::Map;
+use crate::outgoing::compose;
 use crate::phase::PhaseKind;
 use crate::policy;
 use crate::policy::Ts;
@@ -161,8 +162,30 @@ pub async fn console_command(
     Ok(done)
 }
 
-/// Start a game: the opening board, its first deadline, and the game goes active.
+/// Start a game: the opening board, its first deadline, the game goes active, and every
+/// player, master and observer is mailed a start mail (the power, the deadline, the secret, how
+/// to send orders, the house rules with their clauses: WM D.I(1)(b)), in one transaction.
+pub async fn start_game_and_tell(
+    pool: &SqlitePool,
+    env: &super::Env,
+    game_id: &str,
+    now: Ts,
+) -> super::Result<Ts> {
+    start(pool, Some(env), game_id, now).await
+}
+
+/// Start a game without mailing anyone: test fixtures and the bench, whose players need no
+/// start mail.
 pub async fn start_game(pool: &SqlitePool, game_id: &str, now: Ts) -> super::Result<Ts> {
+    start(pool, None, game_id, now).await
+}
+
+async fn start(
+    pool: &SqlitePool,
+    tell: Option<&super::Env>,
+    game_id: &str,
+    now: Ts,
+) -> super::Result<Ts> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let g = store::game(&mut tx, game_id)
         .await?
@@ -201,6 +224,49 @@ pub async fn start_game(pool: &SqlitePool, game_id: &str, now: Ts) -> super::Res
     )
     .await?;
     store::set_game_status(&mut tx, &g.id, store::GameStatus::Active).await?;
+    if let Some(env) = tell {
+        let phase = board.phase.to_string();
+        let members = store::members(&mut tx, &g.id).await?;
+        let mut readers: Vec<compose::StartReader<'_>> = players
+            .iter()
+            .map(|p| compose::StartReader {
+                address: &p.address,
+                tz: &p.tz,
+                power: &p.power,
+                role: "player",
+                secret: &p.secret,
+            })
+            .collect();
+        readers.extend(members.iter().map(|m| compose::StartReader {
+            address: &m.address,
+            tz: &m.tz,
+            power: "",
+            role: match m.role {
+                store::Role::Gm => "GM",
+                store::Role::Td => "TD",
+                store::Role::Observer => "observer",
+            },
+            secret: if m.role.is_master() { &m.secret } else { "" },
+        }));
+        let mut mails = Vec::new();
+        for r in &readers {
+            match compose::start(env, &g, &rules, &phase, deadline, r) {
+                Ok(m) => mails.push(m),
+                Err(e) => {
+                    let masters = super::masters_for(&mut tx, env, Some(&g)).await?;
+                    let key = format!("start|{}", g.id);
+                    mails.extend(super::compose_failed_mails(
+                        env,
+                        Some(&g),
+                        &masters,
+                        &e,
+                        &key,
+                    ));
+                }
+            }
+        }
+        store::enqueue_many(&mut tx, &mails, now).await?;
+    }
     tx.commit().await?;
     Ok(deadline)
 }

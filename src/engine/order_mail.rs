@@ -87,6 +87,26 @@ pub(super) async fn order_mail(
     if super::gm_mail::is_command_subject(&msg.subject, &g.id) {
         return super::gm_mail::command_mail(c, env, ctx, msg, &g).await;
     }
+    if g.status != store::GameStatus::Active {
+        let why = match g.status {
+            store::GameStatus::Finished => format!(
+                "game {} is over: it takes no more orders. Thank you for playing",
+                g.id
+            ),
+            _ => format!(
+                "game {} has not started yet; orders are taken once it has",
+                g.id
+            ),
+        };
+        let sender = recipient_kind(c, env, &from, &msg.authentication_results).await?;
+        let mail = compose::rejection(env, &g.gm_address, &from, msg, ctx.key, &[why], now);
+        answer(c, env, ctx, mail, sender, Some(&g)).await?;
+        let tag = Tag {
+            game: Some(g.id.clone()),
+            ..Tag::default()
+        };
+        return Ok((Processed::Rejected, tag));
+    }
     let rules = rules_of(&g)?;
     let map = map_of(&g)?;
     let mut tag = Tag {

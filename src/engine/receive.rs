@@ -412,7 +412,8 @@ pub(super) struct Tag {
     pub(super) phase: Option<String>,
 }
 
-/// The active game a message is about: named in the subject, else the one its sender plays in.
+/// The game a message is about: named in the subject, else the one active game its sender has a
+/// part in.
 pub(super) async fn find_game(
     c: &mut SqliteConnection,
     msg: &ReadMessage,
@@ -435,9 +436,9 @@ pub(super) async fn find_game_row(
         if w.is_empty() || w.len() > 64 {
             continue;
         }
-        if let Some(g) = store::game(c, w).await?
-            && g.status == store::GameStatus::Active
-        {
+        // A game that is over (or not yet started) is found too: its mail gets a polite
+        // answer saying so, not "no such game".
+        if let Some(g) = store::game(c, w).await? {
             return Ok(Some(g));
         }
     }

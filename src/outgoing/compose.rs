@@ -237,6 +237,97 @@ pub fn alert(env: &Env, to: &str, key: &str, subject: &str, body: &str) -> NewMa
     }
 }
 
+/// Who a start mail is for.
+pub struct StartReader<'a> {
+    pub address: &'a str,
+    pub tz: &'a str,
+    /// The power played; empty for masters and observers.
+    pub power: &'a str,
+    /// `player`, `GM`, `TD` or `observer`.
+    pub role: &'a str,
+    /// The reader's own secret; empty for observers.
+    pub secret: &'a str,
+}
+
+/// The start mail of a game to one reader: the power, the first deadline, the secret, how to
+/// send orders, and the house rules in plain words with their clauses (WM D.I(1)(b)).
+pub fn start(
+    env: &Env,
+    g: &GameRow,
+    rules: &crate::rules::Rules,
+    phase: &str,
+    deadline: Ts,
+    reader: &StartReader<'_>,
+) -> Composed {
+    let v = render::StartView {
+        game: g.id.clone(),
+        variant: capitalise(&g.variant),
+        preset: rules.name.clone(),
+        power: reader.power.to_string(),
+        role: reader.role.to_string(),
+        phase: phase.to_string(),
+        deadline,
+        tz: reader.tz.to_string(),
+        secret: reader.secret.to_string(),
+        gm_address: g.gm_address.clone(),
+        confirm_address: g.confirm_address.clone(),
+        subject_example: rules
+            .subject_format
+            .replace("{game}", &g.id)
+            .replace("{power}", reader.power)
+            .replace("{phase}", phase),
+        policies: rules
+            .policies()
+            .into_iter()
+            .map(|(clause, text)| render::PolicyView {
+                clause: clause.to_string(),
+                // The subject format, as this reader writes it.
+                text: text
+                    .replace("{game}", &g.id)
+                    .replace(
+                        "{power}",
+                        if reader.power.is_empty() {
+                            "<power>"
+                        } else {
+                            reader.power
+                        },
+                    )
+                    .replace("{phase}", "<phase>"),
+            })
+            .collect(),
+        changed: rules
+            .changed_from_preset()
+            .into_iter()
+            .map(|(option, value, clause)| render::ChangedOption {
+                option: option.to_string(),
+                value,
+                clause: clause.to_string(),
+            })
+            .collect(),
+    };
+    let r = rendered(
+        render::start(&v),
+        "start",
+        reader.address,
+        &format!(
+            "{} has started; {} {}; first deadline {}",
+            g.id,
+            reader.role,
+            reader.power,
+            gmt(deadline)
+        ),
+    )?;
+    Ok(game_mail(
+        env,
+        g,
+        "start",
+        &format!("{}|start|{}", g.id, reader.address),
+        &g.gm_address,
+        reader.address,
+        r,
+    ))
+}
+
 /// The answer to a master's command mail: each line and what it did.
 pub fn command_reply(
     env: &Env,

@@ -344,6 +344,43 @@ pub struct RejectionView {
     pub tz: String,
 }
 
+/// A house-rule policy in plain words, with its clause.
+#[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PolicyView {
+    pub clause: String,
+    pub text: String,
+}
+
+/// An option chosen for this game that differs from its preset.
+#[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChangedOption {
+    pub option: String,
+    pub value: String,
+    pub clause: String,
+}
+
+/// The start mail: to each player (with the power), master and observer.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct StartView {
+    pub game: String,
+    pub variant: String,
+    pub preset: String,
+    /// Empty for masters and observers.
+    pub power: String,
+    /// `player`, `GM`, `TD` or `observer`.
+    pub role: String,
+    pub phase: String,
+    pub deadline: Ts,
+    pub tz: String,
+    /// The reader's own secret (players and masters), never anyone else's.
+    pub secret: String,
+    pub gm_address: String,
+    pub confirm_address: String,
+    pub subject_example: String,
+    pub policies: Vec<PolicyView>,
+    pub changed: Vec<ChangedOption>,
+}
+
 /// One command of a master's command mail, and its answer.
 #[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
 pub struct CommandReplyLine {
@@ -888,6 +925,7 @@ fn plural_filter(n: i64, word: String) -> String {
 // ---------------------------------------------------------------------------------------------
 
 const TEMPLATES: &[(&str, &str)] = &[
+    ("start.txt", include_str!("../../templates/start.txt")),
     (
         "command-reply.txt",
         include_str!("../../templates/command-reply.txt"),
@@ -1100,6 +1138,20 @@ pub fn rejection(v: &RejectionView) -> Result<Rendered, RenderError> {
 }
 
 /// To the GM: a suspected impersonation (WM D.X(6)).
+/// The start mail of a game, for one reader.
+pub fn start(v: &StartView) -> Result<Rendered, RenderError> {
+    let zone = Zone::new(&v.tz);
+    let deadline = time_ctx(v.deadline, &zone)?;
+    render(
+        "start.txt",
+        context! {
+            v => Serde(v),
+            deadline => Serde(&deadline),
+            tz_note => zone.note.clone(),
+        },
+    )
+}
+
 /// A master's command reply.
 pub fn command_reply(v: &CommandReplyView) -> Result<Rendered, RenderError> {
     render("command-reply.txt", context! { v => Serde(v) })

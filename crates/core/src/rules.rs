@@ -457,6 +457,114 @@ impl Rules {
             .collect()
     }
 
+    /// The options that differ from the preset these rules came from: (option, value, clause).
+    pub fn changed_from_preset(&self) -> Vec<(&'static str, String, &'static str)> {
+        let Ok(base) = Rules::preset(&self.name) else {
+            return Vec::new();
+        };
+        let base = base.options();
+        self.options()
+            .into_iter()
+            .filter(|(k, v)| base.iter().any(|(bk, bv)| bk == k && bv != v))
+            .map(|(k, v)| (k, v, Rules::clause(k).unwrap_or("")))
+            .collect()
+    }
+
+    /// The game's policies in plain words, each with its clause: first the four a GM must state
+    /// before the game (WM D.I(1)(b): D.II(2), D.III(3), D.VII(3), D.X(1)), then how players
+    /// prove who they are and how long turns last.
+    pub fn policies(&self) -> Vec<(&'static str, String)> {
+        let to = match self.gm_address {
+            GmAddress::To => "with the GM's address in To (not CC or BCC)",
+            GmAddress::ToOrCc => "with the GM's address in To or CC",
+        };
+        let unknown = match self.unknown_lines {
+            UnknownLines::Ignore => "lines that are no order are listed in the reply and ignored",
+            UnknownLines::Error => "lines that are no order are reported as errors in the reply",
+        };
+        vec![
+            (
+                "WM D.II(2)",
+                format!(
+                    "Orders are sent by e-mail {to}, with the subject \"{}\"; {unknown}.",
+                    self.subject_format
+                ),
+            ),
+            (
+                "WM D.III(3)",
+                match self.submissions {
+                    Submissions::Replace => "A new set of orders replaces the earlier ones as a \
+                        whole, even when it is partial."
+                        .to_string(),
+                    Submissions::MergePerUnit => "Alternative Rule: sets of orders are merged: \
+                        for each unit, its most recent order counts."
+                        .to_string(),
+                },
+            ),
+            (
+                "WM D.VII(3)",
+                match self.late_orders {
+                    LateOrders::Reject => {
+                        "Orders that arrive after the deadline are not accepted.".to_string()
+                    }
+                    LateOrders::UntilAdjudication => "Alternative Rule: orders that arrive after \
+                        the deadline are accepted until the adjudication starts."
+                        .to_string(),
+                },
+            ),
+            (
+                "WM D.X(1)",
+                match (self.press, self.partial_press) {
+                    (PressPolicy::WhiteAndGrey, true) => "White and grey press, to all or to some \
+                        powers, is published with the results."
+                        .to_string(),
+                    (PressPolicy::WhiteAndGrey, false) => {
+                        "White and grey press to all is published with the results.".to_string()
+                    }
+                    (PressPolicy::WhiteOnly, true) => "Only white (signed) press, to all or to \
+                        some powers, is published with the results."
+                        .to_string(),
+                    (PressPolicy::WhiteOnly, false) => {
+                        "Only white (signed) press to all is published with the results."
+                            .to_string()
+                    }
+                    (PressPolicy::None, _) => "The GM publishes no press.".to_string(),
+                },
+            ),
+            (
+                "WM D.X(6)",
+                match self.authentication {
+                    Authentication::Secret => {
+                        "Every mail must carry your secret (a line SECRET <your secret>)."
+                            .to_string()
+                    }
+                    Authentication::SecretOrDkim => "A mail proves it is yours by your secret (a \
+                        line SECRET <your secret>) or by your mail service's DKIM signature."
+                        .to_string(),
+                    Authentication::Dkim => "A mail proves it is yours by your mail service's \
+                        DKIM signature."
+                        .to_string(),
+                },
+            ),
+            (
+                "WM D.VII(4)",
+                format!(
+                    "Deadlines: {} day(s) for a movement turn, {} for a retreat turn, {} for an \
+                     adjustment turn.",
+                    self.movement_days, self.retreat_days, self.adjustment_days
+                ),
+            ),
+            (
+                "WM D.VII(5)",
+                format!(
+                    "Extensions: at most {} day(s) in all per position, asked at least {} hours \
+                     before the deadline.",
+                    self.extension_days_total, self.extension_notice_hours
+                ),
+            ),
+        ]
+    }
+
     /// These rules with one option changed (an alternative rule chosen for one game). The
     /// value is a JSON value; a bare word is taken as text:
     /// `convoy_intent=explicit`, `movement_days=2`, `no_nmr_phases=["S1901M"]`.
@@ -535,6 +643,26 @@ mod tests {
         let e = d.set("movement_days", "soon").unwrap_err().to_string();
         assert!(e.contains("movement_days"), "{e}");
         assert!(d.set("convoy_intent", "whenever").is_err());
+        assert_eq!(
+            merged.changed_from_preset(),
+            vec![(
+                "submissions",
+                "\"merge_per_unit\"".to_string(),
+                "WM D.III(3) and its Alternative Rule"
+            )]
+        );
+        assert!(d.changed_from_preset().is_empty());
+    }
+
+    #[test]
+    fn the_four_policies_of_wm_d_i_1_b_are_stated() {
+        let wm = Rules::preset("wm2004").unwrap();
+        let clauses: Vec<&str> = wm.policies().iter().map(|p| p.0).collect();
+        for c in ["WM D.II(2)", "WM D.III(3)", "WM D.VII(3)", "WM D.X(1)"] {
+            assert!(clauses.contains(&c), "{c}");
+        }
+        let merged = wm.set("submissions", "merge_per_unit").unwrap();
+        assert!(merged.policies()[1].1.contains("merged"));
     }
 
     #[test]
