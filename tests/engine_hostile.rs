@@ -509,6 +509,13 @@ async fn wrong_secrets_and_silent_drops_reach_the_masters_digest() {
     let report = out.iter().find(|o| o.0 == "report").expect("report");
     assert_eq!(report.1, "td@example.test");
     assert!(report.3.contains("player3@example.test"), "{}", report.3);
+    // Issue 11, point 1: and the phase and the player (the fixtures give no name).
+    assert!(report.3.contains("(S1901M)"), "{}", report.3);
+    assert!(
+        report.3.contains("Registered player:   (no name given)"),
+        "{}",
+        report.3
+    );
 }
 
 #[tokio::test]

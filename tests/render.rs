@@ -520,6 +520,7 @@ fn impersonation_view() -> ImpersonationView {
         phase: "S1901M".into(),
         claimed_power: "FRANCE".into(),
         registered_address: "marianne@example.fr".into(),
+        player_name: "Marianne".into(),
         sender_power: Some("ENGLAND".into()),
         why: "your mail could not be verified (no DKIM or DMARC pass for your domain)".into(),
         from: "marianne@example.fr".into(),
@@ -545,6 +546,7 @@ fn impersonation_report_names_the_claim_and_the_headers() {
     for s in [
         "Claimed power:       FRANCE",
         "Registered address:  marianne@example.fr",
+        "Registered player:   Marianne",
         "Sender is a player:  ENGLAND",
         "Return-Path:  <john.bull@example.co.uk>",
         "Message-ID:   <forged.1@example.co.uk>",

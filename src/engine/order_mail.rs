@@ -169,12 +169,17 @@ pub(super) async fn order_mail(
         let to_player = reject(vec![e.clone()], &player.address);
         answer(c, env, ctx, to_player, Recipient::Registered, Some(&g)).await?;
         for to in masters_for(c, env, Some(&g)).await? {
+            let sender_power = players
+                .iter()
+                .find(|p| p.address.eq_ignore_ascii_case(&from))
+                .map(|p| p.power.clone());
             let report = compose::impersonation(
                 env,
                 &to,
                 &g.id,
-                &power_name,
-                &player.address,
+                &phase_row.phase,
+                &player,
+                sender_power,
                 msg,
                 ctx.key,
                 &e,

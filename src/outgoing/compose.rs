@@ -491,8 +491,9 @@ pub fn impersonation(
     env: &Env,
     to: &str,
     game: &str,
-    power: &str,
-    registered: &str,
+    phase: &str,
+    registered: &PlayerRow,
+    sender_power: Option<String>,
     msg: &ReadMessage,
     key: &str,
     why: &str,
@@ -500,21 +501,27 @@ pub fn impersonation(
 ) -> Composed {
     let v = render::ImpersonationView {
         game: game.to_string(),
-        claimed_power: power.to_string(),
+        phase: phase.to_string(),
+        claimed_power: registered.power.clone(),
+        sender_power,
+        player_name: registered.name.clone(),
         why: why.to_string(),
         from: msg.from_address.clone().unwrap_or_default(),
         subject: echo_subject(&msg.subject),
         message_id: msg.message_id.clone(),
         received_at: now,
         authentication_results: msg.authentication_results.clone(),
-        registered_address: registered.to_string(),
+        registered_address: registered.address.clone(),
         ..Default::default()
     };
     let r = rendered(
         render::impersonation_report(&v),
         "report",
         to,
-        &format!("{game}: possible impersonation of {power}: {why}"),
+        &format!(
+            "{game}: possible impersonation of {}: {why}",
+            registered.power
+        ),
     )?;
     Ok(reply(
         env,

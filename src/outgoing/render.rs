@@ -420,6 +420,8 @@ pub struct ImpersonationView {
     pub claimed_power: String,
     /// That power's registered address.
     pub registered_address: String,
+    /// That power's player, by name (may be empty).
+    pub player_name: String,
     /// The sending address belongs to this power of the game, if any.
     pub sender_power: Option<String>,
     /// Why the mail is suspect (the authentication failure).
