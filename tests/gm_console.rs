@@ -48,7 +48,8 @@ async fn a_command_mail_from_the_gm_is_done_line_by_line_audited_and_announced()
     let before = deadline(&pool).await;
     let body = format!(
         "SECRET {secret}\nEXTEND 2d\nPAUSE\nRESUME\nSTATUS\nSET movement_days 2\n\
-         OBSERVER ADD watcher@example.test\nFROBNICATE\nDEADLINE 2001-01-01 00:00\n"
+         OBSERVER ADD watcher@example.test\nFROBNICATE\nDEADLINE 2001-01-01 00:00\n\
+         BROADCAST\nDear all,\n  the game goes on.\nENDBROADCAST\n"
     );
     let mail = raw(GM, "gm@example.test", "wm1 GM", "", &body);
     let now = T0 + 3600;
@@ -73,12 +74,13 @@ async fn a_command_mail_from_the_gm_is_done_line_by_line_audited_and_announced()
         "OK: watcher@example.test observes wm1",
         "REFUSED: not a command",
         "REFUSED: 2001-01-01 00:00 GMT has already passed",
+        "OK: sent to every player and observer",
     ] {
         assert!(body.contains(want), "{want}: {body}");
     }
     assert!(!body.contains(&secret), "the secret is never echoed");
     assert!(
-        reply[0].2.contains("6 commands done, 2 refused"),
+        reply[0].2.contains("7 commands done, 2 refused"),
         "{}",
         reply[0].2
     );
@@ -86,7 +88,12 @@ async fn a_command_mail_from_the_gm_is_done_line_by_line_audited_and_announced()
     let told: Vec<_> = out.iter().filter(|o| o.0 == "announcement").collect();
     for i in 0..7 {
         let mine = told.iter().filter(|o| o.1 == player(i)).count();
-        assert_eq!(mine, 4, "extend, pause, resume, set for {}", player(i));
+        assert_eq!(
+            mine,
+            5,
+            "extend, pause, resume, set, broadcast for {}",
+            player(i)
+        );
     }
     assert!(
         told.iter()
@@ -94,8 +101,22 @@ async fn a_command_mail_from_the_gm_is_done_line_by_line_audited_and_announced()
         "{told:?}"
     );
     // The audit log: who, how, the command, what it did (a line that is no command is not one).
+    // The broadcast reaches the new observer too, as written.
+    let words: Vec<_> = told
+        .iter()
+        .filter(|o| o.2.contains("a message from the GM"))
+        .collect();
+    assert_eq!(words.len(), 8, "{words:?}");
+    assert!(words.iter().any(|o| o.1 == "watcher@example.test"));
+    assert!(
+        words[0]
+            .3
+            .contains("  | Dear all,\n  |   the game goes on."),
+        "{}",
+        words[0].3
+    );
     let log = audit(&pool).await;
-    assert_eq!(log.len(), 7, "{log:?}");
+    assert_eq!(log.len(), 8, "{log:?}");
     assert!(log.iter().all(|a| a.actor == GM && a.via == "mail"));
     assert_eq!(log[0].command, "EXTEND 2d");
     assert!(log[6].effect.starts_with("refused: "), "{:?}", log[6]);

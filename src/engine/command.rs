@@ -256,6 +256,25 @@ async fn run(
                 Err(e) => Err(e.into()),
             }
         }
+        GmCommand::Broadcast(message) => {
+            let text = format!("A message from the GM of game {}:", g.id);
+            announce_with(
+                c,
+                env,
+                g,
+                &key(&format!(
+                    "broadcast|{}",
+                    crate::outgoing::ids::short_hash(message)
+                )),
+                "a message from the GM",
+                &text,
+                message,
+                None,
+                now,
+            )
+            .await?;
+            Ok(Done::ok("sent to every player and observer"))
+        }
         GmCommand::ObserverRemove(address) => {
             if store::remove_member(c, &g.id, address, Role::Observer).await? {
                 Ok(Done::ok(format!("{address} no longer observes {}", g.id)))
@@ -319,6 +338,22 @@ async fn announce(
     deadline: Option<Ts>,
     now: Ts,
 ) -> Result<()> {
+    announce_with(c, env, g, key, headline, text, "", deadline, now).await
+}
+
+/// [`announce`], with a master's own words quoted after the text.
+#[allow(clippy::too_many_arguments)]
+async fn announce_with(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    key: &str,
+    headline: &str,
+    text: &str,
+    message: &str,
+    deadline: Option<Ts>,
+    now: Ts,
+) -> Result<()> {
     let players = store::players(c, &g.id).await?;
     let observers: Vec<MemberRow> = store::members(c, &g.id)
         .await?
@@ -335,7 +370,7 @@ async fn announce(
         );
     let mut mails = Vec::new();
     for (to, tz) in readers {
-        match compose::announcement(env, g, to, tz, key, headline, text, deadline) {
+        match compose::announcement(env, g, to, tz, key, headline, text, message, deadline) {
             Ok(m) => mails.push(m),
             Err(e) => {
                 let masters = masters_for(c, env, Some(g)).await?;

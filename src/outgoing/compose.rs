@@ -378,12 +378,14 @@ pub fn announcement(
     key: &str,
     headline: &str,
     text: &str,
+    message: &str,
     deadline: Option<Ts>,
 ) -> Composed {
     let v = render::AnnouncementView {
         game: g.id.clone(),
         headline: headline.to_string(),
         text: text.to_string(),
+        message: message.to_string(),
         deadline,
         tz: tz.to_string(),
     };

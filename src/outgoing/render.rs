@@ -405,6 +405,8 @@ pub struct AnnouncementView {
     /// One line, for the subject.
     pub headline: String,
     pub text: String,
+    /// A master's own words, quoted as written (a broadcast); empty if none.
+    pub message: String,
     /// The deadline now, shown in GMT and the reader's zone.
     pub deadline: Option<Ts>,
     pub tz: String,

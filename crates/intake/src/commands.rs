@@ -27,6 +27,9 @@ pub enum GmCommand {
     ObserverAdd(String),
     /// `OBSERVER REMOVE address`.
     ObserverRemove(String),
+    /// `BROADCAST`, then the message's lines, then `ENDBROADCAST` (or `ENDPRESS`): a message
+    /// from the GM to every player and observer.
+    Broadcast(String),
 }
 
 impl GmCommand {
@@ -42,6 +45,11 @@ impl GmCommand {
             GmCommand::Set { option, value } => format!("SET {option} {value}"),
             GmCommand::ObserverAdd(a) => format!("OBSERVER ADD {a}"),
             GmCommand::ObserverRemove(a) => format!("OBSERVER REMOVE {a}"),
+            GmCommand::Broadcast(text) => format!(
+                "BROADCAST ({} line(s), {} characters)",
+                text.lines().count(),
+                text.chars().count()
+            ),
         }
     }
 }
@@ -65,11 +73,39 @@ pub struct CommandMail {
 /// Commands a mail may carry: more is refused, not read (bounded work per mail).
 pub const MAX_COMMANDS: usize = 50;
 
+/// The longest broadcast, in characters.
+pub const MAX_BROADCAST_CHARS: usize = 20_000;
+
 /// Read a command mail's lines. Blank lines and a closing `SIGNOFF`/`END` are skipped; every
 /// other line is a command or an error saying why it is not one.
 pub fn read_commands(lines: &[BodyLine]) -> CommandMail {
     let mut out = CommandMail::default();
+    // The broadcast being gathered: its first line's number, and its text.
+    let mut broadcast: Option<(usize, Vec<&str>)> = None;
     for l in lines {
+        if let Some((_, text)) = &mut broadcast {
+            let t = l.text.trim();
+            let word = t
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_ascii_uppercase();
+            if word == "SECRET" || word == "PASSWORD" {
+                // A secret inside the block is still the secret: never broadcast.
+                let s: Vec<&str> = t.split_whitespace().skip(1).collect();
+                out.secret = Some(s.join(" ").trim_start_matches(':').trim().to_string());
+                continue;
+            }
+            let end = t.to_ascii_uppercase().replace(' ', "");
+            if matches!(end.as_str(), "ENDBROADCAST" | "ENDPRESS") {
+                if let Some((number, text)) = broadcast.take() {
+                    out.lines.push(broadcast_line(number, &text));
+                }
+            } else {
+                text.push(l.text.trim_end());
+            }
+            continue;
+        }
         let text = l.text.trim();
         if text.is_empty() {
             continue;
@@ -88,6 +124,10 @@ pub fn read_commands(lines: &[BodyLine]) -> CommandMail {
         if matches!(first.as_str(), "SIGNOFF" | "END" | "ENDCOMMANDS") {
             break;
         }
+        if first == "BROADCAST" && text.split_whitespace().count() == 1 {
+            broadcast = Some((l.number, Vec::new()));
+            continue;
+        }
         if out.lines.len() >= MAX_COMMANDS {
             out.lines.push(CommandLine {
                 number: l.number,
@@ -104,7 +144,33 @@ pub fn read_commands(lines: &[BodyLine]) -> CommandMail {
             read: read_command(text),
         });
     }
+    if let Some((number, _)) = broadcast {
+        out.lines.push(CommandLine {
+            number,
+            text: "BROADCAST".into(),
+            read: Err("a BROADCAST must end with a line ENDBROADCAST; nothing was sent".into()),
+        });
+    }
     out
+}
+
+/// A gathered broadcast as one command line.
+fn broadcast_line(number: usize, text: &[&str]) -> CommandLine {
+    let body = text.join("\n").trim_matches('\n').to_string();
+    let read = if body.trim().is_empty() {
+        Err("the BROADCAST has no text".to_string())
+    } else if body.chars().count() > MAX_BROADCAST_CHARS {
+        Err(format!(
+            "a BROADCAST may be at most {MAX_BROADCAST_CHARS} characters"
+        ))
+    } else {
+        Ok(GmCommand::Broadcast(body))
+    };
+    CommandLine {
+        number,
+        text: "BROADCAST".into(),
+        read,
+    }
 }
 
 /// Read one command line.
@@ -162,8 +228,11 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
                 _ => Err("write OBSERVER ADD <address> or OBSERVER REMOVE <address>".into()),
             }
         }
+        "BROADCAST" => {
+            Err("write BROADCAST alone on its line, the message, then ENDBROADCAST".into())
+        }
         _ => Err(format!(
-            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, STATUS, SET, OBSERVER): \"{}\"",
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, STATUS, SET, OBSERVER, BROADCAST): \"{}\"",
             text.chars().take(60).collect::<String>()
         )),
     }
@@ -386,6 +455,28 @@ mod tests {
         assert!(read[5].as_ref().is_err_and(|e| e.contains("GMT")));
         assert!(read[6].as_ref().is_err_and(|e| e.contains("not a command")));
         assert_eq!(read.len(), 7, "nothing after SIGNOFF is read");
+    }
+
+    #[test]
+    fn a_broadcast_is_a_block() {
+        let m = read_commands(&lines(
+            "BROADCAST\nDear all,\n\n  the deadline stands.\nSECRET gm-words\nEND BROADCAST\nSTATUS\nBROADCAST\nno end",
+        ));
+        assert_eq!(
+            m.lines[0].read,
+            Ok(GmCommand::Broadcast(
+                "Dear all,\n\n  the deadline stands.".into()
+            ))
+        );
+        assert_eq!(m.secret.as_deref(), Some("gm-words"), "never broadcast");
+        assert_eq!(m.lines[1].read, Ok(GmCommand::Status));
+        assert!(
+            m.lines[2]
+                .read
+                .as_ref()
+                .is_err_and(|e| e.contains("ENDBROADCAST"))
+        );
+        assert_eq!(m.lines.len(), 3);
     }
 
     #[test]
