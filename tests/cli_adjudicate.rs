@@ -174,6 +174,7 @@ fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
         &["game", "pause"],
         &["game", "resume"],
         &["game", "process"],
+        &["game", "preview"],
         &["game", "set"],
         &["game", "log"],
         &["presets"],

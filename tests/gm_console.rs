@@ -393,3 +393,50 @@ async fn a_mail_about_a_finished_game_gets_a_polite_answer() {
             .is_empty()
     );
 }
+
+#[tokio::test]
+async fn a_preview_goes_to_the_masters_only_and_changes_nothing() {
+    let (pool, secret, _) = with_masters("preview").await;
+    let before = deadline(&pool).await;
+    let orders = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "",
+        "SECRET s3\nA Par - Bur\n",
+    );
+    deliver(&pool, "gm", 1, &orders, Some(T0 + 60), T0 + 60).await;
+    let mail = raw(
+        GM,
+        "gm@example.test",
+        "wm1 GM",
+        "",
+        &format!("SECRET {secret}\nPREVIEW\n"),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 2, &mail, Some(T0 + 120), T0 + 120).await,
+        Processed::Accepted
+    );
+    let out = outbox(&pool).await;
+    let previews: Vec<_> = out.iter().filter(|o| o.0 == "preview").collect();
+    let to: Vec<&str> = previews.iter().map(|o| o.1.as_str()).collect();
+    assert_eq!(to, vec![GM, TD]);
+    assert!(
+        previews[0].2.starts_with("PREVIEW, nothing changed"),
+        "{}",
+        previews[0].2
+    );
+    assert!(previews[0].3.contains("A Par - Bur"), "{}", previews[0].3);
+    assert!(
+        !out.iter().any(|o| o.0 == "results"),
+        "no player was sent results"
+    );
+    assert_eq!(deadline(&pool).await, before);
+    let mut c = pool.acquire().await.expect("conn");
+    let p = store::current_phase(&mut c, "wm1")
+        .await
+        .expect("q")
+        .expect("open");
+    assert_eq!(p.phase, "S1901M", "still open");
+    assert_eq!(audit(&pool).await[0].command, "PREVIEW");
+}

@@ -132,6 +132,13 @@ pub enum Command {
         #[arg(long)]
         id: String,
     },
+    /// Adjudicate as if now and mail the result to the masters only; nothing changes.
+    Preview {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+    },
     /// Change one house-rule option (`chancery presets --show` lists them); every player is told.
     Set {
         #[command(flatten)]
@@ -163,6 +170,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         | Command::Pause { config, .. }
         | Command::Resume { config, .. }
         | Command::Process { config, .. }
+        | Command::Preview { config, .. }
         | Command::Set { config, .. }
         | Command::Log { config, .. } => config,
     };
@@ -281,6 +289,9 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             Command::Resume { id, .. } => console(&pool, &cfg, id, &GmCommand::Resume, now).await?,
             Command::Process { id, .. } => {
                 console(&pool, &cfg, id, &GmCommand::Process, now).await?
+            }
+            Command::Preview { id, .. } => {
+                console(&pool, &cfg, id, &GmCommand::Preview, now).await?
             }
             Command::Set { id, option, .. } => {
                 let (k, v) = option

@@ -207,6 +207,20 @@ async fn run(
                 p.phase
             )))
         }
+        GmCommand::Preview => match super::deadline::preview(c, env, &g.id, now).await? {
+            Ok(mails) => {
+                store::enqueue_many(c, &mails, now).await?;
+                Ok(Done::ok(format!(
+                    "the results as if adjudicated now were mailed to the masters ({}); nothing changed",
+                    mails
+                        .iter()
+                        .map(|m| m.to.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )))
+            }
+            Err(why) => Ok(Done::refused(why)),
+        },
         GmCommand::Status => Ok(Done::ok(status_text(c, g, current.as_ref(), paused).await?)),
         GmCommand::Set { option, value } => {
             let rules = rules_of(g)?;

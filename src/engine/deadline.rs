@@ -239,6 +239,62 @@ fn decide(env: &Env, f: &store::GameFacts, now: Ts, read_through: Ts) -> Result<
     }
 }
 
+/// PREVIEW: what adjudicating game `game` now would publish, as the GM's copy of the results,
+/// to each master (kind `preview`); nothing is written but those mails. `Err` says why there
+/// is nothing to preview.
+pub(super) async fn preview(
+    c: &mut SqliteConnection,
+    env: &Env,
+    game: &str,
+    now: Ts,
+) -> Result<std::result::Result<Vec<NewMail>, String>> {
+    let facts = store::tick_facts(c, &[game.to_string()], now - policy::DAY).await?;
+    let Some(f) = facts.first() else {
+        return Ok(Err(
+            "the game is not running (not started, paused or over)".into()
+        ));
+    };
+    let rules = rules_of(&f.game)?;
+    let map = map_of(&f.game)?;
+    let board = board_from_json(&f.phase.board, &f.phase.phase)?;
+    let due = powers_with_orders_due(map, &board);
+    let masters = masters_of(env, Some(&f.game), &f.masters);
+    let mails = match adjudicate_phase(env, f, &rules, map, &board, &due, now)? {
+        Decision::Adjudicated { mails, .. } => mails,
+        Decision::Hold { .. } => {
+            return Ok(Err(
+                "an NMR would hold the results in this phase (WM D.VII(6)(b))".into(),
+            ));
+        }
+        _ => Vec::new(),
+    };
+    // The GM's copy sees all press; it goes to each master, marked as a preview.
+    let Some(gm_copy) = mails.into_iter().find(|m| m.to == f.game.gm_address) else {
+        return Ok(Err("the results could not be composed".into()));
+    };
+    Ok(Ok(masters
+        .iter()
+        .map(|to| NewMail {
+            kind: "preview",
+            message_id: crate::outgoing::ids::new_message_id(
+                env,
+                "preview",
+                &format!("{}|{}|{now}|{to}", f.game.id, f.phase.phase),
+            ),
+            to: to.clone(),
+            subject: format!("PREVIEW, nothing changed: {}", gm_copy.subject),
+            body: format!(
+                "PREVIEW: {} adjudicated as if now, with the orders that stand. Nothing has\n\
+                 changed; the players have not been sent this, and their orders may still\n\
+                 change before the deadline.\n\n{}",
+                f.phase.phase, gm_copy.body
+            ),
+            from: env.alert_from.clone(),
+            ..gm_copy.clone()
+        })
+        .collect()))
+}
+
 /// A mail, or if it could not be composed, the masters' alert instead.
 fn or_alert(
     env: &Env,

@@ -16,6 +16,8 @@ pub enum GmCommand {
     Resume,
     /// Adjudicate now (once every mailbox has been read through now).
     Process,
+    /// Adjudicate as if now and mail the result to the masters only; nothing changes.
+    Preview,
     /// The phase, the deadline, who has orders in.
     Status,
     /// `SET option value`: one house-rule option.
@@ -41,6 +43,7 @@ impl GmCommand {
             GmCommand::Pause => "PAUSE".into(),
             GmCommand::Resume => "RESUME".into(),
             GmCommand::Process => "PROCESS".into(),
+            GmCommand::Preview => "PREVIEW".into(),
             GmCommand::Status => "STATUS".into(),
             GmCommand::Set { option, value } => format!("SET {option} {value}"),
             GmCommand::ObserverAdd(a) => format!("OBSERVER ADD {a}"),
@@ -201,6 +204,7 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
         "PAUSE" => none(GmCommand::Pause),
         "RESUME" | "UNPAUSE" => none(GmCommand::Resume),
         "PROCESS" => none(GmCommand::Process),
+        "PREVIEW" => none(GmCommand::Preview),
         "STATUS" => none(GmCommand::Status),
         "SET" => match rest {
             [option, value @ ..] if !value.is_empty() => Ok(GmCommand::Set {
@@ -232,7 +236,7 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
             Err("write BROADCAST alone on its line, the message, then ENDBROADCAST".into())
         }
         _ => Err(format!(
-            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, STATUS, SET, OBSERVER, BROADCAST): \"{}\"",
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, BROADCAST): \"{}\"",
             text.chars().take(60).collect::<String>()
         )),
     }
