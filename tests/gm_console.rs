@@ -440,3 +440,54 @@ async fn a_preview_goes_to_the_masters_only_and_changes_nothing() {
     assert_eq!(p.phase, "S1901M", "still open");
     assert_eq!(audit(&pool).await[0].command, "PREVIEW");
 }
+
+#[tokio::test]
+async fn the_game_ends_when_its_final_year_has_been_played() {
+    // Issue 11, point 5; WM B(3): the rounds play until a Fall, then the centre counts stand.
+    let (pool, _, _) = with_masters("final-year").await;
+    let e = env();
+    let set = GmCommand::Set {
+        option: "final_year".into(),
+        value: "1901".into(),
+    };
+    let done = admin::console_command(&pool, &e, "wm1", &set, T0 + 60)
+        .await
+        .expect("set");
+    assert!(done.ok, "{done:?}");
+    // Spring, then Fall 1901 (no orders: every unit holds).
+    let spring = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    let fall = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    let mut c = pool.acquire().await.expect("conn");
+    let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
+    assert_eq!(g.status, store::GameStatus::Finished);
+    assert!(
+        store::current_phase(&mut c, "wm1")
+            .await
+            .expect("q")
+            .is_none(),
+        "no phase follows"
+    );
+    let out = outbox(&pool).await;
+    let last: Vec<_> = out
+        .iter()
+        .filter(|o| o.0 == "results" && o.2.contains("F1901M"))
+        .collect();
+    assert_eq!(last.len(), 8, "7 players and the GM's copy");
+    for r in &last {
+        assert!(
+            r.3.contains("final year of the game (1901) has been played"),
+            "{}",
+            r.3
+        );
+        assert!(!r.3.contains("Next phase"), "{}", r.3);
+    }
+    // A finished game is never ticked again.
+    assert_eq!(
+        engine::tick(&pool, &e, fall + 10 * DAY)
+            .await
+            .expect("tick"),
+        0
+    );
+}

@@ -487,11 +487,24 @@ fn adjudicate_phase(
     let winner = map
         .all_powers()
         .find(|p| adj.next.center_count(*p) * 2 > map.supply_centers().count());
+    // Why the game ends here, if it does: a solo, or its final year played (WM B(3)).
+    let ended: Option<String> = match winner {
+        Some(w) => Some(format!(
+            "{} holds a majority of the supply centres and wins the game.",
+            map.power_name(w)
+        )),
+        None if policy::final_year_played(rules, next_phase) => Some(format!(
+            "The final year of the game ({}) has been played: the game ends here, and the \
+             supply centre counts above stand (WM B(3)).",
+            rules.final_year.unwrap_or_default()
+        )),
+        None => None,
+    };
     let record = store::Adjudicated {
         game: g.id.clone(),
         seq: current.seq,
         results: serde_json::to_string(&out)?,
-        next: if winner.is_some() {
+        next: if ended.is_some() {
             store::Next::Finished
         } else {
             store::Next::Phase {
@@ -509,7 +522,7 @@ fn adjudicate_phase(
         &written,
         &missing_names,
         &f.press,
-        winner.map(|w| map.power_name(w).to_string()),
+        ended,
         next_deadline,
     );
     // Every player, then the GM's copy (which sees all press).

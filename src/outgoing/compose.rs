@@ -656,7 +656,7 @@ pub fn results_view(
     written: &HashMap<String, Vec<StandingOrder>>,
     missing: &[String],
     press: &[PressRow],
-    winner: Option<String>,
+    ended: Option<String>,
     next_deadline: Ts,
 ) -> render::ResultsView {
     let mut powers: Vec<render::PowerResult> = Vec::new();
@@ -747,12 +747,12 @@ pub fn results_view(
         game: g.id.clone(),
         variant: capitalise(&g.variant),
         phase: adj.phase.to_string(),
-        next_phase: if winner.is_some() {
+        next_phase: if ended.is_some() {
             None
         } else {
             Some(adj.next.phase.to_string())
         },
-        deadline: if winner.is_some() {
+        deadline: if ended.is_some() {
             None
         } else {
             Some(next_deadline)
@@ -764,8 +764,7 @@ pub fn results_view(
         white_press: white,
         grey_press: grey,
         white_press_with_orders: false,
-        vote_result: winner
-            .map(|w| format!("{w} holds a majority of the supply centres and wins the game.")),
+        vote_result: ended,
     }
 }
 

@@ -594,8 +594,9 @@ pub struct ResultsView {
     /// WM D.X(1): white press is published with the orders of its author. Otherwise all press
     /// is in its own section (Maharajiad B.XI(1)).
     pub white_press_with_orders: bool,
-    /// The outcome of a vote, if the engine publishes one ("The draw proposal failed."). Never
-    /// who voted how (WM D.IX(2), Maharajiad B.X(2)).
+    /// How the game ended (a solo, the final year played), or the outcome of a vote if the
+    /// engine publishes one ("The draw proposal failed."). Never who voted how (WM D.IX(2),
+    /// Maharajiad B.X(2)).
     pub vote_result: Option<String>,
 }
 

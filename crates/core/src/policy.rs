@@ -200,6 +200,15 @@ pub fn combine(rules: &Rules, standing: &[Order], new: &[Order]) -> Vec<Order> {
     }
 }
 
+/// Has the game played its final year (WM B(3))? True once the phase that follows is that
+/// year's Winter or any later phase: the Fall turn (with its retreats) is the last one played,
+/// and the centre counts then stand.
+pub fn final_year_played(rules: &Rules, next: Phase) -> bool {
+    rules
+        .final_year
+        .is_some_and(|y| next.year > y || (next.year == y && next.kind == PhaseKind::Adjustment))
+}
+
 /// An NMR in this phase holds the results back and the player is replaced (WM D.VII(6)(b)).
 pub fn nmr_holds_results(rules: &Rules, phase: Phase, missing: &[Power]) -> bool {
     !missing.is_empty() && rules.no_nmr_phases.iter().any(|p| *p == phase.to_string())
@@ -219,6 +228,29 @@ mod tests {
     }
 
     const T0: Ts = 1_795_000_000; // a Sunday in November 2026, 08:26:40 GMT
+
+    #[test]
+    fn wm_b_3_the_final_year_ends_after_its_fall_turn() {
+        let p = |s: &str| s.parse::<Phase>().expect("phase");
+        let wm = wm();
+        assert_eq!(wm.final_year, Some(1909));
+        assert!(!final_year_played(&wm, p("F1909M")));
+        assert!(
+            !final_year_played(&wm, p("F1909R")),
+            "Fall retreats are still played"
+        );
+        assert!(final_year_played(&wm, p("W1909A")));
+        assert!(
+            final_year_played(&wm, p("S1910M")),
+            "no adjustments were due"
+        );
+        let final_round = wm.set("final_year", "1915").expect("set");
+        assert!(!final_year_played(&final_round, p("W1909A")));
+        assert!(
+            !final_year_played(&Rules::default(), p("S1999M")),
+            "no final year"
+        );
+    }
 
     #[test]
     fn wm_d_vii_4_turn_lengths() {

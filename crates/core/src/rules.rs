@@ -267,6 +267,10 @@ pub struct Rules {
     /// WM D.VII(6)(b); Maharajiad B.VIII(6)(b): phases in which an NMR holds the results back
     /// and the player is replaced. Written as in `S1901M`.
     pub no_nmr_phases: Vec<String>,
+    /// WM B(3): the game ends once this year's Fall turn is played (the team rounds 1909, the
+    /// semi-final 1912, the final 1915), and the centre counts then stand. None: no final year.
+    #[serde(default)]
+    pub final_year: Option<u16>,
 }
 
 /// The embedded presets, by name.
@@ -410,6 +414,7 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ),
     ("unavailable_hours_max", "WM D.VII(2); Maharajiad B.VIII(2)"),
     ("no_nmr_phases", "WM D.VII(6)(b); Maharajiad B.VIII(6)(b)"),
+    ("final_year", "WM B(3)"),
 ];
 
 /// Why a single option could not be set.
