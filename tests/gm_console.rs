@@ -491,3 +491,50 @@ async fn the_game_ends_when_its_final_year_has_been_played() {
         0
     );
 }
+
+#[tokio::test]
+async fn two_games_with_one_player_each_mail_reaches_its_own_game() {
+    // Issue 11, point 6: several games on one server; nothing picks "the first active game".
+    let pool = setup("two-games", &["wm1", "wm2"]).await;
+    let to_wm2 = raw(
+        &player(2),
+        "gm@example.test",
+        "WM2 France S1901M",
+        "",
+        "SECRET s3\nA Par - Bur\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &to_wm2, Some(T0 + 60), T0 + 60).await,
+        Processed::Accepted
+    );
+    // No game in the subject, and the sender plays in both: refused, asking for the game.
+    let unnamed = raw(
+        &player(2),
+        "gm@example.test",
+        "my orders",
+        "",
+        "SECRET s3\nA Par - Pic\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 2, &unnamed, Some(T0 + 120), T0 + 120).await,
+        Processed::Rejected
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    let wm1 = store::standing_orders(&mut c, "wm1", "S1901M")
+        .await
+        .expect("q");
+    let wm2 = store::standing_orders(&mut c, "wm2", "S1901M")
+        .await
+        .expect("q");
+    assert!(wm1.is_empty(), "{wm1:?}");
+    assert_eq!(wm2.len(), 1);
+    assert_eq!(wm2[0].orders[0].order, "A PAR - BUR");
+    let out = outbox(&pool).await;
+    let refusal = out.last().expect("an answer");
+    assert_eq!(refusal.1, player(2));
+    assert!(
+        refusal.3.contains("you play in several games (wm1, wm2)"),
+        "{}",
+        refusal.3
+    );
+}

@@ -66,20 +66,21 @@ pub(super) async fn order_mail(
             drop_mail(c, ctx, None, None, "no sender to answer").await?;
         } else {
             let who = recipient_kind(c, env, &from, &msg.authentication_results).await?;
-            let why = if who == Recipient::Registered {
+            let mine = store::active_games_of(c, &from).await?;
+            let why = if mine.len() > 1 {
+                let names: Vec<&str> = mine.iter().map(|g| g.id.as_str()).collect();
+                format!(
+                    "you play in several games ({}); put the game's name in the subject",
+                    names.join(", ")
+                )
+            } else if who == Recipient::Registered {
                 "no active game of this server is named in the subject; put the game's name in it"
+                    .to_string()
             } else {
                 "no game of this server is named in the subject, and this address plays in none"
+                    .to_string()
             };
-            let mail = compose::rejection(
-                env,
-                &env.alert_from,
-                &from,
-                msg,
-                ctx.key,
-                &[why.to_string()],
-                now,
-            );
+            let mail = compose::rejection(env, &env.alert_from, &from, msg, ctx.key, &[why], now);
             answer(c, env, ctx, mail, who, None).await?;
         }
         return Ok((Processed::Rejected, Tag::default()));
