@@ -175,6 +175,7 @@ fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
         &["game", "resume"],
         &["game", "process"],
         &["game", "preview"],
+        &["game", "replace"],
         &["game", "set"],
         &["game", "log"],
         &["presets"],

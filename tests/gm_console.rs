@@ -538,3 +538,101 @@ async fn two_games_with_one_player_each_mail_reaches_its_own_game() {
         refusal.3
     );
 }
+
+#[tokio::test]
+async fn a_replacement_player_is_welcomed_and_the_season_is_recorded() {
+    // Issue 11, point 2; WM B.8.
+    let (pool, secret, _) = with_masters("replace").await;
+    let orders = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "",
+        "SECRET s3\nA Par - Bur\n",
+    );
+    deliver(&pool, "gm", 1, &orders, Some(T0 + 60), T0 + 60).await;
+    let mail = raw(
+        GM,
+        "gm@example.test",
+        "wm1 GM",
+        "",
+        &format!(
+            "SECRET {secret}\nREPLACE France newbie@example.test TEMPORARY\nREPLACE ITALY player1@example.test\n"
+        ),
+    );
+    deliver(&pool, "gm", 2, &mail, Some(T0 + 120), T0 + 120).await;
+    let out = outbox(&pool).await;
+    let reply = &out
+        .iter()
+        .find(|o| o.0 == "command-reply")
+        .expect("reply")
+        .3;
+    assert!(
+        reply.contains("OK: newbie@example.test plays FRANCE from S1901M"),
+        "{reply}"
+    );
+    assert!(
+        reply.contains("REFUSED: player1@example.test already plays AUSTRIA"),
+        "{reply}"
+    );
+    let welcome = &out
+        .iter()
+        .find(|o| o.0 == "start" && o.1 == "newbie@example.test")
+        .expect("welcome")
+        .3;
+    for want in [
+        "You take over FRANCE",
+        "temporary replacement",
+        "A PAR - BUR",
+        "YOUR SECRET:",
+        "Your centres: BRE, MAR, PAR",
+    ] {
+        assert!(welcome.contains(want), "{want}: {welcome}");
+    }
+    let told = out
+        .iter()
+        .find(|o| o.0 == "announcement" && o.1 == player(2))
+        .expect("the old player is told");
+    assert!(told.2.contains("you no longer play FRANCE"), "{}", told.2);
+    let mut c = pool.acquire().await.expect("conn");
+    let r = store::replacements(&mut c, "wm1").await.expect("q");
+    assert_eq!(r.len(), 1);
+    assert_eq!(
+        (
+            r[0].power.as_str(),
+            r[0].phase.as_str(),
+            r[0].old_address.as_str(),
+            r[0].kind.as_str()
+        ),
+        ("FRANCE", "S1901M", "player3@example.test", "temporary")
+    );
+    // The old address no longer speaks for France; the new one does, with its new secret.
+    let old = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "",
+        "SECRET s3\nA Par - Pic\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 3, &old, Some(T0 + 180), T0 + 180).await,
+        Processed::Rejected
+    );
+    let players = store::players(&mut c, "wm1").await.expect("players");
+    let france = players
+        .iter()
+        .find(|p| p.power == "FRANCE")
+        .expect("france");
+    assert_eq!(france.address, "newbie@example.test");
+    let new = raw(
+        "newbie@example.test",
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "",
+        &format!("SECRET {}\nA Par - Gas\n", france.secret),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 4, &new, Some(T0 + 240), T0 + 240).await,
+        Processed::Accepted
+    );
+}

@@ -132,6 +132,22 @@ pub enum Command {
         #[arg(long)]
         id: String,
     },
+    /// Give a power to a new player from this phase on (WM B.8): a welcome with the position,
+    /// the standing orders, the deadline and a new secret; the player replaced is told.
+    Replace {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        power: String,
+        /// The new player's address.
+        #[arg(long)]
+        address: String,
+        /// A temporary replacement (the default is permanent).
+        #[arg(long)]
+        temporary: bool,
+    },
     /// Adjudicate as if now and mail the result to the masters only; nothing changes.
     Preview {
         #[command(flatten)]
@@ -171,6 +187,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         | Command::Resume { config, .. }
         | Command::Process { config, .. }
         | Command::Preview { config, .. }
+        | Command::Replace { config, .. }
         | Command::Set { config, .. }
         | Command::Log { config, .. } => config,
     };
@@ -289,6 +306,20 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             Command::Resume { id, .. } => console(&pool, &cfg, id, &GmCommand::Resume, now).await?,
             Command::Process { id, .. } => {
                 console(&pool, &cfg, id, &GmCommand::Process, now).await?
+            }
+            Command::Replace {
+                id,
+                power,
+                address,
+                temporary,
+                ..
+            } => {
+                let cmd = GmCommand::Replace {
+                    power: power.to_ascii_uppercase(),
+                    address: address.to_ascii_lowercase(),
+                    permanent: !temporary,
+                };
+                console(&pool, &cfg, id, &cmd, now).await?
             }
             Command::Preview { id, .. } => {
                 console(&pool, &cfg, id, &GmCommand::Preview, now).await?

@@ -235,6 +235,7 @@ async fn start(
                 power: &p.power,
                 role: "player",
                 secret: &p.secret,
+                takeover: None,
             })
             .collect();
         readers.extend(members.iter().map(|m| compose::StartReader {
@@ -247,6 +248,7 @@ async fn start(
                 store::Role::Observer => "observer",
             },
             secret: if m.role.is_master() { &m.secret } else { "" },
+            takeover: None,
         }));
         let mut mails = Vec::new();
         for r in &readers {

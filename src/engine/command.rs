@@ -289,6 +289,11 @@ async fn run(
             .await?;
             Ok(Done::ok("sent to every player and observer"))
         }
+        GmCommand::Replace {
+            power,
+            address,
+            permanent,
+        } => replace(c, env, g, current.as_ref(), power, address, *permanent, now).await,
         GmCommand::ObserverRemove(address) => {
             if store::remove_member(c, &g.id, address, Role::Observer).await? {
                 Ok(Done::ok(format!("{address} no longer observes {}", g.id)))
@@ -300,6 +305,112 @@ async fn run(
             }
         }
     }
+}
+
+/// REPLACE (WM B.8): the power gets a new player from this phase on, with a new secret and a
+/// welcome (the position, the standing orders, the deadline); the player replaced is told.
+#[allow(clippy::too_many_arguments)]
+async fn replace(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    current: Option<&PhaseRow>,
+    power: &str,
+    address: &str,
+    permanent: bool,
+    now: Ts,
+) -> Result<Done> {
+    let map = map_of(g)?;
+    let Some(pw) = map.power_by_name(power) else {
+        return Ok(Done::refused(format!(
+            "there is no power {power} in this game"
+        )));
+    };
+    let name = map.power_name(pw).to_string();
+    let Some(p) = current else {
+        return Ok(Done::refused("the game has no open phase"));
+    };
+    let players = store::players(c, &g.id).await?;
+    let Some(old) = players.iter().find(|x| x.power == name).cloned() else {
+        return Ok(Done::refused(format!("{name} has no player to replace")));
+    };
+    if let Some(other) = players
+        .iter()
+        .find(|x| x.address.eq_ignore_ascii_case(address))
+    {
+        return Ok(Done::refused(format!(
+            "{address} already plays {} in this game",
+            other.power
+        )));
+    }
+    let secret = secret::generate().map_err(EngineError::Refused)?;
+    store::replace_player(c, &g.id, &name, &p.phase, address, &secret, permanent, now).await?;
+    let board = board_from_json(&p.board, &p.phase)?;
+    let standing: Vec<String> = store::standing_orders(c, &g.id, &p.phase)
+        .await?
+        .into_iter()
+        .filter(|s| s.power == name)
+        .flat_map(|s| s.orders.into_iter().map(|o| o.order))
+        .collect();
+    let kind = if permanent { "permanent" } else { "temporary" };
+    let mut takeover = crate::outgoing::render::TakeoverView {
+        kind: kind.to_string(),
+        units: board
+            .units
+            .iter()
+            .filter(|u| u.power == pw)
+            .map(|u| map.unit_name(u.unit_type, u.location))
+            .collect(),
+        centres: map
+            .supply_centers()
+            .filter(|sc| board.owner(*sc) == Some(pw))
+            .map(|sc| map.info(sc).code.clone())
+            .collect(),
+        standing,
+    };
+    takeover.units.sort();
+    takeover.centres.sort();
+    let rules = rules_of(g)?;
+    let reader = compose::StartReader {
+        address,
+        tz: "UTC",
+        power: &name,
+        role: "player",
+        secret: &secret,
+        takeover: Some(takeover),
+    };
+    let welcome = compose::start(env, g, &rules, &p.phase, p.deadline, &reader);
+    let told = compose::announcement(
+        env,
+        g,
+        &old.address,
+        &old.tz,
+        &format!("{}|replaced|{name}|{now}", g.id),
+        &format!("you no longer play {name}"),
+        &format!(
+            "The GM has given {name} to another player from {} on. Thank you for playing. Mail \
+             from your address is no longer taken for {name}.",
+            p.phase
+        ),
+        "",
+        None,
+    );
+    let mut mails = Vec::new();
+    for m in [welcome, told] {
+        match m {
+            Ok(m) => mails.push(m),
+            Err(e) => {
+                let masters = masters_for(c, env, Some(g)).await?;
+                mails.extend(compose_failed_mails(env, Some(g), &masters, &e, &name));
+            }
+        }
+    }
+    store::enqueue_many(c, &mails, now).await?;
+    Ok(Done::ok(format!(
+        "{address} plays {name} from {} on ({kind} replacement of {}); they were sent a welcome \
+         with a new secret, and {} was told",
+        p.phase, old.address, old.address
+    )))
 }
 
 /// The phase, the deadline and who has orders in (never what they are).

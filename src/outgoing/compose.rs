@@ -247,6 +247,8 @@ pub struct StartReader<'a> {
     pub role: &'a str,
     /// The reader's own secret; empty for observers.
     pub secret: &'a str,
+    /// Set when the reader replaces a player mid-game.
+    pub takeover: Option<render::TakeoverView>,
 }
 
 /// The start mail of a game to one reader: the power, the first deadline, the secret, how to
@@ -304,6 +306,7 @@ pub fn start(
                 clause: clause.to_string(),
             })
             .collect(),
+        takeover: reader.takeover.clone(),
     };
     let r = rendered(
         render::start(&v),
@@ -321,7 +324,10 @@ pub fn start(
         env,
         g,
         "start",
-        &format!("{}|start|{}", g.id, reader.address),
+        &match &reader.takeover {
+            Some(_) => format!("{}|takeover|{phase}|{}", g.id, reader.address),
+            None => format!("{}|start|{}", g.id, reader.address),
+        },
         &g.gm_address,
         reader.address,
         r,

@@ -379,6 +379,19 @@ pub struct StartView {
     pub subject_example: String,
     pub policies: Vec<PolicyView>,
     pub changed: Vec<ChangedOption>,
+    /// Set when the reader takes over a power mid-game (WM B.8).
+    pub takeover: Option<TakeoverView>,
+}
+
+/// What a replacement player takes over: the position and the orders standing for it.
+#[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TakeoverView {
+    /// `permanent` or `temporary`.
+    pub kind: String,
+    pub units: Vec<String>,
+    pub centres: Vec<String>,
+    /// The orders that stand for the power now, as they will be adjudicated.
+    pub standing: Vec<String>,
 }
 
 /// One command of a master's command mail, and its answer.

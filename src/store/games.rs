@@ -115,6 +115,72 @@ pub async fn active_games_of(c: &mut SqliteConnection, address: &str) -> Result<
     .await?)
 }
 
+/// One replacement of a player (WM B.8).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct ReplacementRow {
+    pub power: String,
+    pub phase: String,
+    pub at: Ts,
+    pub old_address: String,
+    pub new_address: String,
+    pub kind: String,
+}
+
+/// Give a power a new player from `phase` on: a new address and secret (the position's
+/// extension days stay with it), and a record of who played it when.
+#[allow(clippy::too_many_arguments)]
+pub async fn replace_player(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+    phase: &str,
+    address: &str,
+    secret: &str,
+    permanent: bool,
+    now: Ts,
+) -> Result<()> {
+    let old: String = sqlx::query("SELECT address FROM players WHERE game_id = $1 AND power = $2")
+        .bind(game)
+        .bind(power)
+        .fetch_one(&mut *c)
+        .await?
+        .try_get("address")?;
+    sqlx::query(
+        "UPDATE players SET address = $1, name = '', tz = 'UTC', secret = $2, wrong_secrets = 0
+         WHERE game_id = $3 AND power = $4",
+    )
+    .bind(address.to_ascii_lowercase())
+    .bind(secret)
+    .bind(game)
+    .bind(power)
+    .execute(&mut *c)
+    .await?;
+    sqlx::query(
+        "INSERT INTO replacements (game_id, power, phase, at, old_address, new_address, kind)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(phase)
+    .bind(now)
+    .bind(old)
+    .bind(address.to_ascii_lowercase())
+    .bind(if permanent { "permanent" } else { "temporary" })
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// A game's replacements, oldest first.
+pub async fn replacements(c: &mut SqliteConnection, game: &str) -> Result<Vec<ReplacementRow>> {
+    Ok(
+        sqlx::query_as("SELECT * FROM replacements WHERE game_id = $1 ORDER BY id")
+            .bind(game)
+            .fetch_all(&mut *c)
+            .await?,
+    )
+}
+
 /// Replace a game's house rules (JSON, the full struct).
 pub async fn set_rules(c: &mut SqliteConnection, id: &str, rules_json: &str) -> Result<()> {
     sqlx::query("UPDATE games SET rules = $1 WHERE id = $2")

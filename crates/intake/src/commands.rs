@@ -29,6 +29,12 @@ pub enum GmCommand {
     ObserverAdd(String),
     /// `OBSERVER REMOVE address`.
     ObserverRemove(String),
+    /// `REPLACE FRANCE new@example.test [TEMPORARY|PERMANENT]` (WM B.8; permanent unless said).
+    Replace {
+        power: String,
+        address: String,
+        permanent: bool,
+    },
     /// `BROADCAST`, then the message's lines, then `ENDBROADCAST` (or `ENDPRESS`): a message
     /// from the GM to every player and observer.
     Broadcast(String),
@@ -48,6 +54,14 @@ impl GmCommand {
             GmCommand::Set { option, value } => format!("SET {option} {value}"),
             GmCommand::ObserverAdd(a) => format!("OBSERVER ADD {a}"),
             GmCommand::ObserverRemove(a) => format!("OBSERVER REMOVE {a}"),
+            GmCommand::Replace {
+                power,
+                address,
+                permanent,
+            } => format!(
+                "REPLACE {power} {address} {}",
+                if *permanent { "PERMANENT" } else { "TEMPORARY" }
+            ),
             GmCommand::Broadcast(text) => format!(
                 "BROADCAST ({} line(s), {} characters)",
                 text.lines().count(),
@@ -232,11 +246,32 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
                 _ => Err("write OBSERVER ADD <address> or OBSERVER REMOVE <address>".into()),
             }
         }
+        "REPLACE" => {
+            let kind = rest.get(2).map(|k| k.to_ascii_uppercase());
+            let permanent = match kind.as_deref() {
+                None | Some("PERMANENT") | Some("PERMANENTLY") => Some(true),
+                Some("TEMPORARY") | Some("TEMPORARILY") => Some(false),
+                Some(_) => None,
+            };
+            let address = rest
+                .get(1)
+                .map(|a| a.trim_matches(['<', '>', ',']).to_string());
+            match (rest.first(), address, permanent) {
+                (Some(power), Some(a), Some(permanent)) if is_address(&a) && rest.len() <= 3 => {
+                    Ok(GmCommand::Replace {
+                        power: power.to_ascii_uppercase(),
+                        address: a.to_ascii_lowercase(),
+                        permanent,
+                    })
+                }
+                _ => Err("write REPLACE <power> <address> [TEMPORARY|PERMANENT]".into()),
+            }
+        }
         "BROADCAST" => {
             Err("write BROADCAST alone on its line, the message, then ENDBROADCAST".into())
         }
         _ => Err(format!(
-            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, BROADCAST): \"{}\"",
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, BROADCAST): \"{}\"",
             text.chars().take(60).collect::<String>()
         )),
     }
@@ -458,6 +493,16 @@ mod tests {
         );
         assert!(read[5].as_ref().is_err_and(|e| e.contains("GMT")));
         assert!(read[6].as_ref().is_err_and(|e| e.contains("not a command")));
+        assert_eq!(
+            read_command("REPLACE france <New@Example.test> temporary"),
+            Ok(GmCommand::Replace {
+                power: "FRANCE".into(),
+                address: "new@example.test".into(),
+                permanent: false
+            })
+        );
+        assert!(read_command("REPLACE FRANCE nobody").is_err());
+        assert!(read_command("REPLACE FRANCE a@b.test forever").is_err());
         assert_eq!(read.len(), 7, "nothing after SIGNOFF is read");
     }
 
