@@ -176,6 +176,7 @@ fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
         &["game", "process"],
         &["game", "preview"],
         &["game", "replace"],
+        &["game", "rollback"],
         &["game", "set"],
         &["game", "log"],
         &["presets"],

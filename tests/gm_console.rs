@@ -636,3 +636,96 @@ async fn a_replacement_player_is_welcomed_and_the_season_is_recorded() {
         Processed::Accepted
     );
 }
+
+#[tokio::test]
+async fn a_rollback_needs_the_tds_consent() {
+    // Issue 11 acceptance: a ROLLBACK without TD consent is refused; WM D.VIII(1).
+    let (pool, gm_secret, td_secret) = with_masters("rollback").await;
+    let e = env();
+    let spring = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    let now = spring + 3600;
+    // Each mail distinct (the ledger knows a mail by its content too).
+    let command = |uid: u32, from: &str, secret: &str, body: &str| {
+        let id = format!("Message-ID: <cmd{uid}@example.test>\r\n");
+        (
+            uid,
+            raw(
+                from,
+                "gm@example.test",
+                "wm1 GM",
+                &id,
+                &format!("SECRET {secret}\n{body}\n"),
+            ),
+        )
+    };
+    let last_reply = |out: &[(String, String, String, String)]| {
+        out.iter()
+            .rev()
+            .find(|o| o.0 == "command-reply")
+            .expect("reply")
+            .3
+            .clone()
+    };
+    let (uid, mail) = command(1, GM, &gm_secret, "ROLLBACK S1901M");
+    deliver(&pool, "gm", uid, &mail, Some(now), now).await;
+    let mut c = pool.acquire().await.expect("conn");
+    let open = store::current_phase(&mut c, "wm1")
+        .await
+        .expect("q")
+        .expect("open");
+    assert_eq!(open.phase, "F1901M", "nothing rolled back");
+    drop(c);
+    let reply = last_reply(&outbox(&pool).await);
+    assert!(
+        reply.contains("REFUSED: a rollback needs the TD's consent"),
+        "{reply}"
+    );
+    // A GM cannot consent for the TD.
+    let (uid, mail) = command(2, GM, &gm_secret, "CONSENT ROLLBACK S1901M");
+    deliver(&pool, "gm", uid, &mail, Some(now), now).await;
+    let reply = last_reply(&outbox(&pool).await);
+    assert!(reply.contains("REFUSED: only the TD consents"), "{reply}");
+    // The TD consents; then the GM rolls back, once.
+    let (uid, mail) = command(3, TD, &td_secret, "CONSENT ROLLBACK S1901M");
+    deliver(&pool, "gm", uid, &mail, Some(now), now).await;
+    let (uid, mail) = command(4, GM, &gm_secret, "ROLLBACK S1901M");
+    deliver(&pool, "gm", uid, &mail, Some(now), now).await;
+    let mut c = pool.acquire().await.expect("conn");
+    let open = store::current_phase(&mut c, "wm1")
+        .await
+        .expect("q")
+        .expect("open");
+    assert_eq!(open.phase, "S1901M", "rolled back");
+    assert!(open.deadline > now);
+    drop(c);
+    let out = outbox(&pool).await;
+    let reply = last_reply(&out);
+    assert!(
+        reply.contains("OK: rolled back to S1901M with the TD's consent"),
+        "{reply}"
+    );
+    for i in 0..7 {
+        assert!(
+            out.iter()
+                .any(|o| o.0 == "announcement" && o.1 == player(i) && o.2.contains("rolled back")),
+            "{} is told",
+            player(i)
+        );
+    }
+    // The consent was used: a second rollback needs another.
+    assert_eq!(
+        engine::tick(&pool, &e, open.deadline).await.expect("tick"),
+        1
+    );
+    let later = open.deadline + 60;
+    let (uid, mail) = command(5, GM, &gm_secret, "ROLLBACK S1901M");
+    deliver(&pool, "gm", uid, &mail, Some(later), later).await;
+    let reply = last_reply(&outbox(&pool).await);
+    assert!(reply.contains("REFUSED: a rollback needs"), "{reply}");
+    let log = audit(&pool).await;
+    assert!(
+        log.iter()
+            .any(|a| a.command == "CONSENT ROLLBACK S1901M" && a.actor == TD)
+    );
+}

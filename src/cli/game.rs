@@ -148,6 +148,20 @@ pub enum Command {
         #[arg(long)]
         temporary: bool,
     },
+    /// Roll the game back to a phase (WM D.VIII(1)): its orders are open again with a new
+    /// deadline, and every player is told. Needs the TD's consent: `--td-consent` here, or a
+    /// TD's `CONSENT ROLLBACK <phase>` mail first.
+    Rollback {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        phase: String,
+        /// The TD consents (the audit log says so).
+        #[arg(long)]
+        td_consent: bool,
+    },
     /// Adjudicate as if now and mail the result to the masters only; nothing changes.
     Preview {
         #[command(flatten)]
@@ -188,6 +202,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         | Command::Process { config, .. }
         | Command::Preview { config, .. }
         | Command::Replace { config, .. }
+        | Command::Rollback { config, .. }
         | Command::Set { config, .. }
         | Command::Log { config, .. } => config,
     };
@@ -320,6 +335,20 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                     permanent: !temporary,
                 };
                 console(&pool, &cfg, id, &cmd, now).await?
+            }
+            Command::Rollback {
+                id,
+                phase,
+                td_consent,
+                ..
+            } => {
+                let cmd = GmCommand::Rollback(phase.to_ascii_uppercase());
+                let done = admin::console_command_as(&pool, &cfg.env(), id, &cmd, *td_consent, now)
+                    .await?;
+                if !done.ok {
+                    anyhow::bail!("{}: refused: {}", cmd.canonical(), done.answer);
+                }
+                println!("{}: {}", cmd.canonical(), done.answer);
             }
             Command::Preview { id, .. } => {
                 console(&pool, &cfg, id, &GmCommand::Preview, now).await?

@@ -149,13 +149,31 @@ pub async fn console_command(
     cmd: &crate::commands::GmCommand,
     now: Ts,
 ) -> super::Result<super::command::Done> {
+    console_command_as(pool, env, game, cmd, false, now).await
+}
+
+/// [`console_command`], with the TD's consent given on the command line (`--td-consent`):
+/// audited as such.
+pub async fn console_command_as(
+    pool: &SqlitePool,
+    env: &super::Env,
+    game: &str,
+    cmd: &crate::commands::GmCommand,
+    td_consent: bool,
+    now: Ts,
+) -> super::Result<super::command::Done> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let g = store::game(&mut tx, game)
         .await?
         .ok_or_else(|| EngineError::NoGame(game.to_string()))?;
     let actor = super::command::Actor {
-        who: "console",
+        who: if td_consent {
+            "console (TD consent)"
+        } else {
+            "console"
+        },
         via: "console",
+        role: td_consent.then_some(store::Role::Td),
     };
     let done = super::command::execute(&mut tx, env, &g, actor, cmd, now).await?;
     tx.commit().await?;

@@ -14,6 +14,9 @@ pub struct Actor<'a> {
     pub who: &'a str,
     /// `mail` or `console`.
     pub via: &'a str,
+    /// The master's part (GM or TD). At the console: `Some(Td)` only when the TD's consent is
+    /// given on the command line, else None.
+    pub role: Option<Role>,
 }
 
 /// What a command did: its answer to the master, whether it was done.
@@ -48,7 +51,7 @@ pub async fn execute(
     cmd: &GmCommand,
     now: Ts,
 ) -> Result<Done> {
-    let done = run(c, env, g, cmd, now).await?;
+    let done = run(c, env, g, actor, cmd, now).await?;
     let effect = if done.ok {
         done.answer.clone()
     } else {
@@ -71,13 +74,18 @@ async fn run(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
+    actor: Actor<'_>,
     cmd: &GmCommand,
     now: Ts,
 ) -> Result<Done> {
     if g.status != store::GameStatus::Active
         && !matches!(
             cmd,
-            GmCommand::Status | GmCommand::Set { .. } | GmCommand::ObserverAdd(_)
+            GmCommand::Status
+                | GmCommand::Set { .. }
+                | GmCommand::ObserverAdd(_)
+                | GmCommand::Rollback(_)
+                | GmCommand::ConsentRollback(_)
         )
     {
         return Ok(Done::refused(format!(
@@ -294,6 +302,19 @@ async fn run(
             address,
             permanent,
         } => replace(c, env, g, current.as_ref(), power, address, *permanent, now).await,
+        GmCommand::ConsentRollback(phase) => {
+            if actor.role != Some(Role::Td) {
+                return Ok(Done::refused(
+                    "only the TD consents to a rollback (WM D.VIII(1))",
+                ));
+            }
+            store::consent(c, &g.id, &format!("ROLLBACK {phase}"), actor.who, now).await?;
+            Ok(Done::ok(format!(
+                "the GM may now roll {} back to {phase} (once)",
+                g.id
+            )))
+        }
+        GmCommand::Rollback(phase) => rollback(c, env, g, actor, phase, now).await,
         GmCommand::ObserverRemove(address) => {
             if store::remove_member(c, &g.id, address, Role::Observer).await? {
                 Ok(Done::ok(format!("{address} no longer observes {}", g.id)))
@@ -305,6 +326,64 @@ async fn run(
             }
         }
     }
+}
+
+/// ROLLBACK (WM D.VIII(1)): by the TD, or by a GM with the TD's consent. The phase's orders
+/// are open again with a new deadline; the phases after it are undone; every player is told.
+async fn rollback(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    actor: Actor<'_>,
+    phase: &str,
+    now: Ts,
+) -> Result<Done> {
+    let Some(p) = store::phase_named(c, &g.id, phase).await? else {
+        return Ok(Done::refused(format!("game {} has no phase {phase}", g.id)));
+    };
+    if p.adjudicated_at.is_none() {
+        return Ok(Done::refused(format!(
+            "{phase} has not been adjudicated: there is nothing to roll back"
+        )));
+    }
+    let consent = if actor.role == Some(Role::Td) {
+        format!("by the TD ({})", actor.who)
+    } else {
+        match store::use_consent(c, &g.id, &format!("ROLLBACK {phase}"), now).await? {
+            Some(td) => format!("with the TD's consent ({td})"),
+            None => {
+                return Ok(Done::refused(format!(
+                    "a rollback needs the TD's consent (WM D.VIII(1)): the TD sends \
+                     CONSENT ROLLBACK {phase} first"
+                )));
+            }
+        }
+    };
+    let rules = rules_of(g)?;
+    let kind = phase.parse::<Phase>()?.kind;
+    let wins = windows(&store::unavailable(c, &g.id).await?);
+    let deadline = policy::deadline(&rules, now, kind, &wins);
+    store::roll_back(c, &g.id, p.seq, deadline).await?;
+    let text = format!(
+        "The game has been rolled back to {phase} (WM D.VIII(1)): its results and everything \
+         after them no longer stand, and the orders of {phase} are open again. The orders that \
+         stood for it still stand unless you send new ones."
+    );
+    announce(
+        c,
+        env,
+        g,
+        &format!("{}|rollback|{phase}|{now}", g.id),
+        &format!("rolled back to {phase}"),
+        &text,
+        Some(deadline),
+        now,
+    )
+    .await?;
+    Ok(Done::ok(format!(
+        "rolled back to {phase} {consent}; new deadline {}; every player was told",
+        format_gmt(deadline)
+    )))
 }
 
 /// REPLACE (WM B.8): the power gets a new player from this phase on, with a new secret and a

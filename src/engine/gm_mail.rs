@@ -97,6 +97,7 @@ pub(super) async fn command_mail(
     let actor = Actor {
         who: &from,
         via: "mail",
+        role: master.as_ref().map(|m| m.role),
     };
     let mut lines = Vec::new();
     for l in &read.lines {

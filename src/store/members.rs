@@ -180,3 +180,45 @@ pub async fn paused_remaining(c: &mut SqliteConnection, game: &str) -> Result<Op
         None => None,
     })
 }
+
+/// Record the TD's consent to `what` (for example `ROLLBACK S1902M`).
+pub async fn consent(
+    c: &mut SqliteConnection,
+    game: &str,
+    what: &str,
+    by: &str,
+    now: Ts,
+) -> Result<()> {
+    sqlx::query("INSERT INTO consents (game_id, what, by, at) VALUES ($1, $2, $3, $4)")
+        .bind(game)
+        .bind(what)
+        .bind(by)
+        .bind(now)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// Use a consent to `what`, if there is an unused one: who gave it.
+pub async fn use_consent(
+    c: &mut SqliteConnection,
+    game: &str,
+    what: &str,
+    now: Ts,
+) -> Result<Option<String>> {
+    let row = sqlx::query(
+        "UPDATE consents SET used_at = $1 WHERE id = (
+             SELECT id FROM consents WHERE game_id = $2 AND what = $3 AND used_at IS NULL
+             ORDER BY id LIMIT 1)
+         RETURNING by",
+    )
+    .bind(now)
+    .bind(game)
+    .bind(what)
+    .fetch_optional(&mut *c)
+    .await?;
+    Ok(match row {
+        Some(r) => Some(r.try_get("by")?),
+        None => None,
+    })
+}

@@ -38,6 +38,55 @@ pub async fn current_phase(c: &mut SqliteConnection, game: &str) -> Result<Optio
     .await?)
 }
 
+/// The last phase of a game with this name (`S1902M`), adjudicated or not.
+pub async fn phase_named(
+    c: &mut SqliteConnection,
+    game: &str,
+    phase: &str,
+) -> Result<Option<PhaseRow>> {
+    Ok(sqlx::query_as(
+        "SELECT * FROM phases WHERE game_id = $1 AND phase = $2 ORDER BY seq DESC LIMIT 1",
+    )
+    .bind(game)
+    .bind(phase)
+    .fetch_optional(&mut *c)
+    .await?)
+}
+
+/// Roll a game back to the phase `seq` (WM D.VIII(1)): the phases after it are removed with
+/// their standing orders, its results are undone, it gets a new deadline, and a finished game
+/// is active again. Submissions stay, as the record of what was sent.
+pub async fn roll_back(c: &mut SqliteConnection, game: &str, seq: i64, deadline: Ts) -> Result<()> {
+    sqlx::query(
+        "DELETE FROM standing_orders WHERE game_id = $1 AND phase IN (
+             SELECT phase FROM phases WHERE game_id = $1 AND seq > $2)",
+    )
+    .bind(game)
+    .bind(seq)
+    .execute(&mut *c)
+    .await?;
+    sqlx::query("DELETE FROM phases WHERE game_id = $1 AND seq > $2")
+        .bind(game)
+        .bind(seq)
+        .execute(&mut *c)
+        .await?;
+    sqlx::query(
+        "UPDATE phases SET adjudicated_at = NULL, adjudication_started_at = NULL, results = NULL,
+             reminded_at = NULL, deadline = $1
+         WHERE game_id = $2 AND seq = $3",
+    )
+    .bind(deadline)
+    .bind(game)
+    .bind(seq)
+    .execute(&mut *c)
+    .await?;
+    sqlx::query("UPDATE games SET status = 'active' WHERE id = $1 AND status = 'finished'")
+        .bind(game)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
 pub async fn last_adjudicated_at(c: &mut SqliteConnection, game: &str) -> Result<Option<Ts>> {
     let row = sqlx::query("SELECT max(adjudicated_at) AS t FROM phases WHERE game_id = $1")
         .bind(game)

@@ -35,6 +35,11 @@ pub enum GmCommand {
         address: String,
         permanent: bool,
     },
+    /// `ROLLBACK S1902M` (WM D.VIII(1)): the game goes back to that phase; the TD's consent is
+    /// needed.
+    Rollback(String),
+    /// `CONSENT ROLLBACK S1902M`: the TD consents to a GM's rollback.
+    ConsentRollback(String),
     /// `BROADCAST`, then the message's lines, then `ENDBROADCAST` (or `ENDPRESS`): a message
     /// from the GM to every player and observer.
     Broadcast(String),
@@ -62,6 +67,8 @@ impl GmCommand {
                 "REPLACE {power} {address} {}",
                 if *permanent { "PERMANENT" } else { "TEMPORARY" }
             ),
+            GmCommand::Rollback(p) => format!("ROLLBACK {p}"),
+            GmCommand::ConsentRollback(p) => format!("CONSENT ROLLBACK {p}"),
             GmCommand::Broadcast(text) => format!(
                 "BROADCAST ({} line(s), {} characters)",
                 text.lines().count(),
@@ -267,11 +274,32 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
                 _ => Err("write REPLACE <power> <address> [TEMPORARY|PERMANENT]".into()),
             }
         }
+        "ROLLBACK" => match rest {
+            [p] if p
+                .to_ascii_uppercase()
+                .parse::<chancery_core::phase::Phase>()
+                .is_ok() =>
+            {
+                Ok(GmCommand::Rollback(p.to_ascii_uppercase()))
+            }
+            _ => Err("write ROLLBACK <phase>, as in ROLLBACK S1902M".into()),
+        },
+        "CONSENT" => match rest {
+            [what, p]
+                if what.eq_ignore_ascii_case("ROLLBACK")
+                    && p.to_ascii_uppercase()
+                        .parse::<chancery_core::phase::Phase>()
+                        .is_ok() =>
+            {
+                Ok(GmCommand::ConsentRollback(p.to_ascii_uppercase()))
+            }
+            _ => Err("write CONSENT ROLLBACK <phase>, as in CONSENT ROLLBACK S1902M".into()),
+        },
         "BROADCAST" => {
             Err("write BROADCAST alone on its line, the message, then ENDBROADCAST".into())
         }
         _ => Err(format!(
-            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, BROADCAST): \"{}\"",
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, BROADCAST): \"{}\"",
             text.chars().take(60).collect::<String>()
         )),
     }
