@@ -729,3 +729,52 @@ async fn a_rollback_needs_the_tds_consent() {
             .any(|a| a.command == "CONSENT ROLLBACK S1901M" && a.actor == TD)
     );
 }
+
+#[tokio::test]
+async fn observers_get_the_results_with_press_to_all_only() {
+    // Issue 11, point 3: observers get results and public press, never private press.
+    let (pool, _, _) = with_masters("observers").await;
+    admin::add_member(
+        &pool,
+        "wm1",
+        Role::Observer,
+        "fan@example.test",
+        "Asia/Tokyo",
+        T0,
+    )
+    .await
+    .expect("observer");
+    let orders = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "",
+        "SECRET s3\nA Par - Bur\nPRESS TO ALL\nBonjour a tous.\nENDPRESS\n\
+         PRESS TO ENGLAND\nA secret offer.\nENDPRESS\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &orders, Some(T0 + 60), T0 + 60).await,
+        Processed::Accepted
+    );
+    let spring = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &env(), spring).await.expect("tick"), 1);
+    let out = outbox(&pool).await;
+    let fan = &out
+        .iter()
+        .find(|o| o.0 == "results" && o.1 == "fan@example.test")
+        .expect("the observer's results")
+        .3;
+    assert!(
+        fan.contains("A PAR - BUR") || fan.contains("A Par - Bur"),
+        "{fan}"
+    );
+    assert!(fan.contains("Bonjour a tous."), "{fan}");
+    assert!(!fan.contains("A secret offer."), "{fan}");
+    assert!(fan.contains("Asia/Tokyo") || fan.contains("JST"), "{fan}");
+    let england = &out
+        .iter()
+        .find(|o| o.0 == "results" && o.1 == player(1))
+        .expect("England's results")
+        .3;
+    assert!(england.contains("A secret offer."), "{england}");
+}

@@ -2,6 +2,7 @@
 //! reminders, digests and the adjudication itself, each game in isolation.
 
 use super::*;
+use crate::outgoing::render::Reader;
 use crate::store::NewMail;
 
 /// What one tick did.
@@ -525,22 +526,36 @@ fn adjudicate_phase(
         ended,
         next_deadline,
     );
-    // Every player, then the GM's copy (which sees all press).
-    let mut readers = f.players.clone();
-    readers.push(PlayerRow {
-        power: String::new(),
-        address: g.gm_address.clone(),
-        name: "GM".into(),
-        tz: "UTC".into(),
-        secret: String::new(),
-        extension_days_used: 0,
-    });
+    // Every player, each observer (press to all only), then the GM's copy (all press).
+    let readers: Vec<compose::ResultsReader<'_>> = f
+        .players
+        .iter()
+        .map(|p| compose::ResultsReader {
+            address: &p.address,
+            tz: &p.tz,
+            reader: Reader::Power(&p.power),
+        })
+        .chain(
+            f.observers
+                .iter()
+                .map(|(address, tz)| compose::ResultsReader {
+                    address,
+                    tz,
+                    reader: Reader::Observer,
+                }),
+        )
+        .chain(std::iter::once(compose::ResultsReader {
+            address: &g.gm_address,
+            tz: "UTC",
+            reader: Reader::Gm,
+        }))
+        .collect();
     let mut mails = Vec::new();
-    for (mail, p) in compose::results(env, g, &view, &readers)
+    for (mail, r) in compose::results(env, g, &view, &readers)
         .into_iter()
         .zip(&readers)
     {
-        let key = format!("results|{}|{}|{}", g.id, current.phase, p.address);
+        let key = format!("results|{}|{}|{}", g.id, current.phase, r.address);
         mails.extend(or_alert(env, f, mail, &key));
     }
     Ok(Decision::Adjudicated { record, mails })

@@ -17,7 +17,7 @@ use crate::phase::{Phase, PhaseKind};
 use crate::policy::{self, Ts, Window};
 use crate::reader::ReadContext;
 use crate::rules::Rules;
-use crate::store::{self, GameRow, PhaseRow, PlayerRow, StoreError};
+use crate::store::{self, GameRow, PhaseRow, StoreError};
 
 pub mod admin;
 pub mod command;

@@ -774,38 +774,34 @@ pub fn results_view(
     }
 }
 
-/// The results mail of each reader (a player; one with no power is a master's copy, which
-/// sees all press), in their order.
+/// Who a results mail goes to, and what press they may see.
+pub struct ResultsReader<'a> {
+    pub address: &'a str,
+    pub tz: &'a str,
+    pub reader: Reader<'a>,
+}
+
+/// The results mail of each reader, in their order.
 pub fn results(
     env: &Env,
     g: &GameRow,
     v: &render::ResultsView,
-    readers: &[PlayerRow],
+    readers: &[ResultsReader<'_>],
 ) -> Vec<Composed> {
-    let who: Vec<(Reader<'_>, &str)> = readers
-        .iter()
-        .map(|p| {
-            let r = if p.power.is_empty() {
-                Reader::Gm
-            } else {
-                Reader::Power(&p.power)
-            };
-            (r, p.tz.as_str())
-        })
-        .collect();
+    let who: Vec<(Reader<'_>, &str)> = readers.iter().map(|r| (r.reader, r.tz)).collect();
     let facts = format!("{} {} has been adjudicated.", g.id, v.phase);
     render::results_for(v, &who)
         .into_iter()
         .zip(readers)
         .map(|(r, reader)| {
-            let r = rendered(r, "results", &reader.address, &facts)?;
+            let r = rendered(r, "results", reader.address, &facts)?;
             Ok(game_mail(
                 env,
                 g,
                 "results",
                 &format!("{}|{}|{}", g.id, v.phase, reader.address),
                 &g.gm_address,
-                &reader.address,
+                reader.address,
                 r,
             ))
         })

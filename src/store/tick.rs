@@ -36,6 +36,8 @@ pub struct GameFacts {
     pub drops: Vec<(String, i64)>,
     /// The masters' own addresses (GM, TD).
     pub masters: Vec<String>,
+    /// The observers, (address, time zone): results and press to all only.
+    pub observers: Vec<(String, String)>,
 }
 
 /// Games the tick must look at (active, not paused): open phases whose deadline has passed, whose
@@ -199,18 +201,25 @@ pub async fn tick_facts(
     }
     let unattributed = drops_by_game.get(&None).cloned().unwrap_or_default();
     let mut masters: HashMap<String, Vec<String>> = HashMap::new();
+    let mut observers: HashMap<String, Vec<(String, String)>> = HashMap::new();
     for r in sqlx::query(
-        "SELECT m.game_id, m.address FROM json_each($1) j JOIN members m ON m.game_id = j.value
-         WHERE m.role IN ('gm', 'td') ORDER BY m.game_id, m.role, m.address",
+        "SELECT m.game_id, m.role, m.address, m.tz FROM json_each($1) j
+         JOIN members m ON m.game_id = j.value ORDER BY m.game_id, m.role, m.address",
     )
     .bind(&ids)
     .fetch_all(&mut *c)
     .await?
     {
-        masters
-            .entry(r.try_get("game_id")?)
-            .or_default()
-            .push(r.try_get("address")?);
+        let game: String = r.try_get("game_id")?;
+        let address: String = r.try_get("address")?;
+        if r.try_get::<Role, _>("role")? == Role::Observer {
+            observers
+                .entry(game)
+                .or_default()
+                .push((address, r.try_get("tz")?));
+        } else {
+            masters.entry(game).or_default().push(address);
+        }
     }
     let mut by_id: HashMap<String, GameRow> =
         game_rows.into_iter().map(|g| (g.id.clone(), g)).collect();
@@ -236,6 +245,7 @@ pub async fn tick_facts(
             last_adjudicated: last.get(id).copied(),
             drops,
             masters: masters.remove(id).unwrap_or_default(),
+            observers: observers.remove(id).unwrap_or_default(),
             game,
             phase,
         });
