@@ -778,3 +778,62 @@ async fn observers_get_the_results_with_press_to_all_only() {
         .3;
     assert!(england.contains("A secret offer."), "{england}");
 }
+
+#[tokio::test]
+async fn players_and_observers_ask_for_status_history_and_summary() {
+    // Issue 11, point 3.
+    let (pool, _, _) = with_masters("queries").await;
+    admin::add_member(&pool, "wm1", Role::Observer, "fan@example.test", "UTC", T0)
+        .await
+        .expect("observer");
+    let e = env();
+    // Play 1901 with no orders: every unit holds, nobody gains a centre.
+    for _ in 0..2 {
+        let d = deadline(&pool).await;
+        assert_eq!(engine::tick(&pool, &e, d).await.expect("tick"), 1);
+    }
+    let now = deadline(&pool).await - DAY;
+    let ask = |uid: u32, from: &str, subject: &str| {
+        (
+            uid,
+            raw(
+                from,
+                "gm@example.test",
+                subject,
+                &format!("Message-ID: <q{uid}@x.test>\r\n"),
+                "\n",
+            ),
+        )
+    };
+    let reply_to = |out: &[(String, String, String, String)], to: &str, what: &str| {
+        out.iter()
+            .find(|o| o.0 == "query-reply" && o.1 == to && o.2.contains(what))
+            .map(|o| o.3.clone())
+            .unwrap_or_else(|| panic!("no {what} answer to {to}: {out:?}"))
+    };
+    for (uid, from, subject) in [
+        (1, player(2), "wm1 STATUS"),
+        (2, "fan@example.test".to_string(), "wm1 SUMMARY"),
+        (3, player(2), "Re: wm1 HISTORY S1901M"),
+        (4, "mallory@evil.test".to_string(), "wm1 STATUS"),
+    ] {
+        let (uid, mail) = ask(uid, &from, subject);
+        deliver(&pool, "gm", uid, &mail, Some(now), now).await;
+    }
+    let out = outbox(&pool).await;
+    let status = reply_to(&out, &player(2), "STATUS");
+    assert!(
+        status.contains("wm1 S1902M") || status.contains("wm1 W1901A"),
+        "{status}"
+    );
+    assert!(status.contains("FRANCE none"), "{status}");
+    let summary = reply_to(&out, "fan@example.test", "SUMMARY");
+    assert!(summary.contains("Year  AUS  ENG  FRA"), "{summary}");
+    assert!(summary.contains("1901"), "{summary}");
+    let history = reply_to(&out, &player(2), "HISTORY S1901M");
+    assert!(history.contains("==== wm1 S1901M"), "{history}");
+    assert!(
+        !out.iter().any(|o| o.1 == "mallory@evil.test"),
+        "no answer to strangers"
+    );
+}

@@ -493,7 +493,7 @@ async fn replace(
 }
 
 /// The phase, the deadline and who has orders in (never what they are).
-async fn status_text(
+pub(super) async fn status_text(
     c: &mut SqliteConnection,
     g: &GameRow,
     current: Option<&PhaseRow>,

@@ -24,6 +24,7 @@ pub mod command;
 mod deadline;
 mod gm_mail;
 mod order_mail;
+mod query_mail;
 mod receipt;
 mod receive;
 pub mod secret;

@@ -88,6 +88,9 @@ pub(super) async fn order_mail(
     if super::gm_mail::is_command_subject(&msg.subject, &g.id) {
         return super::gm_mail::command_mail(c, env, ctx, msg, &g).await;
     }
+    if let Some(q) = super::query_mail::query_of(&msg.subject, &g.id) {
+        return super::query_mail::query_mail(c, env, ctx, msg, &g, &q).await;
+    }
     if g.status != store::GameStatus::Active {
         let why = match g.status {
             store::GameStatus::Finished => format!(

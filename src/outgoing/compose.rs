@@ -334,6 +334,41 @@ pub fn start(
     ))
 }
 
+/// The answer to a player's or observer's query (STATUS, HISTORY, SUMMARY).
+pub fn query_reply(
+    env: &Env,
+    g: &GameRow,
+    to: &str,
+    msg: &ReadMessage,
+    key: &str,
+    what: &str,
+    body: &str,
+) -> Composed {
+    let v = render::QueryReplyView {
+        game: g.id.clone(),
+        what: what.to_string(),
+        body: body.to_string(),
+    };
+    let r = rendered(
+        render::query_reply(&v),
+        "query-reply",
+        to,
+        &format!("{} {what}", g.id),
+    )?;
+    let mut m = reply(
+        env,
+        "query-reply",
+        &g.gm_address,
+        to,
+        Some(msg),
+        r,
+        "auto-replied",
+        &seed_of(key, "query-reply"),
+    );
+    m.game = Some(g.id.clone());
+    Ok(m)
+}
+
 /// The answer to a master's command mail: each line and what it did.
 pub fn command_reply(
     env: &Env,

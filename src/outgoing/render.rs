@@ -394,6 +394,16 @@ pub struct TakeoverView {
     pub standing: Vec<String>,
 }
 
+/// The answer to a player's or observer's query (STATUS, HISTORY, SUMMARY).
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct QueryReplyView {
+    pub game: String,
+    /// `STATUS`, `HISTORY S1901M`, `SUMMARY`.
+    pub what: String,
+    /// Preformatted text.
+    pub body: String,
+}
+
 /// One command of a master's command mail, and its answer.
 #[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
 pub struct CommandReplyLine {
@@ -943,6 +953,10 @@ fn plural_filter(n: i64, word: String) -> String {
 // ---------------------------------------------------------------------------------------------
 
 const TEMPLATES: &[(&str, &str)] = &[
+    (
+        "query-reply.txt",
+        include_str!("../../templates/query-reply.txt"),
+    ),
     ("start.txt", include_str!("../../templates/start.txt")),
     (
         "command-reply.txt",
@@ -1168,6 +1182,11 @@ pub fn start(v: &StartView) -> Result<Rendered, RenderError> {
             tz_note => zone.note.clone(),
         },
     )
+}
+
+/// A query's answer.
+pub fn query_reply(v: &QueryReplyView) -> Result<Rendered, RenderError> {
+    render("query-reply.txt", context! { v => Serde(v) })
 }
 
 /// A master's command reply.

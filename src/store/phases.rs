@@ -38,6 +38,42 @@ pub async fn current_phase(c: &mut SqliteConnection, game: &str) -> Result<Optio
     .await?)
 }
 
+/// Every phase of a game, in order: (phase, board JSON).
+pub async fn phase_boards(c: &mut SqliteConnection, game: &str) -> Result<Vec<(String, String)>> {
+    let rows = sqlx::query("SELECT phase, board FROM phases WHERE game_id = $1 ORDER BY seq")
+        .bind(game)
+        .fetch_all(&mut *c)
+        .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("phase")?, r.try_get("board")?)))
+        .collect()
+}
+
+/// The results mails sent to `address` in a game, oldest first: (subject, body). At most
+/// `limit`, the latest ones.
+pub async fn results_sent_to(
+    c: &mut SqliteConnection,
+    game: &str,
+    address: &str,
+    limit: i64,
+) -> Result<Vec<(String, String)>> {
+    let rows = sqlx::query(
+        "SELECT subject, body FROM (
+             SELECT id, subject, body FROM outbox
+             WHERE game_id = $1 AND to_address = $2 AND kind = 'results'
+             ORDER BY id DESC LIMIT $3)
+         ORDER BY id",
+    )
+    .bind(game)
+    .bind(address.to_ascii_lowercase())
+    .bind(limit)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("subject")?, r.try_get("body")?)))
+        .collect()
+}
+
 /// The last phase of a game with this name (`S1902M`), adjudicated or not.
 pub async fn phase_named(
     c: &mut SqliteConnection,

@@ -1,0 +1,183 @@
+//! A player's or observer's query (subject `<game> STATUS`, `<game> HISTORY [phase]`,
+//! `<game> SUMMARY`): answered at the asker's registered address with what the game has
+//! published, never anyone's orders before adjudication.
+
+use super::*;
+
+/// What a query asks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Query {
+    Status,
+    /// The results of past phases mailed again: one phase, or the latest ones.
+    History(Option<String>),
+    /// Centre counts per power per year, eliminations, replacements.
+    Summary,
+}
+
+/// The most results mails a HISTORY answer carries.
+const HISTORY_MAX: i64 = 8;
+
+/// Is this a query's subject for game `game`: `<game> STATUS|HISTORY [phase]|SUMMARY`?
+pub(super) fn query_of(subject: &str, game: &str) -> Option<Query> {
+    let words: Vec<&str> = subject
+        .split_whitespace()
+        .map(|w| w.trim_matches(|ch: char| !ch.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .skip_while(|w| {
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "re" | "fwd" | "fw" | "aw" | "tr"
+            )
+        })
+        .collect();
+    if !words.first().is_some_and(|w| w.eq_ignore_ascii_case(game)) {
+        return None;
+    }
+    let verb = words.get(1)?.to_ascii_uppercase();
+    let arg = words.get(2).map(|a| a.to_ascii_uppercase());
+    match (verb.as_str(), arg, words.len()) {
+        ("STATUS", None, 2) => Some(Query::Status),
+        ("SUMMARY", None, 2) => Some(Query::Summary),
+        ("HISTORY", None, 2) => Some(Query::History(None)),
+        ("HISTORY", Some(p), 3) if p.parse::<Phase>().is_ok() => Some(Query::History(Some(p))),
+        _ => None,
+    }
+}
+
+pub(super) async fn query_mail(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    msg: &ReadMessage,
+    g: &GameRow,
+    q: &Query,
+) -> Result<(Processed, Tag)> {
+    let tag = Tag {
+        game: Some(g.id.clone()),
+        ..Tag::default()
+    };
+    let from = msg.from_address.clone().unwrap_or_default();
+    let players = store::players(c, &g.id).await?;
+    let members = store::members(c, &g.id).await?;
+    let part = players
+        .iter()
+        .any(|p| p.address.eq_ignore_ascii_case(&from))
+        || members
+            .iter()
+            .any(|m| m.address.eq_ignore_ascii_case(&from));
+    if !part {
+        // Only the game's own people are answered (at their registered address); anyone else
+        // gets nothing, so a forged sender cannot have game mail sent to a third party.
+        drop_mail(
+            c,
+            ctx,
+            Some(&from),
+            Some(&g.id),
+            "a query from an address with no part in the game",
+        )
+        .await?;
+        return Ok((Processed::Dropped, tag));
+    }
+    let (what, body) = match q {
+        Query::Status => {
+            let current = store::current_phase(c, &g.id).await?;
+            let paused = store::paused_remaining(c, &g.id).await?;
+            let text = super::command::status_text(c, g, current.as_ref(), paused).await?;
+            ("STATUS".to_string(), format!("{text}\n"))
+        }
+        Query::Summary => ("SUMMARY".to_string(), summary(c, g).await?),
+        Query::History(phase) => {
+            let sent = store::results_sent_to(c, &g.id, &from, 1000).await?;
+            let chosen: Vec<&(String, String)> = match phase {
+                Some(p) => sent
+                    .iter()
+                    .filter(|(s, _)| s.contains(p.as_str()))
+                    .collect(),
+                None => sent.iter().rev().take(HISTORY_MAX as usize).rev().collect(),
+            };
+            let what = match phase {
+                Some(p) => format!("HISTORY {p}"),
+                None => "HISTORY".to_string(),
+            };
+            let body = if chosen.is_empty() {
+                "No results have been mailed to this address for that yet.\n".to_string()
+            } else {
+                chosen
+                    .iter()
+                    .map(|(s, b)| format!("==== {s}\n\n{b}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            (what, body)
+        }
+    };
+    let mail = compose::query_reply(env, g, &from, msg, ctx.key, &what, &body);
+    answer(c, env, ctx, mail, Recipient::Registered, Some(g)).await?;
+    Ok((Processed::Accepted, tag))
+}
+
+/// Supply centres per power at the end of each year, eliminations and replacements.
+async fn summary(c: &mut SqliteConnection, g: &GameRow) -> Result<String> {
+    let map = map_of(g)?;
+    let boards = store::phase_boards(c, &g.id).await?;
+    // The counts at the end of year y are those of the first board after its Fall turn (its
+    // Winter, or the next Spring); the year under way shows the latest board.
+    let mut years: Vec<(u16, Vec<usize>)> = Vec::new();
+    for (phase, json) in &boards {
+        let p: Phase = phase.parse()?;
+        let board = board_from_json(json, phase)?;
+        let counts: Vec<usize> = map.all_powers().map(|pw| board.center_count(pw)).collect();
+        let year = if p.kind == PhaseKind::Adjustment || p.season == crate::phase::Season::Winter {
+            p.year
+        } else {
+            p.year.saturating_sub(1)
+        };
+        if p.year == map_start_year(&boards) && p.kind != PhaseKind::Adjustment {
+            continue;
+        }
+        match years.last_mut() {
+            Some((y, _)) if *y == year => {}
+            _ => years.push((year, counts)),
+        }
+    }
+    let names: Vec<String> = map
+        .all_powers()
+        .map(|p| map.power_name(p).chars().take(3).collect())
+        .collect();
+    let mut out = format!("Supply centres at the end of each year ({})\n\n", g.id);
+    out.push_str(&format!("Year  {}\n", names.join("  ")));
+    for (y, counts) in &years {
+        let cells: Vec<String> = counts.iter().map(|n| format!("{n:>3}")).collect();
+        out.push_str(&format!("{y}  {}\n", cells.join("  ")));
+    }
+    if years.is_empty() {
+        out.push_str("(no year has ended yet)\n");
+    }
+    if let Some((_, last)) = years.last() {
+        let gone: Vec<&str> = map
+            .all_powers()
+            .zip(last)
+            .filter(|(_, n)| **n == 0)
+            .map(|(p, _)| map.power_name(p))
+            .collect();
+        if !gone.is_empty() {
+            out.push_str(&format!("\nWithout centres: {}\n", gone.join(", ")));
+        }
+    }
+    let replaced = store::replacements(c, &g.id).await?;
+    if !replaced.is_empty() {
+        out.push_str("\nReplacements:\n");
+        for r in replaced {
+            out.push_str(&format!("  {} from {} ({})\n", r.power, r.phase, r.kind));
+        }
+    }
+    Ok(out)
+}
+
+/// The year the game started in (its first phase's).
+fn map_start_year(boards: &[(String, String)]) -> u16 {
+    boards
+        .first()
+        .and_then(|(p, _)| p.parse::<Phase>().ok())
+        .map_or(0, |p| p.year)
+}
