@@ -837,3 +837,59 @@ async fn players_and_observers_ask_for_status_history_and_summary() {
         "no answer to strangers"
     );
 }
+
+#[tokio::test]
+async fn a_running_wm_game_keeps_its_minimum_turn_lengths() {
+    // Issue 11, point 2 (SET refused where the rulebook forbids it); WM D.VII(4)(a).
+    let dir = std::env::temp_dir().join(format!("chancery-minturn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pool = store::open(&dir.join("chancery.sqlite"))
+        .await
+        .expect("open");
+    admin::create_game(
+        &pool,
+        &admin::NewGame {
+            id: "wm5",
+            preset: "wm2004",
+            variant: "standard",
+            gm_address: "gm@example.test",
+            confirm_address: "confirm@example.test",
+            options: &[],
+        },
+        T0,
+    )
+    .await
+    .expect("create");
+    for (i, power) in POWERS.iter().enumerate() {
+        admin::add_player(
+            &pool,
+            &admin::NewPlayer {
+                game: "wm5",
+                power,
+                address: &player(i),
+                name: "",
+                tz: "UTC",
+                secret: None,
+            },
+        )
+        .await
+        .expect("player");
+    }
+    engine::start_game(&pool, "wm5", T0).await.expect("start");
+    let set = |value: &str| GmCommand::Set {
+        option: "movement_days".into(),
+        value: value.into(),
+    };
+    let e = env();
+    let short = admin::console_command(&pool, &e, "wm5", &set("2"), T0 + 60)
+        .await
+        .expect("set");
+    assert!(
+        !short.ok && short.answer.contains("WM D.VII(4)(a)"),
+        "{short:?}"
+    );
+    let long = admin::console_command(&pool, &e, "wm5", &set("4"), T0 + 60)
+        .await
+        .expect("set");
+    assert!(long.ok, "{long:?}");
+}

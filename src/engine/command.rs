@@ -236,6 +236,13 @@ async fn run(
                 Ok(r) => r,
                 Err(e) => return Ok(Done::refused(e.to_string())),
             };
+            // Before the start the GM sets the game up freely; once it runs, the rulebook's
+            // limits hold.
+            if g.status == store::GameStatus::Active
+                && let Some(why) = rules.forbidden_change(&new)
+            {
+                return Ok(Done::refused(why));
+            }
             let shown = new
                 .options()
                 .into_iter()

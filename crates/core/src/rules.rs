@@ -570,6 +570,36 @@ impl Rules {
         ]
     }
 
+    /// Why a running game may not change from these rules to `new` on the GM's word alone, if
+    /// it may not: turns shorter than the rulebook's minimum need the players' consent (WM
+    /// D.VII(4)(a); Maharajiad B.VIII(4)(a)).
+    pub fn forbidden_change(&self, new: &Rules) -> Option<String> {
+        // Only the tournament rulebooks bind the GM's hand here.
+        if !matches!(self.name.as_str(), "wm2004" | "maharajiad") {
+            return None;
+        }
+        let preset = Rules::preset(&self.name).ok()?;
+        let shorter = [
+            ("movement_days", new.movement_days, preset.movement_days),
+            ("retreat_days", new.retreat_days, preset.retreat_days),
+            (
+                "adjustment_days",
+                new.adjustment_days,
+                preset.adjustment_days,
+            ),
+        ]
+        .into_iter()
+        .find(|(_, now, min)| now < min);
+        shorter.map(|(option, now, min)| {
+            format!(
+                "{option} {now} is shorter than the {} rulebook's minimum of {min} day(s); the GM \
+                 may not shorten turns without the players' consent ({})",
+                self.name,
+                Rules::clause(option).unwrap_or("")
+            )
+        })
+    }
+
     /// These rules with one option changed (an alternative rule chosen for one game). The
     /// value is a JSON value; a bare word is taken as text:
     /// `convoy_intent=explicit`, `movement_days=2`, `no_nmr_phases=["S1901M"]`.
@@ -657,6 +687,23 @@ mod tests {
             )]
         );
         assert!(d.changed_from_preset().is_empty());
+    }
+
+    #[test]
+    fn wm_d_vii_4_a_turns_are_not_shortened_on_the_gms_word() {
+        let wm = Rules::preset("wm2004").unwrap();
+        let short = wm.set("movement_days", "2").unwrap();
+        let e = wm.forbidden_change(&short).expect("refused");
+        assert!(
+            e.contains("WM D.VII(4)(a)") && e.contains("minimum of 3"),
+            "{e}"
+        );
+        let long = wm.set("movement_days", "5").unwrap();
+        assert_eq!(wm.forbidden_change(&long), None);
+        assert_eq!(
+            wm.forbidden_change(&wm.set("submissions", "merge_per_unit").unwrap()),
+            None
+        );
     }
 
     #[test]
