@@ -893,3 +893,92 @@ async fn a_running_wm_game_keeps_its_minimum_turn_lengths() {
         .expect("set");
     assert!(long.ok, "{long:?}");
 }
+
+#[tokio::test]
+async fn votes_are_counted_and_only_their_result_is_published() {
+    // Issue 11, point 4; WM IX(1)-(4). A draw fails (one player votes no), then passes at the
+    // next deadline and ends the game instead of the adjudication.
+    let (pool, _, _) = with_masters("votes").await;
+    let e = env();
+    let vote = |uid: u32, i: usize, phase: &str, ballot: &str, at: i64| {
+        let pool = pool.clone();
+        let mail = raw(
+            &player(i),
+            "gm@example.test",
+            &format!("wm1 {} {phase}", POWERS[i]),
+            &format!("Message-ID: <v{uid}@x.test>\r\n"),
+            &format!("SECRET s{}\nVOTE DRAW {ballot}\n", i + 1),
+        );
+        async move { deliver(&pool, "gm", uid, &mail, Some(at), at).await }
+    };
+    let spring = deadline(&pool).await;
+    for i in 0..7 {
+        let ballot = if i == 3 { "NO" } else { "YES" };
+        assert_eq!(
+            vote(i as u32 + 1, i, "S1901M", ballot, T0 + 60).await,
+            Processed::Accepted
+        );
+    }
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    let out = outbox(&pool).await;
+    let results: Vec<_> = out
+        .iter()
+        .filter(|o| o.0 == "results" && o.2.contains("S1901M"))
+        .collect();
+    assert_eq!(results.len(), 8);
+    for r in &results {
+        assert!(
+            r.3.contains("The proposal of a draw of all survivors failed"),
+            "{}",
+            r.3
+        );
+    }
+    // The votes were spent; at the next deadline everyone votes yes.
+    let fall = deadline(&pool).await;
+    for i in 0..7 {
+        assert_eq!(
+            vote(i as u32 + 20, i, "F1901M", "YES", spring + 60).await,
+            Processed::Accepted
+        );
+    }
+    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    let mut c = pool.acquire().await.expect("conn");
+    let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
+    assert_eq!(g.status, store::GameStatus::Finished);
+    drop(c);
+    let out = outbox(&pool).await;
+    assert!(
+        !out.iter()
+            .any(|o| o.0 == "results" && o.2.contains("F1901M")),
+        "the passed proposal is published instead of the adjudication"
+    );
+    let ended: Vec<_> = out
+        .iter()
+        .filter(|o| o.0 == "announcement" && o.2.contains("the game has ended"))
+        .collect();
+    assert_eq!(ended.len(), 7 + 2, "the players and both masters");
+    assert!(
+        ended[0].3.contains("draw of all survivors has passed"),
+        "{}",
+        ended[0].3
+    );
+    assert!(
+        ended[0].3.contains("Final supply centre counts"),
+        "{}",
+        ended[0].3
+    );
+    // Secrecy (WM IX(2)): no outgoing mail tells how anyone voted or how many did.
+    for o in out.iter().filter(|o| o.0 != "ack") {
+        let text = format!("{}\n{}", o.2, o.3).to_lowercase();
+        for leak in [
+            "voted",
+            "6 to 1",
+            "6-1",
+            "germany voted",
+            "one vote",
+            "tally:",
+        ] {
+            assert!(!text.contains(leak), "{leak} in {}: {}", o.0, o.3);
+        }
+    }
+}

@@ -296,6 +296,131 @@ pub(super) async fn preview(
         .collect()))
 }
 
+/// What the votes of a phase decided: the proposal that passed, if any (it ends the game), and
+/// a sentence for each that failed. Only these results are ever published.
+struct Votes {
+    passed: Option<crate::votes::Proposal>,
+    failed: Vec<String>,
+}
+
+fn count_votes(
+    rules: &Rules,
+    map: &Map,
+    board: &Board,
+    f: &store::GameFacts,
+    nmr: &[Power],
+    movement: bool,
+) -> Votes {
+    use crate::votes::{Ballot, Proposal, passes, survivors};
+    let alive = survivors(map, board);
+    let mut out = Votes {
+        passed: None,
+        failed: Vec::new(),
+    };
+    let mut proposals: Vec<&str> = f.votes.iter().map(|v| v.1.as_str()).collect();
+    proposals.dedup();
+    for text in proposals {
+        // A proposal the rules do not know is not counted (the player's acknowledgement
+        // showed it as written).
+        let Some(proposal) = Proposal::parse(map, text) else {
+            continue;
+        };
+        let ballots: Vec<(Power, Ballot)> = f
+            .votes
+            .iter()
+            .filter(|v| v.1 == text)
+            .filter_map(|v| Some((map.power_by_name(&v.0)?, Ballot::from_stored(&v.2)?)))
+            .collect();
+        if out.passed.is_none() && passes(rules, &proposal, &alive, &ballots, nmr, movement) {
+            out.passed = Some(proposal);
+        } else {
+            out.failed.push(format!(
+                "The proposal of {} failed (WM IX(2): no tally is published).",
+                proposal.describe(map)
+            ));
+        }
+    }
+    out
+}
+
+/// A game-end proposal passed: instead of the adjudication, every player, observer and master
+/// is told that the game has ended, and how, with the final supply centre counts.
+fn ended_by_vote(
+    env: &Env,
+    f: &store::GameFacts,
+    map: &Map,
+    board: &Board,
+    passed: &crate::votes::Proposal,
+) -> Result<Decision> {
+    use crate::votes::{Proposal, survivors};
+    let g = &f.game;
+    let how = match passed {
+        Proposal::Draw(named) if named.is_empty() => {
+            "The proposal of a draw of all survivors has passed: the game ends in a draw \
+             (WM IX(4))."
+                .to_string()
+        }
+        Proposal::Draw(named) => {
+            let out: Vec<&str> = survivors(map, board)
+                .into_iter()
+                .filter(|p| !named.contains(p))
+                .map(|p| map.power_name(p))
+                .collect();
+            format!(
+                "The proposal of {} has passed: the game ends in that draw, and {} {} presumed \
+                 eliminated (WM IX(4)).",
+                passed.describe(map),
+                if out.is_empty() {
+                    "no one".to_string()
+                } else {
+                    out.join(", ")
+                },
+                if out.len() == 1 { "is" } else { "are" }
+            )
+        }
+        Proposal::Concede(p) => format!(
+            "The proposal of conceding the win to {} has passed: {} wins the game by concession \
+             (WM IX(3)).",
+            map.power_name(*p),
+            map.power_name(*p)
+        ),
+    };
+    let counts: Vec<String> = map
+        .all_powers()
+        .map(|p| format!("{:10} {:>2}", map.power_name(p), board.center_count(p)))
+        .collect();
+    let message = format!("Final supply centre counts:\n{}", counts.join("\n"));
+    let key = format!("{}|ended|{}", g.id, f.phase.phase);
+    let readers = f
+        .players
+        .iter()
+        .map(|p| (p.address.as_str(), p.tz.as_str()))
+        .chain(f.observers.iter().map(|(a, tz)| (a.as_str(), tz.as_str())));
+    let mut mails = Vec::new();
+    let masters = masters_of(env, Some(g), &f.masters);
+    for (to, tz) in readers.chain(masters.iter().map(|m| (m.as_str(), "UTC"))) {
+        let mail = compose::announcement(
+            env,
+            g,
+            to,
+            tz,
+            &key,
+            "the game has ended",
+            &how,
+            &message,
+            None,
+        );
+        mails.extend(or_alert(env, f, mail, &key));
+    }
+    let record = store::Adjudicated {
+        game: g.id.clone(),
+        seq: f.phase.seq,
+        results: serde_json::to_string(&serde_json::json!({ "ended_by_vote": how }))?,
+        next: store::Next::Finished,
+    };
+    Ok(Decision::Adjudicated { record, mails })
+}
+
 /// A mail, or if it could not be composed, the masters' alert instead.
 fn or_alert(
     env: &Env,
@@ -481,6 +606,19 @@ fn adjudicate_phase(
             deadline: now + policy::DAY,
         });
     }
+    // Votes are due with this deadline (WM IX(2)). A game-end proposal that passes is
+    // published instead of the adjudication; one that fails, with it. Never a tally or a name.
+    let votes = count_votes(
+        rules,
+        map,
+        board,
+        f,
+        &missing,
+        phase.kind == PhaseKind::Movement,
+    );
+    if let Some(passed) = votes.passed {
+        return ended_by_vote(env, f, map, board, &passed);
+    }
     let adj = adjudicate(map, rules, board, &orders);
     let out = json::render(map, rules, &adj);
     let next_phase = adj.next.phase;
@@ -515,6 +653,8 @@ fn adjudicate_phase(
             }
         },
     };
+    // What the players are told of the game's end and of the votes.
+    let told: Vec<String> = votes.failed.into_iter().chain(ended).collect();
     let view = compose::results_view(
         g,
         map,
@@ -523,7 +663,7 @@ fn adjudicate_phase(
         &written,
         &missing_names,
         &f.press,
-        ended,
+        (!told.is_empty()).then(|| told.join("\n\n")),
         next_deadline,
     );
     // Every player, each observer (press to all only), then the GM's copy (all press).

@@ -38,6 +38,9 @@ pub struct GameFacts {
     pub masters: Vec<String>,
     /// The observers, (address, time zone): results and press to all only.
     pub observers: Vec<(String, String)>,
+    /// The votes cast for this phase: (power, proposal, ballot). Secret: only their result
+    /// ever leaves the engine.
+    pub votes: Vec<(String, String, String)>,
 }
 
 /// Games the tick must look at (active, not paused): open phases whose deadline has passed, whose
@@ -134,6 +137,22 @@ pub async fn tick_facts(
     {
         let game: String = r.try_get("game_id")?;
         press.entry(game).or_default().push(PressRow::from_row(&r)?);
+    }
+    let mut votes: HashMap<String, Vec<(String, String, String)>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT v.game_id, v.power, v.proposal, v.ballot FROM json_each($1) j JOIN votes v
+           ON v.game_id = j.value ->> 0 AND v.phase = j.value ->> 1
+         ORDER BY v.game_id, v.proposal, v.power",
+    )
+    .bind(&pairs)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        votes.entry(r.try_get("game_id")?).or_default().push((
+            r.try_get("power")?,
+            r.try_get("proposal")?,
+            r.try_get("ballot")?,
+        ));
     }
     let mut players: HashMap<String, Vec<PlayerRow>> = HashMap::new();
     let mut wrong: HashMap<String, Vec<(String, i64)>> = HashMap::new();
@@ -246,6 +265,7 @@ pub async fn tick_facts(
             drops,
             masters: masters.remove(id).unwrap_or_default(),
             observers: observers.remove(id).unwrap_or_default(),
+            votes: votes.remove(id).unwrap_or_default(),
             game,
             phase,
         });
@@ -325,6 +345,12 @@ pub async fn record_adjudications(
         });
         q.build().execute(&mut *c).await?;
     }
+    // Votes are due with the deadline just passed: counted, they are spent (WM IX(2)).
+    let games: Vec<&str> = done.iter().map(|a| a.game.as_str()).collect();
+    sqlx::query("DELETE FROM votes WHERE game_id IN (SELECT value FROM json_each($1))")
+        .bind(serde_json::to_string(&games)?)
+        .execute(&mut *c)
+        .await?;
     let finished: Vec<&str> = done
         .iter()
         .filter(|a| a.next == Next::Finished)

@@ -15,3 +15,4 @@ pub mod order;
 pub mod phase;
 pub mod policy;
 pub mod rules;
+pub mod votes;

@@ -203,6 +203,18 @@ pub enum Authentication {
     Dkim,
 }
 
+/// How votes are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum VoteRule {
+    /// WM IX(1): unanimity of the players remaining; abstaining or not voting is a no, except
+    /// a player who also NMRs at a movement deadline, on a game-end proposal, counts as yes.
+    #[default]
+    Wm,
+    /// Maharajiad X(2): unanimity except those who abstain; not voting is a no.
+    Maharajiad,
+}
+
 /// The house rules of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -271,6 +283,9 @@ pub struct Rules {
     /// semi-final 1912, the final 1915), and the centre counts then stand. None: no final year.
     #[serde(default)]
     pub final_year: Option<u16>,
+    /// WM IX(1); Maharajiad X(2): how votes are counted.
+    #[serde(default)]
+    pub votes: VoteRule,
 }
 
 /// The embedded presets, by name.
@@ -415,6 +430,7 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ("unavailable_hours_max", "WM D.VII(2); Maharajiad B.VIII(2)"),
     ("no_nmr_phases", "WM D.VII(6)(b); Maharajiad B.VIII(6)(b)"),
     ("final_year", "WM B(3)"),
+    ("votes", "WM IX(1); Maharajiad X(2)"),
 ];
 
 /// Why a single option could not be set.

@@ -1,0 +1,234 @@
+//! Proposals and the counting of votes (WM IX; Maharajiad X). Pure: the engine passes the
+//! ballots cast for the phase, the board and who NMRed; only the result is ever published.
+
+use crate::adjudicator::Board;
+use crate::map::{Map, Power};
+use crate::rules::{Rules, VoteRule};
+
+/// A proposal players vote on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proposal {
+    /// `DRAW` (all survivors) or `DRAW FRANCE ENGLAND` (those named; the others are presumed
+    /// eliminated: WM IX(4)).
+    Draw(Vec<Power>),
+    /// `CONCEDE FRANCE`: a win conceded to one power (WM IX(3)).
+    Concede(Power),
+}
+
+/// A ballot as cast.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ballot {
+    Yes,
+    No,
+    Abstain,
+}
+
+impl Ballot {
+    /// `yes`, `no`, `abstain`, as stored.
+    pub fn from_stored(s: &str) -> Option<Ballot> {
+        match s {
+            "yes" => Some(Ballot::Yes),
+            "no" => Some(Ballot::No),
+            "abstain" => Some(Ballot::Abstain),
+            _ => None,
+        }
+    }
+}
+
+impl Proposal {
+    /// Read a proposal as written on a VOTE line (`DRAW`, `DRAW FRANCE ENGLAND`,
+    /// `CONCEDE FRANCE`); None if it is none of these.
+    pub fn parse(map: &Map, text: &str) -> Option<Proposal> {
+        let mut words = text.split_whitespace();
+        let head = words.next()?.to_ascii_uppercase();
+        let rest: Vec<&str> = words.collect();
+        match head.as_str() {
+            "DRAW" => {
+                let mut powers = Vec::new();
+                for w in rest {
+                    let p = map.power_by_name(w)?;
+                    if !powers.contains(&p) {
+                        powers.push(p);
+                    }
+                }
+                Some(Proposal::Draw(powers))
+            }
+            "CONCEDE" | "CONCESSION" => match rest.as_slice() {
+                [w] | ["TO", w] | ["to", w] => map.power_by_name(w).map(Proposal::Concede),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The proposal in words, for the published result (never who voted how).
+    pub fn describe(&self, map: &Map) -> String {
+        match self {
+            Proposal::Draw(p) if p.is_empty() => "a draw of all survivors".to_string(),
+            Proposal::Draw(p) => format!(
+                "a draw of {}",
+                p.iter()
+                    .map(|x| map.power_name(*x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Proposal::Concede(p) => format!("conceding the win to {}", map.power_name(*p)),
+        }
+    }
+
+    /// Every proposal here ends the game when it passes.
+    pub fn ends_game(&self) -> bool {
+        true
+    }
+}
+
+/// The powers still in the game: those with a centre or a unit.
+pub fn survivors(map: &Map, board: &Board) -> Vec<Power> {
+    map.all_powers()
+        .filter(|p| board.center_count(*p) > 0 || board.unit_count(*p) > 0)
+        .collect()
+}
+
+/// Does the proposal pass? `ballots`: the last ballot of each power that voted on it;
+/// `nmr`: the powers that sent no orders this phase; `movement`: the vote deadline is a
+/// movement deadline.
+///
+/// - WM IX(1): unanimity of the players remaining; an abstention, a no or an uncast vote defeats
+///   it, except that for a game-end proposal at a movement deadline, the uncast vote of a
+///   player who also NMRed counts as yes.
+/// - Maharajiad X(2): unanimity of the players remaining except those who abstain; an uncast
+///   vote is a no.
+pub fn passes(
+    rules: &Rules,
+    proposal: &Proposal,
+    survivors: &[Power],
+    ballots: &[(Power, Ballot)],
+    nmr: &[Power],
+    movement: bool,
+) -> bool {
+    if survivors.is_empty() {
+        return false;
+    }
+    // A draw naming a power that is out, or conceding to one, is not a valid proposal.
+    let named_ok = match proposal {
+        Proposal::Draw(p) => p.iter().all(|x| survivors.contains(x)),
+        Proposal::Concede(p) => survivors.contains(p),
+    };
+    if !named_ok {
+        return false;
+    }
+    let ballot_of = |p: Power| ballots.iter().find(|b| b.0 == p).map(|b| b.1);
+    let mut yes = 0;
+    for &p in survivors {
+        let counts_yes = match (rules.votes, ballot_of(p)) {
+            (_, Some(Ballot::Yes)) => true,
+            (_, Some(Ballot::No)) => false,
+            (VoteRule::Wm, Some(Ballot::Abstain)) => false,
+            (VoteRule::Maharajiad, Some(Ballot::Abstain)) => continue,
+            (VoteRule::Wm, None) => proposal.ends_game() && movement && nmr.contains(&p),
+            (VoteRule::Maharajiad, None) => false,
+        };
+        if !counts_yes {
+            return false;
+        }
+        yes += 1;
+    }
+    yes > 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map() -> &'static Map {
+        Map::variant("standard").expect("standard")
+    }
+
+    fn p(name: &str) -> Power {
+        map().power_by_name(name).expect("power")
+    }
+
+    fn all() -> Vec<Power> {
+        map().all_powers().collect()
+    }
+
+    #[test]
+    fn proposals_are_read() {
+        let m = map();
+        assert_eq!(Proposal::parse(m, "DRAW"), Some(Proposal::Draw(vec![])));
+        assert_eq!(
+            Proposal::parse(m, "DRAW FRANCE england"),
+            Some(Proposal::Draw(vec![p("FRANCE"), p("ENGLAND")]))
+        );
+        assert_eq!(
+            Proposal::parse(m, "CONCEDE TO TURKEY"),
+            Some(Proposal::Concede(p("TURKEY")))
+        );
+        assert_eq!(Proposal::parse(m, "DRAW NARNIA"), None);
+        assert_eq!(Proposal::parse(m, "PIZZA"), None);
+    }
+
+    #[test]
+    fn wm_ix_1_unanimity_and_the_nmr_exception() {
+        let wm = Rules::preset("wm2004").expect("wm");
+        let draw = Proposal::Draw(vec![]);
+        let yes_all: Vec<(Power, Ballot)> = all().into_iter().map(|x| (x, Ballot::Yes)).collect();
+        assert!(passes(&wm, &draw, &all(), &yes_all, &[], true));
+        let mut one_no = yes_all.clone();
+        one_no[3].1 = Ballot::No;
+        assert!(!passes(&wm, &draw, &all(), &one_no, &[], true));
+        let mut one_abstains = yes_all.clone();
+        one_abstains[3].1 = Ballot::Abstain;
+        assert!(
+            !passes(&wm, &draw, &all(), &one_abstains, &[], true),
+            "abstain = no"
+        );
+        let uncast: Vec<(Power, Ballot)> = yes_all[1..].to_vec();
+        assert!(
+            !passes(&wm, &draw, &all(), &uncast, &[], true),
+            "uncast = no"
+        );
+        // The uncast player also NMRed at a movement deadline: counted as yes.
+        assert!(passes(&wm, &draw, &all(), &uncast, &[yes_all[0].0], true));
+        assert!(
+            !passes(&wm, &draw, &all(), &uncast, &[yes_all[0].0], false),
+            "not at a retreat"
+        );
+    }
+
+    #[test]
+    fn maharajiad_x_2_abstainers_are_left_out_and_uncast_is_no() {
+        let mut mj = Rules::preset("wm2004").expect("wm");
+        mj.votes = VoteRule::Maharajiad;
+        let draw = Proposal::Draw(vec![]);
+        let mut ballots: Vec<(Power, Ballot)> =
+            all().into_iter().map(|x| (x, Ballot::Yes)).collect();
+        ballots[2].1 = Ballot::Abstain;
+        assert!(passes(&mj, &draw, &all(), &ballots, &[], true));
+        ballots.remove(4);
+        assert!(!passes(&mj, &draw, &all(), &ballots, &[ballots[0].0], true));
+    }
+
+    #[test]
+    fn only_survivors_vote_and_may_be_named() {
+        let wm = Rules::preset("wm2004").expect("wm");
+        let two = vec![p("FRANCE"), p("ENGLAND")];
+        let ballots = vec![(p("FRANCE"), Ballot::Yes), (p("ENGLAND"), Ballot::Yes)];
+        assert!(passes(
+            &wm,
+            &Proposal::Draw(vec![]),
+            &two,
+            &ballots,
+            &[],
+            true
+        ));
+        assert!(!passes(
+            &wm,
+            &Proposal::Concede(p("TURKEY")),
+            &two,
+            &ballots,
+            &[],
+            true
+        ));
+    }
+}
