@@ -482,6 +482,16 @@ async fn the_game_ends_when_its_final_year_has_been_played() {
             r.3
         );
         assert!(!r.3.contains("Next phase"), "{}", r.3);
+        assert!(
+            r.3.contains("Supply centres at the end of each year"),
+            "{}",
+            r.3
+        );
+        assert!(
+            r.3.contains("1901    3    3    3    3    3    4    3"),
+            "{}",
+            r.3
+        );
     }
     // A finished game is never ticked again.
     assert_eq!(
@@ -979,6 +989,84 @@ async fn votes_are_counted_and_only_their_result_is_published() {
             "tally:",
         ] {
             assert!(!text.contains(leak), "{leak} in {}: {}", o.0, o.3);
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_stalemate_ends_the_game_unless_everyone_votes_to_continue() {
+    // Issue 11, point 5; Maharajiad X(1) (here after one year, to keep the test short).
+    for continue_vote in [false, true] {
+        let name = if continue_vote {
+            "stalemate-on"
+        } else {
+            "stalemate"
+        };
+        let (pool, _, _) = with_masters(name).await;
+        let e = env();
+        let set = GmCommand::Set {
+            option: "stalemate_years".into(),
+            value: "1".into(),
+        };
+        assert!(
+            admin::console_command(&pool, &e, "wm1", &set, T0 + 1)
+                .await
+                .expect("set")
+                .ok
+        );
+        // 1901 and 1902 with every unit holding: no centre changes owner.
+        let mut last = String::new();
+        for _ in 0..4 {
+            let mut c = pool.acquire().await.expect("conn");
+            let Some(p) = store::current_phase(&mut c, "wm1").await.expect("q") else {
+                break;
+            };
+            drop(c);
+            if continue_vote && p.phase == "F1902M" {
+                for (i, power) in POWERS.iter().enumerate() {
+                    let mail = raw(
+                        &player(i),
+                        "gm@example.test",
+                        &format!("wm1 {power} F1902M"),
+                        "",
+                        &format!("SECRET s{}\nVOTE CONTINUE YES\n", i + 1),
+                    );
+                    deliver(
+                        &pool,
+                        "gm",
+                        100 + i as u32,
+                        &mail,
+                        Some(p.deadline - 60),
+                        p.deadline - 60,
+                    )
+                    .await;
+                }
+            }
+            assert_eq!(engine::tick(&pool, &e, p.deadline).await.expect("tick"), 1);
+            last = p.phase;
+        }
+        let mut c = pool.acquire().await.expect("conn");
+        let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
+        if continue_vote {
+            assert_eq!(
+                g.status,
+                store::GameStatus::Active,
+                "the players voted to go on"
+            );
+            assert_eq!(last, "F1902M");
+        } else {
+            assert_eq!(g.status, store::GameStatus::Finished);
+            assert_eq!(
+                last, "F1902M",
+                "ended after the second year without a change"
+            );
+            let out = outbox(&pool).await;
+            let fin = out
+                .iter()
+                .find(|o| o.0 == "results" && o.2.contains("F1902M"))
+                .expect("final results");
+            assert!(fin.3.contains("(Maharajiad X(1))"), "{}", fin.3);
+            assert!(fin.3.contains("1902    3"), "{}", fin.3);
         }
     }
 }

@@ -98,6 +98,7 @@ fn opening_results() -> ResultsView {
         grey_press: Vec::new(),
         white_press_with_orders: true,
         vote_result: None,
+        centre_history: None,
     }
 }
 

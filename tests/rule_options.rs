@@ -1538,6 +1538,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.no_nmr_phases = vec!["S1501M".into(), "F1501M".into(), "W1501A".into()]; // B.VIII(6)(b)
         r.authentication = chancery::rules::Authentication::Secret; // B.XI(7), a tournament
         r.votes = chancery::rules::VoteRule::Maharajiad; // X(2)
+        r.stalemate_years = Some(3); // X(1)
     });
     expect("agora2020", &|r| {
         r.civil_disorder = CivilDisorder::FarthestFromCountry; // BT24

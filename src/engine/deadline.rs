@@ -300,6 +300,8 @@ pub(super) async fn preview(
 /// a sentence for each that failed. Only these results are ever published.
 struct Votes {
     passed: Option<crate::votes::Proposal>,
+    /// Everyone voted to play on (Maharajiad X(1)).
+    continue_passed: bool,
     failed: Vec<String>,
 }
 
@@ -315,6 +317,7 @@ fn count_votes(
     let alive = survivors(map, board);
     let mut out = Votes {
         passed: None,
+        continue_passed: false,
         failed: Vec::new(),
     };
     let mut proposals: Vec<&str> = f.votes.iter().map(|v| v.1.as_str()).collect();
@@ -331,7 +334,10 @@ fn count_votes(
             .filter(|v| v.1 == text)
             .filter_map(|v| Some((map.power_by_name(&v.0)?, Ballot::from_stored(&v.2)?)))
             .collect();
-        if out.passed.is_none() && passes(rules, &proposal, &alive, &ballots, nmr, movement) {
+        let passed = passes(rules, &proposal, &alive, &ballots, nmr, movement);
+        if passed && !proposal.ends_game() {
+            out.continue_passed = true;
+        } else if passed && out.passed.is_none() {
             out.passed = Some(proposal);
         } else {
             out.failed.push(format!(
@@ -384,12 +390,18 @@ fn ended_by_vote(
             map.power_name(*p),
             map.power_name(*p)
         ),
+        // Never passed here: it does not end the game.
+        Proposal::Continue => "The game continues.".to_string(),
     };
     let counts: Vec<String> = map
         .all_powers()
         .map(|p| format!("{:10} {:>2}", map.power_name(p), board.center_count(p)))
         .collect();
-    let message = format!("Final supply centre counts:\n{}", counts.join("\n"));
+    let message = format!(
+        "Final supply centre counts:\n{}\n\n{}",
+        counts.join("\n"),
+        centre_history(map, &f.year_ends, None)
+    );
     let key = format!("{}|ended|{}", g.id, f.phase.phase);
     let readers = f
         .players
@@ -417,8 +429,46 @@ fn ended_by_vote(
         seq: f.phase.seq,
         results: serde_json::to_string(&serde_json::json!({ "ended_by_vote": how }))?,
         next: store::Next::Finished,
+        year_end: None,
     };
     Ok(Decision::Adjudicated { record, mails })
+}
+
+/// The supply centres of each power at the end of each year, as a table: the years recorded,
+/// then `current` (the year just ended) if given.
+fn centre_history(map: &Map, ends: &[store::YearEnd], current: Option<&store::YearEnd>) -> String {
+    let powers: Vec<Power> = map.all_powers().collect();
+    let head: Vec<String> = powers
+        .iter()
+        .map(|p| map.power_name(*p).chars().take(3).collect())
+        .collect();
+    let mut out = format!(
+        "Supply centres at the end of each year:\nYear  {}\n",
+        head.join("  ")
+    );
+    let rows = ends
+        .iter()
+        .filter(|(y, _)| current.is_none_or(|c| c.0 != *y))
+        .chain(current);
+    let mut any = false;
+    for (year, owners) in rows {
+        any = true;
+        let cells: Vec<String> = powers
+            .iter()
+            .map(|p| {
+                let n = owners
+                    .iter()
+                    .filter(|(_, o)| o.as_deref() == Some(map.power_name(*p)))
+                    .count();
+                format!("{n:>3}")
+            })
+            .collect();
+        out.push_str(&format!("{year}  {}\n", cells.join("  ")));
+    }
+    if !any {
+        out.push_str("(no year was completed)\n");
+    }
+    out
 }
 
 /// A mail, or if it could not be composed, the masters' alert instead.
@@ -626,7 +676,33 @@ fn adjudicate_phase(
     let winner = map
         .all_powers()
         .find(|p| adj.next.center_count(*p) * 2 > map.supply_centers().count());
-    // Why the game ends here, if it does: a solo, or its final year played (WM B(3)).
+    // The Fall turn just completed a year: who owns each centre now.
+    let year_end = (phase.kind != PhaseKind::Adjustment
+        && (next_phase.year > phase.year || next_phase.kind == PhaseKind::Adjustment))
+        .then(|| {
+            let owners: store::Owners = map
+                .supply_centers()
+                .map(|sc| {
+                    (
+                        map.info(sc).code.clone(),
+                        adj.next.owner(sc).map(|p| map.power_name(p).to_string()),
+                    )
+                })
+                .collect();
+            (phase.year, owners)
+        });
+    // Maharajiad X(1): years with no centre changing owner end the game, unless all vote on.
+    let stalemate = match (&year_end, rules.stalemate_years) {
+        (Some((_, now_owners)), Some(years)) if !votes.continue_passed => {
+            let mut ends: Vec<&[(String, Option<String>)]> =
+                f.year_ends.iter().map(|(_, o)| o.as_slice()).collect();
+            ends.push(now_owners.as_slice());
+            crate::votes::stalemate(&ends, years).then_some(years)
+        }
+        _ => None,
+    };
+    // Why the game ends here, if it does: a solo, its final year played (WM B(3)), or a
+    // stalemate (Maharajiad X(1)).
     let ended: Option<String> = match winner {
         Some(w) => Some(format!(
             "{} holds a majority of the supply centres and wins the game.",
@@ -637,12 +713,22 @@ fn adjudicate_phase(
              supply centre counts above stand (WM B(3)).",
             rules.final_year.unwrap_or_default()
         )),
-        None => None,
+        None => stalemate.map(|years| {
+            format!(
+                "No supply centre has changed owner in {years} game years, and the players did \
+                 not all vote to continue: the game ends here, and the supply centre counts above \
+                 stand (Maharajiad X(1))."
+            )
+        }),
     };
+    let history = ended
+        .is_some()
+        .then(|| centre_history(map, &f.year_ends, year_end.as_ref()));
     let record = store::Adjudicated {
         game: g.id.clone(),
         seq: current.seq,
         results: serde_json::to_string(&out)?,
+        year_end: year_end.clone(),
         next: if ended.is_some() {
             store::Next::Finished
         } else {
@@ -655,7 +741,7 @@ fn adjudicate_phase(
     };
     // What the players are told of the game's end and of the votes.
     let told: Vec<String> = votes.failed.into_iter().chain(ended).collect();
-    let view = compose::results_view(
+    let mut view = compose::results_view(
         g,
         map,
         &adj,
@@ -666,6 +752,7 @@ fn adjudicate_phase(
         (!told.is_empty()).then(|| told.join("\n\n")),
         next_deadline,
     );
+    view.centre_history = history;
     // Every player, each observer (press to all only), then the GM's copy (all press).
     let readers: Vec<compose::ResultsReader<'_>> = f
         .players

@@ -806,6 +806,7 @@ pub fn results_view(
         grey_press: grey,
         white_press_with_orders: false,
         vote_result: ended,
+        centre_history: None,
     }
 }
 

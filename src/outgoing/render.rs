@@ -621,6 +621,8 @@ pub struct ResultsView {
     /// engine publishes one ("The draw proposal failed."). Never who voted how (WM D.IX(2),
     /// Maharajiad B.X(2)).
     pub vote_result: Option<String>,
+    /// When the game ends: the supply centres per power at the end of each year, as a table.
+    pub centre_history: Option<String>,
 }
 
 /// Who a results mail is rendered for: press to some powers only goes to those powers.

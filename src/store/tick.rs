@@ -8,6 +8,12 @@ use super::*;
 use sqlx::FromRow;
 use std::collections::HashMap;
 
+/// Who owns each supply centre: (centre, owner), in the map's order.
+pub type Owners = Vec<(String, Option<String>)>;
+
+/// A completed game year and who owned each centre at its end.
+pub type YearEnd = (u16, Owners);
+
 /// Press of a phase. The author of grey press must never leave the engine.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct PressRow {
@@ -41,6 +47,8 @@ pub struct GameFacts {
     /// The votes cast for this phase: (power, proposal, ballot). Secret: only their result
     /// ever leaves the engine.
     pub votes: Vec<(String, String, String)>,
+    /// Each completed year, oldest first: (year, [(centre, owner)]).
+    pub year_ends: Vec<YearEnd>,
 }
 
 /// Games the tick must look at (active, not paused): open phases whose deadline has passed, whose
@@ -154,6 +162,21 @@ pub async fn tick_facts(
             r.try_get("ballot")?,
         ));
     }
+    let mut year_ends: HashMap<String, Vec<YearEnd>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT y.game_id, y.year, y.owners FROM json_each($1) j JOIN year_ends y
+           ON y.game_id = j.value ORDER BY y.game_id, y.year",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        let owners: String = r.try_get("owners")?;
+        year_ends
+            .entry(r.try_get("game_id")?)
+            .or_default()
+            .push((r.try_get("year")?, serde_json::from_str(&owners)?));
+    }
     let mut players: HashMap<String, Vec<PlayerRow>> = HashMap::new();
     let mut wrong: HashMap<String, Vec<(String, i64)>> = HashMap::new();
     for r in sqlx::query(
@@ -266,6 +289,7 @@ pub async fn tick_facts(
             masters: masters.remove(id).unwrap_or_default(),
             observers: observers.remove(id).unwrap_or_default(),
             votes: votes.remove(id).unwrap_or_default(),
+            year_ends: year_ends.remove(id).unwrap_or_default(),
             game,
             phase,
         });
@@ -281,6 +305,8 @@ pub struct Adjudicated {
     /// JSON, the `chancery adjudicate` output shape.
     pub results: String,
     pub next: Next,
+    /// The year this adjudication completed, with who owns each centre: (year, owners).
+    pub year_end: Option<YearEnd>,
 }
 
 /// What follows an adjudicated phase.
@@ -342,6 +368,24 @@ pub async fn record_adjudications(
                 .push_bind(*board)
                 .push_bind(now)
                 .push_bind(*deadline);
+        });
+        q.build().execute(&mut *c).await?;
+    }
+    let ends: Vec<(&str, u16, String)> = done
+        .iter()
+        .filter_map(|a| {
+            let (year, owners) = a.year_end.as_ref()?;
+            Some((a.game.as_str(), *year, serde_json::to_string(owners).ok()?))
+        })
+        .collect();
+    for chunk in ends.chunks(1000) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "INSERT OR REPLACE INTO year_ends (game_id, year, owners) ",
+        );
+        q.push_values(chunk, |mut b, (game, year, owners)| {
+            b.push_bind(*game)
+                .push_bind(i64::from(*year))
+                .push_bind(owners);
         });
         q.build().execute(&mut *c).await?;
     }

@@ -286,6 +286,10 @@ pub struct Rules {
     /// WM IX(1); Maharajiad X(2): how votes are counted.
     #[serde(default)]
     pub votes: VoteRule,
+    /// Maharajiad X(1): after this many game years with no supply centre changing owner the
+    /// game ends, unless every player remaining votes CONTINUE. None: never.
+    #[serde(default)]
+    pub stalemate_years: Option<u16>,
 }
 
 /// The embedded presets, by name.
@@ -431,6 +435,7 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ("no_nmr_phases", "WM D.VII(6)(b); Maharajiad B.VIII(6)(b)"),
     ("final_year", "WM B(3)"),
     ("votes", "WM IX(1); Maharajiad X(2)"),
+    ("stalemate_years", "Maharajiad X(1)"),
 ];
 
 /// Why a single option could not be set.

@@ -13,6 +13,8 @@ pub enum Proposal {
     Draw(Vec<Power>),
     /// `CONCEDE FRANCE`: a win conceded to one power (WM IX(3)).
     Concede(Power),
+    /// `CONTINUE`: play on although no centre has changed owner for years (Maharajiad X(1)).
+    Continue,
 }
 
 /// A ballot as cast.
@@ -53,6 +55,7 @@ impl Proposal {
                 }
                 Some(Proposal::Draw(powers))
             }
+            "CONTINUE" if rest.is_empty() => Some(Proposal::Continue),
             "CONCEDE" | "CONCESSION" => match rest.as_slice() {
                 [w] | ["TO", w] | ["to", w] => map.power_by_name(w).map(Proposal::Concede),
                 _ => None,
@@ -73,12 +76,13 @@ impl Proposal {
                     .join(", ")
             ),
             Proposal::Concede(p) => format!("conceding the win to {}", map.power_name(*p)),
+            Proposal::Continue => "continuing the game".to_string(),
         }
     }
 
-    /// Every proposal here ends the game when it passes.
+    /// Whether the proposal ends the game when it passes.
     pub fn ends_game(&self) -> bool {
-        true
+        !matches!(self, Proposal::Continue)
     }
 }
 
@@ -113,6 +117,7 @@ pub fn passes(
     let named_ok = match proposal {
         Proposal::Draw(p) => p.iter().all(|x| survivors.contains(x)),
         Proposal::Concede(p) => survivors.contains(p),
+        Proposal::Continue => true,
     };
     if !named_ok {
         return false;
@@ -164,6 +169,7 @@ mod tests {
             Proposal::parse(m, "CONCEDE TO TURKEY"),
             Some(Proposal::Concede(p("TURKEY")))
         );
+        assert_eq!(Proposal::parse(m, "continue"), Some(Proposal::Continue));
         assert_eq!(Proposal::parse(m, "DRAW NARNIA"), None);
         assert_eq!(Proposal::parse(m, "PIZZA"), None);
     }
@@ -230,5 +236,28 @@ mod tests {
             &[],
             true
         ));
+    }
+}
+
+/// Maharajiad X(1): has no supply centre changed owner in the last `years` game years? `ends`:
+/// who owned each centre at the end of each year, oldest first, the year just ended last.
+pub fn stalemate(ends: &[&[(String, Option<String>)]], years: u16) -> bool {
+    let n = usize::from(years);
+    n > 0 && ends.len() > n && ends[ends.len() - n - 1..].windows(2).all(|w| w[0] == w[1])
+}
+
+#[cfg(test)]
+mod stalemate_tests {
+    use super::stalemate;
+
+    #[test]
+    fn maharajiad_x_1_three_years_without_a_change() {
+        let a = vec![("DEL".to_string(), Some("DELHI".to_string()))];
+        let b = vec![("DEL".to_string(), Some("PERSIA".to_string()))];
+        assert!(stalemate(&[&a, &a, &a, &a], 3));
+        assert!(!stalemate(&[&a, &a, &a], 3), "only two years compared");
+        assert!(!stalemate(&[&b, &a, &a, &b], 3));
+        assert!(stalemate(&[&b, &a, &a, &a, &a], 3));
+        assert!(!stalemate(&[&a, &a, &a, &a], 0));
     }
 }
