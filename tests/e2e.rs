@@ -7,75 +7,22 @@
 #[allow(dead_code)]
 mod mailstack;
 
-use chancery::config::Config;
 use chancery::dev::localstack::POWERS;
-use chancery::dev::localstack::server_config as server;
 use chancery::engine;
 use chancery::policy::{DAY, Ts};
 use chancery::rules::Rules;
 use chancery::service::{self, Clock, Tasks};
 use chancery::store::{self, PlayerRow};
-use chancery::transport::imap::Mailbox;
 use chancery::transport::smtp::{OutMail, Sender};
-use mailstack::Stack;
+use mailstack::{Stack, TestClock, inbox, wait_for};
 use sqlx::Row;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::time::Duration;
-
-struct TestClock(AtomicI64);
-
-impl Clock for TestClock {
-    fn now(&self) -> Ts {
-        self.0.load(Ordering::SeqCst)
-    }
-
-    /// The test moves time by hand: a mail counts as arriving when the server reads it.
-    fn game_time(&self, _unix: i64) -> Ts {
-        self.now()
-    }
-}
 
 const T0: Ts = 1_795_000_000;
 
 fn player(i: usize) -> String {
     format!("player{}@example.test", i + 1)
-}
-
-/// Everything a player reads, by subject and body.
-async fn inbox(stack: &Stack, user: &str) -> Vec<(String, String)> {
-    let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
-        .await
-        .expect("imap");
-    let got = mb.fetch_after(0, 1000).await.expect("fetch").messages;
-    mb.logout().await;
-    got.into_iter()
-        .filter_map(|f| chancery::message::read_message(&f.raw).ok())
-        .map(|m| {
-            let body: Vec<String> = m.lines.iter().map(|l| l.text.clone()).collect();
-            (m.subject, body.join("\n"))
-        })
-        .collect()
-}
-
-/// Wait until `user` has at least `n` mails whose subject contains `needle`.
-async fn wait_for(stack: &Stack, user: &str, needle: &str, n: usize) -> Vec<(String, String)> {
-    for _ in 0..150 {
-        let all = inbox(stack, user).await;
-        let hits: Vec<(String, String)> = all
-            .into_iter()
-            .filter(|(s, _)| s.contains(needle))
-            .collect();
-        if hits.len() >= n {
-            return hits;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    let all = inbox(stack, user).await;
-    panic!(
-        "{user} did not get {n} mail(s) with '{needle}' in the subject; it has: {:?}",
-        all.iter().map(|(s, _)| s).collect::<Vec<_>>()
-    );
 }
 
 async fn send_orders(sender: &Sender, i: usize, phase: &str, lines: &[&str], tag: &str) {
@@ -159,19 +106,7 @@ async fn a_full_1901_by_mail() {
         pool.close().await;
     }
 
-    let cfg = Config {
-        database: db.clone(),
-        authserv_id: "mx.example.test".into(),
-        message_id_domain: "chancery.example.test".into(),
-        poll_seconds: 5,
-        smtp: server(stack.smtp_port(), ""),
-        gm_mailbox: server(stack.imap_port(), "gm@example.test"),
-        confirm_mailbox: server(stack.imap_port(), "confirm@example.test"),
-        archive_mailbox: Some(server(stack.imap_port(), "archive@example.test")),
-        masters: Vec::new(),
-        deadline_grace_seconds: 5,
-        limits: Default::default(),
-    };
+    let cfg = stack.chancery_config(&db);
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let server_task = {

@@ -27,12 +27,17 @@ pub fn player(i: usize) -> String {
     format!("player{}@example.test", i + 1)
 }
 
+/// A fresh database in the temporary directory, with `games` started (seven players each).
 pub async fn setup(name: &str, games: &[&str]) -> SqlitePool {
     let dir = std::env::temp_dir().join(format!("chancery-engine-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let pool = store::open(&dir.join("chancery.sqlite"))
-        .await
-        .expect("open");
+    setup_at(&dir.join("chancery.sqlite"), games).await
+}
+
+/// The database at `path`, with `games` started: the default rules with the subject format
+/// spelled out, players `player1..7@example.test` with secrets `s1..s7`, started at [`T0`].
+pub async fn setup_at(path: &std::path::Path, games: &[&str]) -> SqlitePool {
+    let pool = store::open(path).await.expect("open");
     let rules = Rules {
         subject_format: "{game} {power} {phase}".into(),
         ..Rules::default()

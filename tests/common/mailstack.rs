@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use chancery::transport::imap::Mailbox;
 use chancery::transport::{ServerConfig, Tls};
+use std::time::Duration;
 
 pub const DOMAIN: &str = "example.test";
 pub const PASSWORD: &str = "secret";
@@ -478,5 +480,75 @@ pub fn address(user: &str) -> String {
         user.to_owned()
     } else {
         format!("{user}@{DOMAIN}")
+    }
+}
+
+/// Everything a user reads, by subject and body.
+pub async fn inbox(stack: &Stack, user: &str) -> Vec<(String, String)> {
+    let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
+        .await
+        .expect("imap");
+    let got = mb.fetch_after(0, 1000).await.expect("fetch").messages;
+    mb.logout().await;
+    got.into_iter()
+        .filter_map(|f| chancery::message::read_message(&f.raw).ok())
+        .map(|m| {
+            let body: Vec<String> = m.lines.iter().map(|l| l.text.clone()).collect();
+            (m.subject, body.join("\n"))
+        })
+        .collect()
+}
+
+/// Wait until `user` has at least `n` mails whose subject contains `needle`.
+pub async fn wait_for(stack: &Stack, user: &str, needle: &str, n: usize) -> Vec<(String, String)> {
+    for _ in 0..150 {
+        let all = inbox(stack, user).await;
+        let hits: Vec<(String, String)> = all
+            .into_iter()
+            .filter(|(s, _)| s.contains(needle))
+            .collect();
+        if hits.len() >= n {
+            return hits;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let all = inbox(stack, user).await;
+    panic!(
+        "{user} did not get {n} mail(s) with '{needle}' in the subject; it has: {:?}",
+        all.iter().map(|(s, _)| s).collect::<Vec<_>>()
+    );
+}
+
+/// A clock the test moves by hand; a mail counts as arriving when the server reads it.
+pub struct TestClock(pub std::sync::atomic::AtomicI64);
+
+impl chancery::service::Clock for TestClock {
+    fn now(&self) -> chancery::policy::Ts {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    fn game_time(&self, _unix: i64) -> chancery::policy::Ts {
+        self.now()
+    }
+}
+
+impl Stack {
+    /// Chancery's configuration for this stack: the GM, confirmation and archive boxes, no
+    /// server-wide masters, a 5 s poll.
+    pub fn chancery_config(&self, database: &Path) -> chancery::config::Config {
+        use chancery::dev::localstack::server_config as server;
+        chancery::config::Config {
+            database: database.to_path_buf(),
+            authserv_id: "mx.example.test".into(),
+            message_id_domain: "chancery.example.test".into(),
+            poll_seconds: 5,
+            smtp: server(self.smtp_port(), ""),
+            gm_mailbox: server(self.imap_port(), "gm@example.test"),
+            confirm_mailbox: server(self.imap_port(), "confirm@example.test"),
+            archive_mailbox: Some(server(self.imap_port(), "archive@example.test")),
+            masters: Vec::new(),
+            deadline_grace_seconds: 5,
+            limits: Default::default(),
+        }
     }
 }

@@ -1,0 +1,220 @@
+//! A game run to its end by mail, over the real mail stack (Dovecot + Postfix on loopback) and a
+//! real SQLite file (issue 11): the TD moves the deadline, pauses and resumes the game and
+//! replaces a player by command mail; a draw vote fails (the results say only that), then a
+//! draw passes and ends the game with the final mail. Every mail the players receive is scanned
+//! for vote tallies and voters. The clock is injected and the test ticks the scheduler itself.
+
+#[path = "common/engine.rs"]
+#[allow(dead_code)]
+mod fixtures;
+#[path = "common/mailstack.rs"]
+#[allow(dead_code)]
+mod mailstack;
+
+use chancery::engine::{self, admin};
+use chancery::policy::{DAY, Ts};
+use chancery::service::{self, Clock, Tasks};
+use chancery::store::{self, Role};
+use chancery::transport::smtp::{OutMail, Sender};
+use fixtures::{POWERS, T0, player, setup_at};
+use mailstack::{Stack, TestClock, inbox, wait_for};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+const TD: &str = "td@example.test";
+
+async fn send(sender: &Sender, from: &str, subject: &str, body: &str, id: &str) {
+    let mail = OutMail {
+        from: from.to_string(),
+        to: vec!["gm@example.test".into()],
+        subject: subject.to_string(),
+        body: body.to_string(),
+        message_id: format!("{id}@sender.example.test"),
+        in_reply_to: None,
+        references: Vec::new(),
+        auto_submitted: "no",
+        extra_headers: Vec::new(),
+    };
+    sender.send(&mail).await.expect("send");
+}
+
+async fn deadline(pool: &sqlx::SqlitePool) -> Ts {
+    let mut c = pool.acquire().await.expect("conn");
+    store::current_phase(&mut c, "wm1")
+        .await
+        .expect("phase")
+        .expect("open")
+        .deadline
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_run_to_its_end_by_mail() {
+    chancery::transport::init_crypto();
+    let stack = Stack::start();
+    let dir = stack.dir.join("chancery");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("chancery.sqlite");
+    let td_secret = {
+        let pool = setup_at(&db, &["wm1"]).await;
+        let td = admin::add_member(&pool, "wm1", Role::Td, TD, "UTC", T0)
+            .await
+            .expect("td");
+        pool.close().await;
+        td.secret
+    };
+    let cfg = stack.chancery_config(&db);
+    let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server_task = {
+        let cfg = cfg.clone();
+        let clock = clock.clone();
+        let base = dir.clone();
+        tokio::spawn(async move {
+            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: false }).await
+        })
+    };
+    let sender = Sender::new(&stack.smtp_config()).expect("smtp");
+    let pool = store::open(&db).await.expect("db");
+    let env = cfg.env();
+    let command = |body: &str| format!("SECRET {td_secret}\n{body}\n");
+
+    // The TD moves the deadline by a day; every player is told.
+    let before = deadline(&pool).await;
+    send(&sender, TD, "wm1 GM", &command("EXTEND 1d"), "c1").await;
+    let reply = wait_for(&stack, TD, "wm1 GM", 1).await;
+    assert!(
+        reply[0].1.contains("OK: the deadline of S1901M is now"),
+        "{}",
+        reply[0].1
+    );
+    assert_eq!(deadline(&pool).await, before + DAY);
+    for i in 0..7 {
+        wait_for(&stack, &player(i), "the deadline has moved", 1).await;
+    }
+    // A pause and a resume: the time left is kept.
+    send(&sender, TD, "wm1 GM", &command("PAUSE"), "c2").await;
+    wait_for(&stack, TD, "wm1 GM", 2).await;
+    send(&sender, TD, "wm1 GM", &command("RESUME"), "c3").await;
+    let replies = wait_for(&stack, TD, "wm1 GM", 3).await;
+    assert!(
+        replies.iter().any(|(_, b)| b.contains("OK: resumed")),
+        "{replies:?}"
+    );
+    assert_eq!(deadline(&pool).await, before + DAY);
+    // Italy's player is replaced (the catch-all box plays on as Italy).
+    send(
+        &sender,
+        TD,
+        "wm1 GM",
+        &command("REPLACE ITALY catchall@example.test"),
+        "c4",
+    )
+    .await;
+    let welcome = wait_for(&stack, "catchall@example.test", "you play ITALY", 1).await;
+    assert!(welcome[0].1.contains("YOUR SECRET:"), "{}", welcome[0].1);
+    wait_for(&stack, &player(4), "you no longer play ITALY", 1).await;
+    let italy_secret = {
+        let mut c = pool.acquire().await.expect("conn");
+        store::players(&mut c, "wm1")
+            .await
+            .expect("players")
+            .into_iter()
+            .find(|p| p.power == "ITALY")
+            .expect("italy")
+            .secret
+    };
+    let address = |i: usize| {
+        if i == 4 {
+            "catchall@example.test".to_string()
+        } else {
+            player(i)
+        }
+    };
+    let secret = |i: usize| {
+        if i == 4 {
+            italy_secret.clone()
+        } else {
+            format!("s{}", i + 1)
+        }
+    };
+
+    // Spring: a draw is proposed; Germany votes no. The results say only that it failed.
+    for (i, power) in POWERS.iter().enumerate() {
+        let ballot = if i == 3 { "NO" } else { "YES" };
+        let body = format!("SECRET {}\nVOTE DRAW {ballot}\n", secret(i));
+        let subject = format!("wm1 {power} S1901M");
+        send(&sender, &address(i), &subject, &body, &format!("v1-{i}")).await;
+    }
+    for i in 0..7 {
+        wait_for(&stack, &address(i), "S1901M", 1).await;
+    }
+    let spring = deadline(&pool).await;
+    clock.0.store(spring + 60, Ordering::SeqCst);
+    assert_eq!(
+        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        1
+    );
+    for i in 0..7 {
+        let r = wait_for(&stack, &address(i), "results", 1).await;
+        assert!(
+            r[0].1
+                .contains("The proposal of a draw of all survivors failed"),
+            "{}",
+            r[0].1
+        );
+    }
+    // Fall: everyone votes for the draw; it passes and ends the game instead of the results.
+    for (i, power) in POWERS.iter().enumerate() {
+        let body = format!("SECRET {}\nVOTE DRAW YES\n", secret(i));
+        let subject = format!("wm1 {power} F1901M");
+        send(&sender, &address(i), &subject, &body, &format!("v2-{i}")).await;
+    }
+    for i in 0..7 {
+        wait_for(&stack, &address(i), "F1901M", 1).await;
+    }
+    let fall = deadline(&pool).await;
+    clock.0.store(fall + 60, Ordering::SeqCst);
+    assert_eq!(
+        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        1
+    );
+    for i in 0..7 {
+        let end = wait_for(&stack, &address(i), "the game has ended", 1).await;
+        assert!(end[0].1.contains("has passed"), "{}", end[0].1);
+        assert!(
+            end[0].1.contains("Final supply centre counts"),
+            "{}",
+            end[0].1
+        );
+    }
+    wait_for(&stack, TD, "the game has ended", 1).await;
+    {
+        let mut c = pool.acquire().await.expect("conn");
+        let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
+        assert_eq!(g.status, store::GameStatus::Finished);
+    }
+    // Secrecy (WM IX(2)): no mail any player or the TD received tells how anyone voted or how
+    // many did. (A player's own acknowledgement repeats only that player's own vote.)
+    for who in (0..7).map(address).chain(std::iter::once(TD.to_string())) {
+        for (subject, body) in inbox(&stack, &who).await {
+            if subject.contains("S1901M")
+                || subject.contains("F1901M") && !subject.contains("results")
+            {
+                continue; // the player's own receipt and acknowledgement
+            }
+            let text = format!("{subject}\n{body}").to_lowercase();
+            for leak in [
+                "voted",
+                "6 to 1",
+                "6 votes",
+                "germany vote",
+                "tally:",
+                "votes for",
+            ] {
+                assert!(!text.contains(leak), "{who}: {leak} in {subject}: {body}");
+            }
+        }
+    }
+    stop.send(true).expect("stop");
+    server_task.await.expect("join").expect("serve");
+}
