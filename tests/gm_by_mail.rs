@@ -218,3 +218,62 @@ async fn a_game_run_to_its_end_by_mail() {
     stop.send(true).expect("stop");
     server_task.await.expect("join").expect("serve");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_games_on_one_server_with_one_player_in_both() {
+    // Issue 11, point 6: each mail reaches its own game; a mail naming no game, from a player
+    // of both, is answered with the games to choose from.
+    chancery::transport::init_crypto();
+    let stack = Stack::start();
+    let dir = stack.dir.join("chancery");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("chancery.sqlite");
+    setup_at(&db, &["wm1", "wm2"]).await.close().await;
+    let cfg = stack.chancery_config(&db);
+    let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server_task = {
+        let cfg = cfg.clone();
+        let base = dir.clone();
+        tokio::spawn(async move {
+            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: false }).await
+        })
+    };
+    let sender = Sender::new(&stack.smtp_config()).expect("smtp");
+    let france = player(2);
+    send(
+        &sender,
+        &france,
+        "wm1 FRANCE S1901M",
+        "SECRET s3\nA Par - Bur\n",
+        "g1",
+    )
+    .await;
+    send(
+        &sender,
+        &france,
+        "WM2 France S1901M",
+        "SECRET s3\nA Par - Pic\n",
+        "g2",
+    )
+    .await;
+    send(&sender, &france, "orders", "SECRET s3\nA Par - Gas\n", "g3").await;
+    let answers = wait_for(&stack, &france, "", 3).await;
+    assert!(
+        answers
+            .iter()
+            .any(|(_, b)| b.contains("you play in several games (wm1, wm2)")),
+        "{answers:?}"
+    );
+    let pool = store::open(&db).await.expect("db");
+    let mut c = pool.acquire().await.expect("conn");
+    for (game, order) in [("wm1", "A PAR - BUR"), ("wm2", "A PAR - PIC")] {
+        let standing = store::standing_orders(&mut c, game, "S1901M")
+            .await
+            .expect("standing");
+        assert_eq!(standing.len(), 1, "{game}");
+        assert_eq!(standing[0].orders[0].order, order, "{game}");
+    }
+    stop.send(true).expect("stop");
+    server_task.await.expect("join").expect("serve");
+}
