@@ -109,6 +109,7 @@ pub async fn run(root: &Path) -> Result<(), String> {
 
     let db = dir.join("chancery.sqlite");
     let start = chrono::Utc::now().timestamp();
+    let td_secret;
     say("== Setting up game 'demo' (2023 rules, DATC preferences) with seven players");
     let cfg = Config {
         database: db.clone(),
@@ -126,7 +127,11 @@ pub async fn run(root: &Path) -> Result<(), String> {
     {
         let pool = store::open(&db).await.map_err(|e| e.to_string())?;
         let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
-        let rules = Rules::default();
+        // A short game: 1901 is its final year (WM B(3)), so it ends after the Fall turn.
+        let rules = Rules {
+            final_year: Some(1901),
+            ..Rules::default()
+        };
         store::create_game(
             &mut c,
             "demo",
@@ -158,6 +163,18 @@ pub async fn run(root: &Path) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
         }
         drop(c);
+        let td = engine::admin::add_member(
+            &pool,
+            "demo",
+            store::Role::Td,
+            "td@example.test",
+            "UTC",
+            start,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+        td_secret = td.secret;
+        say("   TD       td@example.test (may send command mails: subject \"demo GM\")");
         let deadline = engine::admin::start_game_and_tell(&pool, &cfg.env(), "demo", start)
             .await
             .map_err(|e| e.to_string())?;
@@ -183,7 +200,35 @@ pub async fn run(root: &Path) -> Result<(), String> {
         })
     };
     let sender = Sender::new(&imap(smtp_port, "")).map_err(|e| e.to_string())?;
-    let phases: [(&str, [&[&str]; 7]); 3] = [
+    // The TD's command mail: the first deadline moves a day later (every player is told).
+    say("== The TD mails a command: EXTEND 1d, STATUS (subject \"demo GM\")");
+    let command = OutMail {
+        from: "td@example.test".into(),
+        to: vec!["gm@example.test".into()],
+        subject: "demo GM".into(),
+        body: format!("SECRET {td_secret}\nEXTEND 1d\nSTATUS\n"),
+        message_id: format!("td-extend-{start}@example.test"),
+        in_reply_to: None,
+        references: Vec::new(),
+        auto_submitted: "no",
+        extra_headers: Vec::new(),
+    };
+    sender.send(&command).await.map_err(|e| e.to_string())?;
+    let reply = wait_mail(
+        imap_port,
+        "td@example.test",
+        "demo GM",
+        1,
+        Duration::from_secs(60),
+    )
+    .await?;
+    for (s, b) in &reply {
+        say(&format!("--- {s}"));
+        for l in b.lines() {
+            say(&format!("  | {l}"));
+        }
+    }
+    let phases: [(&str, [&[&str]; 7]); 2] = [
         (
             "S1901M",
             [
@@ -215,18 +260,6 @@ pub async fn run(root: &Path) -> Result<(), String> {
                 &["F Ion - Tun", "A Apu H", "A Ven H"],
                 &["F Bot - Swe", "A Ukr - Rum", "A War - Gal", "F Sev H"],
                 &["F Ank - Bla", "A Bul H", "A Arm H"],
-            ],
-        ),
-        (
-            "W1901A",
-            [
-                &["Build A Vie"],
-                &["Build F Lon"],
-                &["Build A Par", "Build F Bre", "Build A Mar"],
-                &["Build A Mun", "Build F Kie"],
-                &["Build F Nap"],
-                &["Build A Mos", "Build A StP"],
-                &["Build F Smy"],
             ],
         ),
     ];
@@ -300,9 +333,20 @@ pub async fn run(root: &Path) -> Result<(), String> {
     }
     let pool = store::open(&db).await.map_err(|e| e.to_string())?;
     let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
-    let (pending, sent, failed) = store::outbox_counts(&mut c)
+    // Let the outbox finish sending (the final mails go to everyone), for up to 20 s.
+    let mut counts = store::outbox_counts(&mut c)
         .await
         .map_err(|e| e.to_string())?;
+    for _ in 0..40 {
+        if counts.0 == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        counts = store::outbox_counts(&mut c)
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    let (pending, sent, failed) = counts;
     let current = store::current_phase(&mut c, "demo")
         .await
         .map_err(|e| e.to_string())?;
