@@ -216,6 +216,11 @@ fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
     assert!(err.contains("unexpected argument '--zone'"), "{err}");
     let (code, _, err) = run(&["serve", "--tz", "Europe/Paris"], None);
     assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run(&["serve", "--clock-speed", "0"], None);
+    assert_eq!(code, 2, "--clock-speed is at least 1: {err}");
+    let (code, out, _) = run(&["serve", "--help"], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("--clock-speed"), "{out}");
 }
 
 #[test]

@@ -32,6 +32,17 @@ pub enum LogFormat {
     Json,
 }
 
+/// `chancery serve`'s options.
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub config: ConfigArg,
+    /// Run game time this many times faster than real time, starting now (1: real time). For
+    /// trying a game out: deadlines, reminders and adjudications come that much sooner.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub clock_speed: u32,
+}
+
 /// The configuration file option shared by the server's commands.
 #[derive(clap::Args)]
 pub struct ConfigArg {
@@ -50,7 +61,7 @@ pub enum Command {
     Parse(parse::Args),
     /// Run the game master: read the mailboxes, acknowledge, adjudicate at deadlines, mail
     /// results. Stops cleanly on Ctrl-C or SIGTERM.
-    Serve(ConfigArg),
+    Serve(ServeArgs),
     /// Each mailbox's last successful poll, last UID and last error; messages set aside;
     /// outgoing mail by state. Exits 1 when a mailbox is silent.
     Status(ConfigArg),

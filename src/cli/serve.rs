@@ -1,9 +1,20 @@
 //! `chancery serve`: run the game master until Ctrl-C or SIGTERM.
 
-use super::{ConfigArg, load_config, runtime};
+use super::{ServeArgs, load_config, runtime};
+use chancery::service::{Clock, FastClock, SystemClock};
+use std::sync::Arc;
 
-pub fn run(a: ConfigArg) -> anyhow::Result<()> {
-    let (cfg, base) = load_config(&a)?;
+pub fn run(a: ServeArgs) -> anyhow::Result<()> {
+    let (cfg, base) = load_config(&a.config)?;
+    let clock: Arc<dyn Clock> = if a.clock_speed > 1 {
+        tracing::warn!(
+            "game time runs {} times faster than real time (--clock-speed)",
+            a.clock_speed
+        );
+        Arc::new(FastClock::new(SystemClock.now(), a.clock_speed))
+    } else {
+        Arc::new(SystemClock)
+    };
     runtime()?.block_on(async move {
         let (tx, rx) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {
@@ -18,13 +29,8 @@ pub fn run(a: ConfigArg) -> anyhow::Result<()> {
             }
             let _ = tx.send(true);
         });
-        chancery::service::serve(
-            cfg,
-            &base,
-            std::sync::Arc::new(chancery::service::SystemClock),
-            rx,
-        )
-        .await
-        .map_err(anyhow::Error::msg)
+        chancery::service::serve(cfg, &base, clock, rx)
+            .await
+            .map_err(anyhow::Error::msg)
     })
 }

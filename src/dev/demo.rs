@@ -6,36 +6,16 @@
 use crate::config::Config;
 use crate::dev::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
 use crate::engine;
-use crate::policy::Ts;
 use crate::rules::Rules;
-use crate::service::{self, Clock, Tasks};
+use crate::service::{self, Tasks};
 use crate::store::{self, PlayerRow};
 use crate::transport::imap::Mailbox;
 use crate::transport::smtp::{OutMail, Sender};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Game time runs `FACTOR` times faster than real time.
-const FACTOR: i64 = 7200;
-
-struct FastClock {
-    real_start: Instant,
-    /// The same moment in Unix seconds, to map the mail server's arrival times.
-    real_start_unix: i64,
-    game_start: Ts,
-}
-
-impl Clock for FastClock {
-    fn now(&self) -> Ts {
-        self.game_start
-            + i64::try_from(self.real_start.elapsed().as_millis()).unwrap_or(0) * FACTOR / 1000
-    }
-
-    /// Arrival times have whole-second resolution: at this speed, two game hours.
-    fn game_time(&self, unix: i64) -> Ts {
-        self.game_start + (unix - self.real_start_unix) * FACTOR
-    }
-}
+/// Game time runs this many times faster than real time: a second is two game hours.
+const FACTOR: u32 = 7200;
 
 const ZONES: [&str; 7] = [
     "Europe/Vienna",
@@ -184,11 +164,7 @@ pub async fn run(root: &Path) -> Result<(), String> {
         ));
         pool.close().await;
     }
-    let clock = std::sync::Arc::new(FastClock {
-        real_start: Instant::now(),
-        real_start_unix: chrono::Utc::now().timestamp(),
-        game_start: start,
-    });
+    let clock = std::sync::Arc::new(crate::service::FastClock::new(start, FACTOR));
     let (stop, stopped) = tokio::sync::watch::channel(false);
     say("== Running the game master (one real second is two game hours)");
     let gm = {

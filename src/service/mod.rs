@@ -41,6 +41,43 @@ impl Clock for SystemClock {
     }
 }
 
+/// Game time that runs `factor` times faster than real time, from `game_start` on: for the
+/// demo and for trying a game out (`serve --clock-speed`). Deadlines, reminders and arrival
+/// times all follow it.
+pub struct FastClock {
+    real_start: std::time::Instant,
+    /// The same moment in Unix seconds, to map the mail server's arrival times.
+    real_start_unix: i64,
+    game_start: Ts,
+    factor: i64,
+}
+
+impl FastClock {
+    /// A clock `factor` times faster than real time, reading `game_start` now.
+    pub fn new(game_start: Ts, factor: u32) -> FastClock {
+        FastClock {
+            real_start: std::time::Instant::now(),
+            real_start_unix: chrono::Utc::now().timestamp(),
+            game_start,
+            factor: i64::from(factor.max(1)),
+        }
+    }
+}
+
+impl Clock for FastClock {
+    fn now(&self) -> Ts {
+        let ms = i64::try_from(self.real_start.elapsed().as_millis()).unwrap_or(i64::MAX / 2);
+        self.game_start
+            .saturating_add(ms.saturating_mul(self.factor) / 1000)
+    }
+
+    /// Arrival times have whole-second resolution: at high speeds, coarse in game time.
+    fn game_time(&self, unix: i64) -> Ts {
+        self.game_start
+            .saturating_add((unix - self.real_start_unix).saturating_mul(self.factor))
+    }
+}
+
 /// The mailboxes Chancery reads.
 pub const MAILBOXES: [&str; 2] = ["gm", "confirm"];
 
@@ -206,5 +243,24 @@ pub(super) async fn alert(shared: &Shared, key: &str, subject: &str, body: &str)
     match done {
         Ok(()) => shared.outbox_ready.notify_one(),
         Err(e) => tracing::warn!("cannot alert the masters ({subject}): {e}"),
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    #[test]
+    fn a_fast_clock_runs_game_time_faster_from_its_start() {
+        let c = FastClock::new(1_000_000, 7200);
+        let now = c.now();
+        assert!((1_000_000..1_000_000 + 7200).contains(&now), "{now}");
+        // Two real seconds after its start, as the mail server dates them: four game hours.
+        assert_eq!(c.game_time(c.real_start_unix + 2), 1_000_000 + 2 * 7200);
+        assert_eq!(
+            FastClock::new(5, 0).factor,
+            1,
+            "never slower than real time"
+        );
     }
 }
