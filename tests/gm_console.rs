@@ -1070,3 +1070,53 @@ async fn a_stalemate_ends_the_game_unless_everyone_votes_to_continue() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_refused_proposal_is_not_counted() {
+    // Issue 11, point 4: the GM may refuse repetitive proposals (WM IX(2)).
+    let (pool, secret, _) = with_masters("refuse").await;
+    let e = env();
+    let refuse = raw(
+        GM,
+        "gm@example.test",
+        "wm1 GM",
+        "",
+        &format!("SECRET {secret}\nREFUSE draw\n"),
+    );
+    deliver(&pool, "gm", 1, &refuse, Some(T0 + 60), T0 + 60).await;
+    for (i, power) in POWERS.iter().enumerate() {
+        let mail = raw(
+            &player(i),
+            "gm@example.test",
+            &format!("wm1 {power} S1901M"),
+            "",
+            &format!("SECRET s{}\nVOTE DRAW YES\n", i + 1),
+        );
+        deliver(&pool, "gm", 10 + i as u32, &mail, Some(T0 + 120), T0 + 120).await;
+    }
+    let spring = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    let mut c = pool.acquire().await.expect("conn");
+    let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
+    assert_eq!(
+        g.status,
+        store::GameStatus::Active,
+        "the refused draw did not end the game"
+    );
+    drop(c);
+    let out = outbox(&pool).await;
+    let reply = &out
+        .iter()
+        .find(|o| o.0 == "command-reply")
+        .expect("reply")
+        .3;
+    assert!(reply.contains("OK: DRAW is refused"), "{reply}");
+    assert!(
+        out.iter().any(|o| o.0 == "announcement"
+            && o.1 == player(0)
+            && o.3.contains("refused the proposal DRAW")),
+        "the players are told"
+    );
+    let results = &out.iter().find(|o| o.0 == "results").expect("results").3;
+    assert!(!results.contains("proposal"), "{results}");
+}

@@ -322,6 +322,29 @@ async fn run(
             )))
         }
         GmCommand::Rollback(phase) => rollback(c, env, g, actor, phase, now).await,
+        GmCommand::RefuseProposal(proposal) => {
+            if !store::refuse_proposal(c, &g.id, proposal, actor.who, now).await? {
+                return Ok(Done::refused(format!("{proposal} was refused already")));
+            }
+            let text = format!(
+                "The GM has refused the proposal {proposal} as repetitive (WM IX(2)): votes on \
+                 it are not counted."
+            );
+            announce(
+                c,
+                env,
+                g,
+                &format!("{}|refuse|{proposal}", g.id),
+                "a proposal is refused",
+                &text,
+                None,
+                now,
+            )
+            .await?;
+            Ok(Done::ok(format!(
+                "{proposal} is refused; votes on it are not counted; every player was told"
+            )))
+        }
         GmCommand::ObserverRemove(address) => {
             if store::remove_member(c, &g.id, address, Role::Observer).await? {
                 Ok(Done::ok(format!("{address} no longer observes {}", g.id)))

@@ -304,6 +304,48 @@ pub async fn insert_press(
     Ok(())
 }
 
+/// Refuse a proposal as repetitive (WM IX(2)): the votes cast on it are dropped, and later
+/// ones are not recorded. Whether it was not refused already.
+pub async fn refuse_proposal(
+    c: &mut SqliteConnection,
+    game: &str,
+    proposal: &str,
+    by: &str,
+    now: Ts,
+) -> Result<bool> {
+    let r = sqlx::query(
+        "INSERT OR IGNORE INTO refused_proposals (game_id, proposal, by, at) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(game)
+    .bind(proposal)
+    .bind(by)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    sqlx::query("DELETE FROM votes WHERE game_id = $1 AND proposal = $2")
+        .bind(game)
+        .bind(proposal)
+        .execute(&mut *c)
+        .await?;
+    Ok(r.rows_affected() > 0)
+}
+
+/// Has the GM refused this proposal?
+pub async fn proposal_refused(
+    c: &mut SqliteConnection,
+    game: &str,
+    proposal: &str,
+) -> Result<bool> {
+    Ok(
+        sqlx::query("SELECT 1 FROM refused_proposals WHERE game_id = $1 AND proposal = $2")
+            .bind(game)
+            .bind(proposal)
+            .fetch_optional(&mut *c)
+            .await?
+            .is_some(),
+    )
+}
+
 pub async fn cast_vote(
     c: &mut SqliteConnection,
     game: &str,

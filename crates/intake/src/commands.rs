@@ -40,6 +40,8 @@ pub enum GmCommand {
     Rollback(String),
     /// `CONSENT ROLLBACK S1902M`: the TD consents to a GM's rollback.
     ConsentRollback(String),
+    /// `REFUSE DRAW FRANCE ENGLAND`: the GM refuses a repetitive proposal (WM IX(2)).
+    RefuseProposal(String),
     /// `BROADCAST`, then the message's lines, then `ENDBROADCAST` (or `ENDPRESS`): a message
     /// from the GM to every player and observer.
     Broadcast(String),
@@ -68,6 +70,7 @@ impl GmCommand {
                 if *permanent { "PERMANENT" } else { "TEMPORARY" }
             ),
             GmCommand::Rollback(p) => format!("ROLLBACK {p}"),
+            GmCommand::RefuseProposal(p) => format!("REFUSE {p}"),
             GmCommand::ConsentRollback(p) => format!("CONSENT ROLLBACK {p}"),
             GmCommand::Broadcast(text) => format!(
                 "BROADCAST ({} line(s), {} characters)",
@@ -274,6 +277,12 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
                 _ => Err("write REPLACE <power> <address> [TEMPORARY|PERMANENT]".into()),
             }
         }
+        "REFUSE" if !rest.is_empty() => Ok(GmCommand::RefuseProposal(
+            rest.iter()
+                .map(|w| w.to_ascii_uppercase())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )),
         "ROLLBACK" => match rest {
             [p] if p
                 .to_ascii_uppercase()
@@ -299,7 +308,7 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
             Err("write BROADCAST alone on its line, the message, then ENDBROADCAST".into())
         }
         _ => Err(format!(
-            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, BROADCAST): \"{}\"",
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, BROADCAST): \"{}\"",
             text.chars().take(60).collect::<String>()
         )),
     }
