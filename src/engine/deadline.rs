@@ -436,7 +436,11 @@ fn ended_by_vote(
 
 /// The supply centres of each power at the end of each year, as a table: the years recorded,
 /// then `current` (the year just ended) if given.
-fn centre_history(map: &Map, ends: &[store::YearEnd], current: Option<&store::YearEnd>) -> String {
+pub(super) fn centre_history(
+    map: &Map,
+    ends: &[store::YearEnd],
+    current: Option<&store::YearEnd>,
+) -> String {
     let powers: Vec<Power> = map.all_powers().collect();
     let head: Vec<String> = powers
         .iter()

@@ -120,45 +120,42 @@ pub(super) async fn query_mail(
 async fn summary(c: &mut SqliteConnection, g: &GameRow) -> Result<String> {
     let map = map_of(g)?;
     let boards = store::phase_boards(c, &g.id).await?;
-    // The counts at the end of year y are those of the first board after its Fall turn (its
-    // Winter, or the next Spring); the year under way shows the latest board.
-    let mut years: Vec<(u16, Vec<usize>)> = Vec::new();
+    // Ownership changes only with a Fall turn: every board from a year's Spring to its Fall
+    // shows the owners at the end of the year before, and its Winter board those of the year.
+    let first_year = boards
+        .first()
+        .and_then(|(p, _)| p.parse::<Phase>().ok())
+        .map_or(0, |p| p.year);
+    let mut ends: Vec<store::YearEnd> = Vec::new();
     for (phase, json) in &boards {
         let p: Phase = phase.parse()?;
-        let board = board_from_json(json, phase)?;
-        let counts: Vec<usize> = map.all_powers().map(|pw| board.center_count(pw)).collect();
-        let year = if p.kind == PhaseKind::Adjustment || p.season == crate::phase::Season::Winter {
+        let year = if p.kind == PhaseKind::Adjustment {
             p.year
         } else {
             p.year.saturating_sub(1)
         };
-        if p.year == map_start_year(&boards) && p.kind != PhaseKind::Adjustment {
+        // The opening boards show the year before the game.
+        if year < first_year || ends.last().is_some_and(|(y, _)| *y == year) {
             continue;
         }
-        match years.last_mut() {
-            Some((y, _)) if *y == year => {}
-            _ => years.push((year, counts)),
-        }
+        let board = board_from_json(json, phase)?;
+        let owners = map
+            .supply_centers()
+            .map(|sc| {
+                (
+                    map.info(sc).code.clone(),
+                    board.owner(sc).map(|pw| map.power_name(pw).to_string()),
+                )
+            })
+            .collect();
+        ends.push((year, owners));
     }
-    let names: Vec<String> = map
-        .all_powers()
-        .map(|p| map.power_name(p).chars().take(3).collect())
-        .collect();
-    let mut out = format!("Supply centres at the end of each year ({})\n\n", g.id);
-    out.push_str(&format!("Year  {}\n", names.join("  ")));
-    for (y, counts) in &years {
-        let cells: Vec<String> = counts.iter().map(|n| format!("{n:>3}")).collect();
-        out.push_str(&format!("{y}  {}\n", cells.join("  ")));
-    }
-    if years.is_empty() {
-        out.push_str("(no year has ended yet)\n");
-    }
-    if let Some((_, last)) = years.last() {
+    let mut out = super::deadline::centre_history(map, &ends, None);
+    if let Some((_, last)) = ends.last() {
         let gone: Vec<&str> = map
             .all_powers()
-            .zip(last)
-            .filter(|(_, n)| **n == 0)
-            .map(|(p, _)| map.power_name(p))
+            .map(|p| map.power_name(p))
+            .filter(|name| !last.iter().any(|(_, o)| o.as_deref() == Some(*name)))
             .collect();
         if !gone.is_empty() {
             out.push_str(&format!("\nWithout centres: {}\n", gone.join(", ")));
@@ -172,12 +169,4 @@ async fn summary(c: &mut SqliteConnection, g: &GameRow) -> Result<String> {
         }
     }
     Ok(out)
-}
-
-/// The year the game started in (its first phase's).
-fn map_start_year(boards: &[(String, String)]) -> u16 {
-    boards
-        .first()
-        .and_then(|(p, _)| p.parse::<Phase>().ok())
-        .map_or(0, |p| p.year)
 }
