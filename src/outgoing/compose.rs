@@ -152,6 +152,31 @@ fn game_mail(
     }
 }
 
+/// An answer from a game's GM address to a mail about that game (ack, command reply, query
+/// reply): threaded to it, its Message-ID seeded by the mail's content and `kind`.
+fn game_answer(
+    env: &Env,
+    g: &GameRow,
+    kind: &'static str,
+    to: &str,
+    msg: &ReadMessage,
+    key: &str,
+    r: Rendered,
+) -> NewMail {
+    let mut m = reply(
+        env,
+        kind,
+        &g.gm_address,
+        to,
+        Some(msg),
+        r,
+        "auto-replied",
+        &seed_of(key, kind),
+    );
+    m.game = Some(g.id.clone());
+    m
+}
+
 /// The seed of an answer's Message-ID: the received message's content digest (`key`), so each
 /// distinct mail gets its own answer even when it has no Message-ID, or reuses one.
 fn seed_of(key: &str, extra: &str) -> String {
@@ -355,18 +380,7 @@ pub fn query_reply(
         to,
         &format!("{} {what}", g.id),
     )?;
-    let mut m = reply(
-        env,
-        "query-reply",
-        &g.gm_address,
-        to,
-        Some(msg),
-        r,
-        "auto-replied",
-        &seed_of(key, "query-reply"),
-    );
-    m.game = Some(g.id.clone());
-    Ok(m)
+    Ok(game_answer(env, g, "query-reply", to, msg, key, r))
 }
 
 /// The answer to a master's command mail: each line and what it did.
@@ -394,18 +408,7 @@ pub fn command_reply(
             g.id, v.done, v.refused
         ),
     )?;
-    let mut m = reply(
-        env,
-        "command-reply",
-        &g.gm_address,
-        to,
-        Some(msg),
-        r,
-        "auto-replied",
-        &seed_of(key, "command-reply"),
-    );
-    m.game = Some(g.id.clone());
-    Ok(m)
+    Ok(game_answer(env, g, "command-reply", to, msg, key, r))
 }
 
 /// An announcement of a master's change (deadline, pause, house rule...) to one reader.
@@ -672,18 +675,7 @@ pub fn acknowledgement(
         gmt(deadline)
     );
     let r = rendered(render::acknowledgement(&v), "ack", &player.address, &facts)?;
-    let mut m = reply(
-        env,
-        "ack",
-        &g.gm_address,
-        &player.address,
-        Some(msg),
-        r,
-        "auto-replied",
-        &seed_of(key, "ack"),
-    );
-    m.game = Some(g.id.clone());
-    Ok(m)
+    Ok(game_answer(env, g, "ack", &player.address, msg, key, r))
 }
 
 /// What an adjudication says, for everyone: built once a phase, rendered for each reader by
