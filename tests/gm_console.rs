@@ -257,29 +257,23 @@ async fn digests_go_to_the_games_own_masters() {
     assert_eq!(outbox(&pool).await.len(), out.len());
 }
 
-#[tokio::test]
-async fn the_start_mail_tells_each_reader_what_a_gm_must_state() {
-    // Issue 11, point 7: a game with two single options changed from its preset; every player's
-    // start mail states them, with the power, the deadline, the secret, how to send orders and
-    // the four policies WM D.I(1)(b) requires (D.II(2), D.III(3), D.VII(3), D.X(1)).
-    let dir = std::env::temp_dir().join(format!("chancery-start-{}", std::process::id()));
+/// A fresh wm2004 game created as a GM does (`game create`, `add-player`), with single
+/// options changed; France's player is in Europe/Paris. Returns the pool and the secrets.
+async fn wm_game(name: &str, id: &str, options: &[(String, String)]) -> (SqlitePool, Vec<String>) {
+    let dir = std::env::temp_dir().join(format!("chancery-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let pool = store::open(&dir.join("chancery.sqlite"))
         .await
         .expect("open");
-    let options = vec![
-        ("submissions".to_string(), "merge_per_unit".to_string()),
-        ("late_orders".to_string(), "until_adjudication".to_string()),
-    ];
     admin::create_game(
         &pool,
         &admin::NewGame {
-            id: "wm9",
+            id,
             preset: "wm2004",
             variant: "standard",
             gm_address: "gm@example.test",
             confirm_address: "confirm@example.test",
-            options: &options,
+            options,
         },
         T0,
     )
@@ -290,7 +284,7 @@ async fn the_start_mail_tells_each_reader_what_a_gm_must_state() {
         let p = admin::add_player(
             &pool,
             &admin::NewPlayer {
-                game: "wm9",
+                game: id,
                 power,
                 address: &player(i),
                 name: "",
@@ -302,6 +296,19 @@ async fn the_start_mail_tells_each_reader_what_a_gm_must_state() {
         .expect("player");
         secrets.push(p.secret);
     }
+    (pool, secrets)
+}
+
+#[tokio::test]
+async fn the_start_mail_tells_each_reader_what_a_gm_must_state() {
+    // Issue 11, point 7: a game with two single options changed from its preset; every player's
+    // start mail states them, with the power, the deadline, the secret, how to send orders and
+    // the four policies WM D.I(1)(b) requires (D.II(2), D.III(3), D.VII(3), D.X(1)).
+    let options = vec![
+        ("submissions".to_string(), "merge_per_unit".to_string()),
+        ("late_orders".to_string(), "until_adjudication".to_string()),
+    ];
+    let (pool, secrets) = wm_game("start", "wm9", &options).await;
     let gm = admin::add_member(&pool, "wm9", Role::Gm, GM, "UTC", T0)
         .await
         .expect("gm");
@@ -851,40 +858,7 @@ async fn players_and_observers_ask_for_status_history_and_summary() {
 #[tokio::test]
 async fn a_running_wm_game_keeps_its_minimum_turn_lengths() {
     // Issue 11, point 2 (SET refused where the rulebook forbids it); WM D.VII(4)(a).
-    let dir = std::env::temp_dir().join(format!("chancery-minturn-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let pool = store::open(&dir.join("chancery.sqlite"))
-        .await
-        .expect("open");
-    admin::create_game(
-        &pool,
-        &admin::NewGame {
-            id: "wm5",
-            preset: "wm2004",
-            variant: "standard",
-            gm_address: "gm@example.test",
-            confirm_address: "confirm@example.test",
-            options: &[],
-        },
-        T0,
-    )
-    .await
-    .expect("create");
-    for (i, power) in POWERS.iter().enumerate() {
-        admin::add_player(
-            &pool,
-            &admin::NewPlayer {
-                game: "wm5",
-                power,
-                address: &player(i),
-                name: "",
-                tz: "UTC",
-                secret: None,
-            },
-        )
-        .await
-        .expect("player");
-    }
+    let (pool, _) = wm_game("minturn", "wm5", &[]).await;
     engine::start_game(&pool, "wm5", T0).await.expect("start");
     let set = |value: &str| GmCommand::Set {
         option: "movement_days".into(),
