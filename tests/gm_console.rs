@@ -29,8 +29,12 @@ async fn with_masters(name: &str) -> (SqlitePool, String, String) {
 }
 
 async fn deadline(pool: &SqlitePool) -> i64 {
+    deadline_in(pool, "wm1").await
+}
+
+async fn deadline_in(pool: &SqlitePool, game: &str) -> i64 {
     let mut c = pool.acquire().await.expect("conn");
-    store::current_phase(&mut c, "wm1")
+    store::current_phase(&mut c, game)
         .await
         .expect("phase")
         .expect("open")
@@ -1093,4 +1097,263 @@ async fn a_refused_proposal_is_not_counted() {
     );
     let results = &out.iter().find(|o| o.0 == "results").expect("results").3;
     assert!(!results.contains("proposal"), "{results}");
+}
+
+/// The board of the game's open phase, as stored.
+async fn open_board(pool: &SqlitePool, game: &str) -> (String, chancery::adjudicator::Board) {
+    let mut c = pool.acquire().await.expect("conn");
+    let p = store::current_phase(&mut c, game)
+        .await
+        .expect("q")
+        .expect("open");
+    let board = engine::board_from_json(&p.board, &p.phase).expect("board");
+    (p.phase, board)
+}
+
+fn unit_in(board: &chancery::adjudicator::Board, code: &str) -> Option<String> {
+    let map = chancery::map::Map::standard();
+    let (p, _) = map.parse_location(code)?;
+    board.unit_at(p).map(|u| {
+        format!(
+            "{} {}",
+            map.power_name(u.power),
+            map.unit_name(u.unit_type, u.location)
+        )
+    })
+}
+
+#[tokio::test]
+async fn a_correction_puts_the_board_right_and_every_player_is_told() {
+    // Issue 11, point 2 (CORRECT); WM D.VIII(1)-(3).
+    let (pool, secret, _) = with_masters("correct").await;
+    let body = format!(
+        "SECRET {secret}\nCORRECT MOVE A PAR BUR\nCORRECT MOVE A MAR BUR\nCORRECT OWNER BEL FRANCE\n\
+         CORRECT EXTRA F BRE\nCORRECT TELEPORT A MUN\nCORRECT PLACE GERMANY A MUN\n"
+    );
+    let mail = raw(GM, "gm@example.test", "wm1 GM", "", &body);
+    deliver(&pool, "gm", 1, &mail, Some(T0 + 60), T0 + 60).await;
+    let (_, board) = open_board(&pool, "wm1").await;
+    let map = chancery::map::Map::standard();
+    assert_eq!(unit_in(&board, "PAR"), None);
+    assert_eq!(unit_in(&board, "BUR").as_deref(), Some("FRANCE A BUR"));
+    assert_eq!(unit_in(&board, "MAR"), None, "off the board (D.VIII(2))");
+    assert_eq!(unit_in(&board, "BRE").as_deref(), Some("FRANCE F BRE"));
+    assert_eq!(board.units.len(), 21, "22 units less the one taken off");
+    let bel = map.parse_location("BEL").expect("bel").0;
+    assert_eq!(board.owner(bel), map.power_by_name("FRANCE"));
+    let out = outbox(&pool).await;
+    let reply = &out
+        .iter()
+        .find(|o| o.0 == "command-reply")
+        .expect("reply")
+        .3;
+    for line in [
+        "OK: FRANCE A PAR is moved to BUR",
+        "WM D.VIII(2)",
+        "WM D.VIII(3)",
+        "CORRECT MOVE <unit> <space>",
+        "MOVE or REMOVE it first",
+    ] {
+        assert!(reply.contains(line), "{line}: {reply}");
+    }
+    for i in 0..7 {
+        let told: Vec<_> = out
+            .iter()
+            .filter(|o| o.0 == "announcement" && o.1 == player(i))
+            .collect();
+        assert_eq!(told.len(), 4, "one mail per correction done");
+        assert!(told.iter().any(|o| o.3.contains("WM D.VIII(2)")));
+    }
+    let log = audit(&pool).await;
+    assert_eq!(
+        log.iter()
+            .filter(|a| a.command.starts_with("CORRECT"))
+            .count(),
+        6
+    );
+    // The adjudication plays on the corrected board.
+    let spring = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &env(), spring).await.expect("tick"), 1);
+    let (_, after) = open_board(&pool, "wm1").await;
+    assert_eq!(unit_in(&after, "BUR").as_deref(), Some("FRANCE A BUR"));
+}
+
+#[tokio::test]
+async fn a_house_rule_changes_only_when_the_gm_and_every_player_agree() {
+    // Issue 11, point 4; WM D.I(1)(b), IX(5).
+    let (pool, secrets) = wm_game(
+        "rule-change",
+        "wm6",
+        &[("no_nmr_phases".into(), "[]".into())],
+    )
+    .await;
+    let e = env();
+    engine::start_game(&pool, "wm6", T0).await.expect("start");
+    let rules = |pool: SqlitePool| async move {
+        let mut c = pool.acquire().await.expect("conn");
+        let g = store::game(&mut c, "wm6").await.expect("q").expect("game");
+        serde_json::from_str::<chancery::rules::Rules>(&g.rules).expect("rules")
+    };
+    // Not on the GM's word: a policy stated at the outset.
+    let set = GmCommand::Set {
+        option: "submissions".into(),
+        value: "merge_per_unit".into(),
+    };
+    let refused = admin::console_command(&pool, &e, "wm6", &set, T0 + 60)
+        .await
+        .expect("set");
+    assert!(
+        !refused.ok && refused.answer.contains("WM D.I(1)(b)"),
+        "{refused:?}"
+    );
+    // Nor by vote, what the tournament rules fix.
+    let fixed = GmCommand::Agree("RULE FINAL_YEAR 1910".into());
+    let refused = admin::console_command(&pool, &e, "wm6", &fixed, T0 + 60)
+        .await
+        .expect("agree");
+    assert!(
+        !refused.ok && refused.answer.contains("WM IX(5)"),
+        "{refused:?}"
+    );
+    let vote_all = |phase: &'static str, uid: u32, at: i64| {
+        let pool = pool.clone();
+        let secrets = secrets.clone();
+        async move {
+            for (i, power) in POWERS.iter().enumerate() {
+                let mail = raw(
+                    &player(i),
+                    "gm@example.test",
+                    &format!("wm6 {power} {phase}"),
+                    &format!("Message-ID: <rule{uid}.{i}@x.test>\r\n"),
+                    &format!(
+                        "SECRET {}\nVOTE RULE submissions merge_per_unit YES\n",
+                        secrets[i]
+                    ),
+                );
+                deliver(&pool, "gm", uid + i as u32, &mail, Some(at), at).await;
+            }
+        }
+    };
+    // Every player agrees, the GM has not: it fails.
+    vote_all("S1901M", 10, T0 + 120).await;
+    let spring = deadline_in(&pool, "wm6").await;
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(
+        rules(pool.clone()).await.submissions,
+        chancery::rules::Submissions::Replace
+    );
+    // The GM agrees, and every player votes again: it passes, and holds from the next phase.
+    let agree = GmCommand::Agree("RULE SUBMISSIONS MERGE_PER_UNIT".into());
+    let done = admin::console_command(&pool, &e, "wm6", &agree, spring + 60)
+        .await
+        .expect("agree");
+    assert!(done.ok && done.answer.contains("WM IX(5)"), "{done:?}");
+    vote_all("F1901M", 30, spring + 120).await;
+    let fall = deadline_in(&pool, "wm6").await;
+    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    assert_eq!(
+        rules(pool.clone()).await.submissions,
+        chancery::rules::Submissions::MergePerUnit
+    );
+    let out = outbox(&pool).await;
+    let results = |phase: &str| {
+        out.iter()
+            .find(|o| o.0 == "results" && o.1 == player(0) && o.2.contains(phase))
+            .map(|o| o.3.split_whitespace().collect::<Vec<_>>().join(" "))
+            .expect("results")
+    };
+    let spring_results = results("S1901M");
+    // A failed proposal is published with the results; the game goes on.
+    assert!(
+        spring_results.contains("Next phase: Fall 1901"),
+        "{spring_results}"
+    );
+    assert!(
+        spring_results.contains("changing the house rule submissions to merge_per_unit failed"),
+        "{spring_results}"
+    );
+    let fall_results = results("F1901M");
+    assert!(
+        fall_results.contains("merge_per_unit has passed, with the GM's agreement (WM IX(5))"),
+        "{fall_results}"
+    );
+}
+
+#[tokio::test]
+async fn the_gm_declares_a_draw_with_two_days_notice() {
+    // Issue 11, point 5; Agora BT9 (here after one unchanged year, to keep the test short).
+    let (pool, _, _) = with_masters("declare").await;
+    let e = env();
+    let declare = GmCommand::DeclareDraw;
+    let refused = admin::console_command(&pool, &e, "wm1", &declare, T0 + 1)
+        .await
+        .expect("declare");
+    assert!(
+        !refused.ok && refused.answer.contains("Agora BT9"),
+        "{refused:?}"
+    );
+    let set = GmCommand::Set {
+        option: "gm_draw_years".into(),
+        value: "1".into(),
+    };
+    assert!(
+        admin::console_command(&pool, &e, "wm1", &set, T0 + 2)
+            .await
+            .expect("set")
+            .ok
+    );
+    let too_early = admin::console_command(&pool, &e, "wm1", &declare, T0 + 3)
+        .await
+        .expect("declare");
+    assert!(
+        !too_early.ok && too_early.answer.contains("may not declare a draw yet"),
+        "{too_early:?}"
+    );
+    // 1901 and 1902 with every unit holding: no centre changes owner in 1902.
+    for _ in 0..4 {
+        let at = deadline(&pool).await;
+        assert_eq!(engine::tick(&pool, &e, at).await.expect("tick"), 1);
+    }
+    let (phase, _) = open_board(&pool, "wm1").await;
+    assert_eq!(phase, "S1903M");
+    let now = deadline(&pool).await - 2 * DAY;
+    let done = admin::console_command(&pool, &e, "wm1", &declare, now)
+        .await
+        .expect("declare");
+    assert!(done.ok, "{done:?}");
+    let again = admin::console_command(&pool, &e, "wm1", &declare, now + 1)
+        .await
+        .expect("declare");
+    assert!(!again.ok && again.answer.contains("already"), "{again:?}");
+    // The first deadline two days or more later ends the game instead of its adjudication.
+    let mut ended_at = 0;
+    for _ in 0..3 {
+        let at = deadline(&pool).await;
+        engine::tick(&pool, &e, at).await.expect("tick");
+        let mut c = pool.acquire().await.expect("conn");
+        let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
+        if g.status == store::GameStatus::Finished {
+            ended_at = at;
+            break;
+        }
+    }
+    assert!(ended_at >= now + 2 * DAY, "not before the notice ran out");
+    let out = outbox(&pool).await;
+    assert!(
+        out.iter().any(|o| o.0 == "announcement"
+            && o.1 == player(0)
+            && o.3.contains("declares the game a draw (Agora BT9)")),
+        "the players are told at once"
+    );
+    let end = out
+        .iter()
+        .filter(|o| o.1 == player(0))
+        .find(|o| o.3.contains("has taken effect (Agora BT9)"))
+        .expect("the final mail");
+    assert!(
+        end.3.contains("draw of AUSTRIA, ENGLAND, FRANCE"),
+        "{}",
+        end.3
+    );
+    assert!(end.3.contains("Supply centres at the end of each year"));
 }

@@ -27,13 +27,13 @@ pub struct Done {
 }
 
 impl Done {
-    fn ok(answer: impl Into<String>) -> Done {
+    pub(super) fn ok(answer: impl Into<String>) -> Done {
         Done {
             ok: true,
             answer: answer.into(),
         }
     }
-    fn refused(answer: impl Into<String>) -> Done {
+    pub(super) fn refused(answer: impl Into<String>) -> Done {
         Done {
             ok: false,
             answer: answer.into(),
@@ -322,6 +322,13 @@ async fn run(
             )))
         }
         GmCommand::Rollback(phase) => rollback(c, env, g, actor, phase, now).await,
+        GmCommand::Correct(text) => {
+            super::correction::correct(c, env, g, current.as_ref(), text, now).await
+        }
+        GmCommand::Agree(proposal) => {
+            super::correction::agree(c, g, current.as_ref(), proposal, now).await
+        }
+        GmCommand::DeclareDraw => super::correction::declare_draw(c, env, g, now).await,
         GmCommand::RefuseProposal(proposal) => {
             if !store::refuse_proposal(c, &g.id, proposal, actor.who, now).await? {
                 return Ok(Done::refused(format!("{proposal} was refused already")));
@@ -562,7 +569,7 @@ pub(super) async fn status_text(
 /// Tell every player and observer of a change, each in their own zone. `key` names the change:
 /// each reader gets one mail for it.
 #[allow(clippy::too_many_arguments)]
-async fn announce(
+pub(super) async fn announce(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,

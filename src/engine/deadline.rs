@@ -296,13 +296,16 @@ pub(super) async fn preview(
         .collect()))
 }
 
-/// What the votes of a phase decided: the proposal that passed, if any (it ends the game), and
-/// a sentence for each that failed. Only these results are ever published.
+/// What the votes of a phase decided: the proposal that passed, if any (it ends the game), the
+/// house rules a passed proposal changed, and a sentence for each other result. Only these
+/// results are ever published.
 struct Votes {
     passed: Option<crate::votes::Proposal>,
     /// Everyone voted to play on (Maharajiad X(1)).
     continue_passed: bool,
-    failed: Vec<String>,
+    /// The rules as passed house-rule proposals changed them (WM IX(5); Maharajiad X(3)).
+    rules: Option<Rules>,
+    told: Vec<String>,
 }
 
 fn count_votes(
@@ -313,12 +316,15 @@ fn count_votes(
     nmr: &[Power],
     movement: bool,
 ) -> Votes {
-    use crate::votes::{Ballot, Proposal, passes, survivors};
+    use crate::votes::{
+        Ballot, GM_BALLOT, Proposal, changed_rules, passes, rule_change_passes, survivors,
+    };
     let alive = survivors(map, board);
     let mut out = Votes {
         passed: None,
         continue_passed: false,
-        failed: Vec::new(),
+        rules: None,
+        told: Vec::new(),
     };
     let mut proposals: Vec<&str> = f.votes.iter().map(|v| v.1.as_str()).collect();
     proposals.dedup();
@@ -334,16 +340,44 @@ fn count_votes(
             .filter(|v| v.1 == text)
             .filter_map(|v| Some((map.power_by_name(&v.0)?, Ballot::from_stored(&v.2)?)))
             .collect();
+        let failed = || {
+            format!(
+                "The proposal of {} failed (WM IX(2): no tally is published).",
+                proposal.describe(map)
+            )
+        };
+        if let Proposal::Rule { option, value } = &proposal {
+            // WM IX(5): the GM and every player remaining; each passed change builds on the
+            // ones before it.
+            let gm_agrees = f
+                .votes
+                .iter()
+                .any(|v| v.0 == GM_BALLOT && v.1 == text && v.2 == "yes");
+            let base = out.rules.as_ref().unwrap_or(rules);
+            match changed_rules(base, option, value) {
+                Err(why) => out.told.push(format!(
+                    "The proposal of {} failed: {why}.",
+                    proposal.describe(map)
+                )),
+                Ok(new) if rule_change_passes(rules, &proposal, &alive, &ballots, gm_agrees) => {
+                    out.told.push(format!(
+                        "The proposal of {} has passed, with the GM's agreement (WM IX(5)): it \
+                         holds from the next phase on.",
+                        proposal.describe(map)
+                    ));
+                    out.rules = Some(new);
+                }
+                Ok(_) => out.told.push(failed()),
+            }
+            continue;
+        }
         let passed = passes(rules, &proposal, &alive, &ballots, nmr, movement);
         if passed && !proposal.ends_game() {
             out.continue_passed = true;
         } else if passed && out.passed.is_none() {
             out.passed = Some(proposal);
         } else {
-            out.failed.push(format!(
-                "The proposal of {} failed (WM IX(2): no tally is published).",
-                proposal.describe(map)
-            ));
+            out.told.push(failed());
         }
     }
     out
@@ -359,7 +393,6 @@ fn ended_by_vote(
     passed: &crate::votes::Proposal,
 ) -> Result<Decision> {
     use crate::votes::{Proposal, survivors};
-    let g = &f.game;
     let how = match passed {
         Proposal::Draw(named) if named.is_empty() => {
             "The proposal of a draw of all survivors has passed: the game ends in a draw \
@@ -390,9 +423,22 @@ fn ended_by_vote(
             map.power_name(*p),
             map.power_name(*p)
         ),
-        // Never passed here: it does not end the game.
-        Proposal::Continue => "The game continues.".to_string(),
+        // Never passed here: they do not end the game.
+        Proposal::Continue | Proposal::Rule { .. } => "The game continues.".to_string(),
     };
+    ended_instead(env, f, map, board, &how)
+}
+
+/// The game ends instead of this adjudication (a passed vote, a declared draw): every player,
+/// observer and master is told how, with the final supply centre counts and their history.
+fn ended_instead(
+    env: &Env,
+    f: &store::GameFacts,
+    map: &Map,
+    board: &Board,
+    how: &str,
+) -> Result<Decision> {
+    let g = &f.game;
     let counts: Vec<String> = map
         .all_powers()
         .map(|p| format!("{:10} {:>2}", map.power_name(p), board.center_count(p)))
@@ -418,7 +464,7 @@ fn ended_by_vote(
             tz,
             &key,
             "the game has ended",
-            &how,
+            how,
             &message,
             None,
         );
@@ -427,9 +473,10 @@ fn ended_by_vote(
     let record = store::Adjudicated {
         game: g.id.clone(),
         seq: f.phase.seq,
-        results: serde_json::to_string(&serde_json::json!({ "ended_by_vote": how }))?,
+        results: serde_json::to_string(&serde_json::json!({ "ended": how }))?,
         next: store::Next::Finished,
         year_end: None,
+        rules: None,
     };
     Ok(Decision::Adjudicated { record, mails })
 }
@@ -673,10 +720,27 @@ fn adjudicate_phase(
     if let Some(passed) = votes.passed {
         return ended_by_vote(env, f, map, board, &passed);
     }
+    // Agora BT9: a draw the GM declared, with notice, ends the game at its first deadline at or
+    // after the notice ran out, instead of the adjudication.
+    if g.declared_end_at.is_some_and(|at| at <= now) {
+        let names: Vec<&str> = crate::votes::survivors(map, board)
+            .into_iter()
+            .map(|p| map.power_name(p))
+            .collect();
+        let how = format!(
+            "The draw the GM declared has taken effect (Agora BT9): the game ends in a draw of \
+             {}.",
+            names.join(", ")
+        );
+        return ended_instead(env, f, map, board, &how);
+    }
+    // House rules a passed proposal changed hold from the next phase on (WM IX(5)).
+    let rules_after = votes.rules.as_ref().unwrap_or(rules);
     let adj = adjudicate(map, rules, board, &orders);
     let out = json::render(map, rules, &adj);
     let next_phase = adj.next.phase;
-    let next_deadline = policy::deadline(rules, now, next_phase.kind, &windows(&f.unavailable));
+    let next_deadline =
+        policy::deadline(rules_after, now, next_phase.kind, &windows(&f.unavailable));
     let winner = map
         .all_powers()
         .find(|p| adj.next.center_count(*p) * 2 > map.supply_centers().count());
@@ -733,6 +797,11 @@ fn adjudicate_phase(
         seq: current.seq,
         results: serde_json::to_string(&out)?,
         year_end: year_end.clone(),
+        rules: votes
+            .rules
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()?,
         next: if ended.is_some() {
             store::Next::Finished
         } else {
@@ -744,7 +813,8 @@ fn adjudicate_phase(
         },
     };
     // What the players are told of the game's end and of the votes.
-    let told: Vec<String> = votes.failed.into_iter().chain(ended).collect();
+    let over = ended.is_some();
+    let told: Vec<String> = votes.told.into_iter().chain(ended).collect();
     let mut view = compose::results_view(
         g,
         map,
@@ -754,7 +824,7 @@ fn adjudicate_phase(
         &missing_names,
         &f.press,
         (!told.is_empty()).then(|| told.join("\n\n")),
-        next_deadline,
+        (!over).then_some(next_deadline),
     );
     view.centre_history = history;
     // Every player, each observer (press to all only), then the GM's copy (all press).

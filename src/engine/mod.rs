@@ -21,6 +21,7 @@ use crate::store::{self, GameRow, PhaseRow, StoreError};
 
 pub mod admin;
 pub mod command;
+mod correction;
 mod deadline;
 mod gm_mail;
 mod order_mail;

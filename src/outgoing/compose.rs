@@ -689,8 +689,8 @@ pub fn results_view(
     written: &HashMap<String, Vec<StandingOrder>>,
     missing: &[String],
     press: &[PressRow],
-    ended: Option<String>,
-    next_deadline: Ts,
+    told: Option<String>,
+    next_deadline: Option<Ts>,
 ) -> render::ResultsView {
     let mut powers: Vec<render::PowerResult> = Vec::new();
     for p in map.all_powers() {
@@ -780,16 +780,9 @@ pub fn results_view(
         game: g.id.clone(),
         variant: capitalise(&g.variant),
         phase: adj.phase.to_string(),
-        next_phase: if ended.is_some() {
-            None
-        } else {
-            Some(adj.next.phase.to_string())
-        },
-        deadline: if ended.is_some() {
-            None
-        } else {
-            Some(next_deadline)
-        },
+        // No next deadline: the game is over.
+        next_phase: next_deadline.map(|_| adj.next.phase.to_string()),
+        deadline: next_deadline,
         powers,
         retreats,
         centres,
@@ -797,7 +790,7 @@ pub fn results_view(
         white_press: white,
         grey_press: grey,
         white_press_with_orders: false,
-        vote_result: ended,
+        vote_result: told,
         centre_history: None,
     }
 }

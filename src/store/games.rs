@@ -40,6 +40,8 @@ pub struct GameRow {
     pub gm_address: String,
     pub confirm_address: String,
     pub status: GameStatus,
+    /// Agora BT9: when a draw the GM declared takes effect (the first deadline at or after it).
+    pub declared_end_at: Option<Ts>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -179,6 +181,30 @@ pub async fn replacements(c: &mut SqliteConnection, game: &str) -> Result<Vec<Re
             .fetch_all(&mut *c)
             .await?,
     )
+}
+
+/// Agora BT9: the game ends in a draw at the first deadline at or after `at`.
+pub async fn declare_end(c: &mut SqliteConnection, id: &str, at: Ts) -> Result<()> {
+    sqlx::query("UPDATE games SET declared_end_at = $1 WHERE id = $2")
+        .bind(at)
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// Who owned each centre at the end of each completed year of a game, oldest first.
+pub async fn year_ends(c: &mut SqliteConnection, game: &str) -> Result<Vec<super::YearEnd>> {
+    let rows = sqlx::query("SELECT year, owners FROM year_ends WHERE game_id = $1 ORDER BY year")
+        .bind(game)
+        .fetch_all(&mut *c)
+        .await?;
+    rows.iter()
+        .map(|r| {
+            let owners: String = r.try_get("owners")?;
+            Ok((r.try_get("year")?, serde_json::from_str(&owners)?))
+        })
+        .collect()
 }
 
 /// Replace a game's house rules (JSON, the full struct).

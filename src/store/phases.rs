@@ -153,6 +153,17 @@ pub async fn insert_phase(
     Ok(())
 }
 
+/// Replace the board of a phase (a GM's correction, WM D.VIII(1)).
+pub async fn set_board(c: &mut SqliteConnection, game: &str, seq: i64, board: &str) -> Result<()> {
+    sqlx::query("UPDATE phases SET board = $1 WHERE game_id = $2 AND seq = $3")
+        .bind(board)
+        .bind(game)
+        .bind(seq)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
 pub async fn set_deadline(
     c: &mut SqliteConnection,
     game: &str,

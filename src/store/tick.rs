@@ -307,6 +307,8 @@ pub struct Adjudicated {
     pub next: Next,
     /// The year this adjudication completed, with who owns each centre: (year, owners).
     pub year_end: Option<YearEnd>,
+    /// The game's house rules (JSON) as a passed proposal changed them (WM IX(5)), if one did.
+    pub rules: Option<String>,
 }
 
 /// What follows an adjudicated phase.
@@ -388,6 +390,12 @@ pub async fn record_adjudications(
                 .push_bind(owners);
         });
         q.build().execute(&mut *c).await?;
+    }
+    // Rare (a passed house-rule proposal): one statement each.
+    for a in done {
+        if let Some(rules) = &a.rules {
+            super::set_rules(c, &a.game, rules).await?;
+        }
     }
     // Votes are due with the deadline just passed: counted, they are spent (WM IX(2)).
     let games: Vec<&str> = done.iter().map(|a| a.game.as_str()).collect();

@@ -5,10 +5,12 @@
 //! - [`rules`]: the house rules, one typed settings struct, and the presets.
 //! - [`adjudicator`]: the DATC-compliant judge.
 //! - [`json`]: the `chancery adjudicate` contract.
+//! - [`correction`]: corrections of a published adjudication (WM D.VIII).
 //! - [`policy`]: the game rules around the adjudicator (deadlines, extensions, timeliness, how
 //!   order sets combine, NMR), with the clock always passed in.
 
 pub mod adjudicator;
+pub mod correction;
 pub mod json;
 pub mod map;
 pub mod order;

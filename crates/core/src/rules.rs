@@ -290,7 +290,45 @@ pub struct Rules {
     /// game ends, unless every player remaining votes CONTINUE. None: never.
     #[serde(default)]
     pub stalemate_years: Option<u16>,
+    /// Agora BT9: once this many game years have passed with no supply centre changing owner,
+    /// the GM may declare the game a draw, with [`GM_DRAW_NOTICE_HOURS`] hours' notice. None:
+    /// the GM may not.
+    #[serde(default)]
+    pub gm_draw_years: Option<u16>,
 }
+
+/// Agora BT9: "with 2 days notice".
+pub const GM_DRAW_NOTICE_HOURS: i64 = 48;
+
+/// Who may change an option once a tournament game runs (WM D.I(1)(b), D.VII(4)(a), IX(5);
+/// Maharajiad II(1)(b), B.VIII(4)(a), X(3)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The GM alone (turn lengths made longer).
+    Gm,
+    /// The GM and every player remaining, by a house-rule proposal: the policies the GM states
+    /// at the outset (WM D.I(1)(b)) and shorter turns (WM D.VII(4)(a)).
+    Vote,
+    /// Nobody: the tournament rules fix it ("No changes may be made that contradict/violate
+    /// the Tournament Rules", WM IX(5)).
+    Nobody,
+}
+
+/// The options that are a GM's policy, stated at the outset (WM D.I(1)(b): D.II(2), D.III(3),
+/// D.VII(3), D.X(1); Maharajiad II(1)(b)).
+const POLICIES: &[&str] = &[
+    "unknown_lines",
+    "gm_address",
+    "subject_format",
+    "submissions",
+    "late_orders",
+    "press",
+    "partial_press",
+];
+
+/// The turn lengths: longer on the GM's word, shorter only with the players' consent (WM
+/// D.VII(4)(a)).
+const TURN_LENGTHS: &[&str] = &["movement_days", "retreat_days", "adjustment_days"];
 
 /// The embedded presets, by name.
 const PRESETS: &[(&str, &str)] = &[
@@ -436,6 +474,7 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ("final_year", "WM B(3)"),
     ("votes", "WM IX(1); Maharajiad X(2)"),
     ("stalemate_years", "Maharajiad X(1)"),
+    ("gm_draw_years", "Agora BT9"),
 ];
 
 /// Why a single option could not be set.
@@ -591,34 +630,76 @@ impl Rules {
         ]
     }
 
+    /// Whether this game's rules are a tournament's, whose rulebook binds the GM once the
+    /// game runs (WM, the Maharajiad); other games are the GM's own to change.
+    fn binds_gm(&self) -> bool {
+        matches!(self.name.as_str(), "wm2004" | "maharajiad")
+    }
+
+    /// The options whose values differ between these rules and `new`, each with who may change
+    /// it in a running game.
+    fn changes(&self, new: &Rules) -> Vec<(&'static str, Change)> {
+        let (old, newer) = (self.options(), new.options());
+        old.iter()
+            .zip(&newer)
+            .filter(|(a, b)| a.1 != b.1)
+            .map(|(a, _)| {
+                let who = if !self.binds_gm() {
+                    Change::Gm
+                } else if POLICIES.contains(&a.0) {
+                    Change::Vote
+                } else if TURN_LENGTHS.contains(&a.0) {
+                    let longer = new.movement_days >= self.movement_days
+                        && new.retreat_days >= self.retreat_days
+                        && new.adjustment_days >= self.adjustment_days;
+                    if longer { Change::Gm } else { Change::Vote }
+                } else {
+                    Change::Nobody
+                };
+                (a.0, who)
+            })
+            .collect()
+    }
+
     /// Why a running game may not change from these rules to `new` on the GM's word alone, if
-    /// it may not: turns shorter than the rulebook's minimum need the players' consent (WM
-    /// D.VII(4)(a); Maharajiad B.VIII(4)(a)).
+    /// it may not. In a WM or Maharajiad game the GM's policies were stated at the outset and
+    /// change only with every player's agreement (WM D.I(1)(b), IX(5)); turns shorter than the
+    /// rulebook's need the players' consent (WM D.VII(4)(a); Maharajiad B.VIII(4)(a)); what the
+    /// tournament rules fix, nobody changes (WM IX(5)).
     pub fn forbidden_change(&self, new: &Rules) -> Option<String> {
-        // Only the tournament rulebooks bind the GM's hand here.
-        if !matches!(self.name.as_str(), "wm2004" | "maharajiad") {
-            return None;
-        }
-        let preset = Rules::preset(&self.name).ok()?;
-        let shorter = [
-            ("movement_days", new.movement_days, preset.movement_days),
-            ("retreat_days", new.retreat_days, preset.retreat_days),
-            (
-                "adjustment_days",
-                new.adjustment_days,
-                preset.adjustment_days,
+        let (option, who) = self
+            .changes(new)
+            .into_iter()
+            .find(|(_, who)| *who != Change::Gm)?;
+        let clause = Rules::clause(option).unwrap_or("");
+        Some(match who {
+            Change::Vote if TURN_LENGTHS.contains(&option) => format!(
+                "the GM may not shorten turns in a running {} game without the players' consent                  ({clause}): propose it to them (VOTE RULE {option} <value> YES; WM IX(5))",
+                self.name
             ),
-        ]
-        .into_iter()
-        .find(|(_, now, min)| now < min);
-        shorter.map(|(option, now, min)| {
-            format!(
-                "{option} {now} is shorter than the {} rulebook's minimum of {min} day(s); the GM \
-                 may not shorten turns without the players' consent ({})",
-                self.name,
-                Rules::clause(option).unwrap_or("")
-            )
+            Change::Vote => format!(
+                "{option} is a policy the GM stated at the outset (WM D.I(1)(b); {clause}): in a                  running game it changes only if the GM and every player agree (VOTE RULE                  {option} <value> YES; WM IX(5))"
+            ),
+            _ => self.fixed(option),
         })
+    }
+
+    /// Why a house-rule proposal may not change these rules to `new`, if it may not: only what
+    /// the GM has discretion over (WM IX(5); Maharajiad X(3)).
+    pub fn forbidden_by_vote(&self, new: &Rules) -> Option<String> {
+        let (option, _) = self
+            .changes(new)
+            .into_iter()
+            .find(|(_, who)| *who == Change::Nobody)?;
+        Some(self.fixed(option))
+    }
+
+    fn fixed(&self, option: &str) -> String {
+        format!(
+            "{option} is fixed by the {} rules ({}); no change may contradict them (WM IX(5))",
+            self.name,
+            Rules::clause(option).unwrap_or("")
+        )
     }
 
     /// These rules with one option changed (an alternative rule chosen for one game). The
@@ -715,16 +796,41 @@ mod tests {
         let wm = Rules::preset("wm2004").unwrap();
         let short = wm.set("movement_days", "2").unwrap();
         let e = wm.forbidden_change(&short).expect("refused");
-        assert!(
-            e.contains("WM D.VII(4)(a)") && e.contains("minimum of 3"),
-            "{e}"
-        );
+        assert!(e.contains("WM D.VII(4)(a)") && e.contains("consent"), "{e}");
+        // The players may consent by a house-rule proposal (WM IX(5)).
+        assert_eq!(wm.forbidden_by_vote(&short), None);
         let long = wm.set("movement_days", "5").unwrap();
         assert_eq!(wm.forbidden_change(&long), None);
+    }
+
+    #[test]
+    fn wm_d_i_1_b_and_ix_5_policies_change_only_by_vote_and_tournament_rules_never() {
+        let wm = Rules::preset("wm2004").unwrap();
+        // A policy stated at the outset: not on the GM's word, but by the GM and all players.
+        let merged = wm.set("submissions", "merge_per_unit").unwrap();
+        let e = wm.forbidden_change(&merged).expect("refused");
+        assert!(e.contains("WM D.I(1)(b)") && e.contains("WM IX(5)"), "{e}");
+        assert_eq!(wm.forbidden_by_vote(&merged), None);
+        // What the tournament rules fix: neither (WM IX(5), "no changes ... that contradict").
+        for (option, value) in [
+            ("convoy_intent", "explicit_only"),
+            ("final_year", "1910"),
+            ("votes", "maharajiad"),
+            ("extension_days_total", "9"),
+        ] {
+            let new = wm.set(option, value).unwrap();
+            let e = wm.forbidden_change(&new).expect(option);
+            assert!(e.contains("fixed by the wm2004 rules"), "{e}");
+            assert_eq!(wm.forbidden_by_vote(&new), Some(e));
+        }
+        // A game on the GM's own rules is the GM's to change.
+        let own = Rules::preset("dpv2023").unwrap();
         assert_eq!(
-            wm.forbidden_change(&wm.set("submissions", "merge_per_unit").unwrap()),
+            own.forbidden_change(&own.set("final_year", "1910").unwrap()),
             None
         );
+        let agora = Rules::preset("agora2020").unwrap();
+        assert_eq!(agora.gm_draw_years, Some(3), "Agora BT9");
     }
 
     #[test]

@@ -15,7 +15,15 @@ pub enum Proposal {
     Concede(Power),
     /// `CONTINUE`: play on although no centre has changed owner for years (Maharajiad X(1)).
     Continue,
+    /// `RULE <option> <value>`: change a house rule (WM IX(5); Maharajiad X(3)). It also needs
+    /// the GM's agreement ([`rule_change_passes`]). Kept as written (upper case); the engine
+    /// reads the option and value with the game's rules.
+    Rule { option: String, value: String },
 }
+
+/// The name under which the GM's agreement to a house-rule proposal is kept with the players'
+/// ballots (WM IX(5)): no power is called so.
+pub const GM_BALLOT: &str = "GM";
 
 /// A ballot as cast.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +64,13 @@ impl Proposal {
                 Some(Proposal::Draw(powers))
             }
             "CONTINUE" if rest.is_empty() => Some(Proposal::Continue),
+            "RULE" | "SET" => match rest.as_slice() {
+                [option, value @ ..] if !value.is_empty() => Some(Proposal::Rule {
+                    option: option.trim_end_matches(['=', ':']).to_ascii_lowercase(),
+                    value: value.join(" "),
+                }),
+                _ => None,
+            },
             "CONCEDE" | "CONCESSION" => match rest.as_slice() {
                 [w] | ["TO", w] | ["to", w] => map.power_by_name(w).map(Proposal::Concede),
                 _ => None,
@@ -77,12 +92,49 @@ impl Proposal {
             ),
             Proposal::Concede(p) => format!("conceding the win to {}", map.power_name(*p)),
             Proposal::Continue => "continuing the game".to_string(),
+            Proposal::Rule { option, value } => {
+                format!(
+                    "changing the house rule {option} to {}",
+                    value.to_lowercase()
+                )
+            }
         }
     }
 
     /// Whether the proposal ends the game when it passes.
     pub fn ends_game(&self) -> bool {
-        !matches!(self, Proposal::Continue)
+        matches!(self, Proposal::Draw(_) | Proposal::Concede(_))
+    }
+}
+
+/// Does a house-rule proposal pass? The GM and every player remaining must agree; an uncast
+/// vote is a no, for "all house rules are presumed to remain unchanged" (WM IX(5)), and under
+/// the Maharajiad's count those who abstain are left out (Maharajiad X(3)).
+pub fn rule_change_passes(
+    rules: &Rules,
+    proposal: &Proposal,
+    survivors: &[Power],
+    ballots: &[(Power, Ballot)],
+    gm_agrees: bool,
+) -> bool {
+    // Not a game-end proposal: the NMR exception of WM IX(1) never applies.
+    gm_agrees
+        && matches!(proposal, Proposal::Rule { .. })
+        && passes(rules, proposal, survivors, ballots, &[], false)
+}
+
+/// The rules a house-rule proposal would make, or why it may not make them: an option the
+/// rules do not know, a value it cannot take, or a change the tournament rules forbid (WM
+/// IX(5), "no changes may be made that contradict/violate the Tournament Rules"). The value is
+/// read as written, then in lower case (players write `VOTE RULE SUBMISSIONS MERGE_PER_UNIT`).
+pub fn changed_rules(rules: &Rules, option: &str, value: &str) -> Result<Rules, String> {
+    let new = rules
+        .set(option, value)
+        .or_else(|_| rules.set(option, &value.to_lowercase()))
+        .map_err(|e| e.to_string())?;
+    match rules.forbidden_by_vote(&new) {
+        Some(why) => Err(why),
+        None => Ok(new),
     }
 }
 
@@ -117,7 +169,7 @@ pub fn passes(
     let named_ok = match proposal {
         Proposal::Draw(p) => p.iter().all(|x| survivors.contains(x)),
         Proposal::Concede(p) => survivors.contains(p),
-        Proposal::Continue => true,
+        Proposal::Continue | Proposal::Rule { .. } => true,
     };
     if !named_ok {
         return false;
@@ -213,6 +265,53 @@ mod tests {
         assert!(passes(&mj, &draw, &all(), &ballots, &[], true));
         ballots.remove(4);
         assert!(!passes(&mj, &draw, &all(), &ballots, &[ballots[0].0], true));
+    }
+
+    #[test]
+    fn wm_ix_5_and_maharajiad_x_3_a_rule_change_needs_the_gm_and_every_player() {
+        let wm = Rules::preset("wm2004").expect("wm");
+        let rule = Proposal::parse(map(), "RULE SUBMISSIONS MERGE_PER_UNIT").expect("read");
+        assert_eq!(
+            rule,
+            Proposal::Rule {
+                option: "submissions".into(),
+                value: "MERGE_PER_UNIT".into()
+            }
+        );
+        assert!(!rule.ends_game());
+        assert!(
+            rule.describe(map())
+                .contains("submissions to merge_per_unit")
+        );
+        let two = vec![p("FRANCE"), p("ENGLAND")];
+        let yes = vec![(p("FRANCE"), Ballot::Yes), (p("ENGLAND"), Ballot::Yes)];
+        assert!(rule_change_passes(&wm, &rule, &two, &yes, true));
+        assert!(
+            !rule_change_passes(&wm, &rule, &two, &yes, false),
+            "without the GM"
+        );
+        // An uncast vote is a no even at a movement deadline (not a game-end proposal).
+        assert!(!rule_change_passes(&wm, &rule, &two, &yes[..1], true));
+        // Maharajiad X(3): those who abstain are left out; an uncast vote is still a no.
+        let mj = Rules::preset("maharajiad").expect("mj");
+        let abstain = vec![(p("FRANCE"), Ballot::Yes), (p("ENGLAND"), Ballot::Abstain)];
+        assert!(rule_change_passes(&mj, &rule, &two, &abstain, true));
+        assert!(!rule_change_passes(&wm, &rule, &two, &abstain, true));
+        assert!(!rule_change_passes(&mj, &rule, &two, &yes[..1], true));
+        // Only a rule proposal passes this way.
+        assert!(!rule_change_passes(
+            &wm,
+            &Proposal::Draw(vec![]),
+            &two,
+            &yes,
+            true
+        ));
+        assert_eq!(Proposal::parse(map(), "RULE PRESS"), None);
+        let merged = changed_rules(&wm, "submissions", "MERGE_PER_UNIT").expect("allowed");
+        assert_eq!(merged.submissions, crate::rules::Submissions::MergePerUnit);
+        let e = changed_rules(&wm, "final_year", "1912").expect_err("fixed");
+        assert!(e.contains("WM IX(5)"), "{e}");
+        assert!(changed_rules(&wm, "frobnicate", "1").is_err());
     }
 
     #[test]

@@ -42,6 +42,15 @@ pub enum GmCommand {
     ConsentRollback(String),
     /// `REFUSE DRAW FRANCE ENGLAND`: the GM refuses a repetitive proposal (WM IX(2)).
     RefuseProposal(String),
+    /// `CORRECT MOVE A PAR BUR` and the like (WM D.VIII(1)-(3)): the words after CORRECT, read
+    /// by the engine with the game's map (`chancery_core::correction`).
+    Correct(String),
+    /// `AGREE RULE press white`: the GM agrees to a house-rule proposal (WM IX(5); Maharajiad
+    /// X(3)), written as the players vote on it (upper case, one space between words).
+    Agree(String),
+    /// `DECLARE DRAW`: the GM declares the game a draw after years with no centre changing
+    /// owner, with notice (Agora BT9).
+    DeclareDraw,
     /// `BROADCAST`, then the message's lines, then `ENDBROADCAST` (or `ENDPRESS`): a message
     /// from the GM to every player and observer.
     Broadcast(String),
@@ -72,6 +81,9 @@ impl GmCommand {
             GmCommand::Rollback(p) => format!("ROLLBACK {p}"),
             GmCommand::RefuseProposal(p) => format!("REFUSE {p}"),
             GmCommand::ConsentRollback(p) => format!("CONSENT ROLLBACK {p}"),
+            GmCommand::Correct(c) => format!("CORRECT {c}"),
+            GmCommand::Agree(p) => format!("AGREE {p}"),
+            GmCommand::DeclareDraw => "DECLARE DRAW".into(),
             GmCommand::Broadcast(text) => format!(
                 "BROADCAST ({} line(s), {} characters)",
                 text.lines().count(),
@@ -277,12 +289,7 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
                 _ => Err("write REPLACE <power> <address> [TEMPORARY|PERMANENT]".into()),
             }
         }
-        "REFUSE" if !rest.is_empty() => Ok(GmCommand::RefuseProposal(
-            rest.iter()
-                .map(|w| w.to_ascii_uppercase())
-                .collect::<Vec<_>>()
-                .join(" "),
-        )),
+        "REFUSE" if !rest.is_empty() => Ok(GmCommand::RefuseProposal(upper(rest))),
         "ROLLBACK" => match rest {
             [p] if p
                 .to_ascii_uppercase()
@@ -304,14 +311,36 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
             }
             _ => Err("write CONSENT ROLLBACK <phase>, as in CONSENT ROLLBACK S1902M".into()),
         },
+        "CORRECT" if !rest.is_empty() => Ok(GmCommand::Correct(upper(rest))),
+        "CORRECT" => Err(chancery_core::correction::SYNTAX.into()),
+        "AGREE" => match rest {
+            [what, _, ..] if matches!(what.to_ascii_uppercase().as_str(), "RULE" | "SET") => {
+                // As the players' VOTE lines store it: RULE, upper case, single spaces.
+                Ok(GmCommand::Agree(format!("RULE {}", upper(&rest[1..]))))
+            }
+            _ => Err("write AGREE RULE <option> <value>, as the players vote on it".into()),
+        },
+        "DECLARE" => match rest {
+            [w] if w.eq_ignore_ascii_case("DRAW") => Ok(GmCommand::DeclareDraw),
+            _ => Err("write DECLARE DRAW (Agora BT9)".into()),
+        },
         "BROADCAST" => {
             Err("write BROADCAST alone on its line, the message, then ENDBROADCAST".into())
         }
         _ => Err(format!(
-            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, BROADCAST): \"{}\"",
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, CORRECT, AGREE, DECLARE, BROADCAST): \"{}\"",
             text.chars().take(60).collect::<String>()
         )),
     }
+}
+
+/// Words in upper case, one space between them.
+fn upper(words: &[&str]) -> String {
+    words
+        .iter()
+        .map(|w| w.to_ascii_uppercase())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn is_address(a: &str) -> bool {
@@ -470,6 +499,34 @@ mod tests {
                 text: t.to_string(),
             })
             .collect()
+    }
+
+    #[test]
+    fn corrections_agreements_and_declared_draws_are_read() {
+        // WM D.VIII(1)-(3), WM IX(5), Agora BT9.
+        assert_eq!(
+            read_command("correct move a par bur"),
+            Ok(GmCommand::Correct("MOVE A PAR BUR".into()))
+        );
+        assert!(
+            read_command("CORRECT")
+                .unwrap_err()
+                .contains("CORRECT MOVE")
+        );
+        assert_eq!(
+            read_command("AGREE RULE submissions merge_per_unit"),
+            Ok(GmCommand::Agree("RULE SUBMISSIONS MERGE_PER_UNIT".into()))
+        );
+        assert_eq!(
+            read_command("agree set press  white"),
+            Ok(GmCommand::Agree("RULE PRESS WHITE".into()))
+        );
+        assert!(
+            read_command("AGREE DRAW").is_err(),
+            "the GM votes on no draw"
+        );
+        assert_eq!(read_command("Declare draw"), Ok(GmCommand::DeclareDraw));
+        assert!(read_command("DECLARE WAR").is_err());
     }
 
     #[test]
