@@ -178,6 +178,12 @@ fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
         &["game", "replace"],
         &["game", "rollback"],
         &["game", "set"],
+        &["game", "correct"],
+        &["game", "agree"],
+        &["game", "declare-draw"],
+        &["game", "refuse"],
+        &["game", "broadcast"],
+        &["game", "remove-observer"],
         &["game", "log"],
         &["presets"],
         &["demo"],
@@ -334,6 +340,17 @@ fn a_game_takes_single_options_and_a_power_takes_one_player() {
         None,
     );
     assert_eq!(code, 1, "{err}");
+    let (code, _, err) = run(
+        &[
+            "game", "correct", "--config", &config, "--id", "wm1", "move", "a", "par", "bur",
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("CORRECT MOVE A PAR BUR: refused: game wm1 is forming"),
+        "{err}"
+    );
     let (code, out, err) = run(&["game", "log", "--config", &config, "--id", "wm1"], None);
     assert_eq!(code, 0, "{err}");
     assert!(

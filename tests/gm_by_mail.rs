@@ -2,7 +2,9 @@
 //! real SQLite file (issue 11): the TD moves the deadline, pauses and resumes the game and
 //! replaces a player by command mail; a draw vote fails (the results say only that), then a
 //! draw passes and ends the game with the final mail. Every mail the players receive is scanned
-//! for vote tallies and voters. The clock is injected and the test ticks the scheduler itself.
+//! for vote tallies and voters. Two more games end by their final year and by Maharajiad X(1)
+//! (with a vote to continue that fails, scanned the same way), and two games share one server
+//! with one player in both. The clock is injected and the test ticks the scheduler itself.
 
 #[path = "common/engine.rs"]
 #[allow(dead_code)]
@@ -273,6 +275,144 @@ async fn two_games_on_one_server_with_one_player_in_both() {
             .expect("standing");
         assert_eq!(standing.len(), 1, "{game}");
         assert_eq!(standing[0].orders[0].order, order, "{game}");
+    }
+    stop.send(true).expect("stop");
+    server_task.await.expect("join").expect("serve");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_end_by_their_final_year_and_by_maharajiad_x_1_over_the_mail_stack() {
+    // Issue 11, acceptance: one game ends by its final year (WM B(3)), another by three (here
+    // one, to keep it short) years with no centre changing owner (Maharajiad X(1)), on one
+    // server; a vote to continue fails without a tally, and no mail tells how anyone voted.
+    chancery::transport::init_crypto();
+    let stack = Stack::start();
+    let dir = stack.dir.join("chancery");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("chancery.sqlite");
+    {
+        let pool = setup_at(&db, &["fy", "mj"]).await;
+        let env = fixtures::env();
+        for (game, option, value) in [("fy", "final_year", "1901"), ("mj", "stalemate_years", "1")]
+        {
+            let set = chancery::commands::GmCommand::Set {
+                option: option.into(),
+                value: value.into(),
+            };
+            let done = admin::console_command(&pool, &env, game, &set, T0 + 1)
+                .await
+                .expect("set");
+            assert!(done.ok, "{done:?}");
+        }
+        pool.close().await;
+    }
+    let cfg = stack.chancery_config(&db);
+    let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server_task = {
+        let cfg = cfg.clone();
+        let clock = clock.clone();
+        let base = dir.clone();
+        tokio::spawn(async move {
+            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: false }).await
+        })
+    };
+    let sender = Sender::new(&stack.smtp_config()).expect("smtp");
+    let pool = store::open(&db).await.expect("db");
+    let env = cfg.env();
+    let phase_deadline = |game: &'static str| {
+        let pool = pool.clone();
+        async move {
+            let mut c = pool.acquire().await.expect("conn");
+            store::current_phase(&mut c, game)
+                .await
+                .expect("phase")
+                .map(|p| p.deadline)
+        }
+    };
+    // France orders by mail in the final-year game; everyone else holds (no orders).
+    send(
+        &sender,
+        &player(2),
+        "fy FRANCE S1901M",
+        "SECRET s3\nA Par - Bur\n",
+        "fy1",
+    )
+    .await;
+    wait_for(&stack, &player(2), "fy S1901M FRANCE: orders received", 1).await;
+    let mut ticks = 0;
+    // 1901 in both games, then 1902 in the Maharajiad one; every unit holds there.
+    while let Some(at) = phase_deadline("mj").await {
+        ticks += 1;
+        assert!(ticks <= 6, "the Maharajiad game never ended");
+        let phase = {
+            let mut c = pool.acquire().await.expect("conn");
+            store::current_phase(&mut c, "mj")
+                .await
+                .expect("q")
+                .expect("open")
+                .phase
+        };
+        if phase == "F1902M" {
+            // Every player but Germany votes to go on: the vote fails, and the game ends.
+            for (i, power) in POWERS.iter().enumerate() {
+                let ballot = if i == 3 { "NO" } else { "YES" };
+                let body = format!("SECRET s{}\nVOTE CONTINUE {ballot}\n", i + 1);
+                let subject = format!("mj {power} F1902M");
+                send(&sender, &player(i), &subject, &body, &format!("mj-{i}")).await;
+            }
+            for (i, power) in POWERS.iter().enumerate() {
+                let ack = format!("mj F1902M {power}: orders received");
+                wait_for(&stack, &player(i), &ack, 1).await;
+            }
+        }
+        clock.0.store(at + 60, Ordering::SeqCst);
+        engine::tick(&pool, &env, clock.now()).await.expect("tick");
+    }
+    let mut c = pool.acquire().await.expect("conn");
+    for game in ["fy", "mj"] {
+        let g = store::game(&mut c, game).await.expect("q").expect("game");
+        assert_eq!(g.status, store::GameStatus::Finished, "{game}");
+    }
+    drop(c);
+    for i in 0..7 {
+        let fy = wait_for(&stack, &player(i), "fy F1901M results", 1).await;
+        let text = fy[0].1.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            text.contains("The final year of the game (1901) has been played")
+                && text.contains("Supply centres at the end of each year"),
+            "{text}"
+        );
+        let mj = wait_for(&stack, &player(i), "mj F1902M results", 1).await;
+        let mj: Vec<String> = mj
+            .iter()
+            .map(|m| m.1.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
+        assert!(
+            mj.iter().any(|t| t.contains("(Maharajiad X(1))")
+                && t.contains("The proposal of continuing the game failed")),
+            "{mj:?}"
+        );
+    }
+    // Secrecy: no mail anyone received tells how anyone voted or how many did. (A player's
+    // own acknowledgement repeats only that player's own vote.)
+    for who in (0..7).map(player) {
+        for (subject, body) in inbox(&stack, &who).await {
+            if subject.contains("orders received") {
+                continue;
+            }
+            let text = format!("{subject}\n{body}").to_lowercase();
+            for leak in [
+                "voted",
+                "6 to 1",
+                "6 votes",
+                "germany vote",
+                "tally:",
+                "votes for",
+            ] {
+                assert!(!text.contains(leak), "{who}: {leak} in {subject}: {body}");
+            }
+        }
     }
     stop.send(true).expect("stop");
     server_task.await.expect("join").expect("serve");

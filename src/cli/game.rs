@@ -178,6 +178,64 @@ pub enum Command {
         #[arg(value_name = "OPTION=VALUE")]
         option: String,
     },
+    /// Correct the board after an error in a published adjudication (WM D.VIII(1)-(3)):
+    /// `MOVE A PAR BUR`, `PLACE FRANCE A PAR`, `REMOVE A PAR`, `OWNER BEL FRANCE|NONE`,
+    /// `EXTRA A PAR` (a Flying Dutchman, left to the next adjustments). Every player is told.
+    Correct {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(value_name = "CORRECTION", required = true, num_args = 1..)]
+        words: Vec<String>,
+    },
+    /// Agree, as the GM, to the players' house-rule proposal `VOTE RULE <option> <value>`
+    /// (WM IX(5); Maharajiad X(3)): it passes if every player remaining votes yes by the deadline.
+    Agree {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(value_name = "OPTION=VALUE")]
+        option: String,
+    },
+    /// Declare the game a draw after years with no centre changing owner (Agora BT9, the
+    /// `gm_draw_years` option): it ends at its first deadline two days or more from now.
+    DeclareDraw {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+    },
+    /// Refuse a repetitive proposal (WM IX(2)): its votes are not counted; every player is told.
+    Refuse {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        /// The proposal as the players vote on it, as in `DRAW FRANCE ENGLAND`.
+        #[arg(value_name = "PROPOSAL", required = true, num_args = 1..)]
+        words: Vec<String>,
+    },
+    /// Send a message from the GM to every player and observer.
+    Broadcast {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        /// The message.
+        #[arg(long)]
+        text: String,
+    },
+    /// Stop an observer's mails.
+    RemoveObserver {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        address: String,
+    },
     /// Print the audit log: every master's command, by mail or here, and what it did.
     Log {
         #[command(flatten)]
@@ -204,6 +262,12 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         | Command::Replace { config, .. }
         | Command::Rollback { config, .. }
         | Command::Set { config, .. }
+        | Command::Correct { config, .. }
+        | Command::Agree { config, .. }
+        | Command::DeclareDraw { config, .. }
+        | Command::Refuse { config, .. }
+        | Command::Broadcast { config, .. }
+        | Command::RemoveObserver { config, .. }
         | Command::Log { config, .. } => config,
     };
     let (cfg, base) = load_config(config)?;
@@ -361,6 +425,34 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                     option: k.trim().to_string(),
                     value: v.trim().to_string(),
                 };
+                console(&pool, &cfg, id, &cmd, now).await?;
+            }
+            Command::Correct { id, words, .. } => {
+                let cmd = GmCommand::Correct(words.join(" ").to_ascii_uppercase());
+                console(&pool, &cfg, id, &cmd, now).await?;
+            }
+            Command::Agree { id, option, .. } => {
+                let (k, v) = option
+                    .split_once('=')
+                    .ok_or_else(|| anyhow::anyhow!("takes OPTION=VALUE, not '{option}'"))?;
+                let cmd = commands::read_command(&format!("AGREE RULE {} {}", k.trim(), v.trim()))
+                    .map_err(|e| anyhow::anyhow!(e))?;
+                console(&pool, &cfg, id, &cmd, now).await?;
+            }
+            Command::DeclareDraw { id, .. } => {
+                console(&pool, &cfg, id, &GmCommand::DeclareDraw, now).await?
+            }
+            Command::Refuse { id, words, .. } => {
+                let cmd = commands::read_command(&format!("REFUSE {}", words.join(" ")))
+                    .map_err(|e| anyhow::anyhow!(e))?;
+                console(&pool, &cfg, id, &cmd, now).await?;
+            }
+            Command::Broadcast { id, text, .. } => {
+                let cmd = GmCommand::Broadcast(text.clone());
+                console(&pool, &cfg, id, &cmd, now).await?;
+            }
+            Command::RemoveObserver { id, address, .. } => {
+                let cmd = GmCommand::ObserverRemove(address.to_ascii_lowercase());
                 console(&pool, &cfg, id, &cmd, now).await?;
             }
             Command::Log { id, .. } => {
