@@ -1542,5 +1542,6 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
     });
     expect("agora2020", &|r| {
         r.civil_disorder = CivilDisorder::FarthestFromCountry; // BT24
+        r.gm_draw_years = Some(3); // BT9
     });
 }
