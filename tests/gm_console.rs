@@ -263,45 +263,6 @@ async fn digests_go_to_the_games_own_masters() {
 
 /// A fresh wm2004 game created as a GM does (`game create`, `add-player`), with single
 /// options changed; France's player is in Europe/Paris. Returns the pool and the secrets.
-async fn wm_game(name: &str, id: &str, options: &[(String, String)]) -> (SqlitePool, Vec<String>) {
-    let dir = std::env::temp_dir().join(format!("chancery-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let pool = store::open(&dir.join("chancery.sqlite"))
-        .await
-        .expect("open");
-    admin::create_game(
-        &pool,
-        &admin::NewGame {
-            id,
-            preset: "wm2004",
-            variant: "standard",
-            gm_address: "gm@example.test",
-            confirm_address: "confirm@example.test",
-            options,
-        },
-        T0,
-    )
-    .await
-    .expect("create");
-    let mut secrets = Vec::new();
-    for (i, power) in POWERS.iter().enumerate() {
-        let p = admin::add_player(
-            &pool,
-            &admin::NewPlayer {
-                game: id,
-                power,
-                address: &player(i),
-                name: "",
-                tz: if i == 2 { "Europe/Paris" } else { "UTC" },
-                secret: None,
-            },
-        )
-        .await
-        .expect("player");
-        secrets.push(p.secret);
-    }
-    (pool, secrets)
-}
 
 #[tokio::test]
 async fn the_start_mail_tells_each_reader_what_a_gm_must_state() {

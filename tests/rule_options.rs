@@ -1519,6 +1519,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.civil_disorder = CivilDisorder::HomeCenterWm; // WM D.V(4)
         r.no_nmr_phases = vec!["S1901M".into(), "S1901R".into(), "F1901M".into()]; // WM D.VII(6)(b)
         r.final_year = Some(1909); // WM B(3)
+        r.guaranteed_extensions = Some(1); // WM D.VII(5)
         r.authentication = chancery::rules::Authentication::Secret; // WM D.X(6), a tournament
     });
     expect("maharajiad", &|r| {

@@ -517,14 +517,15 @@ async fn status(pool: &sqlx::SqlitePool, id: &str) -> anyhow::Result<()> {
         for pl in store::players(&mut c, &g.id).await? {
             let s = standing.iter().find(|s| s.power == pl.power);
             println!(
-                "  {:8} {:28} {}",
+                "  {:8} {:28} {:17} extension days used: {}",
                 pl.power,
                 pl.address,
                 match s {
                     Some(s) if s.final_ => "orders in, Final",
                     Some(_) => "orders in",
                     None => "no orders",
-                }
+                },
+                pl.extension_days_used
             );
         }
     }

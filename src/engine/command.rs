@@ -329,6 +329,10 @@ async fn run(
             super::correction::agree(c, g, current.as_ref(), proposal, now).await
         }
         GmCommand::DeclareDraw => super::correction::declare_draw(c, env, g, now).await,
+        GmCommand::GrantExtension(power) | GmCommand::RefuseExtension(power) => {
+            let granted = matches!(cmd, GmCommand::GrantExtension(_));
+            super::extension::answer_request(c, env, g, current.as_ref(), power, granted, now).await
+        }
         GmCommand::RefuseProposal(proposal) => {
             if !store::refuse_proposal(c, &g.id, proposal, actor.who, now).await? {
                 return Ok(Done::refused(format!("{proposal} was refused already")));
@@ -558,11 +562,22 @@ pub(super) async fn status_text(
         Some(left) => format!("paused, {} left", format_duration(left)),
         None => format!("deadline {}", format_gmt(p.deadline)),
     };
+    // WM D.VII(5): the days of extension each position has used (the allowance is per game).
+    let used: Vec<String> = players
+        .iter()
+        .filter(|pl| pl.extension_days_used > 0)
+        .map(|pl| format!("{} {}d", pl.power, pl.extension_days_used))
+        .collect();
     Ok(format!(
-        "{} {}, {when}; orders: {}",
+        "{} {}, {when}; orders: {}; extension days used: {}",
         g.id,
         p.phase,
-        parts.join(", ")
+        parts.join(", "),
+        if used.is_empty() {
+            "none".to_string()
+        } else {
+            used.join(", ")
+        }
     ))
 }
 

@@ -294,50 +294,17 @@ pub(super) async fn order_mail(
         .await?;
     }
     // Requests: extensions move the deadline; unavailable periods are recorded.
-    let mut request_notes: Vec<String> = Vec::new();
-    let mut deadline = phase_row.deadline;
-    let wins = windows(&store::unavailable(c, &g.id).await?);
-    for r in &read.requests {
-        match r {
-            RequestOut::Extension { days, .. } => {
-                match policy::extend(
-                    &rules,
-                    deadline,
-                    now,
-                    *days,
-                    u32::try_from(player.extension_days_used).unwrap_or(u32::MAX),
-                    &wins,
-                ) {
-                    Ok(new_deadline) => {
-                        deadline = new_deadline;
-                        store::set_deadline(c, &g.id, phase_row.seq, deadline).await?;
-                        store::add_extension_days(c, &g.id, &power_name, i64::from(*days)).await?;
-                        request_notes.push(format!(
-                            "extension of {days} day(s) granted: the deadline is now {}",
-                            compose::gmt(deadline)
-                        ));
-                    }
-                    Err(e) => {
-                        request_notes.push(format!("extension of {days} day(s) refused: {e}"))
-                    }
-                }
-            }
-            RequestOut::Unavailable { from: f, to: t, .. } => {
-                match (compose::parse_gmt(f), compose::parse_gmt(t)) {
-                    (Some(a), Some(b)) => match policy::unavailable_window(&rules, a, b) {
-                        Ok(w) => {
-                            store::add_unavailable(c, &g.id, &power_name, w.from, w.to).await?;
-                            request_notes
-                                .push(format!("unavailable from {f} to {t} GMT: recorded"));
-                        }
-                        Err(e) => request_notes.push(format!("unavailable period refused: {e}")),
-                    },
-                    _ => request_notes
-                        .push("unavailable period refused: the dates could not be read".into()),
-                }
-            }
-        }
-    }
+    let (request_notes, deadline) = super::extension::player_requests(
+        c,
+        env,
+        &g,
+        &rules,
+        &phase_row,
+        &player,
+        &read.requests,
+        now,
+    )
+    .await?;
     let units = board_from_json(&phase_row.board, &phase_row.phase)?;
     let ack = compose::acknowledgement(
         env,

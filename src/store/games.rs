@@ -274,6 +274,103 @@ pub async fn add_extension_days(
     Ok(())
 }
 
+/// An extension granted to a position (WM D.VII(5)): the days are charged to it.
+#[allow(clippy::too_many_arguments)]
+pub async fn record_extension(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+    phase: &str,
+    days: i64,
+    kind: &str,
+    now: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO extensions (game_id, power, phase, days, kind, at) VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(phase)
+    .bind(days)
+    .bind(kind)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    add_extension_days(c, game, power, days).await
+}
+
+/// How many extensions a position has been granted in a game.
+pub async fn extensions_granted(c: &mut SqliteConnection, game: &str, power: &str) -> Result<u32> {
+    let n: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM extensions WHERE game_id = $1 AND power = $2")
+            .bind(game)
+            .bind(power)
+            .fetch_one(&mut *c)
+            .await?;
+    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// An extension asked beyond the guaranteed ones, waiting for the GM (one per position).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct ExtensionRequest {
+    pub power: String,
+    pub phase: String,
+    pub days: i64,
+    pub asked_at: Ts,
+}
+
+pub async fn ask_extension(
+    c: &mut SqliteConnection,
+    game: &str,
+    r: &ExtensionRequest,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT OR REPLACE INTO extension_requests (game_id, power, phase, days, asked_at)
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(game)
+    .bind(&r.power)
+    .bind(&r.phase)
+    .bind(r.days)
+    .bind(r.asked_at)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Take a position's waiting request (it is answered now, either way).
+pub async fn take_extension_request(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+) -> Result<Option<ExtensionRequest>> {
+    Ok(sqlx::query_as(
+        "DELETE FROM extension_requests WHERE game_id = $1 AND power = $2
+         RETURNING power, phase, days, asked_at",
+    )
+    .bind(game)
+    .bind(power)
+    .fetch_optional(&mut *c)
+    .await?)
+}
+
+/// A player's own one-off unavailable periods.
+pub async fn unavailable_of(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+) -> Result<Vec<(Ts, Ts)>> {
+    let rows =
+        sqlx::query("SELECT from_ts, to_ts FROM unavailable WHERE game_id = $1 AND power = $2")
+            .bind(game)
+            .bind(power)
+            .fetch_all(&mut *c)
+            .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("from_ts")?, r.try_get("to_ts")?)))
+        .collect()
+}
+
 pub async fn add_unavailable(
     c: &mut SqliteConnection,
     game: &str,

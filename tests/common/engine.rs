@@ -116,3 +116,49 @@ pub async fn outbox(pool: &SqlitePool) -> Vec<(String, String, String, String)> 
         .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
         .collect()
 }
+
+/// A wm2004 game set up as a GM does (`options` changed from the preset), not started: players
+/// `player1..7@example.test` (France's in Europe/Paris); returns the pool and their secrets.
+pub async fn wm_game(
+    name: &str,
+    id: &str,
+    options: &[(String, String)],
+) -> (SqlitePool, Vec<String>) {
+    let dir = std::env::temp_dir().join(format!("chancery-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pool = store::open(&dir.join("chancery.sqlite"))
+        .await
+        .expect("open");
+    chancery::engine::admin::create_game(
+        &pool,
+        &chancery::engine::admin::NewGame {
+            id,
+            preset: "wm2004",
+            variant: "standard",
+            gm_address: "gm@example.test",
+            confirm_address: "confirm@example.test",
+            options,
+        },
+        T0,
+    )
+    .await
+    .expect("create");
+    let mut secrets = Vec::new();
+    for (i, power) in POWERS.iter().enumerate() {
+        let p = chancery::engine::admin::add_player(
+            &pool,
+            &chancery::engine::admin::NewPlayer {
+                game: id,
+                power,
+                address: &player(i),
+                name: "",
+                tz: if i == 2 { "Europe/Paris" } else { "UTC" },
+                secret: None,
+            },
+        )
+        .await
+        .expect("player");
+        secrets.push(p.secret);
+    }
+    (pool, secrets)
+}

@@ -29,7 +29,12 @@ impl Window {
 }
 
 /// A stated unavailable period, checked against the house rules' maximum (64 hours).
-pub fn unavailable_window(rules: &Rules, from: Ts, to: Ts) -> Result<Window, String> {
+pub fn unavailable_window(
+    rules: &Rules,
+    from: Ts,
+    to: Ts,
+    own: &[Window],
+) -> Result<Window, String> {
     if to <= from {
         return Err("the period ends before it starts".into());
     }
@@ -39,6 +44,31 @@ pub fn unavailable_window(rules: &Rules, from: Ts, to: Ts) -> Result<Window, Str
             "an unavailable period may last at most {} hours (WM D.VII(2)); this one lasts {} hours",
             rules.unavailable_hours_max,
             (to - from + HOUR - 1) / HOUR
+        ));
+    }
+    // WM D.VII(2) gives one period of at most 64 hours: periods that touch or overlap the
+    // player's own earlier ones are one period, and may not be chained into a longer one.
+    let (mut a, mut b) = (from, to);
+    for _ in 0..=own.len() {
+        let mut grew = false;
+        for w in own {
+            let touches = w.from <= b && a <= w.to;
+            if touches && (w.from < a || w.to > b) {
+                a = a.min(w.from);
+                b = b.max(w.to);
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    if b - a > max {
+        return Err(format!(
+            "together with your earlier period it would make one of {} hours: periods may not \
+             be chained into one longer than {} hours (WM D.VII(2))",
+            (b - a + HOUR - 1) / HOUR,
+            rules.unavailable_hours_max
         ));
     }
     Ok(Window { from, to })
@@ -99,6 +129,15 @@ impl std::fmt::Display for ExtensionRefused {
             ExtensionRefused::NoDays => write!(f, "ask for at least one day"),
         }
     }
+}
+
+/// Is the next extension a position asks granted as of right? WM D.VII(5): one guaranteed
+/// extension per player per game, further ones at the GM's discretion; Maharajiad B.VIII(5):
+/// every extension within the allowance is guaranteed (`guaranteed_extensions` unset).
+pub fn extension_is_guaranteed(rules: &Rules, granted_before: u32) -> bool {
+    rules
+        .guaranteed_extensions
+        .is_none_or(|n| granted_before < n)
 }
 
 /// An extension of `days`, asked at `asked`, for a position that has used `used_days`: the new
@@ -265,15 +304,48 @@ mod tests {
 
     #[test]
     fn wm_d_vii_2_no_deadline_in_an_unavailable_period() {
-        let w = unavailable_window(&wm(), T0 + 2 * DAY, T0 + 2 * DAY + 64 * HOUR).expect("64 h");
+        let w =
+            unavailable_window(&wm(), T0 + 2 * DAY, T0 + 2 * DAY + 64 * HOUR, &[]).expect("64 h");
         assert_eq!(deadline(&wm(), T0, PhaseKind::Movement, &[w]), w.to);
-        assert!(unavailable_window(&wm(), T0, T0 + 65 * HOUR).is_err());
+        assert!(unavailable_window(&wm(), T0, T0 + 65 * HOUR, &[]).is_err());
         // Chained periods are all skipped.
         let w2 = Window {
             from: w.to - HOUR,
             to: w.to + 10 * HOUR,
         };
         assert_eq!(deadline(&wm(), T0, PhaseKind::Movement, &[w, w2]), w2.to);
+    }
+
+    #[test]
+    fn wm_d_vii_2_one_off_periods_may_not_be_chained() {
+        let first = unavailable_window(&wm(), T0, T0 + 40 * HOUR, &[]).expect("40 h");
+        // Right after it: one period of 70 hours.
+        let e = unavailable_window(&wm(), T0 + 40 * HOUR, T0 + 70 * HOUR, &[first])
+            .expect_err("chained");
+        assert!(
+            e.contains("may not be chained") && e.contains("70 hours"),
+            "{e}"
+        );
+        // Overlapping the start, and bridging two periods, too.
+        assert!(unavailable_window(&wm(), T0 - 30 * HOUR, T0 + HOUR, &[first]).is_err());
+        let later = Window {
+            from: T0 + 50 * HOUR,
+            to: T0 + 60 * HOUR,
+        };
+        assert!(
+            unavailable_window(&wm(), T0 + 39 * HOUR, T0 + 51 * HOUR, &[first, later]).is_err()
+        );
+        // A separate period a day later is fine; so is one inside the first.
+        assert!(unavailable_window(&wm(), T0 + 64 * HOUR, T0 + 100 * HOUR, &[first]).is_ok());
+        assert!(unavailable_window(&wm(), T0 + HOUR, T0 + 2 * HOUR, &[first]).is_ok());
+    }
+
+    #[test]
+    fn wm_d_vii_5_one_guaranteed_extension_then_the_gms_discretion() {
+        assert!(extension_is_guaranteed(&wm(), 0));
+        assert!(!extension_is_guaranteed(&wm(), 1));
+        // Maharajiad B.VIII(5): every extension within the 8 days is guaranteed.
+        assert!(extension_is_guaranteed(&mj(), 5));
     }
 
     #[test]

@@ -295,6 +295,11 @@ pub struct Rules {
     /// the GM may not.
     #[serde(default)]
     pub gm_draw_years: Option<u16>,
+    /// WM D.VII(5): how many extensions a position has as of right (WM: one); further ones are
+    /// the GM's to grant. None: every extension within the allowance is guaranteed (Maharajiad
+    /// B.VIII(5)).
+    #[serde(default)]
+    pub guaranteed_extensions: Option<u32>,
 }
 
 /// Agora BT9: "with 2 days notice".
@@ -475,6 +480,7 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ("votes", "WM IX(1); Maharajiad X(2)"),
     ("stalemate_years", "Maharajiad X(1)"),
     ("gm_draw_years", "Agora BT9"),
+    ("guaranteed_extensions", "WM D.VII(5); Maharajiad B.VIII(5)"),
 ];
 
 /// Why a single option could not be set.

@@ -48,6 +48,11 @@ pub enum GmCommand {
     /// `AGREE RULE press white`: the GM agrees to a house-rule proposal (WM IX(5); Maharajiad
     /// X(3)), written as the players vote on it (upper case, one space between words).
     Agree(String),
+    /// `GRANT EXTENSION FRANCE`: the GM grants a position's waiting request for an extension
+    /// beyond the guaranteed one (WM D.VII(5)).
+    GrantExtension(String),
+    /// `REFUSE EXTENSION FRANCE`: the GM refuses it.
+    RefuseExtension(String),
     /// `DECLARE DRAW`: the GM declares the game a draw after years with no centre changing
     /// owner, with notice (Agora BT9).
     DeclareDraw,
@@ -84,6 +89,8 @@ impl GmCommand {
             GmCommand::Correct(c) => format!("CORRECT {c}"),
             GmCommand::Agree(p) => format!("AGREE {p}"),
             GmCommand::DeclareDraw => "DECLARE DRAW".into(),
+            GmCommand::GrantExtension(p) => format!("GRANT EXTENSION {p}"),
+            GmCommand::RefuseExtension(p) => format!("REFUSE EXTENSION {p}"),
             GmCommand::Broadcast(text) => format!(
                 "BROADCAST ({} line(s), {} characters)",
                 text.lines().count(),
@@ -289,6 +296,19 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
                 _ => Err("write REPLACE <power> <address> [TEMPORARY|PERMANENT]".into()),
             }
         }
+        "GRANT" | "REFUSE"
+            if rest
+                .first()
+                .is_some_and(|w| w.eq_ignore_ascii_case("EXTENSION")) =>
+        {
+            match rest {
+                [_, power] if head == "GRANT" => {
+                    Ok(GmCommand::GrantExtension(power.to_ascii_uppercase()))
+                }
+                [_, power] => Ok(GmCommand::RefuseExtension(power.to_ascii_uppercase())),
+                _ => Err(format!("write {head} EXTENSION <power>")),
+            }
+        }
         "REFUSE" if !rest.is_empty() => Ok(GmCommand::RefuseProposal(upper(rest))),
         "ROLLBACK" => match rest {
             [p] if p
@@ -328,7 +348,7 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
             Err("write BROADCAST alone on its line, the message, then ENDBROADCAST".into())
         }
         _ => Err(format!(
-            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, CORRECT, AGREE, DECLARE, BROADCAST): \"{}\"",
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, CORRECT, AGREE, DECLARE, GRANT, BROADCAST): \"{}\"",
             text.chars().take(60).collect::<String>()
         )),
     }
@@ -526,6 +546,20 @@ mod tests {
             "the GM votes on no draw"
         );
         assert_eq!(read_command("Declare draw"), Ok(GmCommand::DeclareDraw));
+        // WM D.VII(5): the GM's answer to an extension beyond the guaranteed one.
+        assert_eq!(
+            read_command("grant extension france"),
+            Ok(GmCommand::GrantExtension("FRANCE".into()))
+        );
+        assert_eq!(
+            read_command("REFUSE EXTENSION Italy"),
+            Ok(GmCommand::RefuseExtension("ITALY".into()))
+        );
+        assert!(read_command("GRANT EXTENSION").is_err());
+        assert_eq!(
+            read_command("REFUSE DRAW"),
+            Ok(GmCommand::RefuseProposal("DRAW".into()))
+        );
         assert!(read_command("DECLARE WAR").is_err());
     }
 

@@ -1,0 +1,249 @@
+//! Extensions and unavailable periods (WM D.VII(2), D.VII(5); Maharajiad B.VIII(2), (5)): a
+//! player's requests in an order mail, and the GM's answer to an extension beyond the
+//! guaranteed ones. Each runs in the caller's transaction.
+
+use super::command::{Done, announce};
+use super::*;
+use crate::commands::format_gmt;
+use crate::orderset::RequestOut;
+use crate::store::{ExtensionRequest, PlayerRow};
+
+/// A player's requests from an order mail: what the acknowledgement says of each, and the
+/// deadline after them.
+#[allow(clippy::too_many_arguments)]
+pub(super) async fn player_requests(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    rules: &Rules,
+    phase: &PhaseRow,
+    player: &PlayerRow,
+    requests: &[RequestOut],
+    now: Ts,
+) -> Result<(Vec<String>, Ts)> {
+    let mut notes = Vec::new();
+    let mut deadline = phase.deadline;
+    for r in requests {
+        match r {
+            RequestOut::Extension { days, .. } => {
+                let wins = windows(&store::unavailable(c, &g.id).await?);
+                let used = u32::try_from(player.extension_days_used).unwrap_or(u32::MAX);
+                if let Err(e) = policy::extend(rules, deadline, now, *days, used, &wins) {
+                    notes.push(format!("extension of {days} day(s) refused: {e}"));
+                    continue;
+                }
+                let granted = store::extensions_granted(c, &g.id, &player.power).await?;
+                if policy::extension_is_guaranteed(rules, granted) {
+                    deadline =
+                        grant(c, env, g, phase, &player.power, *days, "guaranteed", now).await?;
+                    notes.push(format!(
+                        "extension of {days} day(s) granted (guaranteed: WM D.VII(5)): the \
+                         deadline is now {}; every player was told",
+                        format_gmt(deadline)
+                    ));
+                } else {
+                    ask_gm(c, env, g, phase, &player.power, *days, now).await?;
+                    notes.push(format!(
+                        "extension of {days} day(s) asked of the GM: your guaranteed extension \
+                         has been used, and further ones are at the GM's discretion (WM \
+                         D.VII(5)); you will be told the answer"
+                    ));
+                }
+            }
+            RequestOut::Unavailable { from: f, to: t, .. } => {
+                let (Some(a), Some(b)) = (compose::parse_gmt(f), compose::parse_gmt(t)) else {
+                    notes.push("unavailable period refused: the dates could not be read".into());
+                    continue;
+                };
+                let own = windows(&store::unavailable_of(c, &g.id, &player.power).await?);
+                match policy::unavailable_window(rules, a, b, &own) {
+                    Ok(w) => {
+                        store::add_unavailable(c, &g.id, &player.power, w.from, w.to).await?;
+                        let mut note = format!("unavailable from {f} to {t} GMT: recorded");
+                        // WM D.VII(2): no deadline inside a declared period, even one set
+                        // before the period was declared.
+                        let all = windows(&store::unavailable(c, &g.id).await?);
+                        let moved = policy::past_windows(deadline, &all);
+                        if moved != deadline {
+                            deadline = moved;
+                            store::set_deadline(c, &g.id, phase.seq, deadline).await?;
+                            let text = format!(
+                                "The deadline of {} fell in a period when a player is \
+                                 unavailable, so it moves to the end of that period (WM \
+                                 D.VII(2)).",
+                                phase.phase
+                            );
+                            announce(
+                                c,
+                                env,
+                                g,
+                                &format!("{}|unavailable|{}|{deadline}", g.id, phase.phase),
+                                "the deadline has moved",
+                                &text,
+                                Some(deadline),
+                                now,
+                            )
+                            .await?;
+                            note.push_str(&format!(
+                                "; the deadline fell in this period and is now {}; every \
+                                 player was told",
+                                format_gmt(deadline)
+                            ));
+                        }
+                        // One note a request: the acknowledgement pairs them by position.
+                        notes.push(note);
+                    }
+                    Err(e) => notes.push(format!("unavailable period refused: {e}")),
+                }
+            }
+        }
+    }
+    Ok((notes, deadline))
+}
+
+/// Grant an extension: the game's deadline moves for everybody, the days are charged to the
+/// position, and every player is told (without saying who asked). Returns the new deadline.
+#[allow(clippy::too_many_arguments)]
+async fn grant(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    phase: &PhaseRow,
+    power: &str,
+    days: u32,
+    kind: &str,
+    now: Ts,
+) -> Result<Ts> {
+    let wins = windows(&store::unavailable(c, &g.id).await?);
+    let current = store::current_phase(c, &g.id)
+        .await?
+        .map_or(phase.deadline, |p| p.deadline);
+    let deadline = policy::past_windows(current + Ts::from(days) * policy::DAY, &wins);
+    store::set_deadline(c, &g.id, phase.seq, deadline).await?;
+    store::record_extension(c, &g.id, power, &phase.phase, i64::from(days), kind, now).await?;
+    let text = format!(
+        "An extension of {days} day(s) has been granted in {} (WM D.VII(5)).",
+        phase.phase
+    );
+    announce(
+        c,
+        env,
+        g,
+        &format!("{}|extension|{}|{power}|{now}", g.id, phase.phase),
+        "the deadline has moved",
+        &text,
+        Some(deadline),
+        now,
+    )
+    .await?;
+    Ok(deadline)
+}
+
+/// An extension beyond the guaranteed ones waits for the GM, who is asked by mail.
+async fn ask_gm(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    phase: &PhaseRow,
+    power: &str,
+    days: u32,
+    now: Ts,
+) -> Result<()> {
+    let request = ExtensionRequest {
+        power: power.to_string(),
+        phase: phase.phase.clone(),
+        days: i64::from(days),
+        asked_at: now,
+    };
+    store::ask_extension(c, &g.id, &request).await?;
+    let body = format!(
+        "{power} asks for an extension of {days} day(s) in {} of game {}, after its guaranteed\n\
+         extension. Further extensions are at your discretion (WM D.VII(5)). Answer with a\n\
+         command mail (subject \"{} GM\"):\n\n    GRANT EXTENSION {power}\nor\n    REFUSE EXTENSION {power}\n",
+        phase.phase, g.id, g.id
+    );
+    alert_masters(
+        c,
+        env,
+        Some(g),
+        &format!("extension-request|{}|{power}|{now}", g.id),
+        &format!("{} {}: {power} asks for an extension", g.id, phase.phase),
+        &body,
+        now,
+    )
+    .await
+}
+
+/// GRANT EXTENSION <power> / REFUSE EXTENSION <power>: the GM's answer to a waiting request.
+/// A grant is still held to the request's notice and the position's allowance (WM D.VII(5)).
+pub(super) async fn answer_request(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    current: Option<&PhaseRow>,
+    power: &str,
+    granted: bool,
+    now: Ts,
+) -> Result<Done> {
+    let map = map_of(g)?;
+    let Some(pw) = map.power_by_name(power) else {
+        return Ok(Done::refused(format!(
+            "there is no power {power} in this game"
+        )));
+    };
+    let name = map.power_name(pw).to_string();
+    let Some(r) = store::take_extension_request(c, &g.id, &name).await? else {
+        return Ok(Done::refused(format!(
+            "{name} has no extension request waiting"
+        )));
+    };
+    let Some(p) = current.filter(|p| p.phase == r.phase) else {
+        return Ok(Done::refused(format!(
+            "{name} asked in {}, which is over; the request is dropped",
+            r.phase
+        )));
+    };
+    let players = store::players(c, &g.id).await?;
+    let Some(player) = players.iter().find(|x| x.power == name) else {
+        return Ok(Done::refused(format!("{name} has no player")));
+    };
+    let days = u32::try_from(r.days).unwrap_or(u32::MAX);
+    if !granted {
+        let told = compose::announcement(
+            env,
+            g,
+            &player.address,
+            &player.tz,
+            &format!("{}|extension-refused|{name}|{now}", g.id),
+            "your extension request",
+            &format!(
+                "The GM has refused your request for an extension of {days} day(s) in {} (WM \
+                 D.VII(5): extensions after the guaranteed one are at the GM's discretion). The \
+                 deadline stands.",
+                p.phase
+            ),
+            "",
+            Some(p.deadline),
+        );
+        let masters = masters_for(c, env, Some(g)).await?;
+        let mails = match told {
+            Ok(m) => vec![m],
+            Err(e) => compose_failed_mails(env, Some(g), &masters, &e, &name),
+        };
+        store::enqueue_many(c, &mails, now).await?;
+        return Ok(Done::ok(format!(
+            "{name}'s request for {days} day(s) is refused; {name} was told"
+        )));
+    }
+    let rules = rules_of(g)?;
+    let wins = windows(&store::unavailable(c, &g.id).await?);
+    let used = u32::try_from(player.extension_days_used).unwrap_or(u32::MAX);
+    if let Err(e) = policy::extend(&rules, p.deadline, r.asked_at, days, used, &wins) {
+        return Ok(Done::refused(e.to_string()));
+    }
+    let deadline = grant(c, env, g, p, &name, days, "discretionary", now).await?;
+    Ok(Done::ok(format!(
+        "{name} has an extension of {days} day(s): the deadline is now {}; every player was told",
+        format_gmt(deadline)
+    )))
+}

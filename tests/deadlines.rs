@@ -1,0 +1,217 @@
+//! The deadline rules of the rulebooks (issue 12), through the engine on a real SQLite file
+//! with an injected clock: extensions (WM D.VII(5)) and one-off unavailable periods (WM
+//! D.VII(2)).
+
+#[path = "common/engine.rs"]
+#[allow(dead_code)]
+mod fixtures;
+use fixtures::*;
+
+use chancery::commands::GmCommand;
+use chancery::engine::{self, admin};
+use chancery::policy::{DAY, HOUR, Ts};
+use chancery::store::{self, Role};
+use sqlx::SqlitePool;
+
+const GM: &str = "gm.person@example.test";
+
+/// A running wm2004 game `wm7` with a GM of its own; the players' secrets.
+async fn wm(name: &str) -> (SqlitePool, Vec<String>) {
+    let (pool, secrets) = wm_game(name, "wm7", &[]).await;
+    admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
+        .await
+        .expect("gm");
+    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    (pool, secrets)
+}
+
+async fn deadline(pool: &SqlitePool) -> Ts {
+    let mut c = pool.acquire().await.expect("conn");
+    store::current_phase(&mut c, "wm7")
+        .await
+        .expect("q")
+        .expect("open")
+        .deadline
+}
+
+/// Player `i` mails `body` for S1901M at `at`; the acknowledgement's text.
+async fn mail(
+    pool: &SqlitePool,
+    secrets: &[String],
+    i: usize,
+    uid: u32,
+    body: &str,
+    at: Ts,
+) -> String {
+    let power = POWERS[i];
+    let m = raw(
+        &player(i),
+        "gm@example.test",
+        &format!("wm7 {power} S1901M"),
+        &format!("Message-ID: <d{uid}@x.test>\r\n"),
+        &format!("SECRET {}\n{body}\n", secrets[i]),
+    );
+    deliver(pool, "gm", uid, &m, Some(at), at).await;
+    outbox(pool)
+        .await
+        .into_iter()
+        .rev()
+        .find(|o| o.0 == "ack" && o.1 == player(i))
+        .map(|o| o.3.split_whitespace().collect::<Vec<_>>().join(" "))
+        .expect("ack")
+}
+
+#[tokio::test]
+async fn wm_d_vii_5_notice_guaranteed_then_discretionary_extensions_and_the_cap() {
+    let (pool, secrets) = wm("extensions").await;
+    let first = deadline(&pool).await;
+    // 11 h 59 min before the deadline: refused for this turn.
+    let ack = mail(
+        &pool,
+        &secrets,
+        2,
+        1,
+        "EXTEND 1 DAY",
+        first - 12 * HOUR + 60,
+    )
+    .await;
+    assert!(
+        ack.contains("refused: extensions must be asked at least 12 hours before"),
+        "{ack}"
+    );
+    assert_eq!(deadline(&pool).await, first);
+    // 12 h 01 min before: France's guaranteed extension; every player is told.
+    let ack = mail(
+        &pool,
+        &secrets,
+        2,
+        2,
+        "EXTEND 2 DAYS",
+        first - 12 * HOUR - 60,
+    )
+    .await;
+    assert!(ack.contains("granted (guaranteed: WM D.VII(5))"), "{ack}");
+    let second = deadline(&pool).await;
+    assert_eq!(second, first + 2 * DAY);
+    let out = outbox(&pool).await;
+    for i in 0..7 {
+        assert!(
+            out.iter().any(|o| o.0 == "announcement"
+                && o.1 == player(i)
+                && o.3.contains("An extension of 2 day(s) has been granted")),
+            "player {i} is told"
+        );
+    }
+    // The next one is the GM's to grant: the GM is asked.
+    let ack = mail(&pool, &secrets, 2, 3, "EXTEND 3 DAYS", second - 2 * DAY).await;
+    assert!(ack.contains("asked of the GM"), "{ack}");
+    assert_eq!(deadline(&pool).await, second);
+    let out = outbox(&pool).await;
+    let asked = out
+        .iter()
+        .find(|o| o.1 == GM && o.2.contains("FRANCE asks for an extension"))
+        .expect("the GM is asked");
+    assert!(asked.3.contains("GRANT EXTENSION FRANCE"), "{}", asked.3);
+    let e = env();
+    let grant = GmCommand::GrantExtension("FRANCE".into());
+    let done = admin::console_command(&pool, &e, "wm7", &grant, second - DAY)
+        .await
+        .expect("grant");
+    assert!(done.ok, "{done:?}");
+    let third = deadline(&pool).await;
+    assert_eq!(third, second + 3 * DAY);
+    // Nothing waits any more.
+    let again = admin::console_command(&pool, &e, "wm7", &grant, second - DAY)
+        .await
+        .expect("grant");
+    assert!(
+        !again.ok && again.answer.contains("no extension request"),
+        "{again:?}"
+    );
+    // Five days used of seven: three more are over the cap (WM D.VII(5)), refused at once.
+    let ack = mail(&pool, &secrets, 2, 4, "EXTEND 3 DAYS", third - 2 * DAY).await;
+    assert!(
+        ack.contains("refused: this position has 2 day(s) of extension left"),
+        "{ack}"
+    );
+    assert!(!ack.contains("asked of the GM"), "{ack}");
+    // England's own guaranteed extension is still there; a refusal tells the player.
+    let ack = mail(&pool, &secrets, 1, 5, "EXTEND 1 DAY", third - 2 * DAY).await;
+    assert!(ack.contains("granted (guaranteed"), "{ack}");
+    let ack = mail(&pool, &secrets, 1, 6, "EXTEND 1 DAY", third - DAY).await;
+    assert!(ack.contains("asked of the GM"), "{ack}");
+    let refuse = GmCommand::RefuseExtension("ENGLAND".into());
+    let done = admin::console_command(&pool, &e, "wm7", &refuse, third)
+        .await
+        .expect("refuse");
+    assert!(done.ok, "{done:?}");
+    assert!(
+        outbox(&pool)
+            .await
+            .iter()
+            .any(|o| o.1 == player(1) && o.3.contains("The GM has refused your request")),
+        "England is told"
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    let players = store::players(&mut c, "wm7").await.expect("players");
+    let days = |p: &str| {
+        players
+            .iter()
+            .find(|x| x.power == p)
+            .expect("player")
+            .extension_days_used
+    };
+    assert_eq!((days("FRANCE"), days("ENGLAND")), (5, 1));
+    drop(c);
+    // The ledger, in STATUS.
+    let status = admin::console_command(&pool, &e, "wm7", &GmCommand::Status, third)
+        .await
+        .expect("status");
+    assert!(
+        status
+            .answer
+            .contains("extension days used: ENGLAND 1d, FRANCE 5d"),
+        "{status:?}"
+    );
+}
+
+#[tokio::test]
+async fn wm_d_vii_2_chained_periods_are_refused_and_a_covered_deadline_moves() {
+    let (pool, secrets) = wm("unavailable").await;
+    let first = deadline(&pool).await;
+    let day = |t: Ts| chancery::commands::format_gmt(t).replace(" GMT", "");
+    // A period of 40 hours around the deadline: recorded, and the deadline moves to its end.
+    // (Periods are written to the minute.)
+    let (from, to) = ((first - 20 * HOUR) / 60 * 60, (first + 20 * HOUR) / 60 * 60);
+    let ack = mail(
+        &pool,
+        &secrets,
+        0,
+        1,
+        &format!("UNAVAILABLE {} TO {}", day(from), day(to)),
+        T0 + HOUR,
+    )
+    .await;
+    assert!(ack.contains("recorded"), "{ack}");
+    assert!(ack.contains("the deadline fell in this period"), "{ack}");
+    assert_eq!(deadline(&pool).await, to);
+    assert!(
+        outbox(&pool)
+            .await
+            .iter()
+            .any(|o| o.1 == player(5) && o.3.contains("(WM D.VII(2))")),
+        "every player is told"
+    );
+    // A second period right after it would chain into 70 hours: refused.
+    let ack = mail(
+        &pool,
+        &secrets,
+        0,
+        2,
+        &format!("UNAVAILABLE {} TO {}", day(to), day(to + 30 * HOUR)),
+        T0 + 2 * HOUR,
+    )
+    .await;
+    assert!(ack.contains("may not be chained"), "{ack}");
+    assert_eq!(deadline(&pool).await, to);
+}
