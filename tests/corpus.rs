@@ -232,6 +232,7 @@ fn check(name: &str, got: &MailRead, expect: &Value) -> Vec<String> {
                         && want["from"].as_str().is_some_and(|f| from.starts_with(f))
                         && want["to"].as_str().is_some_and(|t| to.starts_with(t))
                 }
+                RequestOut::HolidayExtension { .. } => want["kind"] == "holiday_extension",
             };
             if !ok {
                 fail(format!("request: expected {want}, got {have:?}"));

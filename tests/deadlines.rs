@@ -215,3 +215,51 @@ async fn wm_d_vii_2_chained_periods_are_refused_and_a_covered_deadline_moves() {
     assert!(ack.contains("may not be chained"), "{ack}");
     assert_eq!(deadline(&pool).await, to);
 }
+
+#[tokio::test]
+async fn wm_d_vii_5_a_holiday_extension_must_be_granted_and_is_not_charged() {
+    let (pool, secrets) = wm("holiday").await;
+    let e = env();
+    let first = deadline(&pool).await;
+    // The TD declares two days around the first deadline a holiday.
+    let day0 = chancery::commands::format_gmt(first - DAY);
+    let day1 = chancery::commands::format_gmt(first);
+    let cmd = chancery::commands::read_command(&format!(
+        "HOLIDAY {} TO {} Thanksgiving",
+        &day0[..10],
+        &day1[..10]
+    ))
+    .expect("read");
+    let done = admin::console_command(&pool, &e, "wm7", &cmd, T0 + 60)
+        .await
+        .expect("holiday");
+    assert!(done.ok, "{done:?}");
+    assert!(
+        outbox(&pool)
+            .await
+            .iter()
+            .any(|o| o.1 == player(3) && o.3.contains("EXTEND HOLIDAY")),
+        "every player is told how to take it"
+    );
+    // An hour before the deadline (no 12 hours' notice needed): it must be granted.
+    let ack = mail(&pool, &secrets, 2, 1, "EXTEND HOLIDAY", first - HOUR).await;
+    assert!(
+        ack.contains("holiday extension granted (WM D.VII(5); not charged)"),
+        "{ack}"
+    );
+    let second = deadline(&pool).await;
+    assert_eq!(second, first + 2 * DAY, "the holiday's two days");
+    // Once for the game; and France's guaranteed extension is still there.
+    let ack = mail(&pool, &secrets, 4, 2, "EXTEND HOLIDAY", first).await;
+    assert!(ack.contains("holiday extension refused"), "{ack}");
+    let ack = mail(&pool, &secrets, 2, 3, "EXTEND 1 DAY", first).await;
+    assert!(ack.contains("granted (guaranteed"), "{ack}");
+    let mut c = pool.acquire().await.expect("conn");
+    let france = store::players(&mut c, "wm7")
+        .await
+        .expect("players")
+        .into_iter()
+        .find(|p| p.power == "FRANCE")
+        .expect("france");
+    assert_eq!(france.extension_days_used, 1, "only the guaranteed day");
+}

@@ -236,6 +236,48 @@ pub enum Command {
         #[arg(long)]
         address: String,
     },
+    /// Grant a position's waiting request for an extension beyond its guaranteed one (WM
+    /// D.VII(5)); every player is told.
+    GrantExtension {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        power: String,
+    },
+    /// Refuse a position's waiting extension request (WM D.VII(5)); the player is told.
+    RefuseExtension {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        power: String,
+    },
+    /// Declare, as the TD, a holiday eligible for an extension charged to nobody (WM D.VII(5)):
+    /// its first and last day (GMT) and its name.
+    Holiday {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        /// The first day, as 2026-12-24.
+        #[arg(long)]
+        from: String,
+        /// The last day, as 2026-12-26.
+        #[arg(long)]
+        to: String,
+        #[arg(long)]
+        name: String,
+    },
+    /// Take, as the GM, the holiday extension of a holiday that falls in this turn (WM D.VII(5)).
+    HolidayExtension {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+    },
     /// Print the audit log: every master's command, by mail or here, and what it did.
     Log {
         #[command(flatten)]
@@ -268,6 +310,10 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         | Command::Refuse { config, .. }
         | Command::Broadcast { config, .. }
         | Command::RemoveObserver { config, .. }
+        | Command::GrantExtension { config, .. }
+        | Command::RefuseExtension { config, .. }
+        | Command::Holiday { config, .. }
+        | Command::HolidayExtension { config, .. }
         | Command::Log { config, .. } => config,
     };
     let (cfg, base) = load_config(config)?;
@@ -454,6 +500,24 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             Command::RemoveObserver { id, address, .. } => {
                 let cmd = GmCommand::ObserverRemove(address.to_ascii_lowercase());
                 console(&pool, &cfg, id, &cmd, now).await?;
+            }
+            Command::GrantExtension { id, power, .. } => {
+                let cmd = GmCommand::GrantExtension(power.to_ascii_uppercase());
+                console(&pool, &cfg, id, &cmd, now).await?;
+            }
+            Command::RefuseExtension { id, power, .. } => {
+                let cmd = GmCommand::RefuseExtension(power.to_ascii_uppercase());
+                console(&pool, &cfg, id, &cmd, now).await?;
+            }
+            Command::Holiday {
+                id, from, to, name, ..
+            } => {
+                let cmd = commands::read_command(&format!("HOLIDAY {from} TO {to} {name}"))
+                    .map_err(|e| anyhow::anyhow!(e))?;
+                console(&pool, &cfg, id, &cmd, now).await?;
+            }
+            Command::HolidayExtension { id, .. } => {
+                console(&pool, &cfg, id, &GmCommand::HolidayExtension, now).await?
             }
             Command::Log { id, .. } => {
                 let mut c = pool.acquire().await?;

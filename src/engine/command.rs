@@ -329,6 +329,30 @@ async fn run(
             super::correction::agree(c, g, current.as_ref(), proposal, now).await
         }
         GmCommand::DeclareDraw => super::correction::declare_draw(c, env, g, now).await,
+        GmCommand::DeclareHoliday { from, to, name } => {
+            let holiday = store::Holiday {
+                name: name.clone(),
+                from_ts: *from,
+                to_ts: *to,
+                taken_at: None,
+            };
+            // At the console the operator stands for the TD.
+            let td = actor.role == Some(Role::Td) || actor.via == "console";
+            super::extension::declare_holiday(c, env, g, td, holiday, now).await
+        }
+        GmCommand::HolidayExtension => {
+            let Some(p) = current.as_ref() else {
+                return Ok(Done::refused("the game has no open phase"));
+            };
+            match super::extension::take_holiday(c, env, g, p, "GM", now).await? {
+                Ok(deadline) => Ok(Done::ok(format!(
+                    "holiday extension taken (not charged): the deadline is now {}; every \
+                     player was told",
+                    format_gmt(deadline)
+                ))),
+                Err(why) => Ok(Done::refused(why)),
+            }
+        }
         GmCommand::GrantExtension(power) | GmCommand::RefuseExtension(power) => {
             let granted = matches!(cmd, GmCommand::GrantExtension(_));
             super::extension::answer_request(c, env, g, current.as_ref(), power, granted, now).await

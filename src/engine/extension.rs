@@ -50,6 +50,21 @@ pub(super) async fn player_requests(
                     ));
                 }
             }
+            RequestOut::HolidayExtension { .. } => {
+                notes.push(
+                    match take_holiday(c, env, g, phase, &player.power, now).await? {
+                        Ok(moved) => {
+                            deadline = moved;
+                            format!(
+                                "holiday extension granted (WM D.VII(5); not charged): the \
+                             deadline is now {}; every player was told",
+                                format_gmt(deadline)
+                            )
+                        }
+                        Err(why) => format!("holiday extension refused: {why}"),
+                    },
+                );
+            }
             RequestOut::Unavailable { from: f, to: t, .. } => {
                 let (Some(a), Some(b)) = (compose::parse_gmt(f), compose::parse_gmt(t)) else {
                     notes.push("unavailable period refused: the dates could not be read".into());
@@ -121,10 +136,18 @@ async fn grant(
     let deadline = policy::past_windows(current + Ts::from(days) * policy::DAY, &wins);
     store::set_deadline(c, &g.id, phase.seq, deadline).await?;
     store::record_extension(c, &g.id, power, &phase.phase, i64::from(days), kind, now).await?;
-    let text = format!(
-        "An extension of {days} day(s) has been granted in {} (WM D.VII(5)).",
-        phase.phase
-    );
+    let text = if kind == "holiday" {
+        format!(
+            "A holiday extension of {days} day(s) has been taken in {} (WM D.VII(5)); it is \
+             charged to nobody.",
+            phase.phase
+        )
+    } else {
+        format!(
+            "An extension of {days} day(s) has been granted in {} (WM D.VII(5)).",
+            phase.phase
+        )
+    };
     announce(
         c,
         env,
@@ -137,6 +160,74 @@ async fn grant(
     )
     .await?;
     Ok(deadline)
+}
+
+/// Take the holiday extension of a holiday the TD declared that falls in this turn (WM
+/// D.VII(5): "Should any one player in a game or the GM wish to exercise such an extension, it
+/// must be granted"; once a holiday, for the whole game). The new deadline, or why not.
+pub(super) async fn take_holiday(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    phase: &PhaseRow,
+    who: &str,
+    now: Ts,
+) -> Result<std::result::Result<Ts, String>> {
+    let current = store::current_phase(c, &g.id)
+        .await?
+        .map_or(phase.deadline, |p| p.deadline);
+    let Some(h) = store::take_holiday(c, &g.id, now, current, now).await? else {
+        return Ok(Err(
+            "no holiday the TD declared falls in this turn, or its extension has been taken".into(),
+        ));
+    };
+    let wins = windows(&store::unavailable(c, &g.id).await?);
+    let (days, _) = policy::holiday_extension(current, h.from_ts, h.to_ts, &wins);
+    Ok(Ok(grant(c, env, g, phase, who, days, "holiday", now).await?))
+}
+
+/// HOLIDAY <from> TO <to> <name>: the TD declares a holiday eligible for extensions that are
+/// never charged (WM D.VII(5)); every player is told how to take it.
+pub(super) async fn declare_holiday(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    td: bool,
+    holiday: store::Holiday,
+    now: Ts,
+) -> Result<Done> {
+    if !td {
+        return Ok(Done::refused(
+            "only the TD declares holidays eligible for extensions (WM D.VII(5))",
+        ));
+    }
+    let name = holiday.name.clone();
+    let (from, to) = (holiday.from_ts, holiday.to_ts);
+    if !store::declare_holiday(c, &g.id, &holiday).await? {
+        return Ok(Done::refused(format!("{name} is declared already")));
+    }
+    let text = format!(
+        "The TD has declared {name} ({} to {}) a holiday eligible for an extension that is \
+         charged to nobody (WM D.VII(5)). If a deadline falls while it lasts, any player may take \
+         it by a line EXTEND HOLIDAY in an order mail (or the GM by command), and it must be \
+         granted: the deadline then moves by the holiday's length, once for this game.",
+        format_gmt(from),
+        format_gmt(to)
+    );
+    announce(
+        c,
+        env,
+        g,
+        &format!("{}|holiday|{name}", g.id),
+        "a holiday extension",
+        &text,
+        None,
+        now,
+    )
+    .await?;
+    Ok(Done::ok(format!(
+        "{name} is a holiday for extensions; every player was told"
+    )))
 }
 
 /// An extension beyond the guaranteed ones waits for the GM, who is asked by mail.

@@ -201,6 +201,7 @@ impl RequestAck {
             RequestOut::Unavailable { line, from, to } => {
                 (*line, format!("unavailable from {from} to {to} (GMT)"))
             }
+            RequestOut::HolidayExtension { line } => (*line, "a holiday extension".to_string()),
         };
         RequestAck {
             line,

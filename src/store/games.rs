@@ -296,17 +296,22 @@ pub async fn record_extension(
     .bind(now)
     .execute(&mut *c)
     .await?;
+    // A holiday extension is never charged (WM D.VII(5)).
+    if kind == "holiday" {
+        return Ok(());
+    }
     add_extension_days(c, game, power, days).await
 }
 
 /// How many extensions a position has been granted in a game.
 pub async fn extensions_granted(c: &mut SqliteConnection, game: &str, power: &str) -> Result<u32> {
-    let n: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM extensions WHERE game_id = $1 AND power = $2")
-            .bind(game)
-            .bind(power)
-            .fetch_one(&mut *c)
-            .await?;
+    let n: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM extensions WHERE game_id = $1 AND power = $2 AND kind != 'holiday'",
+    )
+    .bind(game)
+    .bind(power)
+    .fetch_one(&mut *c)
+    .await?;
     Ok(u32::try_from(n).unwrap_or(u32::MAX))
 }
 
@@ -350,6 +355,53 @@ pub async fn take_extension_request(
     )
     .bind(game)
     .bind(power)
+    .fetch_optional(&mut *c)
+    .await?)
+}
+
+/// A holiday the TD declared eligible for an extension (WM D.VII(5)).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct Holiday {
+    pub name: String,
+    pub from_ts: Ts,
+    pub to_ts: Ts,
+    pub taken_at: Option<Ts>,
+}
+
+/// Declare a holiday; false if the game has one of that name already.
+pub async fn declare_holiday(c: &mut SqliteConnection, game: &str, h: &Holiday) -> Result<bool> {
+    let done = sqlx::query(
+        "INSERT OR IGNORE INTO holidays (game_id, name, from_ts, to_ts) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(game)
+    .bind(&h.name)
+    .bind(h.from_ts)
+    .bind(h.to_ts)
+    .execute(&mut *c)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The first holiday not yet taken that overlaps `from..to` (the turn), if any; it is marked
+/// taken.
+pub async fn take_holiday(
+    c: &mut SqliteConnection,
+    game: &str,
+    from: Ts,
+    to: Ts,
+    now: Ts,
+) -> Result<Option<Holiday>> {
+    Ok(sqlx::query_as(
+        "UPDATE holidays SET taken_at = $4
+         WHERE rowid = (SELECT rowid FROM holidays
+                        WHERE game_id = $1 AND taken_at IS NULL AND from_ts < $3 AND to_ts > $2
+                        ORDER BY from_ts LIMIT 1)
+         RETURNING name, from_ts, to_ts, taken_at",
+    )
+    .bind(game)
+    .bind(from)
+    .bind(to)
+    .bind(now)
     .fetch_optional(&mut *c)
     .await?)
 }

@@ -140,6 +140,21 @@ pub fn extension_is_guaranteed(rules: &Rules, granted_before: u32) -> bool {
         .is_none_or(|n| granted_before < n)
 }
 
+/// A holiday extension (WM D.VII(5); Maharajiad B.VIII(5)): the deadline moves by the
+/// holiday's length in whole days (a part of a day counts as a day), out of any unavailable
+/// period. It must be granted, and it is never charged.
+pub fn holiday_extension(
+    deadline: Ts,
+    holiday_from: Ts,
+    holiday_to: Ts,
+    windows: &[Window],
+) -> (u32, Ts) {
+    let days = ((holiday_to - holiday_from).max(0) + DAY - 1) / DAY;
+    let days = days.max(1);
+    let days = u32::try_from(days).unwrap_or(u32::MAX);
+    (days, past_windows(deadline + Ts::from(days) * DAY, windows))
+}
+
 /// An extension of `days`, asked at `asked`, for a position that has used `used_days`: the new
 /// deadline, or why not.
 pub fn extend(
@@ -330,7 +345,7 @@ mod tests {
         assert!(unavailable_window(&wm(), T0 - 30 * HOUR, T0 + HOUR, &[first]).is_err());
         let later = Window {
             from: T0 + 50 * HOUR,
-            to: T0 + 60 * HOUR,
+            to: T0 + 70 * HOUR,
         };
         assert!(
             unavailable_window(&wm(), T0 + 39 * HOUR, T0 + 51 * HOUR, &[first, later]).is_err()
@@ -338,6 +353,20 @@ mod tests {
         // A separate period a day later is fine; so is one inside the first.
         assert!(unavailable_window(&wm(), T0 + 64 * HOUR, T0 + 100 * HOUR, &[first]).is_ok());
         assert!(unavailable_window(&wm(), T0 + HOUR, T0 + 2 * HOUR, &[first]).is_ok());
+    }
+
+    #[test]
+    fn wm_d_vii_5_a_holiday_extension_lasts_the_holiday() {
+        let dl = T0 + 3 * DAY;
+        assert_eq!(
+            holiday_extension(dl, T0, T0 + 3 * DAY, &[]),
+            (3, dl + 3 * DAY)
+        );
+        assert_eq!(
+            holiday_extension(dl, T0, T0 + 3 * DAY + HOUR, &[]),
+            (4, dl + 4 * DAY)
+        );
+        assert_eq!(holiday_extension(dl, T0, T0, &[]).0, 1, "at least a day");
     }
 
     #[test]

@@ -53,6 +53,15 @@ pub enum GmCommand {
     GrantExtension(String),
     /// `REFUSE EXTENSION FRANCE`: the GM refuses it.
     RefuseExtension(String),
+    /// `HOLIDAY 2026-12-24 TO 2026-12-27 CHRISTMAS`: the TD declares a holiday eligible for an
+    /// extension that is never charged (WM D.VII(5)).
+    DeclareHoliday {
+        from: i64,
+        to: i64,
+        name: String,
+    },
+    /// `HOLIDAY EXTENSION`: the GM takes the holiday extension (WM D.VII(5)).
+    HolidayExtension,
     /// `DECLARE DRAW`: the GM declares the game a draw after years with no centre changing
     /// owner, with notice (Agora BT9).
     DeclareDraw,
@@ -89,6 +98,14 @@ impl GmCommand {
             GmCommand::Correct(c) => format!("CORRECT {c}"),
             GmCommand::Agree(p) => format!("AGREE {p}"),
             GmCommand::DeclareDraw => "DECLARE DRAW".into(),
+            GmCommand::DeclareHoliday { from, to, name } => {
+                format!(
+                    "HOLIDAY {} TO {} {name}",
+                    format_gmt(*from),
+                    format_gmt(*to)
+                )
+            }
+            GmCommand::HolidayExtension => "HOLIDAY EXTENSION".into(),
             GmCommand::GrantExtension(p) => format!("GRANT EXTENSION {p}"),
             GmCommand::RefuseExtension(p) => format!("REFUSE EXTENSION {p}"),
             GmCommand::Broadcast(text) => format!(
@@ -340,6 +357,18 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
             }
             _ => Err("write AGREE RULE <option> <value>, as the players vote on it".into()),
         },
+        "HOLIDAY" => match rest {
+            [w] if w.eq_ignore_ascii_case("EXTENSION") => Ok(GmCommand::HolidayExtension),
+            [from, sep, to, name @ ..] if sep.eq_ignore_ascii_case("TO") && !name.is_empty() => {
+                holiday(from, to, name)
+            }
+            [from, to, name @ ..] if !name.is_empty() => holiday(from, to, name),
+            _ => Err(
+                "write HOLIDAY 2026-12-24 TO 2026-12-27 CHRISTMAS (dates in GMT), or HOLIDAY \
+                 EXTENSION"
+                    .into(),
+            ),
+        },
         "DECLARE" => match rest {
             [w] if w.eq_ignore_ascii_case("DRAW") => Ok(GmCommand::DeclareDraw),
             _ => Err("write DECLARE DRAW (Agora BT9)".into()),
@@ -348,9 +377,25 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
             Err("write BROADCAST alone on its line, the message, then ENDBROADCAST".into())
         }
         _ => Err(format!(
-            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, CORRECT, AGREE, DECLARE, GRANT, BROADCAST): \"{}\"",
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, CORRECT, AGREE, DECLARE, GRANT, HOLIDAY, BROADCAST): \"{}\"",
             text.chars().take(60).collect::<String>()
         )),
+    }
+}
+
+/// A holiday from its first day to its last (both whole days, GMT).
+fn holiday(from: &str, to: &str, name: &[&str]) -> Result<GmCommand, String> {
+    match (parse_gmt(from), parse_gmt(to)) {
+        (Some(a), Some(b)) if a <= b => Ok(GmCommand::DeclareHoliday {
+            from: a,
+            // The last day is a holiday too.
+            to: b + 86_400,
+            name: upper(name),
+        }),
+        _ => Err(
+            "write HOLIDAY 2026-12-24 TO 2026-12-27 CHRISTMAS (the first day, then the last, GMT)"
+                .into(),
+        ),
     }
 }
 
@@ -546,6 +591,20 @@ mod tests {
             "the GM votes on no draw"
         );
         assert_eq!(read_command("Declare draw"), Ok(GmCommand::DeclareDraw));
+        // WM D.VII(5): holidays the TD declares, the GM's own holiday extension.
+        assert_eq!(
+            read_command("HOLIDAY 2026-12-24 TO 2026-12-26 Christmas Days"),
+            Ok(GmCommand::DeclareHoliday {
+                from: parse_gmt("2026-12-24").unwrap(),
+                to: parse_gmt("2026-12-27").unwrap(),
+                name: "CHRISTMAS DAYS".into()
+            })
+        );
+        assert!(read_command("HOLIDAY 2026-12-26 TO 2026-12-24 X").is_err());
+        assert_eq!(
+            read_command("holiday extension"),
+            Ok(GmCommand::HolidayExtension)
+        );
         // WM D.VII(5): the GM's answer to an extension beyond the guaranteed one.
         assert_eq!(
             read_command("grant extension france"),

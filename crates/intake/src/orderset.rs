@@ -57,6 +57,9 @@ pub enum RequestOut {
         from: String,
         to: String,
     },
+    HolidayExtension {
+        line: usize,
+    },
 }
 
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
@@ -253,6 +256,7 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
         .into_iter()
         .map(|r| match r.kind {
             RequestKind::Extension { days } => RequestOut::Extension { line: r.line, days },
+            RequestKind::HolidayExtension => RequestOut::HolidayExtension { line: r.line },
             RequestKind::Unavailable { from, to } => RequestOut::Unavailable {
                 line: r.line,
                 from,

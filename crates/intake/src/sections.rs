@@ -47,6 +47,8 @@ pub enum RequestKind {
     Extension {
         days: u32,
     },
+    /// `EXTEND HOLIDAY`: a holiday extension the TD declared (WM D.VII(5)); never charged.
+    HolidayExtension,
     /// Dates as written (`YYYY-MM-DD` with an optional ` HH:MM`), GMT.
     Unavailable {
         from: String,
@@ -396,6 +398,15 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
                     }),
                 }
             }
+            "extend" | "extension" | "request" | "holiday"
+                if ws.iter().any(|w| w.starts_with("exten"))
+                    && ws.iter().any(|w| w.starts_with("holiday")) =>
+            {
+                s.requests.push(Request {
+                    line: line.number,
+                    kind: RequestKind::HolidayExtension,
+                })
+            }
             "extend" | "extension" | "request" if ws.iter().any(|w| w.starts_with("exten")) => {
                 match ws.iter().find_map(|w| w.parse::<u32>().ok()) {
                     Some(days) if (1..=30).contains(&days) => s.requests.push(Request {
@@ -506,6 +517,15 @@ mod tests {
         assert_eq!(s.votes[0].proposal, "DRAW");
         assert_eq!(s.votes[0].ballot, Ballot::Yes);
         assert_eq!(s.requests[0].kind, RequestKind::Extension { days: 2 });
+        for line in [
+            "EXTEND HOLIDAY",
+            "holiday extension",
+            "Request holiday extension",
+        ] {
+            let h = split(map, &body(line));
+            assert_eq!(h.requests.len(), 1, "{line}");
+            assert_eq!(h.requests[0].kind, RequestKind::HolidayExtension, "{line}");
+        }
         assert_eq!(
             s.requests[1].kind,
             RequestKind::Unavailable {
