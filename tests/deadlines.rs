@@ -263,3 +263,68 @@ async fn wm_d_vii_5_a_holiday_extension_must_be_granted_and_is_not_charged() {
         .expect("france");
     assert_eq!(france.extension_days_used, 1, "only the guaranteed day");
 }
+
+#[tokio::test]
+async fn wm_d_vii_6_a_a_player_who_nmred_must_make_contact_or_be_replaced() {
+    let (pool, secrets) = wm_game(
+        "nmr-contact",
+        "wm7",
+        &[("no_nmr_phases".into(), "[]".into())],
+    )
+    .await;
+    admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
+        .await
+        .expect("gm");
+    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    let e = env();
+    // France orders; the six others NMR.
+    mail(&pool, &secrets, 2, 1, "A Par - Bur", T0 + HOUR).await;
+    let published = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, published).await.expect("tick"), 1);
+    let rules = chancery::rules::Rules::preset("wm2004").expect("wm");
+    let due = chancery::policy::nmr_contact_deadline(&rules, published).expect("window");
+    // Italy's player makes contact (any authenticated mail).
+    let italy = raw(
+        &player(4),
+        "gm@example.test",
+        "wm7 ITALY F1901M",
+        "Message-ID: <contact@x.test>\r\n",
+        &format!("SECRET {}\nSorry, I was away.\n", secrets[4]),
+    );
+    deliver(
+        &pool,
+        "gm",
+        50,
+        &italy,
+        Some(published + HOUR),
+        published + HOUR,
+    )
+    .await;
+    let notices = |pool: SqlitePool| async move {
+        outbox(&pool)
+            .await
+            .into_iter()
+            .filter(|o| o.1 == GM && o.2.contains("who NMRed and has not made contact"))
+            .map(|o| (o.2, o.3))
+            .collect::<Vec<_>>()
+    };
+    // Not before the window closes...
+    engine::tick(&pool, &e, due - 60).await.expect("tick");
+    assert!(notices(pool.clone()).await.is_empty());
+    // ...then once per NMR without contact: not France (orders), not Italy (contact).
+    engine::tick(&pool, &e, due + 60).await.expect("tick");
+    engine::tick(&pool, &e, due + 120).await.expect("tick");
+    let sent = notices(pool.clone()).await;
+    let powers: Vec<&str> = ["AUSTRIA", "ENGLAND", "GERMANY", "RUSSIA", "TURKEY"].to_vec();
+    assert_eq!(sent.len(), powers.len(), "{sent:?}");
+    for p in powers {
+        let n = sent.iter().find(|n| n.0.contains(p)).expect(p);
+        assert!(n.1.contains(&format!("REPLACE {p} <address>")), "{}", n.1);
+        assert!(n.1.contains("WM D.VII(6)(a)"), "{}", n.1);
+    }
+    assert!(
+        !sent
+            .iter()
+            .any(|n| n.0.contains("FRANCE") || n.0.contains("ITALY"))
+    );
+}

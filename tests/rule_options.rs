@@ -1520,6 +1520,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.no_nmr_phases = vec!["S1901M".into(), "S1901R".into(), "F1901M".into()]; // WM D.VII(6)(b)
         r.final_year = Some(1909); // WM B(3)
         r.guaranteed_extensions = Some(1); // WM D.VII(5)
+        r.nmr_contact_hours = Some(48); // WM D.VII(6)(a)
         r.authentication = chancery::rules::Authentication::Secret; // WM D.X(6), a tournament
     });
     expect("maharajiad", &|r| {
@@ -1540,6 +1541,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.authentication = chancery::rules::Authentication::Secret; // B.XI(7), a tournament
         r.votes = chancery::rules::VoteRule::Maharajiad; // X(2)
         r.stalemate_years = Some(3); // X(1)
+        r.nmr_contact_hours = Some(48); // B.VIII(6)(a)
     });
     expect("agora2020", &|r| {
         r.civil_disorder = CivilDisorder::FarthestFromCountry; // BT24

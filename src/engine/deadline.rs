@@ -65,10 +65,54 @@ pub async fn tick_with(
         }
     }
     drop(conn);
+    if let Err(e) = replacement_notices(pool, env, now).await {
+        tracing::warn!(error = %e, "replacement notices");
+    }
     for (game, error) in &report.failed {
         alert_tick_failure(pool, env, game, error, now).await;
     }
     Ok(report)
+}
+
+/// WM D.VII(6)(a): a player who NMRed and has not contacted the GM within the window is to be
+/// replaced (WM B.8): the masters get a replacement notice, once per NMR.
+async fn replacement_notices(pool: &SqlitePool, env: &Env, now: Ts) -> Result<()> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    for n in store::nmrs_due(&mut tx, now, 500).await? {
+        let g = store::game(&mut tx, &n.game_id).await?;
+        if g.as_ref()
+            .is_some_and(|g| g.status == store::GameStatus::Active)
+        {
+            let body = format!(
+                "Game {game}: {power} sent no orders for {phase} and has not contacted the GM in\n\
+                 the {hours} hours since the results were published ({published} to {due}).\n\n\
+                 The replacement procedure starts (WM D.VII(6)(a), B.8). Find a replacement and\n\
+                 send a command mail (subject \"{game} GM\"):\n\n    REPLACE {power} <address> [TEMPORARY|PERMANENT]\n",
+                game = n.game_id,
+                power = n.power,
+                phase = n.phase,
+                hours = (n.due_at - n.published_at) / policy::HOUR,
+                published = compose::gmt(n.published_at),
+                due = compose::gmt(n.due_at),
+            );
+            alert_masters(
+                &mut tx,
+                env,
+                g.as_ref(),
+                &format!("replace|{}|{}|{}", n.game_id, n.power, n.phase),
+                &format!(
+                    "{} {}: replace {}, who NMRed and has not made contact",
+                    n.game_id, n.phase, n.power
+                ),
+                &body,
+                now,
+            )
+            .await?;
+        }
+        store::nmr_notified(&mut tx, &n, now).await?;
+    }
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Games per transaction in a tick: enough to share an fsync and the statements, few enough
@@ -477,6 +521,7 @@ fn ended_instead(
         next: store::Next::Finished,
         year_end: None,
         rules: None,
+        nmrs: Vec::new(),
     };
     Ok(Decision::Adjudicated { record, mails })
 }
@@ -802,6 +847,14 @@ fn adjudicate_phase(
             .as_ref()
             .map(serde_json::to_string)
             .transpose()?,
+        // WM D.VII(6)(a): each NMR of a game that goes on opens a contact window.
+        nmrs: match policy::nmr_contact_deadline(rules, now) {
+            Some(due) if ended.is_none() => missing_names
+                .iter()
+                .map(|p| (p.clone(), current.phase.clone(), due))
+                .collect(),
+            _ => Vec::new(),
+        },
         next: if ended.is_some() {
             store::Next::Finished
         } else {

@@ -293,6 +293,8 @@ pub(super) async fn order_mail(
         )
         .await?;
     }
+    // Any authenticated mail from the player is contact with the GM (WM D.VII(6)(a)).
+    store::nmr_contact(c, &g.id, &power_name, now).await?;
     // Requests: extensions move the deadline; unavailable periods are recorded.
     let (request_notes, deadline) = super::extension::player_requests(
         c,

@@ -309,6 +309,8 @@ pub struct Adjudicated {
     pub year_end: Option<YearEnd>,
     /// The game's house rules (JSON) as a passed proposal changed them (WM IX(5)), if one did.
     pub rules: Option<String>,
+    /// The powers that NMRed: (power, phase, the end of its contact window) (WM D.VII(6)(a)).
+    pub nmrs: Vec<(String, String, Ts)>,
 }
 
 /// What follows an adjudicated phase.
@@ -391,6 +393,24 @@ pub async fn record_adjudications(
         });
         q.build().execute(&mut *c).await?;
     }
+    // WM D.VII(6)(a): each NMR opens a contact window.
+    let nmrs: Vec<(&str, &(String, String, Ts))> = done
+        .iter()
+        .flat_map(|a| a.nmrs.iter().map(move |n| (a.game.as_str(), n)))
+        .collect();
+    for chunk in nmrs.chunks(1000) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "INSERT OR IGNORE INTO nmrs (game_id, power, phase, published_at, due_at) ",
+        );
+        q.push_values(chunk, |mut b, (game, (power, phase, due))| {
+            b.push_bind(*game)
+                .push_bind(power)
+                .push_bind(phase)
+                .push_bind(now)
+                .push_bind(*due);
+        });
+        q.build().execute(&mut *c).await?;
+    }
     // Rare (a passed house-rule proposal): one statement each.
     for a in done {
         if let Some(rules) = &a.rules {
@@ -435,6 +455,58 @@ pub async fn mark_reminded(
     )
     .bind(now)
     .bind(serde_json::to_string(phases)?)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// An NMR whose contact window has closed without contact (WM D.VII(6)(a)).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct NmrDue {
+    pub game_id: String,
+    pub power: String,
+    pub phase: String,
+    pub published_at: Ts,
+    pub due_at: Ts,
+}
+
+/// NMRs whose window closed by `now` with no contact and no notice yet, oldest first.
+pub async fn nmrs_due(c: &mut SqliteConnection, now: Ts, limit: i64) -> Result<Vec<NmrDue>> {
+    Ok(sqlx::query_as(
+        "SELECT game_id, power, phase, published_at, due_at FROM nmrs
+         WHERE contacted_at IS NULL AND notified_at IS NULL AND due_at <= $1
+         ORDER BY due_at LIMIT $2",
+    )
+    .bind(now)
+    .bind(limit)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// The masters have been sent the replacement notice for this NMR.
+pub async fn nmr_notified(c: &mut SqliteConnection, n: &NmrDue, now: Ts) -> Result<()> {
+    sqlx::query(
+        "UPDATE nmrs SET notified_at = $1 WHERE game_id = $2 AND power = $3 AND phase = $4",
+    )
+    .bind(now)
+    .bind(&n.game_id)
+    .bind(&n.power)
+    .bind(&n.phase)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Any authenticated mail from a power's player is contact with the GM: its open windows close
+/// (WM D.VII(6)(a)).
+pub async fn nmr_contact(c: &mut SqliteConnection, game: &str, power: &str, now: Ts) -> Result<()> {
+    sqlx::query(
+        "UPDATE nmrs SET contacted_at = $1
+         WHERE game_id = $2 AND power = $3 AND contacted_at IS NULL AND notified_at IS NULL",
+    )
+    .bind(now)
+    .bind(game)
+    .bind(power)
     .execute(&mut *c)
     .await?;
     Ok(())

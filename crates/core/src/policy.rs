@@ -263,6 +263,26 @@ pub fn final_year_played(rules: &Rules, next: Phase) -> bool {
         .is_some_and(|y| next.year > y || (next.year == y && next.kind == PhaseKind::Adjustment))
 }
 
+/// Whether the period `from..to` includes any part of a Saturday or a Sunday (GMT).
+pub fn includes_weekend(from: Ts, to: Ts) -> bool {
+    // 1970-01-01 was a Thursday: day 0 is weekday 4, counting Sunday as 0.
+    let (first, last) = (from.div_euclid(DAY), (to - 1).div_euclid(DAY));
+    (first..=last.min(first + 7)).any(|d| matches!((d + 4).rem_euclid(7), 0 | 6))
+}
+
+/// When the contact window of a player who NMRed in results published at `published` closes
+/// (WM D.VII(6)(a); Maharajiad B.VIII(6)(a)): "within 48 hours [or 96 hours if the period
+/// includes a weekend] of the publication of the adjudication". None: the game has none.
+pub fn nmr_contact_deadline(rules: &Rules, published: Ts) -> Option<Ts> {
+    let hours = Ts::from(rules.nmr_contact_hours?);
+    let end = published + hours * HOUR;
+    Some(if includes_weekend(published, end) {
+        published + 2 * hours * HOUR
+    } else {
+        end
+    })
+}
+
 /// An NMR in this phase holds the results back and the player is replaced (WM D.VII(6)(b)).
 pub fn nmr_holds_results(rules: &Rules, phase: Phase, missing: &[Power]) -> bool {
     !missing.is_empty() && rules.no_nmr_phases.iter().any(|p| *p == phase.to_string())
@@ -353,6 +373,35 @@ mod tests {
         // A separate period a day later is fine; so is one inside the first.
         assert!(unavailable_window(&wm(), T0 + 64 * HOUR, T0 + 100 * HOUR, &[first]).is_ok());
         assert!(unavailable_window(&wm(), T0 + HOUR, T0 + 2 * HOUR, &[first]).is_ok());
+    }
+
+    #[test]
+    fn wm_d_vii_6_a_48_hours_to_make_contact_or_96_over_a_weekend() {
+        // Monday 2026-11-23 12:00 GMT: to Wednesday noon, no weekend.
+        let monday = 1_795_435_200;
+        assert!(!includes_weekend(monday, monday + 48 * HOUR));
+        assert_eq!(
+            nmr_contact_deadline(&wm(), monday),
+            Some(monday + 48 * HOUR)
+        );
+        // Thursday noon: the 48 hours reach Saturday, so 96.
+        let thursday = monday + 3 * DAY;
+        assert!(includes_weekend(thursday, thursday + 48 * HOUR));
+        assert_eq!(
+            nmr_contact_deadline(&wm(), thursday),
+            Some(thursday + 96 * HOUR)
+        );
+        // Wednesday noon to Friday noon: no weekend.
+        assert_eq!(
+            nmr_contact_deadline(&wm(), monday + 2 * DAY),
+            Some(monday + 2 * DAY + 48 * HOUR)
+        );
+        assert_eq!(
+            nmr_contact_deadline(&mj(), monday),
+            Some(monday + 48 * HOUR)
+        );
+        let own = Rules::preset("dpv2023").expect("dpv");
+        assert_eq!(nmr_contact_deadline(&own, monday), None);
     }
 
     #[test]

@@ -300,6 +300,11 @@ pub struct Rules {
     /// B.VIII(5)).
     #[serde(default)]
     pub guaranteed_extensions: Option<u32>,
+    /// WM D.VII(6)(a); Maharajiad B.VIII(6)(a): hours a player who NMRed has to contact the GM
+    /// after the results (doubled when the period includes a weekend) before the masters are
+    /// told to replace them. None: no contact window.
+    #[serde(default)]
+    pub nmr_contact_hours: Option<u32>,
 }
 
 /// Agora BT9: "with 2 days notice".
@@ -481,6 +486,10 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ("stalemate_years", "Maharajiad X(1)"),
     ("gm_draw_years", "Agora BT9"),
     ("guaranteed_extensions", "WM D.VII(5); Maharajiad B.VIII(5)"),
+    (
+        "nmr_contact_hours",
+        "WM D.VII(6)(a); Maharajiad B.VIII(6)(a)",
+    ),
 ];
 
 /// Why a single option could not be set.
