@@ -1,6 +1,7 @@
-//! The deadline rules of the rulebooks (issue 12), through the engine on a real SQLite file
-//! with an injected clock: extensions (WM D.VII(5)) and one-off unavailable periods (WM
-//! D.VII(2)).
+//! The deadline, NMR and press rules of the rulebooks (issue 12), through the engine on a real
+//! SQLite file with an injected clock: extensions and holiday extensions (WM D.VII(5)), one-off
+//! unavailable periods (WM D.VII(2)), the NMR contact window (WM D.VII(6)(a)) and white press
+//! with its author's orders (WM D.X(1)).
 
 #[path = "common/engine.rs"]
 #[allow(dead_code)]
@@ -327,4 +328,38 @@ async fn wm_d_vii_6_a_a_player_who_nmred_must_make_contact_or_be_replaced() {
             .iter()
             .any(|n| n.0.contains("FRANCE") || n.0.contains("ITALY"))
     );
+}
+
+#[tokio::test]
+async fn wm_d_x_1_white_press_is_published_with_its_authors_orders() {
+    let (pool, secrets) = wm_game(
+        "white-press",
+        "wm7",
+        &[("no_nmr_phases".into(), "[]".into())],
+    )
+    .await;
+    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    mail(
+        &pool,
+        &secrets,
+        4,
+        1,
+        "A Ven H\nPRESS TO ALL\nLepanto? Never heard of it.\nENDPRESS",
+        T0 + HOUR,
+    )
+    .await;
+    let at = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &env(), at).await.expect("tick"), 1);
+    let results = outbox(&pool)
+        .await
+        .into_iter()
+        .find(|o| o.0 == "results" && o.1 == player(6))
+        .expect("Turkey's results")
+        .3;
+    let italy = results
+        .split("\nITALY\n")
+        .nth(1)
+        .and_then(|s| s.split("\nRUSSIA\n").next())
+        .expect("Italy's orders");
+    assert!(italy.contains("Lepanto? Never heard of it."), "{results}");
 }

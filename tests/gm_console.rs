@@ -1012,7 +1012,7 @@ async fn a_stalemate_ends_the_game_unless_everyone_votes_to_continue() {
 
 #[tokio::test]
 async fn a_refused_proposal_is_not_counted() {
-    // Issue 11, point 4: the GM may refuse repetitive proposals (WM IX(2)).
+    // Issue 11, point 4: the GM may refuse repetitive proposals (Maharajiad X(2)).
     let (pool, secret, _) = with_masters("refuse").await;
     let e = env();
     let refuse = raw(

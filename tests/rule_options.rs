@@ -1521,6 +1521,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.final_year = Some(1909); // WM B(3)
         r.guaranteed_extensions = Some(1); // WM D.VII(5)
         r.nmr_contact_hours = Some(48); // WM D.VII(6)(a)
+        r.white_press_with_orders = true; // WM D.X(1)
         r.authentication = chancery::rules::Authentication::Secret; // WM D.X(6), a tournament
     });
     expect("maharajiad", &|r| {
@@ -1539,7 +1540,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.extension_days_total = 8; // B.VIII(5)
         r.no_nmr_phases = vec!["S1501M".into(), "F1501M".into(), "W1501A".into()]; // B.VIII(6)(b)
         r.authentication = chancery::rules::Authentication::Secret; // B.XI(7), a tournament
-        r.votes = chancery::rules::VoteRule::Maharajiad; // X(2)
+        r.votes = chancery::rules::VoteRule::Maharajiad; // X(1)
         r.stalemate_years = Some(3); // X(1)
         r.nmr_contact_hours = Some(48); // B.VIII(6)(a)
     });

@@ -207,7 +207,7 @@ pub enum Command {
         #[arg(long)]
         id: String,
     },
-    /// Refuse a repetitive proposal (WM IX(2)): its votes are not counted; every player is told.
+    /// Refuse a repetitive proposal (Maharajiad X(2)): its votes are not counted; every player is told.
     Refuse {
         #[command(flatten)]
         config: ConfigArg,

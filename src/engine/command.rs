@@ -362,7 +362,7 @@ async fn run(
                 return Ok(Done::refused(format!("{proposal} was refused already")));
             }
             let text = format!(
-                "The GM has refused the proposal {proposal} as repetitive (WM IX(2)): votes on \
+                "The GM has refused the proposal {proposal} as repetitive (Maharajiad X(2)): votes on \
                  it are not counted."
             );
             announce(

@@ -880,6 +880,8 @@ fn adjudicate_phase(
         (!over).then_some(next_deadline),
     );
     view.centre_history = history;
+    // WM D.X(1): white press with its author's orders; Maharajiad B.XI(1): apart.
+    view.white_press_with_orders = rules.white_press_with_orders;
     // Every player, each observer (press to all only), then the GM's copy (all press).
     let readers: Vec<compose::ResultsReader<'_>> = f
         .players

@@ -277,7 +277,7 @@ pub(super) async fn order_mail(
         .await?;
     }
     for v in &read.votes {
-        // A proposal the GM refused as repetitive is not voted on (WM IX(2)); the players
+        // A proposal the GM refused as repetitive is not voted on (Maharajiad X(2)); the players
         // were told when it was refused.
         if store::proposal_refused(c, &g.id, &v.proposal).await? {
             continue;

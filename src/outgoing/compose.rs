@@ -789,6 +789,7 @@ pub fn results_view(
         unowned_centres: unowned,
         white_press: white,
         grey_press: grey,
+        // Set by the caller from the rules (WM D.X(1); Maharajiad B.XI(1)).
         white_press_with_orders: false,
         vote_result: told,
         centre_history: None,

@@ -315,7 +315,7 @@ pub async fn insert_press(
     Ok(())
 }
 
-/// Refuse a proposal as repetitive (WM IX(2)): the votes cast on it are dropped, and later
+/// Refuse a proposal as repetitive (Maharajiad X(2)): the votes cast on it are dropped, and later
 /// ones are not recorded. Whether it was not refused already.
 pub async fn refuse_proposal(
     c: &mut SqliteConnection,

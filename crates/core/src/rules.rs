@@ -211,7 +211,7 @@ pub enum VoteRule {
     /// a player who also NMRs at a movement deadline, on a game-end proposal, counts as yes.
     #[default]
     Wm,
-    /// Maharajiad X(2): unanimity except those who abstain; not voting is a no.
+    /// Maharajiad X(1): unanimity except those who abstain; not voting is a no.
     Maharajiad,
 }
 
@@ -283,7 +283,7 @@ pub struct Rules {
     /// semi-final 1912, the final 1915), and the centre counts then stand. None: no final year.
     #[serde(default)]
     pub final_year: Option<u16>,
-    /// WM IX(1); Maharajiad X(2): how votes are counted.
+    /// WM IX(1); Maharajiad X(1): how votes are counted.
     #[serde(default)]
     pub votes: VoteRule,
     /// Maharajiad X(1): after this many game years with no supply centre changing owner the
@@ -305,6 +305,10 @@ pub struct Rules {
     /// told to replace them. None: no contact window.
     #[serde(default)]
     pub nmr_contact_hours: Option<u32>,
+    /// WM D.X(1) (and its Alternatives A and B): white press is published with the orders of
+    /// its author. Maharajiad B.XI(1): all press in a section of its own (false).
+    #[serde(default)]
+    pub white_press_with_orders: bool,
 }
 
 /// Agora BT9: "with 2 days notice".
@@ -482,7 +486,7 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ("unavailable_hours_max", "WM D.VII(2); Maharajiad B.VIII(2)"),
     ("no_nmr_phases", "WM D.VII(6)(b); Maharajiad B.VIII(6)(b)"),
     ("final_year", "WM B(3)"),
-    ("votes", "WM IX(1); Maharajiad X(2)"),
+    ("votes", "WM IX(1); Maharajiad X(1)"),
     ("stalemate_years", "Maharajiad X(1)"),
     ("gm_draw_years", "Agora BT9"),
     ("guaranteed_extensions", "WM D.VII(5); Maharajiad B.VIII(5)"),
@@ -490,6 +494,7 @@ pub const CLAUSES: &[(&str, &str)] = &[
         "nmr_contact_hours",
         "WM D.VII(6)(a); Maharajiad B.VIII(6)(a)",
     ),
+    ("white_press_with_orders", "WM D.X(1); Maharajiad B.XI(1)"),
 ];
 
 /// Why a single option could not be set.

@@ -152,7 +152,7 @@ pub fn survivors(map: &Map, board: &Board) -> Vec<Power> {
 /// - WM IX(1): unanimity of the players remaining; an abstention, a no or an uncast vote defeats
 ///   it, except that for a game-end proposal at a movement deadline, the uncast vote of a
 ///   player who also NMRed counts as yes.
-/// - Maharajiad X(2): unanimity of the players remaining except those who abstain; an uncast
+/// - Maharajiad X(1): unanimity of the players remaining except those who abstain; an uncast
 ///   vote is a no.
 pub fn passes(
     rules: &Rules,
@@ -255,7 +255,7 @@ mod tests {
     }
 
     #[test]
-    fn maharajiad_x_2_abstainers_are_left_out_and_uncast_is_no() {
+    fn maharajiad_x_1_abstainers_are_left_out_and_uncast_is_no() {
         let mut mj = Rules::preset("wm2004").expect("wm");
         mj.votes = VoteRule::Maharajiad;
         let draw = Proposal::Draw(vec![]);

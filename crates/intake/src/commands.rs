@@ -40,7 +40,7 @@ pub enum GmCommand {
     Rollback(String),
     /// `CONSENT ROLLBACK S1902M`: the TD consents to a GM's rollback.
     ConsentRollback(String),
-    /// `REFUSE DRAW FRANCE ENGLAND`: the GM refuses a repetitive proposal (WM IX(2)).
+    /// `REFUSE DRAW FRANCE ENGLAND`: the GM refuses a repetitive proposal (Maharajiad X(2)).
     RefuseProposal(String),
     /// `CORRECT MOVE A PAR BUR` and the like (WM D.VIII(1)-(3)): the words after CORRECT, read
     /// by the engine with the game's map (`chancery_core::correction`).
