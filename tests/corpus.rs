@@ -233,6 +233,7 @@ fn check(name: &str, got: &MailRead, expect: &Value) -> Vec<String> {
                         && want["to"].as_str().is_some_and(|t| to.starts_with(t))
                 }
                 RequestOut::HolidayExtension { .. } => want["kind"] == "holiday_extension",
+                RequestOut::Weekly { .. } => want["kind"] == "weekly",
             };
             if !ok {
                 fail(format!("request: expected {want}, got {have:?}"));

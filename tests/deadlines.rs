@@ -363,3 +363,63 @@ async fn wm_d_x_1_white_press_is_published_with_its_authors_orders() {
         .expect("Italy's orders");
     assert!(italy.contains("Lepanto? Never heard of it."), "{results}");
 }
+
+#[tokio::test]
+async fn wm_d_vii_2_a_weekly_weekend_in_new_york_keeps_deadlines_out_across_dst() {
+    let (pool, secrets) = wm_game("weekly", "wm7", &[("no_nmr_phases".into(), "[]".into())]).await;
+    admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
+        .await
+        .expect("gm");
+    let at = |s: &str| {
+        chrono::DateTime::parse_from_rfc3339(s)
+            .expect("date")
+            .timestamp()
+    };
+    // Started on Wednesday 2026-10-28: the first deadline, three days on, is Saturday noon GMT,
+    // in the weekend over which New York leaves daylight saving.
+    let start = at("2026-10-28T12:00:00Z");
+    engine::start_game(&pool, "wm7", start)
+        .await
+        .expect("start");
+    assert_eq!(deadline(&pool).await, at("2026-10-31T12:00:00Z"));
+    let ack = mail(
+        &pool,
+        &secrets,
+        0,
+        1,
+        "UNAVAILABLE WEEKLY FRIDAY 17:00 TO MONDAY 09:00 America/New_York",
+        start + HOUR,
+    )
+    .await;
+    assert!(ack.contains("recorded, in America/New_York time"), "{ack}");
+    assert!(ack.contains("the deadline fell in it"), "{ack}");
+    // Monday 09:00 in New York, now EST: 14:00 GMT (it left at 21:00 GMT, EDT).
+    let monday = at("2026-11-02T14:00:00Z");
+    assert_eq!(deadline(&pool).await, monday);
+    assert!(
+        outbox(&pool)
+            .await
+            .iter()
+            .any(|o| o.1 == player(3) && o.3.contains("(WM D.VII(2))")),
+        "every player is told"
+    );
+    // The tick keeps later deadlines out of later weekends: Fall's is Thursday, then Spring
+    // 1902's would be Sunday 2026-11-08 and moves to Monday 09:00 EST.
+    let e = env();
+    assert_eq!(engine::tick(&pool, &e, monday).await.expect("tick"), 1);
+    let fall = deadline(&pool).await;
+    assert_eq!(fall, at("2026-11-05T14:00:00Z"));
+    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    assert_eq!(deadline(&pool).await, at("2026-11-09T14:00:00Z"));
+    // Withdrawn: no weekly period any more.
+    let ack = mail(
+        &pool,
+        &secrets,
+        0,
+        2,
+        "UNAVAILABLE WEEKLY NONE",
+        fall + HOUR,
+    )
+    .await;
+    assert!(ack.contains("withdrawn"), "{ack}");
+}

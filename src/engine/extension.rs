@@ -50,6 +50,27 @@ pub(super) async fn player_requests(
                     ));
                 }
             }
+            RequestOut::Weekly { period, .. } => {
+                let note = weekly(
+                    c,
+                    env,
+                    g,
+                    rules,
+                    phase,
+                    player,
+                    period.as_ref(),
+                    deadline,
+                    now,
+                )
+                .await?;
+                if let Ok((_, Some(moved))) = &note {
+                    deadline = *moved;
+                }
+                notes.push(match note {
+                    Ok((text, _)) => text,
+                    Err(why) => format!("weekly unavailable period refused: {why}"),
+                });
+            }
             RequestOut::HolidayExtension { .. } => {
                 notes.push(
                     match take_holiday(c, env, g, phase, &player.power, now).await? {
@@ -77,28 +98,10 @@ pub(super) async fn player_requests(
                         let mut note = format!("unavailable from {f} to {t} GMT: recorded");
                         // WM D.VII(2): no deadline inside a declared period, even one set
                         // before the period was declared.
-                        let all = windows(&store::unavailable(c, &g.id).await?);
-                        let moved = policy::past_windows(deadline, &all);
-                        if moved != deadline {
+                        if let Some(moved) =
+                            move_out_of_periods(c, env, g, phase, deadline, now).await?
+                        {
                             deadline = moved;
-                            store::set_deadline(c, &g.id, phase.seq, deadline).await?;
-                            let text = format!(
-                                "The deadline of {} fell in a period when a player is \
-                                 unavailable, so it moves to the end of that period (WM \
-                                 D.VII(2)).",
-                                phase.phase
-                            );
-                            announce(
-                                c,
-                                env,
-                                g,
-                                &format!("{}|unavailable|{}|{deadline}", g.id, phase.phase),
-                                "the deadline has moved",
-                                &text,
-                                Some(deadline),
-                                now,
-                            )
-                            .await?;
                             note.push_str(&format!(
                                 "; the deadline fell in this period and is now {}; every \
                                  player was told",
@@ -114,6 +117,187 @@ pub(super) async fn player_requests(
         }
     }
     Ok((notes, deadline))
+}
+
+/// A deadline that falls in a declared unavailable period moves to its end (WM D.VII(2)), and
+/// every player is told. The new deadline, if it moved.
+async fn move_out_of_periods(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    phase: &PhaseRow,
+    deadline: Ts,
+    now: Ts,
+) -> Result<Option<Ts>> {
+    let all = windows(&store::unavailable(c, &g.id).await?);
+    let moved = policy::past_windows(deadline, &all);
+    if moved == deadline {
+        return Ok(None);
+    }
+    store::set_deadline(c, &g.id, phase.seq, moved).await?;
+    let text = format!(
+        "The deadline of {} fell in a period when a player is unavailable, so it moves to the \
+         end of that period (WM D.VII(2)).",
+        phase.phase
+    );
+    announce(
+        c,
+        env,
+        g,
+        &format!("{}|unavailable|{}|{moved}", g.id, phase.phase),
+        "the deadline has moved",
+        &text,
+        Some(moved),
+        now,
+    )
+    .await?;
+    Ok(Some(moved))
+}
+
+/// How many weeks of a weekly period are kept ahead (a tournament game lasts less).
+const WEEKLY_AHEAD: i64 = 104;
+
+/// A weekly unavailable period declared or withdrawn (WM D.VII(2)): its occurrences replace the
+/// player's earlier weekly ones; a deadline it covers moves out; the masters are warned when the
+/// game's weekly periods leave no time in a week. The note, and the deadline if it moved.
+#[allow(clippy::too_many_arguments)]
+async fn weekly(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    rules: &Rules,
+    phase: &PhaseRow,
+    player: &PlayerRow,
+    period: Option<&crate::sections::WeeklyPeriod>,
+    deadline: Ts,
+    now: Ts,
+) -> Result<std::result::Result<(String, Option<Ts>), String>> {
+    let Some(p) = period else {
+        store::replace_weekly(c, &g.id, &player.power, &[], now).await?;
+        return Ok(Ok((
+            "your weekly unavailable period is withdrawn".into(),
+            None,
+        )));
+    };
+    let zone = p.zone.as_deref().unwrap_or(&player.tz);
+    let Ok(tz) = zone.parse::<chrono_tz::Tz>() else {
+        return Ok(Err(format!(
+            "'{zone}' is not a time zone (write one such as America/New_York)"
+        )));
+    };
+    let minutes = weekly_minutes(p);
+    let max = i64::from(rules.unavailable_hours_max) * 60;
+    if minutes == 0 || minutes > max {
+        return Ok(Err(format!(
+            "a weekly period lasts at most {} hours (WM D.VII(2)); this one lasts {} hours",
+            rules.unavailable_hours_max,
+            (minutes + 59) / 60
+        )));
+    }
+    let occurrences = weekly_windows(p, tz, now, WEEKLY_AHEAD);
+    let rows: Vec<(Ts, Ts)> = occurrences.iter().map(|w| (w.from, w.to)).collect();
+    store::replace_weekly(c, &g.id, &player.power, &rows, now).await?;
+    let mut note = format!("recorded, in {zone} time, every week until withdrawn");
+    let moved = move_out_of_periods(c, env, g, phase, deadline, now).await?;
+    if let Some(m) = moved {
+        note.push_str(&format!(
+            "; the deadline fell in it and is now {}; every player was told",
+            format_gmt(m)
+        ));
+    }
+    // WM D.VII(2): "If several players state different unavailable periods such that the GM
+    // thinks significant problems will arise, the GM must warn the TD": a week with no time
+    // left for a deadline is such a problem.
+    let all = windows(&store::unavailable(c, &g.id).await?);
+    if no_time_in_a_week(&all, now) {
+        alert_masters(
+            c,
+            env,
+            Some(g),
+            &format!("weekly-blocked|{}|{now}", g.id),
+            &format!(
+                "{}: the players' unavailable periods leave no time in a week",
+                g.id
+            ),
+            &format!(
+                "Game {}: after {}'s weekly period, the players' unavailable periods cover a\n\
+                 whole week: no deadline can be set outside them. A compromise must be found\n\
+                 with the players (WM D.VII(2)).\n",
+                g.id, player.power
+            ),
+            now,
+        )
+        .await?;
+    }
+    Ok(Ok((note, moved)))
+}
+
+/// The length of a weekly period in minutes (it may run over the week's end).
+fn weekly_minutes(p: &crate::sections::WeeklyPeriod) -> i64 {
+    let at = |day: u8, minute: u16| i64::from(day) * 1440 + i64::from(minute);
+    (at(p.to_day, p.to_minute) - at(p.from_day, p.from_minute)).rem_euclid(7 * 1440)
+}
+
+/// The occurrences of a weekly period as GMT windows, from the week of `now` on for `weeks`
+/// weeks (those already over left out). Each starts and ends at its local hours in `tz`, so it
+/// keeps them across daylight-saving changes (WM D.VII(2): "5pm Friday to 9am Monday US
+/// Eastern").
+fn weekly_windows(
+    p: &crate::sections::WeeklyPeriod,
+    tz: chrono_tz::Tz,
+    now: Ts,
+    weeks: i64,
+) -> Vec<Window> {
+    use chrono::{Datelike, Duration, TimeZone};
+    let Some(utc_now) = chrono::DateTime::from_timestamp(now, 0) else {
+        return Vec::new();
+    };
+    let local = utc_now.with_timezone(&tz).naive_local();
+    let monday = local.date() - Duration::days(i64::from(local.weekday().num_days_from_monday()));
+    // A local time that does not exist (the hour skipped in spring) is taken an hour later.
+    let to_utc = |t: chrono::NaiveDateTime| {
+        tz.from_local_datetime(&t)
+            .earliest()
+            .or_else(|| tz.from_local_datetime(&(t + Duration::hours(1))).earliest())
+            .map(|d| d.timestamp())
+    };
+    let length = Duration::minutes(weekly_minutes(p));
+    (-1..weeks)
+        .filter_map(|k| {
+            let day = monday + Duration::days(7 * k + i64::from(p.from_day));
+            let start = day.and_hms_opt(
+                u32::from(p.from_minute / 60),
+                u32::from(p.from_minute % 60),
+                0,
+            )?;
+            Some(Window {
+                from: to_utc(start)?,
+                to: to_utc(start + length)?,
+            })
+        })
+        .filter(|w| w.to > now)
+        .collect()
+}
+
+/// Whether the periods leave no time at all in some week from now: merged, one lasts a week.
+fn no_time_in_a_week(windows: &[Window], now: Ts) -> bool {
+    let mut ws: Vec<Window> = windows
+        .iter()
+        .filter(|w| w.to > now && w.from < now + 21 * policy::DAY)
+        .copied()
+        .collect();
+    ws.sort_by_key(|w| w.from);
+    let mut run: Option<(Ts, Ts)> = None;
+    for w in ws {
+        run = match run {
+            Some((a, b)) if w.from <= b => Some((a, b.max(w.to))),
+            _ => Some((w.from, w.to)),
+        };
+        if run.is_some_and(|(a, b)| b - a >= 7 * policy::DAY) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Grant an extension: the game's deadline moves for everybody, the days are charged to the
@@ -337,4 +521,61 @@ pub(super) async fn answer_request(
         "{name} has an extension of {days} day(s): the deadline is now {}; every player was told",
         format_gmt(deadline)
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sections::WeeklyPeriod;
+
+    #[test]
+    fn wm_d_vii_2_a_weekly_period_keeps_its_local_hours_across_dst() {
+        // Friday 17:00 to Monday 09:00 US Eastern, from Wednesday 2026-10-21 (EDT, UTC-4);
+        // daylight saving ends on Sunday 2026-11-01 (EST, UTC-5).
+        let p = WeeklyPeriod {
+            from_day: 4,
+            from_minute: 17 * 60,
+            to_day: 0,
+            to_minute: 9 * 60,
+            zone: None,
+        };
+        let now = chrono::DateTime::parse_from_rfc3339("2026-10-21T12:00:00Z")
+            .expect("date")
+            .timestamp();
+        let ws = weekly_windows(&p, chrono_tz::America::New_York, now, 3);
+        let gmt = |t: Ts| {
+            chrono::DateTime::from_timestamp(t, 0)
+                .expect("t")
+                .to_rfc3339()
+        };
+        let got: Vec<(String, String)> = ws.iter().map(|w| (gmt(w.from), gmt(w.to))).collect();
+        assert_eq!(
+            got,
+            vec![
+                // EDT: 17:00 is 21:00 GMT.
+                (
+                    "2026-10-23T21:00:00+00:00".into(),
+                    "2026-10-26T13:00:00+00:00".into()
+                ),
+                // Over the change: leaves at 21:00 GMT (EDT), returns at 14:00 GMT (EST).
+                (
+                    "2026-10-30T21:00:00+00:00".into(),
+                    "2026-11-02T14:00:00+00:00".into()
+                ),
+                (
+                    "2026-11-06T22:00:00+00:00".into(),
+                    "2026-11-09T14:00:00+00:00".into()
+                ),
+            ]
+        );
+        assert_eq!(weekly_minutes(&p), 64 * 60);
+    }
+
+    #[test]
+    fn wm_d_vii_2_periods_that_cover_a_week_leave_no_time() {
+        let day = policy::DAY;
+        let w = |a: Ts, b: Ts| Window { from: a, to: b };
+        assert!(!no_time_in_a_week(&[w(0, 3 * day), w(4 * day, 6 * day)], 0));
+        assert!(no_time_in_a_week(&[w(0, 3 * day), w(3 * day, 7 * day)], 0));
+    }
 }

@@ -202,6 +202,9 @@ impl RequestAck {
                 (*line, format!("unavailable from {from} to {to} (GMT)"))
             }
             RequestOut::HolidayExtension { line } => (*line, "a holiday extension".to_string()),
+            RequestOut::Weekly { line, text, .. } => {
+                (*line, format!("unavailable {text} (WM D.VII(2))"))
+            }
         };
         RequestAck {
             line,

@@ -406,18 +406,52 @@ pub async fn take_holiday(
     .await?)
 }
 
+/// Replace a player's weekly unavailable period by these occurrences (none: withdrawn). Those
+/// already over are kept (they no longer matter).
+pub async fn replace_weekly(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+    occurrences: &[(Ts, Ts)],
+    now: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "DELETE FROM unavailable WHERE game_id = $1 AND power = $2 AND weekly = 1 AND to_ts > $3",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    for chunk in occurrences.chunks(500) {
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "INSERT INTO unavailable (game_id, power, from_ts, to_ts, weekly) ",
+        );
+        q.push_values(chunk, |mut b, (from, to)| {
+            b.push_bind(game)
+                .push_bind(power)
+                .push_bind(*from)
+                .push_bind(*to)
+                .push_bind(1);
+        });
+        q.build().execute(&mut *c).await?;
+    }
+    Ok(())
+}
+
 /// A player's own one-off unavailable periods.
 pub async fn unavailable_of(
     c: &mut SqliteConnection,
     game: &str,
     power: &str,
 ) -> Result<Vec<(Ts, Ts)>> {
-    let rows =
-        sqlx::query("SELECT from_ts, to_ts FROM unavailable WHERE game_id = $1 AND power = $2")
-            .bind(game)
-            .bind(power)
-            .fetch_all(&mut *c)
-            .await?;
+    let rows = sqlx::query(
+        "SELECT from_ts, to_ts FROM unavailable WHERE game_id = $1 AND power = $2 AND weekly = 0",
+    )
+    .bind(game)
+    .bind(power)
+    .fetch_all(&mut *c)
+    .await?;
     rows.iter()
         .map(|r| Ok((r.try_get("from_ts")?, r.try_get("to_ts")?)))
         .collect()

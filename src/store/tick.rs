@@ -201,9 +201,11 @@ pub async fn tick_facts(
     let mut unavailable: HashMap<String, Vec<(Ts, Ts)>> = HashMap::new();
     for r in sqlx::query(
         "SELECT u.game_id, u.from_ts, u.to_ts FROM json_each($1) j
-         JOIN unavailable u ON u.game_id = j.value",
+         JOIN unavailable u ON u.game_id = j.value AND u.to_ts > $2",
     )
     .bind(&ids)
+    // Periods over before the day began no longer matter (weekly ones run two years ahead).
+    .bind(drops_since)
     .fetch_all(&mut *c)
     .await?
     {

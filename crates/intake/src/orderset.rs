@@ -12,6 +12,16 @@ use chancery_core::order::Order;
 use chancery_core::rules::{MultipleOrders, PressPolicy, UnknownLines};
 use serde::Serialize;
 
+const DAY_NAMES: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct OrderLine {
     pub line: usize,
@@ -59,6 +69,13 @@ pub enum RequestOut {
     },
     HolidayExtension {
         line: usize,
+    },
+    /// A weekly unavailable period (WM D.VII(2)), or its withdrawal.
+    Weekly {
+        line: usize,
+        #[serde(skip)]
+        period: Option<crate::sections::WeeklyPeriod>,
+        text: String,
     },
 }
 
@@ -257,6 +274,26 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
         .map(|r| match r.kind {
             RequestKind::Extension { days } => RequestOut::Extension { line: r.line, days },
             RequestKind::HolidayExtension => RequestOut::HolidayExtension { line: r.line },
+            RequestKind::Weekly(period) => RequestOut::Weekly {
+                line: r.line,
+                text: match &period {
+                    Some(p) => format!(
+                        "every week from {} {:02}:{:02} to {} {:02}:{:02}{}",
+                        DAY_NAMES[usize::from(p.from_day % 7)],
+                        p.from_minute / 60,
+                        p.from_minute % 60,
+                        DAY_NAMES[usize::from(p.to_day % 7)],
+                        p.to_minute / 60,
+                        p.to_minute % 60,
+                        p.zone
+                            .as_deref()
+                            .map(|z| format!(" {z}"))
+                            .unwrap_or_default()
+                    ),
+                    None => "no weekly period any more".to_string(),
+                },
+                period,
+            },
             RequestKind::Unavailable { from, to } => RequestOut::Unavailable {
                 line: r.line,
                 from,

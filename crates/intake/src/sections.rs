@@ -49,11 +49,65 @@ pub enum RequestKind {
     },
     /// `EXTEND HOLIDAY`: a holiday extension the TD declared (WM D.VII(5)); never charged.
     HolidayExtension,
+    /// `UNAVAILABLE WEEKLY FRIDAY 17:00 TO MONDAY 09:00 [zone]` (WM D.VII(2)): every week, in the
+    /// player's zone unless one is named; weekdays 0 = Monday, times in minutes. `None`: the
+    /// weekly period is withdrawn (`UNAVAILABLE WEEKLY NONE`).
+    Weekly(Option<WeeklyPeriod>),
     /// Dates as written (`YYYY-MM-DD` with an optional ` HH:MM`), GMT.
     Unavailable {
         from: String,
         to: String,
     },
+}
+
+/// A weekly unavailable period, as written (local time of `zone`, or of the player).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeeklyPeriod {
+    pub from_day: u8,
+    pub from_minute: u16,
+    pub to_day: u8,
+    pub to_minute: u16,
+    /// An IANA zone as written (`America/New_York`), checked by the engine.
+    pub zone: Option<String>,
+}
+
+/// `MON`..`SUN` and their full names: 0 = Monday.
+fn weekday(w: &str) -> Option<u8> {
+    const DAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+    let w = w.to_ascii_lowercase();
+    DAYS.iter()
+        .position(|d| w.starts_with(d) && w.len() <= 9)
+        .and_then(|i| u8::try_from(i).ok())
+}
+
+/// `17:00` as minutes after midnight.
+fn clock(w: &str) -> Option<u16> {
+    let (h, m) = w.split_once(':')?;
+    let (h, m): (u16, u16) = (h.parse().ok()?, m.parse().ok()?);
+    (h < 24 && m < 60 && w.len() == 5).then_some(h * 60 + m)
+}
+
+/// `WEEKLY FRIDAY 17:00 TO MONDAY 09:00 [zone]` or `WEEKLY NONE`, from the original words after
+/// UNAVAILABLE.
+fn weekly(words: &[&str]) -> Option<Option<WeeklyPeriod>> {
+    match words {
+        [none] if none.eq_ignore_ascii_case("none") || none.eq_ignore_ascii_case("off") => {
+            Some(None)
+        }
+        [d1, t1, to, d2, t2, zone @ ..]
+            if zone.len() <= 1
+                && ["to", "until", "-"].contains(&to.to_ascii_lowercase().as_str()) =>
+        {
+            Some(Some(WeeklyPeriod {
+                from_day: weekday(d1)?,
+                from_minute: clock(t1)?,
+                to_day: weekday(d2)?,
+                to_minute: clock(t2)?,
+                zone: zone.first().map(|z| z.to_string()),
+            }))
+        }
+        _ => None,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -417,6 +471,20 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
                         line: line.number,
                         text: text.to_string(),
                         message: "write the number of days, 1 to 30: EXTEND 2 DAYS".into(),
+                    }),
+                }
+            }
+            "unavailable" | "away" if ws.get(1).is_some_and(|w| w == "weekly") => {
+                let original: Vec<&str> = text.split_whitespace().skip(2).collect();
+                match weekly(&original) {
+                    Some(period) => s.requests.push(Request {
+                        line: line.number,
+                        kind: RequestKind::Weekly(period),
+                    }),
+                    None => s.errors.push(SectionError {
+                        line: line.number,
+                        text: text.to_string(),
+                        message: "write UNAVAILABLE WEEKLY FRIDAY 17:00 TO MONDAY 09:00, then a zone such as America/New_York if not your own (or UNAVAILABLE WEEKLY NONE)".into(),
                     }),
                 }
             }
