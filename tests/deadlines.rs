@@ -1,7 +1,8 @@
 //! The deadline, NMR and press rules of the rulebooks (issue 12), through the engine on a real
 //! SQLite file with an injected clock: extensions and holiday extensions (WM D.VII(5)), one-off
 //! unavailable periods (WM D.VII(2)), the NMR contact window (WM D.VII(6)(a)) and white press
-//! with its author's orders (WM D.X(1)).
+//! with its author's orders (WM D.X(1)), and receipts read against the subject's phase and the
+//! game's own addressing rule (WM D.VII(7); Maharajiad B.VIII(7)).
 
 #[path = "common/engine.rs"]
 #[allow(dead_code)]
@@ -422,4 +423,52 @@ async fn wm_d_vii_2_a_weekly_weekend_in_new_york_keeps_deadlines_out_across_dst(
     )
     .await;
     assert!(ack.contains("withdrawn"), "{ack}");
+}
+
+#[tokio::test]
+async fn a_receipt_reads_the_orders_against_the_subjects_phase_and_the_games_own_rule() {
+    // Issue 12, point 7; WM D.VII(7), Maharajiad B.VIII(7) and B.III(2).
+    let (pool, secrets) = wm_game(
+        "receipts",
+        "wm7",
+        &[
+            ("no_nmr_phases".into(), "[]".into()),
+            ("gm_address".into(), "to".into()),
+        ],
+    )
+    .await;
+    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    mail(&pool, &secrets, 2, 1, "A Par - Bur", T0 + HOUR).await;
+    let spring = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &env(), spring).await.expect("tick"), 1);
+    // Read after the adjudication (an outage), a copy of Spring orders is still read against
+    // Spring's board, where the army is in Paris; the GM is only in CC, which this game refuses.
+    let copy = raw(
+        &player(2),
+        "confirm@example.test",
+        "wm7 FRANCE S1901M",
+        "Cc: gm@example.test\r\nMessage-ID: <late-copy@x.test>\r\n",
+        &format!("SECRET {}\nA Par - Pic\n", secrets[2]),
+    );
+    deliver(
+        &pool,
+        "confirm",
+        60,
+        &copy,
+        Some(spring - 60),
+        spring + HOUR,
+    )
+    .await;
+    let receipt = outbox(&pool)
+        .await
+        .into_iter()
+        .find(|o| o.0 == "receipt")
+        .expect("receipt")
+        .3;
+    let text = receipt.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(text.contains("A PAR - PIC"), "{text}");
+    assert!(
+        text.contains("is not in the \"To\" line of this message"),
+        "{text}"
+    );
 }

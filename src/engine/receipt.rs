@@ -29,12 +29,22 @@ pub(super) async fn receipt(
         .as_ref()
         .map(|g| g.gm_address.clone())
         .unwrap_or_default();
+    let mut to_only = false;
     let (addressing, orders, confirm) = match &game {
         Some(g) => {
             let rules = rules_of(g)?;
+            // The wording follows the game's own addressing rule (WM D.II(2): To or CC;
+            // Maharajiad B.III(2): To).
+            to_only = rules.gm_address == crate::rules::GmAddress::To;
             let addressing = acceptance::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc);
             let orders = match power_and_phase(c, g, msg, &from).await? {
-                Some((power, phase_row)) => {
+                Some((power, current)) => {
+                    // Read against the phase the subject names, when the game has it: a receipt
+                    // read late (an outage) must not read the orders against a later board.
+                    let phase_row = match subject_phase(c, g, &msg.subject).await? {
+                        Some(p) => p,
+                        None => current,
+                    };
                     let map = map_of(g)?;
                     let read = read_with(map, &rules, power, &phase_row, msg)?;
                     read.understood()
@@ -68,7 +78,27 @@ pub(super) async fn receipt(
         size,
         &orders,
         addressing.err(),
+        to_only,
     );
     answer(c, env, ctx, mail, Recipient::Registered, game.as_ref()).await?;
     Ok(Processed::Receipted)
+}
+
+/// The phase of game `g` the subject names (`S1901M`), if the game has played or plays it.
+async fn subject_phase(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    subject: &str,
+) -> Result<Option<PhaseRow>> {
+    let named = subject
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|ch: char| !ch.is_alphanumeric())
+                .to_ascii_uppercase()
+        })
+        .find(|w| w.parse::<Phase>().is_ok());
+    match named {
+        Some(p) => Ok(store::phase_named(c, &g.id, &p).await?),
+        None => Ok(None),
+    }
 }

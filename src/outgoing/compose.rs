@@ -462,6 +462,7 @@ pub fn receipt(
     size: u64,
     orders: &[String],
     addressing: Option<String>,
+    gm_in_to_only: bool,
 ) -> Composed {
     let v = render::ReceiptView {
         mailbox: confirm.to_string(),
@@ -474,7 +475,7 @@ pub fn receipt(
         cc: msg.cc.clone(),
         gm_address: gm.to_string(),
         gm_addressed: addressing.is_none(),
-        gm_in_to_only: false,
+        gm_in_to_only,
         orders: orders.to_vec(),
         sha256: sha256.to_string(),
         size,
