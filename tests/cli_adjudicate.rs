@@ -189,6 +189,7 @@ fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
         &["game", "holiday"],
         &["game", "holiday-extension"],
         &["game", "log"],
+        &["players", "report"],
         &["presets"],
         &["demo"],
         &["bench"],

@@ -472,3 +472,73 @@ async fn a_receipt_reads_the_orders_against_the_subjects_phase_and_the_games_own
         "{text}"
     );
 }
+
+#[tokio::test]
+async fn every_nmr_late_set_extension_and_replacement_feeds_the_reliability_record() {
+    // Issue 12, point 4: `chancery players report`.
+    let (pool, secrets) = wm_game(
+        "reliability",
+        "wm7",
+        &[("no_nmr_phases".into(), "[]".into())],
+    )
+    .await;
+    admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
+        .await
+        .expect("gm");
+    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    let e = env();
+    let first = deadline(&pool).await;
+    // France: orders and a two-day extension; Germany: orders; England: orders too late.
+    mail(
+        &pool,
+        &secrets,
+        2,
+        1,
+        "A Par - Bur\nEXTEND 2 DAYS",
+        T0 + HOUR,
+    )
+    .await;
+    mail(&pool, &secrets, 3, 2, "A Mun H", T0 + HOUR).await;
+    let spring = deadline(&pool).await;
+    assert_eq!(spring, first + 2 * DAY);
+    let late = raw(
+        &player(1),
+        "gm@example.test",
+        "wm7 ENGLAND S1901M",
+        "Message-ID: <late@x.test>\r\n",
+        &format!("SECRET {}\nF Lon - Nth\n", secrets[1]),
+    );
+    deliver(&pool, "gm", 3, &late, Some(spring + 60), spring + 60).await;
+    // Italy's player is replaced.
+    let replace = GmCommand::Replace {
+        power: "ITALY".into(),
+        address: "stand-in@example.test".into(),
+        permanent: true,
+    };
+    assert!(
+        admin::console_command(&pool, &e, "wm7", &replace, T0 + 2 * HOUR)
+            .await
+            .expect("replace")
+            .ok
+    );
+    assert_eq!(
+        engine::tick(&pool, &e, spring + 120).await.expect("tick"),
+        1
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    let report = store::reliability(&mut c).await.expect("report");
+    let of = |a: &str| report.iter().find(|r| r.address == a).cloned().expect(a);
+    let france = of(&player(2));
+    assert_eq!(
+        (france.nmrs, france.extensions, france.extension_days),
+        (0, 1, 2)
+    );
+    let england = of(&player(1));
+    assert_eq!((england.nmrs, england.late), (1, 1), "late, then no orders");
+    assert_eq!(of(&player(3)).nmrs, 0);
+    assert_eq!(of(&player(0)).nmrs, 1);
+    let old = of(&player(4));
+    assert_eq!((old.replaced, old.positions), (1, 0));
+    let new = of("stand-in@example.test");
+    assert_eq!((new.replacing, new.positions, new.nmrs), (1, 1, 1));
+}

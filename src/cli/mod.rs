@@ -7,6 +7,7 @@ use std::path::PathBuf;
 mod adjudicate;
 mod game;
 mod parse;
+mod players;
 mod serve;
 mod status;
 
@@ -68,6 +69,9 @@ pub enum Command {
     /// Create, fill, start and inspect games.
     #[command(subcommand)]
     Game(game::Command),
+    /// The players across games: `players report` prints each one's reliability record.
+    #[command(subcommand)]
+    Players(players::Command),
     /// List the house-rule presets, or with --show every option of one with its value and
     /// clause (any option can be changed per game: `game create --set OPTION=VALUE`).
     Presets {
@@ -113,6 +117,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(a) => serve::run(a),
         Command::Status(a) => status::run(a),
         Command::Game(c) => game::run(c),
+        Command::Players(c) => players::run(c),
         Command::Presets { show } => {
             use chancery::rules::Rules;
             match show {

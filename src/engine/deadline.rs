@@ -851,7 +851,14 @@ fn adjudicate_phase(
         nmrs: match policy::nmr_contact_deadline(rules, now) {
             Some(due) if ended.is_none() => missing_names
                 .iter()
-                .map(|p| (p.clone(), current.phase.clone(), due))
+                .map(|p| {
+                    let address = f
+                        .players
+                        .iter()
+                        .find(|x| x.power == *p)
+                        .map_or_else(String::new, |x| x.address.clone());
+                    (p.clone(), current.phase.clone(), due, address)
+                })
                 .collect(),
             _ => Vec::new(),
         },

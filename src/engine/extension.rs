@@ -319,7 +319,13 @@ async fn grant(
         .map_or(phase.deadline, |p| p.deadline);
     let deadline = policy::past_windows(current + Ts::from(days) * policy::DAY, &wins);
     store::set_deadline(c, &g.id, phase.seq, deadline).await?;
-    store::record_extension(c, &g.id, power, &phase.phase, i64::from(days), kind, now).await?;
+    let players = store::players(c, &g.id).await?;
+    let address = players
+        .iter()
+        .find(|p| p.power == power)
+        .map_or("", |p| p.address.as_str());
+    let who = (power, address);
+    store::record_extension(c, &g.id, who, &phase.phase, i64::from(days), kind, now).await?;
     let text = if kind == "holiday" {
         format!(
             "A holiday extension of {days} day(s) has been taken in {} (WM D.VII(5)); it is \

@@ -211,6 +211,19 @@ pub(super) async fn order_mail(
         phase_row.deadline,
         phase_row.adjudication_started_at.is_some(),
     );
+    // Late orders feed the player's reliability record, refused or not.
+    if timeliness != policy::Timeliness::OnTime {
+        store::record_late(
+            c,
+            &g.id,
+            &power_name,
+            &player.address,
+            &phase_row.phase,
+            timeliness == policy::Timeliness::LateAccepted,
+            now,
+        )
+        .await?;
+    }
     if timeliness == policy::Timeliness::LateRefused {
         let e = format!(
             "these orders arrived after the deadline ({}), and late orders are not accepted (WM D.VII(3))",

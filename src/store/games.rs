@@ -279,14 +279,14 @@ pub async fn add_extension_days(
 pub async fn record_extension(
     c: &mut SqliteConnection,
     game: &str,
-    power: &str,
+    (power, address): (&str, &str),
     phase: &str,
     days: i64,
     kind: &str,
     now: Ts,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO extensions (game_id, power, phase, days, kind, at) VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO extensions (game_id, power, phase, days, kind, at, address) VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(game)
     .bind(power)
@@ -294,6 +294,7 @@ pub async fn record_extension(
     .bind(days)
     .bind(kind)
     .bind(now)
+    .bind(address)
     .execute(&mut *c)
     .await?;
     // A holiday extension is never charged (WM D.VII(5)).
@@ -356,6 +357,69 @@ pub async fn take_extension_request(
     .bind(game)
     .bind(power)
     .fetch_optional(&mut *c)
+    .await?)
+}
+
+/// Orders that came after the deadline, refused or accepted (the reliability record).
+#[allow(clippy::too_many_arguments)]
+pub async fn record_late(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+    address: &str,
+    phase: &str,
+    accepted: bool,
+    now: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO late_orders (game_id, power, address, phase, at, accepted) VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(address)
+    .bind(phase)
+    .bind(now)
+    .bind(accepted)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// One player's reliability record, over every game of this server (by address).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct Reliability {
+    pub address: String,
+    /// Positions held now.
+    pub positions: i64,
+    pub nmrs: i64,
+    pub late: i64,
+    pub extensions: i64,
+    pub extension_days: i64,
+    /// Times this player was replaced, and times this player replaced another.
+    pub replaced: i64,
+    pub replacing: i64,
+}
+
+/// Every player's reliability record (a report: it reads whole tables by design).
+pub async fn reliability(c: &mut SqliteConnection) -> Result<Vec<Reliability>> {
+    Ok(sqlx::query_as(
+        "WITH people AS (SELECT address FROM players
+                         UNION SELECT old_address FROM replacements
+                         UNION SELECT address FROM nmrs WHERE address != ''),
+              reliability_counts AS (SELECT 1)
+         SELECT p.address,
+           (SELECT count(*) FROM players x WHERE x.address = p.address) AS positions,
+           (SELECT count(*) FROM nmrs n WHERE n.address = p.address) AS nmrs,
+           (SELECT count(*) FROM late_orders l WHERE l.address = p.address) AS late,
+           (SELECT count(*) FROM extensions e WHERE e.address = p.address AND e.kind != 'holiday')
+             AS extensions,
+           (SELECT coalesce(sum(e.days), 0) FROM extensions e
+             WHERE e.address = p.address AND e.kind != 'holiday') AS extension_days,
+           (SELECT count(*) FROM replacements r WHERE r.old_address = p.address) AS replaced,
+           (SELECT count(*) FROM replacements r WHERE r.new_address = p.address) AS replacing
+         FROM people p ORDER BY p.address",
+    )
+    .fetch_all(&mut *c)
     .await?)
 }
 

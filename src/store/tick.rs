@@ -311,9 +311,12 @@ pub struct Adjudicated {
     pub year_end: Option<YearEnd>,
     /// The game's house rules (JSON) as a passed proposal changed them (WM IX(5)), if one did.
     pub rules: Option<String>,
-    /// The powers that NMRed: (power, phase, the end of its contact window) (WM D.VII(6)(a)).
-    pub nmrs: Vec<(String, String, Ts)>,
+    /// The powers that NMRed, each opening a contact window (WM D.VII(6)(a)).
+    pub nmrs: Vec<NmrWindow>,
 }
+
+/// An NMR's contact window: (power, phase, when it closes, the player's address).
+pub type NmrWindow = (String, String, Ts, String);
 
 /// What follows an adjudicated phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -396,20 +399,21 @@ pub async fn record_adjudications(
         q.build().execute(&mut *c).await?;
     }
     // WM D.VII(6)(a): each NMR opens a contact window.
-    let nmrs: Vec<(&str, &(String, String, Ts))> = done
+    let nmrs: Vec<(&str, &NmrWindow)> = done
         .iter()
         .flat_map(|a| a.nmrs.iter().map(move |n| (a.game.as_str(), n)))
         .collect();
     for chunk in nmrs.chunks(1000) {
         let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
-            "INSERT OR IGNORE INTO nmrs (game_id, power, phase, published_at, due_at) ",
+            "INSERT OR IGNORE INTO nmrs (game_id, power, phase, published_at, due_at, address) ",
         );
-        q.push_values(chunk, |mut b, (game, (power, phase, due))| {
+        q.push_values(chunk, |mut b, (game, (power, phase, due, address))| {
             b.push_bind(*game)
                 .push_bind(power)
                 .push_bind(phase)
                 .push_bind(now)
-                .push_bind(*due);
+                .push_bind(*due)
+                .push_bind(address);
         });
         q.build().execute(&mut *c).await?;
     }
