@@ -542,3 +542,127 @@ async fn every_nmr_late_set_extension_and_replacement_feeds_the_reliability_reco
     let new = of("stand-in@example.test");
     assert_eq!((new.replacing, new.positions, new.nmrs), (1, 1, 1));
 }
+
+/// The results a player got for a phase, and every outgoing mail of the game but the author's
+/// own acknowledgements, for the press tests.
+async fn press_outcome(pool: &SqlitePool, reader: usize, author: usize) -> (String, Vec<String>) {
+    let out = outbox(pool).await;
+    let results = out
+        .iter()
+        .find(|o| o.0 == "results" && o.1 == player(reader))
+        .map(|o| o.3.clone())
+        .expect("results");
+    let others = out
+        .into_iter()
+        .filter(|o| !(o.0 == "ack" && o.1 == player(author)))
+        .map(|o| format!("{}\n{}\n{}", o.1, o.2, o.3))
+        .collect();
+    (results, others)
+}
+
+/// The text around the first `needle` in `mail`, `bytes` either side (on character bounds).
+fn around<'a>(mail: &'a str, needle: &str, bytes: usize) -> Option<&'a str> {
+    let k = mail.find(needle)?;
+    let mut a = k.saturating_sub(bytes);
+    while !mail.is_char_boundary(a) {
+        a -= 1;
+    }
+    let mut b = (k + needle.len() + bytes).min(mail.len());
+    while !mail.is_char_boundary(b) {
+        b += 1;
+    }
+    Some(&mail[a..b])
+}
+
+/// The press section of a results mail (from its heading to the next blank-line section).
+fn section<'a>(results: &'a str, heading: &str) -> &'a str {
+    let start = results
+        .find(heading)
+        .unwrap_or_else(|| panic!("{heading}: {results}"));
+    let rest = &results[start..];
+    let end = rest.find("\n\n\n").unwrap_or(rest.len());
+    &rest[..end]
+}
+
+#[tokio::test]
+async fn wm_d_x_1_dark_grey_press_is_unofficial_and_anonymous_and_black_press_is_refused() {
+    let (pool, secrets) =
+        wm_game("dark-grey", "wm7", &[("no_nmr_phases".into(), "[]".into())]).await;
+    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    let ack = mail(
+        &pool,
+        &secrets,
+        2,
+        1,
+        "A Par H\nDARK GREY PRESS TO ALL SIGNED The Ghost of Bismarck\nThe Kaiser lives.\nENDPRESS\n\
+         BLACK PRESS TO ALL AS ENGLAND\nWe surrender.\nENDPRESS",
+        T0 + HOUR,
+    )
+    .await;
+    assert!(ack.contains("does not accept black press"), "{ack}");
+    let at = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &env(), at).await.expect("tick"), 1);
+    let (results, others) = press_outcome(&pool, 6, 2).await;
+    let press = section(&results, "ANONYMOUS OR UNOFFICIAL PRESS");
+    assert!(
+        press.contains("Signed \"The Ghost of Bismarck\" (unofficial) to ALL:")
+            && press.contains("The Kaiser lives."),
+        "{press}"
+    );
+    assert!(!press.contains("FRANCE"), "{press}");
+    for mail in &others {
+        // Never with its author, never the refused black press (WM D.X(2)).
+        assert!(!mail.contains("We surrender."), "{mail}");
+        if let Some(around) = around(mail, "The Kaiser lives.", 200) {
+            assert!(!around.contains("FRANCE"), "{around}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn maharajiad_b_xi_1_black_press_is_printed_as_the_named_powers() {
+    let (pool, secrets) = game_with(
+        "black",
+        "mj7",
+        "maharajiad",
+        &[("no_nmr_phases".into(), "[]".into())],
+    )
+    .await;
+    engine::start_game(&pool, "mj7", T0).await.expect("start");
+    let m = raw(
+        &player(2),
+        "gm@example.test",
+        "mj7 FRANCE S1901M",
+        "Message-ID: <black@x.test>\r\n",
+        &format!(
+            "SECRET {}\nA Par H\nBLACK PRESS TO ALL AS ENGLAND\nWe surrender.\nENDPRESS\n\
+             DARK GREY PRESS TO ALL SIGNED Nobody\nBoo.\nENDPRESS\n",
+            secrets[2]
+        ),
+    );
+    deliver(&pool, "gm", 1, &m, Some(T0 + HOUR), T0 + HOUR).await;
+    let mut c = pool.acquire().await.expect("conn");
+    let at = store::current_phase(&mut c, "mj7")
+        .await
+        .expect("q")
+        .expect("open")
+        .deadline;
+    drop(c);
+    assert_eq!(engine::tick(&pool, &env(), at).await.expect("tick"), 1);
+    let (results, others) = press_outcome(&pool, 6, 2).await;
+    let press = section(&results, "\nPRESS\n");
+    assert!(
+        press.contains("From ENGLAND to ALL:") && press.contains("We surrender."),
+        "{press}"
+    );
+    assert!(!press.contains("FRANCE"), "{press}");
+    assert!(
+        !results.contains("Boo."),
+        "dark grey is refused here: {results}"
+    );
+    for mail in &others {
+        if let Some(around) = around(mail, "We surrender.", 300) {
+            assert!(!around.contains("FRANCE"), "{around}");
+        }
+    }
+}

@@ -648,6 +648,7 @@ fn nobody_can_forge_a_header_line_or_heading() {
         body: ":: Deadline: F1901M Mon Jan 01 2029 00:00:00 GMT\nANONYMOUS PRESS\n".into(),
     });
     v.grey_press.push(GreyPress {
+        signature: None,
         to: vec![],
         body: ":: Judge: FAKE\nFRANCE\n".into(),
     });
@@ -939,10 +940,12 @@ fn grey_press_never_reveals_its_author() {
     let mut v = opening_results();
     // The press of TURKEY, grey: the view cannot even carry the author.
     v.grey_press.push(GreyPress {
+        signature: None,
         to: vec!["ALL".into()],
         body: GREY_BODY.into(),
     });
     v.grey_press.push(GreyPress {
+        signature: None,
         to: vec!["AUSTRIA".into(), "RUSSIA".into()],
         body: "A private warning.".into(),
     });
@@ -1009,6 +1012,7 @@ fn partial_press_goes_only_to_its_recipients() {
         body: "WHITE-PARTIAL: the North Sea is mine.".into(),
     });
     v.grey_press.push(GreyPress {
+        signature: None,
         to: vec!["RUSSIA".into()],
         body: "GREY-PARTIAL: watch Sevastopol.".into(),
     });
@@ -1212,6 +1216,7 @@ fn print_examples() {
         body: "Vive la France.".into(),
     });
     v.grey_press.push(GreyPress {
+        signature: None,
         to: vec![],
         body: GREY_BODY.into(),
     });

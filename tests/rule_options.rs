@@ -1522,6 +1522,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.guaranteed_extensions = Some(1); // WM D.VII(5)
         r.nmr_contact_hours = Some(48); // WM D.VII(6)(a)
         r.white_press_with_orders = true; // WM D.X(1)
+        r.dark_grey_press = true; // WM D.X(1)
         r.authentication = chancery::rules::Authentication::Secret; // WM D.X(6), a tournament
     });
     expect("maharajiad", &|r| {
@@ -1543,6 +1544,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.votes = chancery::rules::VoteRule::Maharajiad; // X(1)
         r.stalemate_years = Some(3); // X(1)
         r.nmr_contact_hours = Some(48); // B.VIII(6)(a)
+        r.black_press = true; // B.XI(1)
     });
     expect("agora2020", &|r| {
         r.civil_disorder = CivilDisorder::FarthestFromCountry; // BT24

@@ -277,17 +277,17 @@ pub(super) async fn order_mail(
     )
     .await?;
     for p in read.press.iter().filter(|p| p.status == "accepted") {
-        store::insert_press(
-            c,
-            &g.id,
-            &phase_row.phase,
-            &power_name,
-            &serde_json::to_string(&p.to.iter().filter(|t| *t != "ALL").collect::<Vec<_>>())?,
-            p.grey,
-            &p.body,
-            now,
-        )
-        .await?;
+        let recipients =
+            serde_json::to_string(&p.to.iter().filter(|t| *t != "ALL").collect::<Vec<_>>())?;
+        let press = store::NewPress {
+            author: &power_name,
+            recipients_json: &recipients,
+            grey: p.grey,
+            signature: p.signature.as_deref(),
+            attributed: p.as_power.as_deref(),
+            body: &p.body,
+        };
+        store::insert_press(c, &g.id, &phase_row.phase, &press, now).await?;
     }
     for v in &read.votes {
         // A proposal the GM refused as repetitive is not voted on (Maharajiad X(2)); the players

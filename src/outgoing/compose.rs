@@ -762,11 +762,20 @@ pub fn results_view(
         let Ok(to) = serde_json::from_str::<Vec<String>>(&p.recipients) else {
             continue;
         };
-        if p.grey {
-            // The author stays here: grey press leaves the engine without it.
+        if let Some(shown) = &p.attributed {
+            // Black press (Maharajiad B.XI(1)): printed exactly as white press of the power
+            // named; the real author stays here.
+            white.push(render::WhitePress {
+                author: shown.clone(),
+                to,
+                body: p.body.clone(),
+            });
+        } else if p.grey {
+            // The author stays here: grey and dark grey press leave the engine without it.
             grey.push(render::GreyPress {
                 to,
                 body: p.body.clone(),
+                signature: p.signature.clone(),
             });
         } else {
             white.push(render::WhitePress {

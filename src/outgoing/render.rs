@@ -595,6 +595,8 @@ pub struct GreyPress {
     /// The recipient powers; empty or `ALL`: everyone.
     pub to: Vec<String>,
     pub body: String,
+    /// Dark grey press: the name its author signed it with, printed as unofficial (WM D.X(1)).
+    pub signature: Option<String>,
 }
 
 /// The adjudication results, the same for every reader but for local times and partial press.
@@ -1230,6 +1232,8 @@ pub fn impersonation_report(v: &ImpersonationView) -> Result<Rendered, RenderErr
 struct PressCtx {
     /// `None` for grey press.
     author: Option<String>,
+    /// Dark grey press: its signature.
+    signature: Option<String>,
     /// `ALL`, or the recipients.
     to: String,
     partial: bool,
@@ -1272,6 +1276,7 @@ fn press_ctx(author: Option<&str>, to: &[String], body: &str) -> PressCtx {
     let partial = !to_all(to);
     PressCtx {
         author: author.map(one_line),
+        signature: None,
         to: if partial {
             to.iter()
                 .map(|t| one_line(t))
@@ -1303,7 +1308,10 @@ pub fn results(
         .grey_press
         .iter()
         .filter(|p| press_visible(reader, &p.to, None))
-        .map(|p| press_ctx(None, &p.to, &p.body))
+        .map(|p| PressCtx {
+            signature: p.signature.as_deref().map(one_line),
+            ..press_ctx(None, &p.to, &p.body)
+        })
         .collect();
     let powers: Vec<PowerCtx> = v
         .powers

@@ -290,26 +290,38 @@ pub async fn standing_orders(
 }
 
 #[allow(clippy::too_many_arguments)]
+/// One piece of press as accepted: its real author, and how it is to be printed.
+pub struct NewPress<'a> {
+    pub author: &'a str,
+    pub recipients_json: &'a str,
+    pub grey: bool,
+    /// Dark grey press: the name it is signed with.
+    pub signature: Option<&'a str>,
+    /// Black press: the power it is printed as from.
+    pub attributed: Option<&'a str>,
+    pub body: &'a str,
+}
+
 pub async fn insert_press(
     c: &mut SqliteConnection,
     game: &str,
     phase: &str,
-    author: &str,
-    recipients_json: &str,
-    grey: bool,
-    body: &str,
+    p: &NewPress<'_>,
     now: Ts,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO press (game_id, phase, author, recipients, grey, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO press (game_id, phase, author, recipients, grey, body, created_at, signature, attributed)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(game)
     .bind(phase)
-    .bind(author)
-    .bind(recipients_json)
-    .bind(grey)
-    .bind(body)
+    .bind(p.author)
+    .bind(p.recipients_json)
+    .bind(p.grey)
+    .bind(p.body)
     .bind(now)
+    .bind(p.signature)
+    .bind(p.attributed)
     .execute(&mut *c)
     .await?;
     Ok(())

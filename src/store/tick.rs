@@ -22,6 +22,10 @@ pub struct PressRow {
     pub recipients: String,
     pub grey: bool,
     pub body: String,
+    /// Dark grey press: the name it is signed with.
+    pub signature: Option<String>,
+    /// Black press: the power it is printed as from.
+    pub attributed: Option<String>,
 }
 
 /// Everything the tick needs to decide about one game, read in the tick's transaction.

@@ -124,6 +124,16 @@ pub async fn wm_game(
     id: &str,
     options: &[(String, String)],
 ) -> (SqlitePool, Vec<String>) {
+    game_with(name, id, "wm2004", options).await
+}
+
+/// A game on `preset` set up as a GM does, as [`wm_game`].
+pub async fn game_with(
+    name: &str,
+    id: &str,
+    preset: &str,
+    options: &[(String, String)],
+) -> (SqlitePool, Vec<String>) {
     let dir = std::env::temp_dir().join(format!("chancery-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let pool = store::open(&dir.join("chancery.sqlite"))
@@ -133,7 +143,7 @@ pub async fn wm_game(
         &pool,
         &chancery::engine::admin::NewGame {
             id,
-            preset: "wm2004",
+            preset,
             variant: "standard",
             gm_address: "gm@example.test",
             confirm_address: "confirm@example.test",

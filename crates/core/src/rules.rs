@@ -309,6 +309,14 @@ pub struct Rules {
     /// its author. Maharajiad B.XI(1): all press in a section of its own (false).
     #[serde(default)]
     pub white_press_with_orders: bool,
+    /// WM D.X(1), Maharajiad B.XI(1) Alternative A: dark grey press (signed with a name the
+    /// author chose, printed with the anonymous press) is accepted.
+    #[serde(default)]
+    pub dark_grey_press: bool,
+    /// Maharajiad B.XI(1): black press (printed as if the named power wrote it) is accepted; WM
+    /// D.X(1) refuses it.
+    #[serde(default)]
+    pub black_press: bool,
 }
 
 /// Agora BT9: "with 2 days notice".
@@ -338,6 +346,9 @@ const POLICIES: &[&str] = &[
     "late_orders",
     "press",
     "partial_press",
+    "white_press_with_orders",
+    "dark_grey_press",
+    "black_press",
 ];
 
 /// The turn lengths: longer on the GM's word, shorter only with the players' consent (WM
@@ -495,6 +506,8 @@ pub const CLAUSES: &[(&str, &str)] = &[
         "WM D.VII(6)(a); Maharajiad B.VIII(6)(a)",
     ),
     ("white_press_with_orders", "WM D.X(1); Maharajiad B.XI(1)"),
+    ("dark_grey_press", "WM D.X(1); Maharajiad B.XI(1)"),
+    ("black_press", "WM D.X(1); Maharajiad B.XI(1)"),
 ];
 
 /// Why a single option could not be set.
@@ -599,7 +612,7 @@ impl Rules {
             ),
             (
                 "WM D.X(1)",
-                match (self.press, self.partial_press) {
+                self.press_words(match (self.press, self.partial_press) {
                     (PressPolicy::WhiteAndGrey, true) => "White and grey press, to all or to some \
                         powers, is published with the results."
                         .to_string(),
@@ -614,7 +627,7 @@ impl Rules {
                             .to_string()
                     }
                     (PressPolicy::None, _) => "The GM publishes no press.".to_string(),
-                },
+                }),
             ),
             (
                 "WM D.X(6)",
@@ -679,6 +692,29 @@ impl Rules {
                 (a.0, who)
             })
             .collect()
+    }
+
+    /// The press policy's sentence, with dark grey and black press and where white press goes
+    /// (WM D.X(1); Maharajiad B.XI(1)).
+    fn press_words(&self, base: String) -> String {
+        if self.press == PressPolicy::None {
+            return base;
+        }
+        let mut out = base;
+        if self.press == PressPolicy::WhiteAndGrey && self.dark_grey_press {
+            out.push_str(
+                " Dark grey press (signed with a name you choose) is printed with the anonymous press.",
+            );
+        }
+        if self.black_press {
+            out.push_str(" Black press (as if from another power) is accepted.");
+        } else {
+            out.push_str(" Black press is refused.");
+        }
+        if self.white_press_with_orders {
+            out.push_str(" White press is printed with its author's orders.");
+        }
+        out
     }
 
     /// Why a running game may not change from these rules to `new` on the GM's word alone, if

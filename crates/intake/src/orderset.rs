@@ -41,6 +41,12 @@ pub struct PressOut {
     pub line: usize,
     pub to: Vec<String>,
     pub grey: bool,
+    /// Dark grey press: the name it is signed with (WM D.X(1)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// Black press: the power it is printed as from (Maharajiad B.XI(1)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub as_power: Option<String>,
     pub body: String,
     /// `accepted` or `refused`.
     pub status: &'static str,
@@ -236,7 +242,13 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
     }
     apply_multiple_orders(ctx, &mut out.orders);
     for p in s.press {
-        let (status, message) = press_verdict(ctx, p.grey, !p.to.is_empty());
+        let colour = match (&p.signature, p.as_power) {
+            (Some(_), _) => Colour::DarkGrey,
+            (None, Some(_)) => Colour::Black,
+            (None, None) if p.grey => Colour::Grey,
+            (None, None) => Colour::White,
+        };
+        let (status, message) = press_verdict(ctx, colour, !p.to.is_empty());
         let mut message = message;
         if p.unterminated && status == "accepted" {
             message = Some(
@@ -254,6 +266,8 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
                     .collect()
             },
             grey: p.grey,
+            signature: p.signature,
+            as_power: p.as_power.map(|x| map.power_name(x).to_string()),
             body: p.body,
             status,
             message,
@@ -388,7 +402,21 @@ fn redact_all(out: &mut MailRead, secret: &str) {
     }
 }
 
-fn press_verdict(ctx: &ReadContext, grey: bool, partial: bool) -> (&'static str, Option<String>) {
+/// The kinds of press the rulebooks name (WM D.X(1); Maharajiad B.XI(1)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Colour {
+    White,
+    Grey,
+    DarkGrey,
+    Black,
+}
+
+fn press_verdict(
+    ctx: &ReadContext,
+    colour: Colour,
+    partial: bool,
+) -> (&'static str, Option<String>) {
+    let grey = colour != Colour::White;
     match ctx.rules.press {
         PressPolicy::None => (
             "refused",
@@ -397,6 +425,14 @@ fn press_verdict(ctx: &ReadContext, grey: bool, partial: bool) -> (&'static str,
         PressPolicy::WhiteOnly if grey => (
             "refused",
             Some("this game accepts white press only (WM D.X(1) Alternative B)".into()),
+        ),
+        _ if colour == Colour::DarkGrey && !ctx.rules.dark_grey_press => (
+            "refused",
+            Some("this game does not accept dark grey press (WM D.X(1) Alternative A; Maharajiad B.XI(1))".into()),
+        ),
+        _ if colour == Colour::Black && !ctx.rules.black_press => (
+            "refused",
+            Some("this game does not accept black press, attributed to another power (WM D.X(1))".into()),
         ),
         _ if partial && !ctx.rules.partial_press => (
             "refused",

@@ -12,6 +12,12 @@ pub struct Press {
     /// Recipients; empty means everybody.
     pub to: Vec<Power>,
     pub grey: bool,
+    /// Dark grey press (`DARK GREY PRESS TO ALL SIGNED The Kaiser`): the name the author chose;
+    /// printed with the anonymous press, never with the author (WM D.X(1)).
+    pub signature: Option<String>,
+    /// Black press (`BLACK PRESS TO ALL AS ENGLAND`): printed as if this power wrote it
+    /// (Maharajiad B.XI(1)).
+    pub as_power: Option<Power>,
     pub body: String,
     /// The block had no ENDPRESS and ran to the end of the message.
     pub unterminated: bool,
@@ -386,15 +392,41 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
                 break;
             }
             "final" if ws.len() == 1 => s.final_ = true,
-            "press" | "grey" | "gray" | "broadcast" | "white" => {
-                let grey = ws.iter().any(|w| w == "grey" || w == "gray");
-                let rest: Vec<String> = ws
+            "press" | "grey" | "gray" | "broadcast" | "white" | "dark" | "black" => {
+                let black = first == "black";
+                let grey = !black && ws.iter().any(|w| w == "grey" || w == "gray");
+                // Dark grey press is signed; black press is attributed to a power. What
+                // follows SIGNED (as written) or AS is not a recipient.
+                let cut = ws
+                    .iter()
+                    .position(|w| w == "signed" || (black && w == "as"));
+                let signature = match cut {
+                    Some(k) if ws[k] == "signed" => {
+                        let words: Vec<&str> = text.split_whitespace().skip(k + 1).collect();
+                        Some(words.join(" ").chars().take(80).collect::<String>())
+                            .filter(|s| !s.is_empty())
+                    }
+                    _ => None,
+                };
+                let as_power = match cut {
+                    Some(k) if black => ws.get(k + 1).and_then(|w| map.power_by_name(w)),
+                    _ => None,
+                };
+                let head = &ws[..cut.unwrap_or(ws.len())];
+                let rest: Vec<String> = head
                     .iter()
                     .skip_while(|w| *w != "to")
                     .skip(1)
                     .filter(|w| !matches!(w.as_str(), "grey" | "gray" | "white"))
                     .cloned()
                     .collect();
+                let bad_colour = if first == "dark" && (signature.is_none() || !grey) {
+                    Some("write DARK GREY PRESS TO <powers or ALL> SIGNED <a name>")
+                } else if black && as_power.is_none() {
+                    Some("write BLACK PRESS TO <powers or ALL> AS <power>")
+                } else {
+                    None
+                };
                 let is_header = first == "broadcast"
                     || ws.iter().any(|w| w == "press") && ws.iter().any(|w| w == "to");
                 if !is_header {
@@ -403,6 +435,8 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
                 }
                 let to = if first == "broadcast" {
                     Ok(Vec::new())
+                } else if let Some(e) = bad_colour {
+                    Err(e.to_string())
                 } else {
                     recipients(map, &rest)
                 };
@@ -412,6 +446,8 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
                             line: line.number,
                             to,
                             grey,
+                            signature,
+                            as_power,
                             body: String::new(),
                             unterminated: false,
                         })
@@ -427,6 +463,8 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
                             line: 0,
                             to: Vec::new(),
                             grey,
+                            signature: None,
+                            as_power: None,
                             body: String::new(),
                             unterminated: false,
                         });
