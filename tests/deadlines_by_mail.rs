@@ -185,8 +185,7 @@ async fn two_turns_with_an_extension_an_unavailable_period_and_an_nmr_by_mail() 
 
     // Every mail each person got.
     let announcement = "wm7: the deadline has moved";
-    for i in 0..7 {
-        let power = POWERS[i];
+    for (i, power) in POWERS.iter().enumerate() {
         let mut want: Vec<String> = vec![
             announcement.to_string(),
             announcement.to_string(),
