@@ -841,6 +841,20 @@ async fn a_running_wm_game_keeps_its_minimum_turn_lengths() {
         .await
         .expect("set");
     assert!(long.ok, "{long:?}");
+    // Nor a deadline sooner than the minimum turn after the phase began.
+    let soon = GmCommand::Deadline(T0 + 2 * DAY);
+    let done = admin::console_command(&pool, &e, "wm5", &soon, T0 + 60)
+        .await
+        .expect("deadline");
+    assert!(
+        !done.ok && done.answer.contains("WM D.VII(4)(a)"),
+        "{done:?}"
+    );
+    let later = GmCommand::Deadline(T0 + 3 * DAY + 60);
+    let done = admin::console_command(&pool, &e, "wm5", &later, T0 + 60)
+        .await
+        .expect("deadline");
+    assert!(done.ok, "{done:?}");
 }
 
 #[tokio::test]

@@ -114,6 +114,10 @@ async fn run(
                     format_gmt(new)
                 )));
             }
+            let kind = p.phase.parse::<Phase>()?.kind;
+            if let Some(why) = policy::deadline_too_soon(&rules_of(g)?, p.started_at, kind, new) {
+                return Ok(Done::refused(why));
+            }
             store::set_deadline(c, &g.id, p.seq, new).await?;
             let text = match cmd {
                 GmCommand::Extend(by) => format!(

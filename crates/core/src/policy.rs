@@ -84,6 +84,29 @@ pub fn turn_length(rules: &Rules, kind: PhaseKind) -> Ts {
     Ts::from(days) * DAY
 }
 
+/// Why a deadline the GM sets for a phase that started at `started` is too soon, if it is: in a
+/// tournament game the turn may not be shorter than the rulebook's minimum without the
+/// surviving players' consent (WM D.VII(4)(a); Maharajiad B.VIII(4)(a)).
+pub fn deadline_too_soon(
+    rules: &Rules,
+    started: Ts,
+    kind: PhaseKind,
+    deadline: Ts,
+) -> Option<String> {
+    // The rulebook's minimum, or less if the players have consented to shorter turns (a passed
+    // house-rule proposal); a GM who made turns longer may still go back to the minimum.
+    let own = turn_length(rules, kind);
+    let minimum = Rules::preset(&rules.name).map_or(own, |book| turn_length(&book, kind).min(own));
+    (rules.binds_gm() && deadline < started + minimum).then(|| {
+        format!(
+            "a turn may not be shorter than {} day(s) without the players' consent (WM \
+             D.VII(4)(a)): the earliest deadline for this phase is {} hours after it began",
+            minimum / DAY,
+            minimum / HOUR
+        )
+    })
+}
+
 /// Move `t` out of every unavailable period it falls in (to the end of the period).
 pub fn past_windows(t: Ts, windows: &[Window]) -> Ts {
     let mut t = t;
@@ -402,6 +425,30 @@ mod tests {
         );
         let own = Rules::preset("dpv2023").expect("dpv");
         assert_eq!(nmr_contact_deadline(&own, monday), None);
+    }
+
+    #[test]
+    fn wm_d_vii_4_a_the_gm_may_not_undercut_the_minimum_turn() {
+        let r = wm();
+        let e = deadline_too_soon(&r, T0, PhaseKind::Movement, T0 + 2 * DAY).expect("too soon");
+        assert!(
+            e.contains("WM D.VII(4)(a)") && e.contains("3 day(s)"),
+            "{e}"
+        );
+        assert_eq!(
+            deadline_too_soon(&r, T0, PhaseKind::Movement, T0 + 3 * DAY),
+            None
+        );
+        assert_eq!(
+            deadline_too_soon(&r, T0, PhaseKind::Retreat, T0 + DAY),
+            None
+        );
+        // A game on the GM's own rules: the GM decides.
+        let own = Rules::preset("dpv2023").expect("dpv");
+        assert_eq!(
+            deadline_too_soon(&own, T0, PhaseKind::Movement, T0 + HOUR),
+            None
+        );
     }
 
     #[test]

@@ -665,7 +665,7 @@ impl Rules {
 
     /// Whether this game's rules are a tournament's, whose rulebook binds the GM once the
     /// game runs (WM, the Maharajiad); other games are the GM's own to change.
-    fn binds_gm(&self) -> bool {
+    pub fn binds_gm(&self) -> bool {
         matches!(self.name.as_str(), "wm2004" | "maharajiad")
     }
 
@@ -898,6 +898,18 @@ mod tests {
         }
         let merged = wm.set("submissions", "merge_per_unit").unwrap();
         assert!(merged.policies()[1].1.contains("merged"));
+        // WM D.X(1): dark grey accepted, black refused, white press with its author's orders.
+        let press = &wm.policies()[3].1;
+        assert!(
+            press.contains("Dark grey press") && press.contains("Black press is refused"),
+            "{press}"
+        );
+        assert!(press.contains("with its author's orders"), "{press}");
+        let mj = Rules::preset("maharajiad").unwrap().policies()[3].1.clone();
+        assert!(
+            mj.contains("Black press (as if from another power) is accepted"),
+            "{mj}"
+        );
     }
 
     #[test]
