@@ -188,6 +188,7 @@ fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
         &["game", "refuse-extension"],
         &["game", "holiday"],
         &["game", "holiday-extension"],
+        &["game", "veto-abbreviations"],
         &["game", "log"],
         &["players", "report"],
         &["presets"],

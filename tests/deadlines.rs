@@ -45,11 +45,24 @@ async fn mail(
     body: &str,
     at: Ts,
 ) -> String {
+    mail_in(pool, secrets, i, uid, "S1901M", body, at).await
+}
+
+/// [`mail`], for another phase.
+async fn mail_in(
+    pool: &SqlitePool,
+    secrets: &[String],
+    i: usize,
+    uid: u32,
+    phase: &str,
+    body: &str,
+    at: Ts,
+) -> String {
     let power = POWERS[i];
     let m = raw(
         &player(i),
         "gm@example.test",
-        &format!("wm7 {power} S1901M"),
+        &format!("wm7 {power} {phase}"),
         &format!("Message-ID: <d{uid}@x.test>\r\n"),
         &format!("SECRET {}\n{body}\n", secrets[i]),
     );
@@ -665,4 +678,117 @@ async fn maharajiad_b_xi_1_black_press_is_printed_as_the_named_powers() {
             assert!(!around.contains("FRANCE"), "{around}");
         }
     }
+}
+
+#[tokio::test]
+async fn wm_d_iii_1_a_players_own_abbreviations_are_used_published_and_may_be_vetoed() {
+    let (pool, secrets) = wm_game(
+        "abbreviations",
+        "wm7",
+        &[("no_nmr_phases".into(), "[]".into())],
+    )
+    .await;
+    admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
+        .await
+        .expect("gm");
+    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    let e = env();
+    let list = "ABBREVIATIONS\nbg = Burgundy\nwm = Western Mediterranean\nENDABBREVIATIONS";
+    let ack = mail(
+        &pool,
+        &secrets,
+        2,
+        1,
+        &format!("{list}\nA Par - bg"),
+        T0 + HOUR,
+    )
+    .await;
+    assert!(ack.contains("A PAR - BUR"), "read with the list: {ack}");
+    assert!(ack.contains("registered (2 entries)"), "{ack}");
+    assert!(
+        outbox(&pool)
+            .await
+            .iter()
+            .any(|o| o.1 == player(6) && o.3.contains("bg = BUR") && o.3.contains("WM D.III(1)")),
+        "every player sees the list"
+    );
+    // The GM vetoes one entry before the first deadline; it no longer reads.
+    let veto = GmCommand::VetoAbbreviations {
+        power: "FRANCE".into(),
+        entries: vec!["bg".into()],
+    };
+    let done = admin::console_command(&pool, &e, "wm7", &veto, T0 + 2 * HOUR)
+        .await
+        .expect("veto");
+    assert!(done.ok, "{done:?}");
+    let ack = mail(&pool, &secrets, 2, 2, "A Par - bg", T0 + 3 * HOUR).await;
+    assert!(ack.contains("'bg' is not a province"), "{ack}");
+    // Too late for the others once the first turn is over; a replacement may, with the first
+    // orders.
+    let spring = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    let ack = mail_in(
+        &pool,
+        &secrets,
+        0,
+        3,
+        "F1901M",
+        "ABBREVIATIONS\nvi = Vienna\nENDABBREVIATIONS",
+        spring + HOUR,
+    )
+    .await;
+    assert!(
+        ack.contains("refused: a list is registered at the outset"),
+        "{ack}"
+    );
+    let replace = GmCommand::Replace {
+        power: "ITALY".into(),
+        address: "stand-in@example.test".into(),
+        permanent: true,
+    };
+    assert!(
+        admin::console_command(&pool, &e, "wm7", &replace, spring + HOUR)
+            .await
+            .expect("replace")
+            .ok
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    let secret = store::players(&mut c, "wm7")
+        .await
+        .expect("players")
+        .into_iter()
+        .find(|p| p.power == "ITALY")
+        .expect("italy")
+        .secret;
+    drop(c);
+    let m = raw(
+        "stand-in@example.test",
+        "gm@example.test",
+        "wm7 ITALY F1901M",
+        "Message-ID: <stand-in@x.test>\r\n",
+        &format!("SECRET {secret}\nABBREVIATIONS\nvn = Venice\nENDABBREVIATIONS\nA vn - Tyr\n"),
+    );
+    deliver(
+        &pool,
+        "gm",
+        4,
+        &m,
+        Some(spring + 2 * HOUR),
+        spring + 2 * HOUR,
+    )
+    .await;
+    let ack = outbox(&pool)
+        .await
+        .into_iter()
+        .rev()
+        .find(|o| o.0 == "ack" && o.1 == "stand-in@example.test")
+        .expect("ack")
+        .3
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        ack.contains("A VEN - TYR") && ack.contains("registered (1 entries)"),
+        "{ack}"
+    );
 }

@@ -278,6 +278,19 @@ pub enum Command {
         #[arg(long)]
         id: String,
     },
+    /// Veto entries of a player's own abbreviations list (all if none is named) before the
+    /// first deadline (WM D.III(1)); every player is told.
+    VetoAbbreviations {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        power: String,
+        /// The abbreviations to strike.
+        #[arg(value_name = "ABBREVIATION")]
+        entries: Vec<String>,
+    },
     /// Print the audit log: every master's command, by mail or here, and what it did.
     Log {
         #[command(flatten)]
@@ -314,6 +327,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         | Command::RefuseExtension { config, .. }
         | Command::Holiday { config, .. }
         | Command::HolidayExtension { config, .. }
+        | Command::VetoAbbreviations { config, .. }
         | Command::Log { config, .. } => config,
     };
     let (cfg, base) = load_config(config)?;
@@ -518,6 +532,15 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             }
             Command::HolidayExtension { id, .. } => {
                 console(&pool, &cfg, id, &GmCommand::HolidayExtension, now).await?
+            }
+            Command::VetoAbbreviations {
+                id, power, entries, ..
+            } => {
+                let cmd = GmCommand::VetoAbbreviations {
+                    power: power.to_ascii_uppercase(),
+                    entries: entries.clone(),
+                };
+                console(&pool, &cfg, id, &cmd, now).await?;
             }
             Command::Log { id, .. } => {
                 let mut c = pool.acquire().await?;

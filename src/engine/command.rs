@@ -333,6 +333,9 @@ async fn run(
             super::correction::agree(c, g, current.as_ref(), proposal, now).await
         }
         GmCommand::DeclareDraw => super::correction::declare_draw(c, env, g, now).await,
+        GmCommand::VetoAbbreviations { power, entries } => {
+            super::abbreviations::veto(c, env, g, current.as_ref(), power, entries, now).await
+        }
         GmCommand::DeclareHoliday { from, to, name } => {
             let holiday = store::Holiday {
                 name: name.clone(),
@@ -627,7 +630,7 @@ pub(super) async fn announce(
 
 /// [`announce`], with a master's own words quoted after the text.
 #[allow(clippy::too_many_arguments)]
-async fn announce_with(
+pub(super) async fn announce_with(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,

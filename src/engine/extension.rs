@@ -19,6 +19,7 @@ pub(super) async fn player_requests(
     phase: &PhaseRow,
     player: &PlayerRow,
     requests: &[RequestOut],
+    abbreviations: Option<&str>,
     now: Ts,
 ) -> Result<(Vec<String>, Ts)> {
     let mut notes = Vec::new();
@@ -70,6 +71,10 @@ pub(super) async fn player_requests(
                     Ok((text, _)) => text,
                     Err(why) => format!("weekly unavailable period refused: {why}"),
                 });
+            }
+            // Registered before the orders were read (src/engine/abbreviations.rs).
+            RequestOut::Abbreviations { .. } => {
+                notes.push(abbreviations.unwrap_or("not read").to_string());
             }
             RequestOut::HolidayExtension { .. } => {
                 notes.push(

@@ -19,6 +19,7 @@ use crate::reader::ReadContext;
 use crate::rules::Rules;
 use crate::store::{self, GameRow, PhaseRow, StoreError};
 
+mod abbreviations;
 pub mod admin;
 pub mod command;
 mod correction;

@@ -37,17 +37,17 @@ pub(super) fn read_with(
     power: Power,
     phase_row: &PhaseRow,
     msg: &ReadMessage,
+    abbreviations: &HashMap<String, crate::map::Province>,
 ) -> Result<MailRead> {
     let phase: Phase = phase_row.phase.parse()?;
     let board = board_from_json(&phase_row.board, &phase_row.phase)?;
-    let abbreviations = HashMap::new();
     let ctx = ReadContext {
         map,
         rules,
         power,
         phase: phase.kind,
         board: Some(&board),
-        abbreviations: &abbreviations,
+        abbreviations,
     };
     Ok(read_body(&ctx, msg))
 }
@@ -153,7 +153,8 @@ pub(super) async fn order_mail(
         return Ok((Processed::Rejected, tag));
     };
     let phase: Phase = phase_row.phase.parse()?;
-    let read = read_with(map, &rules, power, &phase_row, msg)?;
+    let own = super::abbreviations::stored(c, &g, map, &power_name).await?;
+    let mut read = read_with(map, &rules, power, &phase_row, msg, &own)?;
     // Who sent it: the registered player, proven by secret or DKIM (a failure is answered at the
     // registered address, and reported to the GM: WM D.X(6)).
     if let Err(e) = acceptance::authenticate(
@@ -198,6 +199,22 @@ pub(super) async fn order_mail(
         let mail = reject(vec![e], &player.address);
         answer(c, env, ctx, mail, Recipient::Registered, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
+    }
+    // WM D.III(1): a list of the player's own abbreviations, once proven who sent it; this
+    // mail's orders are read again with it.
+    let listed = read.requests.iter().find_map(|r| match r {
+        crate::orderset::RequestOut::Abbreviations { text, .. } => Some(text.clone()),
+        _ => None,
+    });
+    let mut abbreviations_note = None;
+    if let Some(text) = listed {
+        let (note, list) =
+            super::abbreviations::register(c, env, &g, map, &phase_row, &player, &text, now)
+                .await?;
+        abbreviations_note = Some(note);
+        if let Some(list) = list {
+            read = read_with(map, &rules, power, &phase_row, msg, &list)?;
+        }
     }
     let confirm_time = match &msg.message_id {
         Some(id) => store::confirmation_time(c, id).await?,
@@ -317,6 +334,7 @@ pub(super) async fn order_mail(
         &phase_row,
         &player,
         &read.requests,
+        abbreviations_note.as_deref(),
         now,
     )
     .await?;

@@ -46,7 +46,9 @@ pub(super) async fn receipt(
                         None => current,
                     };
                     let map = map_of(g)?;
-                    let read = read_with(map, &rules, power, &phase_row, msg)?;
+                    let own =
+                        super::abbreviations::stored(c, g, map, map.power_name(power)).await?;
+                    let read = read_with(map, &rules, power, &phase_row, msg, &own)?;
                     read.understood()
                         .iter()
                         .map(|o| o.display(map).to_string())

@@ -202,6 +202,10 @@ impl RequestAck {
                 (*line, format!("unavailable from {from} to {to} (GMT)"))
             }
             RequestOut::HolidayExtension { line } => (*line, "a holiday extension".to_string()),
+            RequestOut::Abbreviations { line, entries, .. } => (
+                *line,
+                format!("your abbreviations list of {entries} line(s) (WM D.III(1))"),
+            ),
             RequestOut::Weekly { line, text, .. } => {
                 (*line, format!("unavailable {text} (WM D.VII(2))"))
             }

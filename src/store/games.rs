@@ -423,6 +423,62 @@ pub async fn reliability(c: &mut SqliteConnection) -> Result<Vec<Reliability>> {
     .await?)
 }
 
+/// A power's abbreviations list (WM D.III(1)): JSON `{"abbreviation": "province code"}`.
+pub async fn abbreviations(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+) -> Result<Option<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT list FROM abbreviation_lists WHERE game_id = $1 AND power = $2")
+            .bind(game)
+            .bind(power)
+            .fetch_optional(&mut *c)
+            .await?,
+    )
+}
+
+pub async fn set_abbreviations(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+    list_json: &str,
+    now: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT OR REPLACE INTO abbreviation_lists (game_id, power, list, at) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(list_json)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Whether `address` took `power` over as a replacement and has sent no orders since (WM
+/// D.III(1): a replacement registers abbreviations with the first orders).
+pub async fn replacement_without_orders(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+    address: &str,
+) -> Result<bool> {
+    Ok(sqlx::query(
+        "SELECT 1 FROM replacements r
+         WHERE r.game_id = $1 AND r.power = $2 AND r.new_address = $3
+           AND NOT EXISTS (SELECT 1 FROM submissions s
+                           WHERE s.game_id = r.game_id AND s.power = r.power AND s.submitted_at >= r.at)",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(address)
+    .fetch_optional(&mut *c)
+    .await?
+    .is_some())
+}
+
 /// A holiday the TD declared eligible for an extension (WM D.VII(5)).
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct Holiday {

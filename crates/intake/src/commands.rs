@@ -62,6 +62,12 @@ pub enum GmCommand {
     },
     /// `HOLIDAY EXTENSION`: the GM takes the holiday extension (WM D.VII(5)).
     HolidayExtension,
+    /// `VETO ABBREVIATIONS FRANCE [wm eng ...]`: the GM strikes entries of a player's own
+    /// abbreviations list, all of them if none is named, before the first deadline (WM D.III(1)).
+    VetoAbbreviations {
+        power: String,
+        entries: Vec<String>,
+    },
     /// `DECLARE DRAW`: the GM declares the game a draw after years with no centre changing
     /// owner, with notice (Agora BT9).
     DeclareDraw,
@@ -106,6 +112,11 @@ impl GmCommand {
                 )
             }
             GmCommand::HolidayExtension => "HOLIDAY EXTENSION".into(),
+            GmCommand::VetoAbbreviations { power, entries } => {
+                format!("VETO ABBREVIATIONS {power} {}", entries.join(" "))
+                    .trim_end()
+                    .to_string()
+            }
             GmCommand::GrantExtension(p) => format!("GRANT EXTENSION {p}"),
             GmCommand::RefuseExtension(p) => format!("REFUSE EXTENSION {p}"),
             GmCommand::Broadcast(text) => format!(
@@ -357,6 +368,15 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
             }
             _ => Err("write AGREE RULE <option> <value>, as the players vote on it".into()),
         },
+        "VETO" => match rest {
+            [what, power, entries @ ..] if what.eq_ignore_ascii_case("ABBREVIATIONS") => {
+                Ok(GmCommand::VetoAbbreviations {
+                    power: power.to_ascii_uppercase(),
+                    entries: entries.iter().map(|e| e.to_string()).collect(),
+                })
+            }
+            _ => Err("write VETO ABBREVIATIONS <power> [abbreviation ...]".into()),
+        },
         "HOLIDAY" => match rest {
             [w] if w.eq_ignore_ascii_case("EXTENSION") => Ok(GmCommand::HolidayExtension),
             [from, sep, to, name @ ..] if sep.eq_ignore_ascii_case("TO") && !name.is_empty() => {
@@ -377,7 +397,7 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
             Err("write BROADCAST alone on its line, the message, then ENDBROADCAST".into())
         }
         _ => Err(format!(
-            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, CORRECT, AGREE, DECLARE, GRANT, HOLIDAY, BROADCAST): \"{}\"",
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, CORRECT, AGREE, DECLARE, GRANT, HOLIDAY, VETO, BROADCAST): \"{}\"",
             text.chars().take(60).collect::<String>()
         )),
     }
@@ -591,6 +611,14 @@ mod tests {
             "the GM votes on no draw"
         );
         assert_eq!(read_command("Declare draw"), Ok(GmCommand::DeclareDraw));
+        // WM D.III(1): the GM's veto of a player's abbreviations.
+        assert_eq!(
+            read_command("VETO ABBREVIATIONS france wm Eng"),
+            Ok(GmCommand::VetoAbbreviations {
+                power: "FRANCE".into(),
+                entries: vec!["wm".into(), "Eng".into()]
+            })
+        );
         // WM D.VII(5): holidays the TD declares, the GM's own holiday extension.
         assert_eq!(
             read_command("HOLIDAY 2026-12-24 TO 2026-12-26 Christmas Days"),

@@ -76,6 +76,14 @@ pub enum RequestOut {
     HolidayExtension {
         line: usize,
     },
+    /// The player's own abbreviations list (WM D.III(1)), as written.
+    Abbreviations {
+        line: usize,
+        /// How many lines it has.
+        entries: usize,
+        #[serde(skip)]
+        text: String,
+    },
     /// A weekly unavailable period (WM D.VII(2)), or its withdrawal.
     Weekly {
         line: usize,
@@ -288,6 +296,11 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
         .map(|r| match r.kind {
             RequestKind::Extension { days } => RequestOut::Extension { line: r.line, days },
             RequestKind::HolidayExtension => RequestOut::HolidayExtension { line: r.line },
+            RequestKind::Abbreviations(text) => RequestOut::Abbreviations {
+                line: r.line,
+                entries: text.lines().filter(|l| !l.trim().is_empty()).count(),
+                text,
+            },
             RequestKind::Weekly(period) => RequestOut::Weekly {
                 line: r.line,
                 text: match &period {

@@ -55,6 +55,9 @@ pub enum RequestKind {
     },
     /// `EXTEND HOLIDAY`: a holiday extension the TD declared (WM D.VII(5)); never charged.
     HolidayExtension,
+    /// An `ABBREVIATIONS` block (lines `abbreviation = province`, then `ENDABBREVIATIONS`): the
+    /// player's own list (WM D.III(1)), as written.
+    Abbreviations(String),
     /// `UNAVAILABLE WEEKLY FRIDAY 17:00 TO MONDAY 09:00 [zone]` (WM D.VII(2)): every week, in the
     /// player's zone unless one is named; weekdays 0 = Monday, times in minutes. `None`: the
     /// weekly period is withdrawn (`UNAVAILABLE WEEKLY NONE`).
@@ -335,11 +338,39 @@ pub fn secret_in_subject(subject: &str) -> Option<String> {
 pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
     let mut s = Sections::default();
     let mut press: Option<Press> = None;
+    // An abbreviations block being gathered: its first line's number, and its lines.
+    let mut abbreviations: Option<(usize, String)> = None;
     let mut ended_at: Option<usize> = None;
     for (idx, line) in lines.iter().enumerate() {
         let text = line.text.trim();
         let ws = words(text);
         let first = ws.first().map(String::as_str).unwrap_or("");
+        if let Some((start, list)) = abbreviations.as_mut() {
+            let end = (first == "endabbreviations" && ws.len() == 1)
+                || (first == "end" && ws.get(1).is_some_and(|w| w == "abbreviations"));
+            if end || ends_press(map, text, &ws) {
+                s.requests.push(Request {
+                    line: *start,
+                    kind: RequestKind::Abbreviations(std::mem::take(list)),
+                });
+                abbreviations = None;
+                if end {
+                    continue;
+                }
+            } else {
+                // Bounded: a list longer than any map is no list.
+                if list.len() < 20_000 {
+                    list.push_str(text);
+                    list.push('\n');
+                }
+                continue;
+            }
+        }
+        if press.is_none() && ws.len() == 1 && (first == "abbreviations" || first == "abbreviation")
+        {
+            abbreviations = Some((line.number, String::new()));
+            continue;
+        }
         if let Some(p) = press.as_mut() {
             let w2 = ws.get(1).map(String::as_str);
             let endpress = (first == "endpress" && ws.len() == 1)
@@ -569,6 +600,12 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
             }
             _ => s.orders.push(line.clone()),
         }
+    }
+    if let Some((start, list)) = abbreviations.take() {
+        s.requests.push(Request {
+            line: start,
+            kind: RequestKind::Abbreviations(list),
+        });
     }
     if let Some(mut p) = press.take() {
         p.unterminated = true;
