@@ -8,7 +8,9 @@
 //! The pure crates' modules are re-exported here under their own names, so that
 //! `chancery::map` or `chancery::reader` is the same module as in its crate.
 
-pub use chancery_core::{adjudicator, correction, json, map, order, phase, policy, rules, votes};
+pub use chancery_core::{
+    adjudicator, conditional, correction, json, map, order, phase, policy, rules, votes,
+};
 pub use chancery_intake::{acceptance, authres, commands, message, orderset, reader, sections};
 
 pub mod config;

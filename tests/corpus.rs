@@ -235,6 +235,7 @@ fn check(name: &str, got: &MailRead, expect: &Value) -> Vec<String> {
                 RequestOut::HolidayExtension { .. } => want["kind"] == "holiday_extension",
                 RequestOut::Weekly { .. } => want["kind"] == "weekly",
                 RequestOut::Abbreviations { .. } => want["kind"] == "abbreviations",
+                RequestOut::Conditional { .. } => want["kind"] == "conditional",
             };
             if !ok {
                 fail(format!("request: expected {want}, got {have:?}"));

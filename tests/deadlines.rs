@@ -792,3 +792,95 @@ async fn wm_d_iii_1_a_players_own_abbreviations_are_used_published_and_may_be_ve
         "{ack}"
     );
 }
+
+/// France takes Spain and Portugal in 1901 (two builds) and sends its builds with its Fall
+/// orders; the game's `options` besides.
+async fn france_builds_conditionally(name: &str, options: &[(String, String)]) -> SqlitePool {
+    let mut all = vec![("no_nmr_phases".to_string(), "[]".to_string())];
+    all.extend_from_slice(options);
+    let (pool, secrets) = wm_game(name, "wm7", &all).await;
+    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    let e = env();
+    mail(&pool, &secrets, 2, 1, "A Mar - Spa\nF Bre - Mao", T0 + HOUR).await;
+    let spring = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    let ack = mail_in(
+        &pool,
+        &secrets,
+        2,
+        2,
+        "F1901M",
+        "F Mao - Por\nA Spa H\nCONDITIONAL\nBuild A Par\nBuild F Mar\nBuild A Bre\nBuild A Mar\nENDCONDITIONAL",
+        spring + HOUR,
+    )
+    .await;
+    assert!(
+        ack.contains("kept (4 line(s))") && ack.contains("WM D.II(5)"),
+        "{ack}"
+    );
+    // The conditional lines are not this turn's orders.
+    assert!(!ack.contains("BUILD"), "{ack}");
+    pool
+}
+
+async fn france_units(pool: &SqlitePool) -> Vec<String> {
+    let mut c = pool.acquire().await.expect("conn");
+    let p = store::current_phase(&mut c, "wm7")
+        .await
+        .expect("q")
+        .expect("open");
+    let board = engine::board_from_json(&p.board, &p.phase).expect("board");
+    let map = chancery::map::Map::standard();
+    let france = map.power_by_name("FRANCE").expect("france");
+    let mut units: Vec<String> = board
+        .units
+        .iter()
+        .filter(|u| u.power == france)
+        .map(|u| map.unit_name(u.unit_type, u.location))
+        .collect();
+    units.sort();
+    units
+}
+
+#[tokio::test]
+async fn wm_d_ii_5_conditional_builds_are_used_first_possible_first() {
+    let pool = france_builds_conditionally("conditional", &[]).await;
+    let e = env();
+    let fall = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    // The adjustment phase still opens, and waits for its deadline (the setting is off).
+    let winter = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, fall + 60).await.expect("tick"), 0);
+    assert_eq!(engine::tick(&pool, &e, winter).await.expect("tick"), 1);
+    // Paris is occupied: the next two possible builds.
+    assert_eq!(
+        france_units(&pool).await,
+        vec!["A BRE", "A PAR", "A SPA", "F MAR", "F POR"]
+    );
+    let results = outbox(&pool)
+        .await
+        .into_iter()
+        .find(|o| o.0 == "results" && o.1 == player(0) && o.2.contains("W1901A"))
+        .expect("winter results")
+        .3;
+    assert!(results.contains("BUILD F MAR (conditional)"), "{results}");
+}
+
+#[tokio::test]
+async fn wm_d_ii_5_usable_conditional_orders_may_end_the_phase_at_once() {
+    let pool = france_builds_conditionally(
+        "conditional-early",
+        &[("conditional_early".into(), "true".into())],
+    )
+    .await;
+    let e = env();
+    let fall = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    // The next tick adjudicates the adjustments at once: France alone is due, and its
+    // conditional builds are usable.
+    assert_eq!(engine::tick(&pool, &e, fall + 60).await.expect("tick"), 1);
+    assert_eq!(
+        france_units(&pool).await,
+        vec!["A BRE", "A PAR", "A SPA", "F MAR", "F POR"]
+    );
+}

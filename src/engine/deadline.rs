@@ -266,6 +266,10 @@ fn decide(env: &Env, f: &store::GameFacts, now: Ts, read_through: Ts) -> Result<
             &windows(&f.unavailable),
         )
     };
+    let early = early
+        || (!passed
+            && rules.conditional_early
+            && conditionals_suffice(f, &rules, map, &board, &due_powers));
     if due || early {
         adjudicate_phase(env, f, &rules, map, &board, &due_powers, now)
     } else if passed {
@@ -705,6 +709,61 @@ pub fn powers_with_orders_due(map: &Map, board: &Board) -> Vec<Power> {
         .collect()
 }
 
+/// WM D.II(5): the orders a power's conditional block gives in this phase, each line read
+/// against the phase's board, the first possible choice first ("Rule D.III(5) will not be
+/// applied for conditional orders").
+fn conditional_orders(
+    rules: &Rules,
+    map: &Map,
+    board: &Board,
+    power: Power,
+    lines: &str,
+) -> Vec<Order> {
+    let none = HashMap::new();
+    let ctx = ReadContext {
+        map,
+        rules,
+        power,
+        phase: board.phase.kind,
+        board: Some(board),
+        abbreviations: &none,
+    };
+    let candidates: Vec<Order> = lines
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .filter_map(|l| {
+            let v = crate::reader::read_order(&ctx, l);
+            if v.status == crate::reader::Status::Error {
+                None
+            } else {
+                v.order
+            }
+        })
+        .collect();
+    crate::conditional::choose(map, board, power, &candidates)
+}
+
+/// Whether every power due in this retreat or adjustment phase has Final orders or usable
+/// conditional ones, so that it may be adjudicated at once (`conditional_early`, WM D.II(5)).
+fn conditionals_suffice(
+    f: &store::GameFacts,
+    rules: &Rules,
+    map: &Map,
+    board: &Board,
+    due: &[Power],
+) -> bool {
+    board.phase.kind != PhaseKind::Movement
+        && !due.is_empty()
+        && due.iter().all(|pw| {
+            let name = map.power_name(*pw);
+            f.standing.iter().any(|s| s.power == name && s.final_)
+                || (!f.standing.iter().any(|s| s.power == name)
+                    && f.conditional.iter().any(|(p, lines)| {
+                        p == name && !conditional_orders(rules, map, board, *pw, lines).is_empty()
+                    }))
+        })
+}
+
 /// Adjudicate the phase, or hold it for an NMR.
 fn adjudicate_phase(
     env: &Env,
@@ -730,10 +789,36 @@ fn adjudicate_phase(
         }
         written.insert(s.power.clone(), s.orders.clone());
     }
+    // WM D.II(5): a power with no orders for a retreat or adjustment phase is ordered by the
+    // conditional orders it sent with its movement orders, if any is possible.
+    for (power, lines) in &f.conditional {
+        let Some(pw) = map.power_by_name(power) else {
+            continue;
+        };
+        if !due.contains(&pw) || written.contains_key(power) {
+            continue;
+        }
+        let chosen = conditional_orders(rules, map, board, pw, lines);
+        if chosen.is_empty() {
+            continue;
+        }
+        let shown: Vec<StandingOrder> = chosen
+            .iter()
+            .map(|o| {
+                let canonical = o.display(map).to_string();
+                StandingOrder {
+                    written: format!("{canonical} (conditional)"),
+                    order: canonical,
+                }
+            })
+            .collect();
+        orders.extend(chosen.into_iter().map(|o| (pw, o)));
+        written.insert(power.clone(), shown);
+    }
     let missing: Vec<Power> = due
         .iter()
         .copied()
-        .filter(|p| !f.standing.iter().any(|s| s.power == map.power_name(*p)))
+        .filter(|p| !written.contains_key(map.power_name(*p)))
         .collect();
     let missing_names: Vec<String> = missing
         .iter()

@@ -72,6 +72,26 @@ pub(super) async fn player_requests(
                     Err(why) => format!("weekly unavailable period refused: {why}"),
                 });
             }
+            // WM D.II(5): kept for the retreat or adjustment phase after this movement phase.
+            RequestOut::Conditional { text, entries, .. } => {
+                let movement = phase
+                    .phase
+                    .parse::<crate::phase::Phase>()
+                    .is_ok_and(|p| p.kind == crate::phase::PhaseKind::Movement);
+                notes.push(if movement {
+                    store::set_conditional(c, &g.id, &player.power, &phase.phase, text, now)
+                        .await?;
+                    format!(
+                        "kept ({entries} line(s)): used, first possible choice first, for the \
+                         retreat or adjustment phase that follows if you send no orders for it \
+                         (WM D.II(5))"
+                    )
+                } else {
+                    "refused: conditional orders come with movement orders (WM D.II(5)); in \
+                     this phase, send the orders themselves"
+                        .to_string()
+                });
+            }
             // Registered before the orders were read (src/engine/abbreviations.rs).
             RequestOut::Abbreviations { .. } => {
                 notes.push(abbreviations.unwrap_or("not read").to_string());

@@ -202,6 +202,12 @@ impl RequestAck {
                 (*line, format!("unavailable from {from} to {to} (GMT)"))
             }
             RequestOut::HolidayExtension { line } => (*line, "a holiday extension".to_string()),
+            RequestOut::Conditional { line, entries, .. } => (
+                *line,
+                format!(
+                    "conditional retreat and adjustment orders, {entries} line(s) (WM D.II(5))"
+                ),
+            ),
             RequestOut::Abbreviations { line, entries, .. } => (
                 *line,
                 format!("your abbreviations list of {entries} line(s) (WM D.III(1))"),

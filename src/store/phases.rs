@@ -153,6 +153,30 @@ pub async fn insert_phase(
     Ok(())
 }
 
+/// A power's conditional orders sent in movement phase `phase` (WM D.II(5)): the latest
+/// block replaces the earlier.
+pub async fn set_conditional(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+    phase: &str,
+    lines: &str,
+    now: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT OR REPLACE INTO conditional_orders (game_id, power, phase, lines, at)
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(phase)
+    .bind(lines)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
 /// Replace the board of a phase (a GM's correction, WM D.VIII(1)).
 pub async fn set_board(c: &mut SqliteConnection, game: &str, seq: i64, board: &str) -> Result<()> {
     sqlx::query("UPDATE phases SET board = $1 WHERE game_id = $2 AND seq = $3")

@@ -48,6 +48,9 @@ pub struct GameFacts {
     pub masters: Vec<String>,
     /// The observers, (address, time zone): results and press to all only.
     pub observers: Vec<(String, String)>,
+    /// Conditional orders for this retreat or adjustment phase, sent with the movement orders
+    /// before it (WM D.II(5)): (power, lines as written).
+    pub conditional: Vec<(String, String)>,
     /// The votes cast for this phase: (power, proposal, ballot). Secret: only their result
     /// ever leaves the engine.
     pub votes: Vec<(String, String, String)>,
@@ -149,6 +152,33 @@ pub async fn tick_facts(
     {
         let game: String = r.try_get("game_id")?;
         press.entry(game).or_default().push(PressRow::from_row(&r)?);
+    }
+    // WM D.II(5): a retreat or adjustment phase's conditional orders were sent in the movement
+    // phase before it.
+    let sources: Vec<(&str, String)> = phases
+        .values()
+        .filter_map(|p| {
+            let phase = p.phase.parse::<crate::phase::Phase>().ok()?;
+            let source = crate::conditional::source_phase(phase)?;
+            Some((p.game_id.as_str(), source.to_string()))
+        })
+        .collect();
+    let mut conditional: HashMap<String, Vec<(String, String)>> = HashMap::new();
+    if !sources.is_empty() {
+        for r in sqlx::query(
+            "SELECT o.game_id, o.power, o.lines FROM json_each($1) j JOIN conditional_orders o
+               ON o.game_id = j.value ->> 0 AND o.phase = j.value ->> 1
+             ORDER BY o.game_id, o.power",
+        )
+        .bind(serde_json::to_string(&sources)?)
+        .fetch_all(&mut *c)
+        .await?
+        {
+            conditional
+                .entry(r.try_get("game_id")?)
+                .or_default()
+                .push((r.try_get("power")?, r.try_get("lines")?));
+        }
     }
     let mut votes: HashMap<String, Vec<(String, String, String)>> = HashMap::new();
     for r in sqlx::query(
@@ -295,6 +325,7 @@ pub async fn tick_facts(
             masters: masters.remove(id).unwrap_or_default(),
             observers: observers.remove(id).unwrap_or_default(),
             votes: votes.remove(id).unwrap_or_default(),
+            conditional: conditional.remove(id).unwrap_or_default(),
             year_ends: year_ends.remove(id).unwrap_or_default(),
             game,
             phase,

@@ -5,11 +5,13 @@
 //! - [`rules`]: the house rules, one typed settings struct, and the presets.
 //! - [`adjudicator`]: the DATC-compliant judge.
 //! - [`json`]: the `chancery adjudicate` contract.
+//! - [`conditional`]: conditional retreat and adjustment orders (WM D.II(5)).
 //! - [`correction`]: corrections of a published adjudication (WM D.VIII).
 //! - [`policy`]: the game rules around the adjudicator (deadlines, extensions, timeliness, how
 //!   order sets combine, NMR), with the clock always passed in.
 
 pub mod adjudicator;
+pub mod conditional;
 pub mod correction;
 pub mod json;
 pub mod map;

@@ -317,6 +317,11 @@ pub struct Rules {
     /// D.X(1) refuses it.
     #[serde(default)]
     pub black_press: bool,
+    /// WM D.II(5): a retreat or adjustment phase in which every power due has Final orders or
+    /// usable conditional ones is adjudicated at once, as the rule intends ("this will help
+    /// speed the pace of the game"). False: it waits for its deadline.
+    #[serde(default)]
+    pub conditional_early: bool,
 }
 
 /// Agora BT9: "with 2 days notice".
@@ -508,6 +513,7 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ("white_press_with_orders", "WM D.X(1); Maharajiad B.XI(1)"),
     ("dark_grey_press", "WM D.X(1); Maharajiad B.XI(1)"),
     ("black_press", "WM D.X(1); Maharajiad B.XI(1)"),
+    ("conditional_early", "WM D.II(5); Maharajiad B.III(5)"),
 ];
 
 /// Why a single option could not be set.

@@ -84,6 +84,14 @@ pub enum RequestOut {
         #[serde(skip)]
         text: String,
     },
+    /// Conditional retreat and adjustment orders for the phase that follows (WM D.II(5)).
+    Conditional {
+        line: usize,
+        /// How many lines it has.
+        entries: usize,
+        #[serde(skip)]
+        text: String,
+    },
     /// A weekly unavailable period (WM D.VII(2)), or its withdrawal.
     Weekly {
         line: usize,
@@ -296,6 +304,11 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
         .map(|r| match r.kind {
             RequestKind::Extension { days } => RequestOut::Extension { line: r.line, days },
             RequestKind::HolidayExtension => RequestOut::HolidayExtension { line: r.line },
+            RequestKind::Conditional(text) => RequestOut::Conditional {
+                line: r.line,
+                entries: text.lines().filter(|l| !l.trim().is_empty()).count(),
+                text,
+            },
             RequestKind::Abbreviations(text) => RequestOut::Abbreviations {
                 line: r.line,
                 entries: text.lines().filter(|l| !l.trim().is_empty()).count(),

@@ -58,6 +58,9 @@ pub enum RequestKind {
     /// An `ABBREVIATIONS` block (lines `abbreviation = province`, then `ENDABBREVIATIONS`): the
     /// player's own list (WM D.III(1)), as written.
     Abbreviations(String),
+    /// A `CONDITIONAL` block (retreat, build or disband orders, first choice first, then
+    /// `ENDCONDITIONAL`), sent with movement orders for the phase that follows (WM D.II(5)).
+    Conditional(String),
     /// `UNAVAILABLE WEEKLY FRIDAY 17:00 TO MONDAY 09:00 [zone]` (WM D.VII(2)): every week, in the
     /// player's zone unless one is named; weekdays 0 = Monday, times in minutes. `None`: the
     /// weekly period is withdrawn (`UNAVAILABLE WEEKLY NONE`).
@@ -334,26 +337,35 @@ pub fn secret_in_subject(subject: &str) -> Option<String> {
     None
 }
 
+/// The request an `ABBREVIATIONS` or `CONDITIONAL` block makes.
+fn block_request(keyword: &str, line: usize, text: String) -> Request {
+    let kind = if keyword == "conditional" {
+        RequestKind::Conditional(text)
+    } else {
+        RequestKind::Abbreviations(text)
+    };
+    Request { line, kind }
+}
+
 /// Split the body into its sections.
 pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
     let mut s = Sections::default();
     let mut press: Option<Press> = None;
-    // An abbreviations block being gathered: its first line's number, and its lines.
-    let mut abbreviations: Option<(usize, String)> = None;
+    // A block being gathered (ABBREVIATIONS or CONDITIONAL): its keyword, its first line's
+    // number, and its lines.
+    let mut block: Option<(&'static str, usize, String)> = None;
     let mut ended_at: Option<usize> = None;
     for (idx, line) in lines.iter().enumerate() {
         let text = line.text.trim();
         let ws = words(text);
         let first = ws.first().map(String::as_str).unwrap_or("");
-        if let Some((start, list)) = abbreviations.as_mut() {
-            let end = (first == "endabbreviations" && ws.len() == 1)
-                || (first == "end" && ws.get(1).is_some_and(|w| w == "abbreviations"));
+        if let Some((keyword, start, list)) = block.as_mut() {
+            let end = (first.strip_prefix("end") == Some(*keyword) && ws.len() == 1)
+                || (first == "end" && ws.get(1).is_some_and(|w| w == keyword));
             if end || ends_press(map, text, &ws) {
-                s.requests.push(Request {
-                    line: *start,
-                    kind: RequestKind::Abbreviations(std::mem::take(list)),
-                });
-                abbreviations = None;
+                s.requests
+                    .push(block_request(keyword, *start, std::mem::take(list)));
+                block = None;
                 if end {
                     continue;
                 }
@@ -366,10 +378,16 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
                 continue;
             }
         }
-        if press.is_none() && ws.len() == 1 && (first == "abbreviations" || first == "abbreviation")
-        {
-            abbreviations = Some((line.number, String::new()));
-            continue;
+        if press.is_none() && ws.len() == 1 {
+            let keyword = match first {
+                "abbreviations" | "abbreviation" => Some("abbreviations"),
+                "conditional" | "conditionals" => Some("conditional"),
+                _ => None,
+            };
+            if let Some(k) = keyword {
+                block = Some((k, line.number, String::new()));
+                continue;
+            }
         }
         if let Some(p) = press.as_mut() {
             let w2 = ws.get(1).map(String::as_str);
@@ -601,11 +619,8 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
             _ => s.orders.push(line.clone()),
         }
     }
-    if let Some((start, list)) = abbreviations.take() {
-        s.requests.push(Request {
-            line: start,
-            kind: RequestKind::Abbreviations(list),
-        });
+    if let Some((keyword, start, list)) = block.take() {
+        s.requests.push(block_request(keyword, start, list));
     }
     if let Some(mut p) = press.take() {
         p.unterminated = true;
