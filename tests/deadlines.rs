@@ -884,3 +884,82 @@ async fn wm_d_ii_5_usable_conditional_orders_may_end_the_phase_at_once() {
         vec!["A BRE", "A PAR", "A SPA", "F MAR", "F POR"]
     );
 }
+
+#[tokio::test]
+async fn wm_d_vii_6_b_an_nmr_in_spring_1901_holds_the_results() {
+    let (pool, secrets) = wm_game("nmr-hold", "wm7", &[]).await;
+    admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
+        .await
+        .expect("gm");
+    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    let e = env();
+    for i in 0..6 {
+        mail(&pool, &secrets, i, 1 + i as u32, "", T0 + HOUR).await;
+    }
+    let spring = deadline(&pool).await;
+    // Turkey sent nothing: no results, the masters are told, the deadline moves a day.
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 0);
+    let out = outbox(&pool).await;
+    assert!(!out.iter().any(|o| o.0 == "results"), "no results");
+    let held = out
+        .iter()
+        .find(|o| o.1 == GM && o.2.contains("results held, NMR by TURKEY"))
+        .expect("the GM is told");
+    assert!(held.3.contains("WM D.VII(6)(b)"), "{}", held.3);
+    assert_eq!(deadline(&pool).await, spring + DAY);
+    // Turkey's orders come (a replacement would send them): the results go out.
+    mail(&pool, &secrets, 6, 10, "A Con H", spring + HOUR).await;
+    assert_eq!(
+        engine::tick(&pool, &e, spring + DAY).await.expect("tick"),
+        1
+    );
+}
+
+#[tokio::test]
+async fn wm_d_ii_5_a_conditional_retreat_is_used_when_no_retreat_order_comes() {
+    let (pool, secrets) = wm_game(
+        "conditional-retreat",
+        "wm7",
+        &[("no_nmr_phases".into(), "[]".into())],
+    )
+    .await;
+    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    let e = env();
+    mail(&pool, &secrets, 2, 1, "A Par - Bur", T0 + HOUR).await;
+    mail(&pool, &secrets, 3, 2, "A Mun - Ruh\nA Ber - Mun", T0 + HOUR).await;
+    let spring = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    // Fall: Germany dislodges the army in Burgundy; France says where it should go.
+    mail_in(
+        &pool,
+        &secrets,
+        3,
+        3,
+        "F1901M",
+        "A Ruh - Bur\nA Mun S A Ruh - Bur",
+        spring + HOUR,
+    )
+    .await;
+    mail_in(
+        &pool,
+        &secrets,
+        2,
+        4,
+        "F1901M",
+        "A Bur H\nCONDITIONAL\nA Bur - Mar\nA Bur - Gas\nA Bur - Par\nENDCONDITIONAL",
+        spring + HOUR,
+    )
+    .await;
+    let fall = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    let mut c = pool.acquire().await.expect("conn");
+    let p = store::current_phase(&mut c, "wm7")
+        .await
+        .expect("q")
+        .expect("open");
+    drop(c);
+    assert_eq!(p.phase, "F1901R", "the retreat phase still opens");
+    // No retreat order comes: Marseilles is held, so the army retreats to Gascony.
+    assert_eq!(engine::tick(&pool, &e, p.deadline).await.expect("tick"), 1);
+    assert!(france_units(&pool).await.contains(&"A GAS".to_string()));
+}

@@ -1523,6 +1523,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.nmr_contact_hours = Some(48); // WM D.VII(6)(a)
         r.white_press_with_orders = true; // WM D.X(1)
         r.dark_grey_press = true; // WM D.X(1)
+        r.pace_days_per_season = Some(7); // WM D.VII(4)(a)
         r.authentication = chancery::rules::Authentication::Secret; // WM D.X(6), a tournament
     });
     expect("maharajiad", &|r| {

@@ -322,6 +322,11 @@ pub struct Rules {
     /// speed the pace of the game"). False: it waits for its deadline.
     #[serde(default)]
     pub conditional_early: bool,
+    /// WM D.VII(4)(a): "Games will typically progress at the pace of one season per week"
+    /// (retreats and adjustments included): the target, in days per season, stated to the
+    /// players; the turn lengths are the minimums. None: no target stated.
+    #[serde(default)]
+    pub pace_days_per_season: Option<u32>,
 }
 
 /// Agora BT9: "with 2 days notice".
@@ -514,6 +519,7 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ("dark_grey_press", "WM D.X(1); Maharajiad B.XI(1)"),
     ("black_press", "WM D.X(1); Maharajiad B.XI(1)"),
     ("conditional_early", "WM D.II(5); Maharajiad B.III(5)"),
+    ("pace_days_per_season", "WM D.VII(4)(a)"),
 ];
 
 /// Why a single option could not be set.
@@ -657,6 +663,19 @@ impl Rules {
                      adjustment turn.",
                     self.movement_days, self.retreat_days, self.adjustment_days
                 ),
+            ),
+            (
+                "WM D.VII(4)(a)",
+                match self.pace_days_per_season {
+                    Some(days) => format!(
+                        "The game aims at a pace of one season, with its retreats and \
+                         adjustments, every {days} days; turns are never shorter than the \
+                         lengths above without the players' consent."
+                    ),
+                    None => "Turns are never shorter than the lengths above without the \
+                             players' consent."
+                        .to_string(),
+                },
             ),
             (
                 "WM D.VII(5)",
