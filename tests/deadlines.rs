@@ -876,9 +876,21 @@ async fn wm_d_ii_5_usable_conditional_orders_may_end_the_phase_at_once() {
     let e = env();
     let fall = deadline(&pool).await;
     assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
-    // The next tick adjudicates the adjustments at once: France alone is due, and its
+    // Not while a player is unavailable (WM D.VII(2))...
+    let mut c = pool.acquire().await.expect("conn");
+    store::add_unavailable(&mut c, "wm7", "ITALY", fall, fall + 2 * HOUR)
+        .await
+        .expect("away");
+    drop(c);
+    assert_eq!(engine::tick(&pool, &e, fall + 60).await.expect("tick"), 0);
+    // ...then the next tick adjudicates the adjustments at once: France alone is due, and its
     // conditional builds are usable.
-    assert_eq!(engine::tick(&pool, &e, fall + 60).await.expect("tick"), 1);
+    assert_eq!(
+        engine::tick(&pool, &e, fall + 3 * HOUR)
+            .await
+            .expect("tick"),
+        1
+    );
     assert_eq!(
         france_units(&pool).await,
         vec!["A BRE", "A PAR", "A SPA", "F MAR", "F POR"]

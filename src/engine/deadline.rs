@@ -266,9 +266,11 @@ fn decide(env: &Env, f: &store::GameFacts, now: Ts, read_through: Ts) -> Result<
             &windows(&f.unavailable),
         )
     };
+    // Never inside a declared unavailable period (WM D.VII(2)), as for early adjudication.
     let early = early
         || (!passed
             && rules.conditional_early
+            && !windows(&f.unavailable).iter().any(|w| w.contains(now))
             && conditionals_suffice(f, &rules, map, &board, &due_powers));
     if due || early {
         adjudicate_phase(env, f, &rules, map, &board, &due_powers, now)

@@ -60,7 +60,8 @@ pub struct GameFacts {
 
 /// Games the tick must look at (active, not paused): open phases whose deadline has passed, whose
 /// reminder window (`remind_from`: deadlines up to then) has opened and who were not yet
-/// reminded, or where some power has marked its orders final (they may go early).
+/// reminded, where some power has marked its orders final (they may go early), or whose
+/// conditional orders may end the phase at once.
 pub async fn tick_candidates(
     c: &mut SqliteConnection,
     now: Ts,
@@ -72,7 +73,16 @@ pub async fn tick_candidates(
            AND (p.deadline <= $1
                 OR (p.deadline <= $2 AND p.reminded_at IS NULL)
                 OR EXISTS (SELECT 1 FROM standing_orders s
-                           WHERE s.game_id = p.game_id AND s.phase = p.phase AND s.final))
+                           WHERE s.game_id = p.game_id AND s.phase = p.phase AND s.final)
+                -- WM D.II(5), `conditional_early`: a retreat or adjustment phase whose
+                -- movement phase brought conditional orders may go at once.
+                OR (p.phase NOT LIKE '%M' AND json_extract(g.rules, '$.conditional_early') = 1
+                    AND EXISTS (SELECT 1 FROM conditional_orders o
+                                WHERE o.game_id = p.game_id
+                                  AND o.phase = CASE WHEN p.phase LIKE '%R'
+                                                     THEN substr(p.phase, 1, length(p.phase) - 1) || 'M'
+                                                     ELSE 'F' || substr(p.phase, 2, length(p.phase) - 2) || 'M'
+                                                END)))
          ORDER BY p.game_id",
     )
     .bind(now)
