@@ -829,7 +829,8 @@ async fn france_units(pool: &SqlitePool) -> Vec<String> {
         .await
         .expect("q")
         .expect("open");
-    let board = engine::board_from_json(&p.board, &p.phase).expect("board");
+    let board =
+        engine::board_from_json(chancery::map::Map::standard(), &p.board, &p.phase).expect("board");
     let map = chancery::map::Map::standard();
     let france = map.power_by_name("FRANCE").expect("france");
     let mut units: Vec<String> = board

@@ -296,7 +296,8 @@ async fn a_full_1901_by_mail() {
         .expect("q")
         .expect("current");
     assert_eq!(cur.phase, "S1902M");
-    let board = engine::board_from_json(&cur.board, &cur.phase).expect("board");
+    let board = engine::board_from_json(chancery::map::Map::standard(), &cur.board, &cur.phase)
+        .expect("board");
     let map = chancery::map::Map::standard();
     let france = map.power_by_name("FRANCE").expect("france");
     assert_eq!(

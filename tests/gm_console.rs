@@ -1081,7 +1081,8 @@ async fn open_board(pool: &SqlitePool, game: &str) -> (String, chancery::adjudic
         .await
         .expect("q")
         .expect("open");
-    let board = engine::board_from_json(&p.board, &p.phase).expect("board");
+    let board =
+        engine::board_from_json(chancery::map::Map::standard(), &p.board, &p.phase).expect("board");
     (p.phase, board)
 }
 

@@ -496,7 +496,7 @@ async fn replace(
     }
     let secret = secret::generate().map_err(EngineError::Refused)?;
     store::replace_player(c, &g.id, &name, &p.phase, address, &secret, permanent, now).await?;
-    let board = board_from_json(&p.board, &p.phase)?;
+    let board = board_from_json(map, &p.board, &p.phase)?;
     let standing: Vec<String> = store::standing_orders(c, &g.id, &p.phase)
         .await?
         .into_iter()

@@ -29,7 +29,7 @@ pub(super) async fn correct(
         Ok(x) => x,
         Err(why) => return Ok(Done::refused(why)),
     };
-    let board = board_from_json(&p.board, &p.phase)?;
+    let board = board_from_json(map, &p.board, &p.phase)?;
     let (fixed, told) = match correction.apply(map, &board) {
         Ok(x) => x,
         Err(why) => return Ok(Done::refused(why)),

@@ -247,7 +247,7 @@ fn decide(env: &Env, f: &store::GameFacts, now: Ts, read_through: Ts) -> Result<
     let rules = rules_of(g)?;
     let map = map_of(g)?;
     // The board is read once, here, and kept typed for everything below.
-    let board = board_from_json(&current.board, &current.phase)?;
+    let board = board_from_json(map, &current.board, &current.phase)?;
     let due_powers = powers_with_orders_due(map, &board);
     let passed = current.deadline <= now;
     let due = passed && current.deadline <= read_through;
@@ -307,7 +307,7 @@ pub(super) async fn preview(
     };
     let rules = rules_of(&f.game)?;
     let map = map_of(&f.game)?;
-    let board = board_from_json(&f.phase.board, &f.phase.phase)?;
+    let board = board_from_json(map, &f.phase.board, &f.phase.phase)?;
     let due = powers_with_orders_due(map, &board);
     let masters = masters_of(env, Some(&f.game), &f.masters);
     let mails = match adjudicate_phase(env, f, &rules, map, &board, &due, now)? {

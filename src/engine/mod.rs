@@ -143,8 +143,10 @@ fn map_of(game: &GameRow) -> Result<&'static Map> {
 }
 
 /// Read a stored board (the `adjudicate` input shape).
-pub fn board_from_json(text: &str, phase: &str) -> Result<Board> {
+pub fn board_from_json(map: &Map, text: &str, phase: &str) -> Result<Board> {
     let mut input: json::PhaseInput = serde_json::from_str(text)?;
+    // The stored board does not name its variant; the game does.
+    input.variant = map.name.clone();
     input.phase = phase.to_string();
     input.orders.clear();
     json::prepare(&input)

@@ -40,7 +40,7 @@ pub(super) fn read_with(
     abbreviations: &HashMap<String, crate::map::Province>,
 ) -> Result<MailRead> {
     let phase: Phase = phase_row.phase.parse()?;
-    let board = board_from_json(&phase_row.board, &phase_row.phase)?;
+    let board = board_from_json(map, &phase_row.board, &phase_row.phase)?;
     let ctx = ReadContext {
         map,
         rules,
@@ -338,7 +338,7 @@ pub(super) async fn order_mail(
         now,
     )
     .await?;
-    let units = board_from_json(&phase_row.board, &phase_row.phase)?;
+    let units = board_from_json(map, &phase_row.board, &phase_row.phase)?;
     let ack = compose::acknowledgement(
         env,
         &g,

@@ -138,7 +138,7 @@ async fn summary(c: &mut SqliteConnection, g: &GameRow) -> Result<String> {
         if year < first_year || ends.last().is_some_and(|(y, _)| *y == year) {
             continue;
         }
-        let board = board_from_json(json, phase)?;
+        let board = board_from_json(map, json, phase)?;
         let owners = map
             .supply_centers()
             .map(|sc| {

@@ -203,8 +203,9 @@ pub struct Prepared {
 pub fn prepare(input: &PhaseInput) -> Result<Prepared, InputError> {
     let Some(map) = Map::variant(&input.variant) else {
         return err(format!(
-            "unknown variant '{}' (known: standard)",
-            input.variant
+            "unknown variant '{}' (known: {})",
+            input.variant,
+            Map::VARIANTS.join(", ")
         ));
     };
     let rules = rules_from(input.rules.as_ref())?;

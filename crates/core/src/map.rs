@@ -1,6 +1,6 @@
 //! Maps: provinces, coasts, powers, adjacency and the starting position of a variant.
 //!
-//! A variant is a text file (see `src/variants/FORMAT.md`) embedded in the binary. The file is
+//! A variant is a text file (see docs/variants.md) embedded in the binary. The file is
 //! parsed once into a [`Map`], whose queries are what the adjudicator and the order reader use.
 //! Provinces are small integers so that the resolver can index plain arrays.
 
@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 /// The standard board, embedded.
 const STANDARD: &str = include_str!("../variants/standard.map");
+const MAHARAJAH: &str = include_str!("../variants/maharajah.map");
 
 /// A province, as an index into [`Map::provinces`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -106,6 +107,9 @@ pub struct ProvinceInfo {
     pub home: Option<Power>,
     /// Non-empty only for provinces whose fleets must name a coast.
     pub coasts: Vec<Coast>,
+    /// A river province (Maharajiad B.I(2)): fleets move along the river through it, and a
+    /// fleet in it may convoy.
+    pub river: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -202,10 +206,21 @@ impl Map {
         })
     }
 
+    /// The names of the embedded variants.
+    pub const VARIANTS: &'static [&'static str] = &["standard", "maharajah"];
+
     /// The embedded variant of that name.
     pub fn variant(name: &str) -> Option<&'static Map> {
+        static MAHARAJAH_MAP: OnceLock<Map> = OnceLock::new();
         match name.to_ascii_lowercase().as_str() {
             "standard" | "classic" | "classical" => Some(Map::standard()),
+            "maharajah" | "maharajah's diplomacy" => Some(MAHARAJAH_MAP.get_or_init(|| {
+                match Map::parse(MAHARAJAH) {
+                    Ok(m) => m,
+                    // The file is embedded and covered by tests/map_maharajah.rs.
+                    Err(e) => panic!("embedded maharajah map is broken: {e}"),
+                }
+            })),
             _ => None,
         }
     }
@@ -290,9 +305,12 @@ impl Map {
                         supply_center,
                         home,
                         coasts: Vec::new(),
+                        river: false,
                     });
                 }
-                "coasts" | "army" | "fleet" | "unit" => deferred.push((n, directive, rest)),
+                "coasts" | "army" | "fleet" | "unit" | "river" => {
+                    deferred.push((n, directive, rest))
+                }
                 d => return Err(err(format!("unknown directive {d}"))),
             }
         }
@@ -331,6 +349,18 @@ impl Map {
         for (n, d, rest) in deferred.iter().filter(|(_, d, _)| *d != "coasts") {
             let n = *n;
             match *d {
+                "river" => {
+                    for t in rest {
+                        let p = map.province_code(t, n)?;
+                        if map.info(p).kind != ProvinceKind::Coast {
+                            return Err(MapError {
+                                line: n,
+                                message: format!("river province {t} must be coastal"),
+                            });
+                        }
+                        map.provinces[p.0 as usize].river = true;
+                    }
+                }
                 "army" => {
                     let from = map.province_code(rest.first().copied().unwrap_or(""), n)?;
                     for t in &rest[1..] {
