@@ -372,3 +372,40 @@ fn a_game_takes_single_options_and_a_power_takes_one_player() {
         "{out}"
     );
 }
+
+#[test]
+fn adjudicate_and_parse_take_the_maharajah_variant() {
+    // Issue 13, point 6.
+    let input = r#"{"phase": "S1501M", "units": {"DELHI": ["A Agr"]},
+                    "orders": {"DELHI": ["A Agra - Jaipur"]}}"#;
+    let (code, out, err) = run(&["adjudicate", "--variant", "maharajah"], Some(input));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("\"A AGR - JAI\"") && out.contains("succeeds"),
+        "{out}"
+    );
+    // On the standard map the same input names provinces it does not have.
+    let (code, _, err) = run(&["adjudicate"], Some(input));
+    assert_eq!(code, 1, "{err}");
+    let dir = std::env::temp_dir().join(format!("chancery-parse-mj-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let orders = dir.join("orders.txt");
+    std::fs::write(&orders, "A Agra - Jaipur\nF Jsl - Sin\n").expect("write");
+    let path = orders.to_string_lossy().to_string();
+    let (code, out, err) = run(
+        &[
+            "parse",
+            "--text",
+            "--variant",
+            "maharajah",
+            "--power",
+            "DELHI",
+            "--phase",
+            "S1501M",
+            &path,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"A AGR - JAI\""), "{out}");
+}

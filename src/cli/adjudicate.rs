@@ -7,6 +7,9 @@ use std::path::PathBuf;
 pub struct Args {
     /// The phase as JSON; `-` or nothing for stdin.
     pub file: Option<PathBuf>,
+    /// The variant (`standard`, `maharajah`), instead of the JSON's `variant` field.
+    #[arg(long)]
+    pub variant: Option<String>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -15,6 +18,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Some(p) if p.as_os_str() == "-" => read_stdin()?,
         Some(p) => std::fs::read_to_string(p)
             .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?,
+    };
+    let text = match (&a.variant, serde_json::from_str::<serde_json::Value>(&text)) {
+        (Some(v), Ok(serde_json::Value::Object(mut o))) => {
+            o.insert("variant".into(), serde_json::Value::String(v.clone()));
+            serde_json::Value::Object(o).to_string()
+        }
+        // Without --variant, or on input that is no JSON object, the contract's own errors.
+        _ => text,
     };
     println!("{}", chancery::json::adjudicate_json(&text)?);
     Ok(())

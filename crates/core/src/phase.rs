@@ -85,7 +85,9 @@ impl FromStr for Phase {
         let season = match &t[..1] {
             "S" => Season::Spring,
             "F" => Season::Fall,
+            // Maharajiad B.I(5): the adjustment phase "may be called Monsoon" (M1501A).
             "W" => Season::Winter,
+            "M" if t.ends_with(['A', 'B']) => Season::Winter,
             _ => return Err(err()),
         };
         let kind = match &t[t.len() - 1..] {
@@ -129,5 +131,15 @@ mod tests {
         let p: Phase = "F1901R".parse().unwrap();
         assert_eq!(p.successor().to_string(), "W1901A");
         assert_eq!(p.successor().successor().to_string(), "S1902M");
+    }
+
+    #[test]
+    fn maharajiad_b_i_5_monsoon_is_the_adjustment_phase() {
+        let m: Phase = "M1501A".parse().unwrap();
+        assert_eq!(m.to_string(), "W1501A");
+        assert!(
+            "M1501M".parse::<Phase>().is_err(),
+            "M is Monsoon, never a movement season"
+        );
     }
 }
