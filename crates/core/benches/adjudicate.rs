@@ -19,8 +19,14 @@ const MAX_UNITS: usize = 34;
 /// Games restart after this many years, so the sample mixes openings, middle and end games.
 const MAX_YEARS: u16 = 20;
 
-fn bench_phases(c: &mut Criterion, map: &Map, rules: &Rules, phases: &[MovementPhase]) {
-    let mut group = c.benchmark_group("movement_phase");
+fn bench_phases(
+    c: &mut Criterion,
+    group_name: &str,
+    map: &Map,
+    rules: &Rules,
+    phases: &[MovementPhase],
+) {
+    let mut group = c.benchmark_group(group_name);
     group.throughput(Throughput::Elements(phases.len() as u64));
     group.warm_up_time(Duration::from_secs(2));
     group.measurement_time(Duration::from_secs(6));
@@ -178,12 +184,21 @@ fn main() {
         describe(map, &rules, &phases, gen_time);
     }
 
+    // The Maharajah map (issue 13): the same random legal play, on its board and rules.
+    let mj = Map::variant("maharajah").expect("the maharajah map is embedded");
+    let mj_rules = Rules::preset("maharajiad").expect("the maharajiad preset");
+    let mj_phases =
+        generator::movement_phases(mj, &mj_rules, SEED, PHASES, MIN_UNITS, MAX_UNITS, MAX_YEARS);
+
     let mut c = Criterion::default().configure_from_args();
-    bench_phases(&mut c, map, &rules, &phases);
+    bench_phases(&mut c, "movement_phase", map, &rules, &phases);
+    bench_phases(&mut c, "maharajah_movement_phase", mj, &mj_rules, &mj_phases);
     c.final_summary();
 
     if benchmarking {
         per_phase_stats(map, &rules, &phases, if quick { 50 } else { 200 });
+        println!("Maharajah:");
+        per_phase_stats(mj, &mj_rules, &mj_phases, if quick { 50 } else { 200 });
     }
 }
 
@@ -580,10 +595,8 @@ mod generator {
                 // A fresh game: reseed from the stream so that every game differs.
                 rng = Rng::new(rng.next_u64());
             }
-            // Workaround: the adjudicator (src/adjudicator/mod.rs, update_ownership) gives an
-            // owner to every occupied province, seas and non-centres too, and
-            // Board::center_count counts them, so random games would balloon past 34 units.
-            // Only supply centres have owners.
+            // Only supply centres have owners (the adjudicator's update_ownership keeps to
+            // them too; this guards the generator's own boards).
             for p in map.all_provinces() {
                 if !map.info(p).supply_center {
                     board.owners[p.0 as usize] = None;
