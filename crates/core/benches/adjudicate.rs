@@ -192,7 +192,13 @@ fn main() {
 
     let mut c = Criterion::default().configure_from_args();
     bench_phases(&mut c, "movement_phase", map, &rules, &phases);
-    bench_phases(&mut c, "maharajah_movement_phase", mj, &mj_rules, &mj_phases);
+    bench_phases(
+        &mut c,
+        "maharajah_movement_phase",
+        mj,
+        &mj_rules,
+        &mj_phases,
+    );
     c.final_summary();
 
     if benchmarking {

@@ -496,6 +496,11 @@ impl Map {
         self.info(p).kind == ProvinceKind::Sea
     }
 
+    /// Where a fleet may convoy: a sea, or a river province (Maharajiad B.I(2)).
+    pub fn is_convoy_space(&self, p: Province) -> bool {
+        self.is_sea(p) || self.info(p).river
+    }
+
     pub fn is_coastal(&self, p: Province) -> bool {
         self.info(p).kind == ProvinceKind::Coast
     }

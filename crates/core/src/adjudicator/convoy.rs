@@ -6,14 +6,15 @@
 
 use crate::map::{Map, Province, ProvinceSet};
 
-/// Seas that may carry a convoy: the ones holding a fleet, or every sea.
+/// Seas (and river provinces: Maharajiad B.I(2)) that may carry a convoy: the ones holding a
+/// fleet, or every one.
 pub(super) fn convoy_seas(map: &Map, fleets_at_sea: ProvinceSet, any_sea: bool) -> ProvinceSet {
     if !any_sea {
         return fleets_at_sea;
     }
     let mut s = ProvinceSet::default();
     for p in map.all_provinces() {
-        if map.is_sea(p) {
+        if map.is_convoy_space(p) {
             s.insert(p);
         }
     }

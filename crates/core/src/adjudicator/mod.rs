@@ -111,6 +111,8 @@ pub enum Reason {
     Dislodged,
     /// The convoyed move had no route of convoying fleets.
     NoConvoy,
+    /// A river convoy attacked by a fleet (Maharajiad B.I(2)).
+    Disrupted,
     /// A support or convoy that does not match what the other unit did.
     Void,
     /// The order is impossible on this board; the unit holds.
@@ -140,6 +142,7 @@ impl Reason {
             Reason::Cut => "cut",
             Reason::Dislodged => "dislodged",
             Reason::NoConvoy => "no convoy",
+            Reason::Disrupted => "disrupted",
             Reason::Void => "void",
             Reason::Illegal => "illegal",
             Reason::Superseded => "superseded",

@@ -64,6 +64,8 @@ struct Resolver<'a> {
     by_convoy: Vec<bool>,
     /// The move has no possible convoy at all (no matching convoy orders).
     no_route: Vec<bool>,
+    /// A river convoy that a fleet attacked (Maharajiad B.I(2)): it carries nothing.
+    disrupted: Vec<bool>,
     /// Convoyed moves caught in a paradox (Szykman rule).
     paradox: Vec<bool>,
     /// Head-to-head opponent, or NONE.
@@ -100,7 +102,7 @@ pub(super) fn adjudicate(
     let fleets_at_sea = {
         let mut s = ProvinceSet::default();
         for u in units {
-            if u.unit_type == UnitType::Fleet && map.is_sea(u.location.province) {
+            if u.unit_type == UnitType::Fleet && map.is_convoy_space(u.location.province) {
                 s.insert(u.location.province);
             }
         }
@@ -198,6 +200,7 @@ pub(super) fn adjudicate(
         valid: vec![false; n],
         by_convoy: vec![false; n],
         no_route: vec![false; n],
+        disrupted: vec![false; n],
         paradox: vec![false; n],
         h2h: vec![NONE; n],
         moves_to: vec![Vec::new(); map.province_count()],
@@ -426,9 +429,10 @@ impl Ctx<'_> {
                 )
             }
             Order::Convoy { army, dest, .. } => {
-                if unit.unit_type != UnitType::Fleet || !self.map.is_sea(here) {
-                    // DATC 6.F.1: no convoys from coastal provinces.
-                    return illegal("only a fleet at sea can convoy");
+                if unit.unit_type != UnitType::Fleet || !self.map.is_convoy_space(here) {
+                    // DATC 6.F.1: no convoys from coastal provinces (but from a river province:
+                    // Maharajiad B.I(2)).
+                    return illegal("only a fleet at sea (or on a river) can convoy");
                 }
                 let t = match self.target_unit(army) {
                     Ok(t) => t,
@@ -670,7 +674,11 @@ impl Resolver<'_> {
                 Kind::Convoy { army, dest } => {
                     if self.move_dest(army) == Some(dest) && self.by_convoy[army] {
                         self.valid[i] = true;
-                        self.convoys[army].push(i);
+                        if self.river_convoy_disrupted(i, dest) {
+                            self.disrupted[i] = true;
+                        } else {
+                            self.convoys[army].push(i);
+                        }
                     }
                 }
                 Kind::Hold => {}
@@ -699,6 +707,24 @@ impl Resolver<'_> {
                 self.h2h[i] = j;
             }
         }
+    }
+
+    /// Maharajiad B.I(2): "If a fleet attacks a convoying fleet in a river province, the river
+    /// convoy is disrupted whether or not the attack is successful, except that a fleet located
+    /// in the destination province of a river convoy which attacks one of the fleets convoying an
+    /// army to the destination province must dislodge the convoying fleet for a river convoy to
+    /// be disrupted. An attacking army must dislodge the convoying fleet". The first case needs
+    /// no resolution (any legal fleet attack will do); the others are the ordinary rule, a
+    /// dislodged convoying fleet carrying nothing.
+    fn river_convoy_disrupted(&self, convoy: usize, dest: Province) -> bool {
+        let here = self.origin(convoy);
+        self.map.info(here).river
+            && (0..self.units.len()).any(|j| {
+                j != convoy
+                    && self.units[j].unit_type == UnitType::Fleet
+                    && self.origin(j) != dest
+                    && matches!(self.kind[j], Kind::Move { dest: d, .. } if d == here)
+            })
     }
 
     /// DATC 5.F, the guess algorithm in its final form (with `guess_based` and `recursion_hits`,
@@ -1036,6 +1062,8 @@ impl Resolver<'_> {
                 Kind::SupportHold { .. } | Kind::SupportMove { .. } | Kind::Convoy { .. } => {
                     if !self.valid[i] {
                         (Outcome::Fails, Some(Reason::Void))
+                    } else if self.disrupted[i] && dislodged[i].is_none() {
+                        (Outcome::Fails, Some(Reason::Disrupted))
                     } else if dislodged[i].is_some() {
                         (Outcome::Fails, Some(Reason::Dislodged))
                     } else if self.res[i] {
