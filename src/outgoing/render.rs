@@ -564,7 +564,7 @@ pub fn centre_views(map: &Map, board: &Board) -> (Vec<CentreView>, Vec<String>) 
             let adjustment = if board.phase.kind != PhaseKind::Adjustment {
                 0
             } else if centres.len() > units {
-                let free = map
+                let free = board
                     .home_centers(power)
                     .filter(|p| board.owner(*p) == Some(power) && board.unit_at(*p).is_none())
                     .count();

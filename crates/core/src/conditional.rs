@@ -68,7 +68,7 @@ fn adjustments(map: &Map, board: &Board, power: Power, candidates: &[Order]) -> 
                     coast,
                 } => {
                     let p = *province;
-                    let home = map.info(p).home == Some(power) && board.owner(p) == Some(power);
+                    let home = board.home(p) == Some(power) && board.owner(p) == Some(power);
                     let free = board.unit_at(p).is_none() && !used.contains(&p);
                     let fits = unit_type.is_none_or(|t| {
                         map.can_occupy(

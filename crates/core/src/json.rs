@@ -44,6 +44,13 @@ pub struct PhaseInput {
     pub dislodged: BTreeMap<String, Vec<DislodgedInput>>,
     #[serde(default)]
     pub contested: Vec<String>,
+    /// Maharajiad B.I(3): each power's home centres now (absent: the map's).
+    #[serde(default)]
+    pub homes: Option<BTreeMap<String, Vec<String>>>,
+    /// Maharajiad B.I(3): since which phase each unit has stood where it is (province code to
+    /// phase). A unit not listed has no year behind it.
+    #[serde(default)]
+    pub held_since: BTreeMap<String, String>,
     #[serde(default)]
     pub orders: BTreeMap<String, Vec<String>>,
 }
@@ -95,6 +102,11 @@ pub struct NextOutput {
     pub centers: BTreeMap<String, Vec<String>>,
     pub dislodged: BTreeMap<String, Vec<DislodgedInput>>,
     pub contested: Vec<String>,
+    /// On maps with additional home centres (Maharajiad B.I(3)) only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub homes: Option<BTreeMap<String, Vec<String>>>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub held_since: BTreeMap<String, String>,
 }
 
 fn power(map: &Map, name: &str) -> Result<Power, InputError> {
@@ -216,6 +228,27 @@ pub fn prepare(input: &PhaseInput) -> Result<Prepared, InputError> {
     let mut board = Board::initial(map);
     board.phase = phase;
     board.units.clear();
+    board.held_since = vec![None; map.province_count()];
+    if let Some(homes) = &input.homes {
+        board.homes = vec![None; map.province_count()];
+        for (p, list) in homes {
+            let pw = power(map, p)?;
+            for c in list {
+                let prov = province(map, c, "homes")?;
+                if !map.info(prov).supply_center {
+                    return err(format!("homes: {c} is not a supply centre"));
+                }
+                board.homes[prov.0 as usize] = Some(pw);
+            }
+        }
+    }
+    for (c, since) in &input.held_since {
+        let prov = province(map, c, "held_since")?;
+        let since: Phase = since
+            .parse()
+            .map_err(|e: crate::phase::PhaseError| InputError(e.to_string()))?;
+        board.held_since[prov.0 as usize] = Some(since);
+    }
     for (p, list) in &input.units {
         let pw = power(map, p)?;
         for u in list {
@@ -329,6 +362,26 @@ pub fn board_output(map: &Map, board: &Board) -> NextOutput {
         ),
         dislodged,
         contested,
+        homes: map.additional_home_centres.then(|| {
+            by_power(
+                map,
+                map.all_provinces()
+                    .filter_map(|p| board.home(p).map(|o| (o, map.info(p).code.clone()))),
+            )
+        }),
+        held_since: if map.additional_home_centres {
+            board
+                .units
+                .iter()
+                .filter_map(|u| {
+                    let p = u.location.province;
+                    let since = board.held_since.get(p.0 as usize).copied().flatten()?;
+                    Some((map.info(p).code.clone(), since.to_string()))
+                })
+                .collect()
+        } else {
+            BTreeMap::new()
+        },
     }
 }
 

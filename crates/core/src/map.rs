@@ -168,6 +168,9 @@ pub struct Map {
     /// Provinces a fleet in some coast of the province can reach (any coast), per province.
     fleet_prov_adj: Vec<ProvinceSet>,
     pub starting_units: Vec<Unit>,
+    /// Maharajiad B.I(3) (`rule additional_home_centres`): a centre held by one unit for a whole
+    /// year becomes a home centre of its power.
+    pub additional_home_centres: bool,
     lookup: HashMap<String, Province>,
 }
 
@@ -235,6 +238,7 @@ impl Map {
             fleet_adj: HashMap::new(),
             fleet_prov_adj: Vec::new(),
             starting_units: Vec::new(),
+            additional_home_centres: false,
             lookup: HashMap::new(),
         };
         // Adjacency lines may refer to provinces declared later, so they are kept for a second pass.
@@ -308,6 +312,10 @@ impl Map {
                         river: false,
                     });
                 }
+                "rule" => match rest.as_slice() {
+                    ["additional_home_centres"] => map.additional_home_centres = true,
+                    _ => return Err(err(format!("unknown rule {}", rest.join(" ")))),
+                },
                 "coasts" | "army" | "fleet" | "unit" | "river" => {
                     deferred.push((n, directive, rest))
                 }

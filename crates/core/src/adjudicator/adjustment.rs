@@ -83,6 +83,13 @@ pub(super) fn adjudicate(
     next.units
         .retain(|u| !removed.contains(u) && !disbanded.contains(u));
     next.units.extend(built.iter().copied());
+    // Units gone leave their provinces; a built unit stands from the next phase on.
+    for u in removed.iter().chain(&disbanded) {
+        next.held_since[u.location.province.0 as usize] = None;
+    }
+    for u in &built {
+        next.held_since[u.location.province.0 as usize] = Some(board.phase.successor());
+    }
     advance(map, &mut next, board.phase);
     Adjudication {
         phase: board.phase,
@@ -111,7 +118,7 @@ fn build_unit(
         return Ok(None);
     };
     let info = map.info(*province);
-    if info.home != Some(power) {
+    if board.home(*province) != Some(power) {
         return Err(format!("{} is not a home centre of this power", info.code));
     }
     if board.owner(*province) != Some(power) {
@@ -369,7 +376,7 @@ pub fn civil_disorder_order(
             }
         }
         _ => {
-            for p in map.home_centers(power) {
+            for p in board.home_centers(power) {
                 targets.insert(p);
             }
         }

@@ -37,6 +37,12 @@ pub struct Board {
     pub dislodged: Vec<Dislodged>,
     /// Provinces left empty by a standoff in the movement phase just played.
     pub contested: Vec<Province>,
+    /// The power each supply centre is a home centre of now, indexed by province: the map's at
+    /// first; under Maharajiad B.I(3) a centre can become another power's.
+    pub homes: Vec<Option<Power>>,
+    /// For each province holding a unit, the phase from whose start that same unit has stood
+    /// there (Maharajiad B.I(3): "a specific unit ... for an entire game calendar year").
+    pub held_since: Vec<Option<Phase>>,
 }
 
 impl Board {
@@ -46,12 +52,19 @@ impl Board {
         for p in map.all_provinces() {
             owners[p.0 as usize] = map.info(p).home;
         }
+        let phase = Phase::new(Season::Spring, map.start_year, PhaseKind::Movement);
+        let mut held_since = vec![None; map.province_count()];
+        for u in &map.starting_units {
+            held_since[u.location.province.0 as usize] = Some(phase);
+        }
         Board {
-            phase: Phase::new(Season::Spring, map.start_year, PhaseKind::Movement),
+            phase,
             units: map.starting_units.clone(),
+            homes: owners.clone(),
             owners,
             dislodged: Vec::new(),
             contested: Vec::new(),
+            held_since,
         }
     }
 
@@ -62,7 +75,23 @@ impl Board {
             owners: vec![None; map.province_count()],
             dislodged: Vec::new(),
             contested: Vec::new(),
+            homes: map.all_provinces().map(|p| map.info(p).home).collect(),
+            held_since: vec![None; map.province_count()],
         }
+    }
+
+    /// The power `p` is a home centre of now.
+    pub fn home(&self, p: Province) -> Option<Power> {
+        self.homes.get(p.0 as usize).copied().flatten()
+    }
+
+    /// The home centres of `power` now.
+    pub fn home_centers(&self, power: Power) -> impl Iterator<Item = Province> + '_ {
+        self.homes
+            .iter()
+            .enumerate()
+            .filter(move |(_, h)| **h == Some(power))
+            .map(|(i, _)| Province(i as u8))
     }
 
     pub fn unit_at(&self, p: Province) -> Option<&Unit> {
@@ -223,7 +252,35 @@ pub fn adjudicate(
         PhaseKind::Adjustment => adjustment::adjudicate(map, rules, board, orders),
     };
     skip_idle_phases(map, &mut adj);
+    // Maharajiad B.I(3): once a game year is over, a centre held by the same unit since its
+    // Spring becomes a home centre of that unit's power.
+    let next = adj.next.phase;
+    if map.additional_home_centres
+        && next.season == Season::Spring
+        && next.kind == PhaseKind::Movement
+        && next.year > board.phase.year
+    {
+        convert_home_centres(map, &mut adj.next, next.year - 1);
+    }
     adj
+}
+
+/// Maharajiad B.I(3): "If a power leaves a specific unit on a Supply Center (whether owned by
+/// that power or not) for an entire game calendar year (consecutive Spring, Fall and Winter
+/// turns), then that Supply Center becomes a new Home Supply Center for that power." A centre is
+/// a home centre of one power at a time: the conversion takes it from the power it was home to.
+fn convert_home_centres(map: &Map, board: &mut Board, year: u16) {
+    let spring = Phase::new(Season::Spring, year, PhaseKind::Movement);
+    for u in &board.units {
+        let p = u.location.province;
+        let since = board.held_since.get(p.0 as usize).copied().flatten();
+        if map.info(p).supply_center
+            && since.is_some_and(|s| s <= spring)
+            && let Some(h) = board.homes.get_mut(p.0 as usize)
+        {
+            *h = Some(u.power);
+        }
+    }
 }
 
 /// Legal retreats of every dislodged unit on a retreat-phase board.
@@ -253,7 +310,7 @@ pub fn adjustments_due(map: &Map, board: &Board) -> bool {
             return true;
         }
         centers > units
-            && map
+            && board
                 .home_centers(power)
                 .any(|p| board.owner(p) == Some(power) && board.unit_at(p).is_none())
     })

@@ -1083,6 +1083,7 @@ impl Resolver<'_> {
 
         // The next board.
         let mut units: Vec<Unit> = Vec::with_capacity(n);
+        let mut held_since: Vec<Option<crate::phase::Phase>> = vec![None; board.held_since.len()];
         let mut gone: Vec<Dislodged> = Vec::new();
         for i in 0..n {
             if let Some(d) = dislodged[i].take() {
@@ -1090,10 +1091,15 @@ impl Resolver<'_> {
                 continue;
             }
             let mut u = self.units[i];
+            let from = u.location.province.0 as usize;
             if let Kind::Move { to, .. } = &self.kind[i]
                 && self.res[i]
             {
                 u.location = *to;
+                // A unit that moves in stands there from the next phase on (B.I(3)).
+                held_since[to.province.0 as usize] = Some(board.phase.successor());
+            } else {
+                held_since[from] = board.held_since.get(from).copied().flatten();
             }
             units.push(u);
         }
@@ -1120,6 +1126,8 @@ impl Resolver<'_> {
             owners: board.owners.clone(),
             dislodged: gone,
             contested,
+            homes: board.homes.clone(),
+            held_since,
         };
         next.phase = board.phase.successor();
         let retreats = super::retreat::options(self.map, &next);

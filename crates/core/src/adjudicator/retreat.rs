@@ -174,6 +174,7 @@ pub(super) fn adjudicate(
                     let mut moved = unit;
                     moved.location = *dest;
                     next.units.push(moved);
+                    next.held_since[dest.province.0 as usize] = Some(board.phase.successor());
                     (Outcome::Succeeds, None)
                 };
                 for &k in ks {
