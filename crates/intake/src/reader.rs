@@ -866,7 +866,9 @@ fn static_check(ctx: &ReadContext, order: &mut Order) -> Result<(), String> {
             ..
         } => {
             let info = map.info(*province);
-            if info.home != Some(ctx.power) {
+            // The homes of now when the board is known (Maharajiad B.I(3)), else the map's.
+            let home = ctx.board.map_or(info.home, |b| b.home(*province));
+            if home != Some(ctx.power) {
                 return Err(format!(
                     "{} is not a home centre of {}: builds go in your own home centres",
                     named(map, *province),
