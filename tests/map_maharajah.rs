@@ -169,3 +169,33 @@ fn every_embedded_variant_loads_and_adjudicates() {
         assert_eq!(o["result"], "succeeds", "{o}");
     }
 }
+
+#[test]
+fn maharajiad_b_iv_2_orders_are_read_with_the_official_abbreviations_and_names() {
+    // "A typographical error that results in an order containing either an abbreviation or the
+    // fully spelled out name of another province shall be adjudicated as an order pertaining to
+    // the province correctly abbreviated or spelled out": a name or abbreviation is read as
+    // exactly that province, never "corrected" into another.
+    use chancery::reader::{ReadContext, Status, read_order};
+    let m = map();
+    let board = chancery::adjudicator::Board::initial(m);
+    let rules = chancery::rules::Rules::preset("maharajiad").expect("preset");
+    let none = std::collections::HashMap::new();
+    let ctx = ReadContext {
+        map: m,
+        rules: &rules,
+        power: m.power_by_name("DELHI").expect("delhi"),
+        phase: chancery::phase::PhaseKind::Movement,
+        board: Some(&board),
+        abbreviations: &none,
+    };
+    let read = |line: &str| {
+        let v = read_order(&ctx, line);
+        assert_ne!(v.status, Status::Error, "{line}: {:?}", v.message);
+        v.order.expect(line).display(m).to_string()
+    };
+    assert_eq!(read("A Agr - Kmr"), "A AGR - KMR");
+    assert_eq!(read("a agra - kashmir"), "A AGR - KMR");
+    // Jodhpur written where Jaipur was meant is Jodhpur.
+    assert_eq!(read("A Agra - Jodhpur"), "A AGR - JOD");
+}
