@@ -80,6 +80,7 @@ fn opening_results() -> ResultsView {
         .push("A VEN".into());
     let (centres, unowned) = centre_views(map, &adj.next);
     ResultsView {
+        monsoon: false,
         judge: "CHANCERY".into(),
         game: "wm2026a".into(),
         variant: "Standard".into(),
@@ -1090,6 +1091,7 @@ fn digest_view() -> DigestView {
         wrong_secrets: 0,
     };
     DigestView {
+        monsoon: false,
         game: "wm2026a".into(),
         phase: "S1901M".into(),
         deadline: DEADLINE,
@@ -1164,6 +1166,7 @@ fn digest_counts_wrong_secrets_and_silent_drops() {
 
 fn reminder_view() -> ReminderView {
     ReminderView {
+        monsoon: false,
         game: "wm2026a".into(),
         power: "RUSSIA".into(),
         phase: "S1901M".into(),
@@ -1241,4 +1244,18 @@ fn print_examples() {
             );
         }
     }
+}
+
+#[test]
+fn maharajiad_b_i_5_the_adjustment_phase_is_called_monsoon() {
+    let mut v = opening_results();
+    v.phase = "W1501A".into();
+    v.next_phase = Some("S1502M".into());
+    v.monsoon = true;
+    let r = render_results(&v, Reader::Power("TURKEY"), "");
+    assert!(r.body.contains("Monsoon 1501 adjustments"), "{}", r.body);
+    assert!(!r.body.contains("Winter 1501"), "{}", r.body);
+    v.monsoon = false;
+    let r = render_results(&v, Reader::Power("TURKEY"), "");
+    assert!(r.body.contains("Winter 1501 adjustments"), "{}", r.body);
 }

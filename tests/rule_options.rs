@@ -1547,6 +1547,7 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.nmr_contact_hours = Some(48); // B.VIII(6)(a)
         r.black_press = true; // B.XI(1)
         r.final_year = Some(1510); // A.10
+        r.monsoon = true; // B.I(5)
     });
     expect("agora2020", &|r| {
         r.civil_disorder = CivilDisorder::FarthestFromCountry; // BT24

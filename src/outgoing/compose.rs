@@ -450,6 +450,11 @@ pub fn announcement(
     ))
 }
 
+/// Whether the game calls its adjustment phase Monsoon (Maharajiad B.I(5)).
+fn monsoon(g: &GameRow) -> bool {
+    serde_json::from_str::<crate::rules::Rules>(&g.rules).is_ok_and(|r| r.monsoon)
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn receipt(
     env: &Env,
@@ -602,6 +607,7 @@ pub fn acknowledgement(
     now: Ts,
 ) -> Composed {
     let mut v = render::AckView {
+        monsoon: monsoon(g),
         game: g.id.clone(),
         power: player.power.clone(),
         phase: phase.to_string(),
@@ -786,6 +792,7 @@ pub fn results_view(
         }
     }
     render::ResultsView {
+        monsoon: monsoon(g),
         judge: "CHAN".into(),
         game: g.id.clone(),
         variant: capitalise(&g.variant),
@@ -896,6 +903,7 @@ pub fn digest(
     now: Ts,
 ) -> Composed {
     let v = render::DigestView {
+        monsoon: monsoon(g),
         drops,
         game: g.id.clone(),
         phase: phase.to_string(),
@@ -933,6 +941,7 @@ pub fn reminder(
     now: Ts,
 ) -> Composed {
     let v = render::ReminderView {
+        monsoon: rules.monsoon,
         game: g.id.clone(),
         power: p.power.clone(),
         phase: phase.to_string(),

@@ -278,6 +278,8 @@ pub struct AckView {
     pub attachments: Vec<String>,
     /// Quoted, forwarded or signature lines dropped.
     pub dropped_lines: usize,
+    /// The adjustment phase is called Monsoon in this game (Maharajiad B.I(5)).
+    pub monsoon: bool,
 }
 
 impl AckView {
@@ -639,6 +641,8 @@ pub struct ResultsView {
     pub vote_result: Option<String>,
     /// When the game ends: the supply centres per power at the end of each year, as a table.
     pub centre_history: Option<String>,
+    /// The adjustment phase is called Monsoon in this game (Maharajiad B.I(5)).
+    pub monsoon: bool,
 }
 
 /// Who a results mail is rendered for: press to some powers only goes to those powers.
@@ -691,6 +695,8 @@ pub struct DigestView {
     pub powers: Vec<DigestPower>,
     /// Silent drops (strangers, automatic mail, rate limits, ...) over the last day.
     pub drops: Vec<DropCount>,
+    /// The adjustment phase is called Monsoon in this game (Maharajiad B.I(5)).
+    pub monsoon: bool,
 }
 
 /// To a player with no orders in yet.
@@ -707,6 +713,8 @@ pub struct ReminderView {
     pub gm_address: String,
     /// The GM's address must be in "To" (Maharajiad B.III(2)); otherwise "To" or "CC".
     pub gm_in_to_only: bool,
+    /// The adjustment phase is called Monsoon in this game (Maharajiad B.I(5)).
+    pub monsoon: bool,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -860,13 +868,15 @@ fn duration_text(secs: Ts) -> String {
 // Phases and small text helpers
 // ---------------------------------------------------------------------------------------------
 
-/// `Spring 1901 movement`; the code itself when it is not a phase.
-fn phase_title(code: &str) -> String {
+/// `Spring 1901 movement`; the code itself when it is not a phase. `monsoon`: the adjustment
+/// phase is called Monsoon (Maharajiad B.I(5)).
+fn phase_title(code: &str, monsoon: bool) -> String {
     match code.parse::<Phase>() {
         Ok(p) => {
             let season = match p.season {
                 Season::Spring => "Spring",
                 Season::Fall => "Fall",
+                Season::Winter if monsoon => "Monsoon",
                 Season::Winter => "Winter",
             };
             let kind = match p.kind {
@@ -1107,7 +1117,7 @@ pub fn acknowledgement(v: &AckView) -> Result<Rendered, RenderError> {
             received => Serde(&received),
             deadline => Serde(&deadline),
             tz_note => zone.note.clone(),
-            phase_title => phase_title(&v.phase),
+            phase_title => phase_title(&v.phase, v.monsoon),
             no_order => no_order_text(&v.phase),
             counts => counts,
             orders_count => v.standing.iter().filter(|s| s.order.is_some()).count(),
@@ -1233,7 +1243,7 @@ pub fn impersonation_report(v: &ImpersonationView) -> Result<Rendered, RenderErr
         context! {
             v => Serde(v),
             received => Serde(&received),
-            phase_title => phase_title(&v.phase),
+            phase_title => phase_title(&v.phase, false),
         },
     )
 }
@@ -1369,8 +1379,8 @@ pub fn results(
             v => Serde(v),
             deadline => Serde(&deadline),
             tz_note => zone.note.clone(),
-            phase_title => phase_title(&v.phase),
-            next_title => v.next_phase.as_deref().map(phase_title),
+            phase_title => phase_title(&v.phase, v.monsoon),
+            next_title => v.next_phase.as_deref().map(|n| phase_title(n, v.monsoon)),
             no_order => no_order_text(&v.phase),
             powers => Serde(&powers),
             centres => Serde(&centres),
@@ -1448,7 +1458,7 @@ pub fn digest(v: &DigestView) -> Result<Rendered, RenderError> {
             deadline => Serde(&deadline),
             generated => Serde(&generated),
             tz_note => zone.note.clone(),
-            phase_title => phase_title(&v.phase),
+            phase_title => phase_title(&v.phase, v.monsoon),
             rows => Serde(&rows),
             n_in => n_in,
             n_final => n_final,
@@ -1469,7 +1479,7 @@ pub fn reminder(v: &ReminderView) -> Result<Rendered, RenderError> {
             v => Serde(v),
             deadline => Serde(&deadline),
             tz_note => zone.note.clone(),
-            phase_title => phase_title(&v.phase),
+            phase_title => phase_title(&v.phase, v.monsoon),
             left => duration_text(v.deadline - v.sent_at),
             passed => v.sent_at >= v.deadline,
         },
@@ -1516,10 +1526,12 @@ mod tests {
 
     #[test]
     fn phase_titles() {
-        assert_eq!(phase_title("S1901M"), "Spring 1901 movement");
-        assert_eq!(phase_title("F1902R"), "Fall 1902 retreats");
-        assert_eq!(phase_title("W1901A"), "Winter 1901 adjustments");
-        assert_eq!(phase_title("nonsense"), "nonsense");
+        assert_eq!(phase_title("S1901M", false), "Spring 1901 movement");
+        assert_eq!(phase_title("F1902R", false), "Fall 1902 retreats");
+        assert_eq!(phase_title("W1901A", false), "Winter 1901 adjustments");
+        assert_eq!(phase_title("nonsense", false), "nonsense");
+        // Maharajiad B.I(5).
+        assert_eq!(phase_title("W1501A", true), "Monsoon 1501 adjustments");
         assert_eq!(no_order_text("F1901R"), "disbanded (no order)");
         assert_eq!(no_order_text("S1901M"), "holds (no order)");
     }

@@ -327,6 +327,10 @@ pub struct Rules {
     /// players; the turn lengths are the minimums. None: no target stated.
     #[serde(default)]
     pub pace_days_per_season: Option<u32>,
+    /// Maharajiad B.I(5): "The adjustment phase or turn, commonly known as 'Winter', may be
+    /// called 'Monsoon'": the mails say Monsoon. Subjects accept both (M1501A or W1501A).
+    #[serde(default)]
+    pub monsoon: bool,
 }
 
 /// Agora BT9: "with 2 days notice".
@@ -520,6 +524,7 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ("black_press", "WM D.X(1); Maharajiad B.XI(1)"),
     ("conditional_early", "WM D.II(5); Maharajiad B.III(5)"),
     ("pace_days_per_season", "WM D.VII(4)(a)"),
+    ("monsoon", "Maharajiad B.I(5)"),
 ];
 
 /// Why a single option could not be set.
