@@ -81,7 +81,12 @@ pub enum Command {
     },
     /// Play 1901 by e-mail with seven scripted players on a private mail stack (run from the
     /// repository, as root).
-    Demo,
+    Demo {
+        /// `standard` (1901 on the standard map) or `maharajah` (1501 on the Maharajah map,
+        /// Maharajiad rules).
+        #[arg(long, default_value = "standard")]
+        variant: String,
+    },
     /// Measure receipt latency, ingestion throughput and a deadline storm over a private mail
     /// stack (run from the repository, as root).
     Bench(BenchArgs),
@@ -138,10 +143,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Demo => {
+        Command::Demo { variant } => {
             let root = std::env::current_dir()?;
             runtime()?
-                .block_on(chancery::dev::demo::run(&root))
+                .block_on(chancery::dev::demo::run(&root, &variant))
                 .map_err(anyhow::Error::msg)
         }
         Command::Bench(b) => {

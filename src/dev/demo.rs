@@ -1,7 +1,8 @@
 //! `chancery demo`: the whole loop in one command. It starts a private mail stack on loopback,
 //! sets up a game with seven scripted players, runs the game master with a fast clock (one real
-//! second is two game hours), and plays 1901 by e-mail: orders, receipts, acknowledgements,
-//! adjudication, results. Everything it starts, it stops.
+//! second is two game hours), and plays the first year by e-mail: orders, receipts,
+//! acknowledgements, adjudication, results. `--variant maharajah` plays 1501 on the Maharajah
+//! map under the Maharajiad rules instead. Everything it starts, it stops.
 
 use crate::config::Config;
 use crate::dev::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
@@ -16,6 +17,114 @@ use std::time::{Duration, Instant};
 
 /// Game time runs this many times faster than real time: a second is two game hours.
 const FACTOR: u32 = 7200;
+
+/// A scripted game: its variant, house rules, powers and each player's orders for the year.
+struct Script {
+    variant: &'static str,
+    title: &'static str,
+    rules: Rules,
+    powers: [&'static str; 7],
+    zones: [&'static str; 7],
+    phases: Vec<(&'static str, [&'static [&'static str]; 7])>,
+}
+
+fn script(variant: &str) -> Result<Script, String> {
+    match variant {
+        "standard" => Ok(Script {
+            variant: "standard",
+            title: "2023 rules, DATC preferences",
+            // A short game: 1901 is its final year (WM B(3)), so it ends after the Fall turn.
+            rules: Rules {
+                final_year: Some(1901),
+                ..Rules::default()
+            },
+            powers: POWERS,
+            zones: ZONES,
+            phases: vec![
+                (
+                    "S1901M",
+                    [
+                        &["A Vie - Gal", "A Bud - Ser", "F Tri - Alb"],
+                        &["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"],
+                        &[
+                            "Army Paris -> Burgundy",
+                            "A Mar S A Par - Bur",
+                            "F Brest - Mid-Atlantic",
+                        ],
+                        &["F Kie - Den", "A Ber - Kie", "A Mun - Ruh"],
+                        &["F Nap - Ion", "A Rom - Apu", "A Ven H"],
+                        &[
+                            "F StP/sc - Bot",
+                            "A Mos - Ukr",
+                            "A War - Gal",
+                            "F Sev - Bla",
+                        ],
+                        &["F Ank - Bla", "A Con - Bul", "A Smy - Arm"],
+                    ],
+                ),
+                (
+                    "F1901M",
+                    [
+                        &["A Ser - Gre", "F Alb S A Ser - Gre", "A Vie - Gal"],
+                        &["F Nwg - Nwy", "F Nth S F Nwg - Nwy", "A Yor H"],
+                        &["A Bur - Bel", "F Mao - Por", "A Mar - Spa"],
+                        &["F Den H", "A Kie - Hol", "A Ruh S A Kie - Hol"],
+                        &["F Ion - Tun", "A Apu H", "A Ven H"],
+                        &["F Bot - Swe", "A Ukr - Rum", "A War - Gal", "F Sev H"],
+                        &["F Ank - Bla", "A Bul H", "A Arm H"],
+                    ],
+                ),
+            ],
+        }),
+        "maharajah" => {
+            let mut rules = Rules::preset("maharajiad").map_err(|e| e.to_string())?;
+            // A short game: 1501 is its final year.
+            rules.final_year = Some(1501);
+            Ok(Script {
+                variant: "maharajah",
+                title: "Maharajah's Diplomacy, Maharajiad I rules",
+                rules,
+                powers: [
+                    "BAHMANA",
+                    "DELHI",
+                    "GONDWANA",
+                    "MUGHALISTAN",
+                    "PERSIA",
+                    "RAJPUTANA",
+                    "VIJAYANAGAR",
+                ],
+                zones: ["Asia/Kolkata"; 7],
+                phases: vec![
+                    (
+                        "S1501M",
+                        [
+                            &["F Goa - ArS", "A Ang - Kha", "A Bij H"],
+                            &["A Agra - Kashmir", "A Awa H", "A Muz H"],
+                            &["F Sbl - Ori", "A Rai H", "A Jab H"],
+                            &["A Bal - Sam", "A Bad H", "A Kab H"],
+                            &["F Hor - PrG", "A Isf H", "A Mes - Her"],
+                            &["A Mul - Lah", "F Jsl - Sin", "A Jod H"],
+                            &["F Pul - NiS", "A Cal H", "A Ban H"],
+                        ],
+                    ),
+                    (
+                        "F1501M",
+                        [
+                            &["F ArS - Guj", "A Kha H", "A Bij H"],
+                            &["A Kmr H", "A Awa H", "A Muz H"],
+                            &["F Ori H", "A Rai H", "A Jab H"],
+                            &["A Sam H", "A Bad H", "A Kab H"],
+                            &["F PrG H", "A Isf H", "A Her H"],
+                            &["A Lah H", "F Sin H", "A Jod H"],
+                            &["F NiS - Kdy", "A Cal H", "A Ban H"],
+                        ],
+                    ),
+                ],
+            })
+        }
+        v => Err(format!("no demo for variant '{v}' (standard, maharajah)")),
+    }
+}
 
 const ZONES: [&str; 7] = [
     "Europe/Vienna",
@@ -75,7 +184,9 @@ async fn wait_mail(
 }
 
 /// Run the demo. `root` is the repository (for `scripts/mailstack`).
-pub async fn run(root: &Path) -> Result<(), String> {
+pub async fn run(root: &Path, variant: &str) -> Result<(), String> {
+    let script = script(variant)?;
+    let powers = script.powers;
     crate::transport::init_crypto();
     let dir = std::env::temp_dir().join(format!("chd-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -90,7 +201,10 @@ pub async fn run(root: &Path) -> Result<(), String> {
     let db = dir.join("chancery.sqlite");
     let start = chrono::Utc::now().timestamp();
     let td_secret;
-    say("== Setting up game 'demo' (2023 rules, DATC preferences) with seven players");
+    say(&format!(
+        "== Setting up game 'demo' ({}) with seven players",
+        script.title
+    ));
     let cfg = Config {
         database: db.clone(),
         authserv_id: "mx.example.test".into(),
@@ -107,28 +221,24 @@ pub async fn run(root: &Path) -> Result<(), String> {
     {
         let pool = store::open(&db).await.map_err(|e| e.to_string())?;
         let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
-        // A short game: 1901 is its final year (WM B(3)), so it ends after the Fall turn.
-        let rules = Rules {
-            final_year: Some(1901),
-            ..Rules::default()
-        };
+        let rules = &script.rules;
         store::create_game(
             &mut c,
             "demo",
-            "standard",
-            &serde_json::to_string(&rules).map_err(|e| e.to_string())?,
+            script.variant,
+            &serde_json::to_string(rules).map_err(|e| e.to_string())?,
             "gm@example.test",
             "confirm@example.test",
             start,
         )
         .await
         .map_err(|e| e.to_string())?;
-        for (i, power) in POWERS.iter().enumerate() {
+        for (i, power) in powers.iter().enumerate() {
             let p = PlayerRow {
                 power: power.to_string(),
                 address: format!("player{}@example.test", i + 1),
                 name: format!("Player {}", i + 1),
-                tz: ZONES[i].into(),
+                tz: script.zones[i].into(),
                 secret: format!("secret{}", i + 1),
                 extension_days_used: 0,
             };
@@ -136,7 +246,7 @@ pub async fn run(root: &Path) -> Result<(), String> {
                 "   {:8} player{}@example.test ({})",
                 power,
                 i + 1,
-                ZONES[i]
+                script.zones[i]
             ));
             store::add_player(&mut c, "demo", &p)
                 .await
@@ -204,41 +314,7 @@ pub async fn run(root: &Path) -> Result<(), String> {
             say(&format!("  | {l}"));
         }
     }
-    let phases: [(&str, [&[&str]; 7]); 2] = [
-        (
-            "S1901M",
-            [
-                &["A Vie - Gal", "A Bud - Ser", "F Tri - Alb"],
-                &["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"],
-                &[
-                    "Army Paris -> Burgundy",
-                    "A Mar S A Par - Bur",
-                    "F Brest - Mid-Atlantic",
-                ],
-                &["F Kie - Den", "A Ber - Kie", "A Mun - Ruh"],
-                &["F Nap - Ion", "A Rom - Apu", "A Ven H"],
-                &[
-                    "F StP/sc - Bot",
-                    "A Mos - Ukr",
-                    "A War - Gal",
-                    "F Sev - Bla",
-                ],
-                &["F Ank - Bla", "A Con - Bul", "A Smy - Arm"],
-            ],
-        ),
-        (
-            "F1901M",
-            [
-                &["A Ser - Gre", "F Alb S A Ser - Gre", "A Vie - Gal"],
-                &["F Nwg - Nwy", "F Nth S F Nwg - Nwy", "A Yor H"],
-                &["A Bur - Bel", "F Mao - Por", "A Mar - Spa"],
-                &["F Den H", "A Kie - Hol", "A Ruh S A Kie - Hol"],
-                &["F Ion - Tun", "A Apu H", "A Ven H"],
-                &["F Bot - Swe", "A Ukr - Rum", "A War - Gal", "F Sev H"],
-                &["F Ank - Bla", "A Bul H", "A Arm H"],
-            ],
-        ),
-    ];
+    let phases = &script.phases;
     for (n, (phase, orders)) in phases.iter().enumerate() {
         say(&format!(
             "== {phase}: the players mail their orders to gm@example.test, CC confirm@example.test"
@@ -253,11 +329,11 @@ pub async fn run(root: &Path) -> Result<(), String> {
             let mail = OutMail {
                 from: format!("player{}@example.test", i + 1),
                 to: vec!["gm@example.test".into(), "confirm@example.test".into()],
-                subject: format!("demo {} {phase}", POWERS[i]),
+                subject: format!("demo {} {phase}", powers[i]),
                 body,
                 message_id: format!(
                     "{}-{phase}-{}@players.example.test",
-                    POWERS[i].to_lowercase(),
+                    powers[i].to_lowercase(),
                     start
                 ),
                 in_reply_to: None,
@@ -266,7 +342,7 @@ pub async fn run(root: &Path) -> Result<(), String> {
                 extra_headers: Vec::new(),
             };
             sender.send(&mail).await.map_err(|e| e.to_string())?;
-            say(&format!("   {:8} {}", POWERS[i], lines.join("; ")));
+            say(&format!("   {:8} {}", powers[i], lines.join("; ")));
         }
         let fr = wait_mail(
             imap_port,
@@ -277,7 +353,10 @@ pub async fn run(root: &Path) -> Result<(), String> {
         )
         .await?;
         if n == 0 {
-            say("== What France got back within seconds (receipt, then acknowledgement):");
+            say(&format!(
+                "== What {} got back within seconds (receipt, then acknowledgement):",
+                powers[2]
+            ));
             for (s, b) in &fr {
                 say(&format!("--- {s}"));
                 for l in b.lines().take(40) {
