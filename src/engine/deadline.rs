@@ -910,8 +910,13 @@ fn adjudicate_phase(
         )),
         None if policy::final_year_played(rules, next_phase) => Some(format!(
             "The final year of the game ({}) has been played: the game ends here, and the \
-             supply centre counts above stand (WM B(3)).",
-            rules.final_year.unwrap_or_default()
+             supply centre counts above stand ({}).",
+            rules.final_year.unwrap_or_default(),
+            if rules.name == "maharajiad" {
+                "Maharajiad A.10"
+            } else {
+                "WM B(3)"
+            }
         )),
         None => stalemate.map(|years| {
             format!(

@@ -510,7 +510,7 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ),
     ("unavailable_hours_max", "WM D.VII(2); Maharajiad B.VIII(2)"),
     ("no_nmr_phases", "WM D.VII(6)(b); Maharajiad B.VIII(6)(b)"),
-    ("final_year", "WM B(3)"),
+    ("final_year", "WM B(3); Maharajiad A.10"),
     ("votes", "WM IX(1); Maharajiad X(1)"),
     ("stalemate_years", "Maharajiad X(1)"),
     ("gm_draw_years", "Agora BT9"),
