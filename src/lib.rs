@@ -9,7 +9,7 @@
 //! `chancery::map` or `chancery::reader` is the same module as in its crate.
 
 pub use chancery_core::{
-    adjudicator, conditional, correction, json, map, order, phase, policy, rules, votes,
+    adjudicator, conditional, correction, json, map, order, phase, policy, rules, scoring, votes,
 };
 pub use chancery_intake::{acceptance, authres, commands, message, orderset, reader, sections};
 

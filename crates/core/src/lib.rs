@@ -7,6 +7,7 @@
 //! - [`json`]: the `chancery adjudicate` contract.
 //! - [`conditional`]: conditional retreat and adjustment orders (WM D.II(5)).
 //! - [`correction`]: corrections of a published adjudication (WM D.VIII).
+//! - [`scoring`]: scoring a finished game as the tournament rulebooks say (WM C, Maharajiad A).
 //! - [`policy`]: the game rules around the adjudicator (deadlines, extensions, timeliness, how
 //!   order sets combine, NMR), with the clock always passed in.
 
@@ -19,4 +20,5 @@ pub mod order;
 pub mod phase;
 pub mod policy;
 pub mod rules;
+pub mod scoring;
 pub mod votes;
