@@ -191,6 +191,7 @@ fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
         &["game", "veto-abbreviations"],
         &["game", "log"],
         &["players", "report"],
+        &["score"],
         &["presets"],
         &["demo"],
         &["bench"],

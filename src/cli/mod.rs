@@ -8,6 +8,7 @@ mod adjudicate;
 mod game;
 mod parse;
 mod players;
+mod score;
 mod serve;
 mod status;
 
@@ -57,6 +58,9 @@ pub enum Command {
     /// Adjudicate one phase given as JSON (FILE or stdin); print the outcome as JSON
     /// (docs/adjudicate.md).
     Adjudicate(adjudicate::Args),
+    /// Score one finished game given as JSON (FILE or stdin) as its tournament rulebook says;
+    /// print each power's and player's score and rank as JSON (docs/score.md).
+    Score(score::Args),
     /// Read an order mail (.eml, or plain text with --text) and print what was understood as
     /// JSON (docs/parse.md).
     Parse(parse::Args),
@@ -119,6 +123,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Parse(a) => parse::run(a),
+        Command::Score(a) => score::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Status(a) => status::run(a),
         Command::Game(c) => game::run(c),

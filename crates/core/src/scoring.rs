@@ -396,3 +396,222 @@ mod tests {
         assert_eq!(prorate(14.0, 10, seasons_in_game(1501, 1510)), 7.0);
     }
 }
+
+/// The `chancery score` contract (docs/score.md): one finished game in, each power's and each
+/// player's score out, ranked, with what decided each place.
+pub mod contract {
+    use super::*;
+    use crate::map::Map;
+    use serde::{Deserialize, Serialize};
+    use std::collections::BTreeMap;
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct GameIn {
+        /// `wm2004` or `maharajiad`.
+        pub rulebook: String,
+        /// Absent: the rulebook's (standard for wm2004, maharajah for the Maharajiad).
+        #[serde(default)]
+        pub variant: Option<String>,
+        pub start_year: u16,
+        pub final_year: u16,
+        /// The last phase played (`F1908M`).
+        pub ended_after: String,
+        /// `played` (to the final year), `solo`, `conceded_solo` or `vote` (any other result).
+        pub end: String,
+        /// The power that won alone (`solo`, `conceded_solo`).
+        #[serde(default)]
+        pub winner: Option<String>,
+        /// Each power's centres at the end.
+        pub centres: BTreeMap<String, u32>,
+        /// Each power's centres at the end of each year played, for the count-back.
+        #[serde(default)]
+        pub history: BTreeMap<u16, BTreeMap<String, u32>>,
+        /// Who played each power from which phase (absent: one player named after the power).
+        #[serde(default)]
+        pub players: BTreeMap<String, Vec<StintIn>>,
+    }
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct StintIn {
+        pub name: String,
+        pub from: String,
+    }
+
+    #[derive(Serialize, Debug)]
+    pub struct GameOut {
+        pub rulebook: String,
+        pub seasons: u32,
+        pub powers: Vec<PowerOut>,
+    }
+
+    #[derive(Serialize, Debug)]
+    pub struct PowerOut {
+        pub power: String,
+        pub rank: usize,
+        /// What decided this place against the power ranked next to it: `score`, `count-back
+        /// <year>`, or `tied`.
+        pub decided_by: String,
+        pub centres: u32,
+        pub bonus: f64,
+        pub score: f64,
+        pub players: Vec<PlayerOut>,
+    }
+
+    #[derive(Serialize, Debug)]
+    pub struct PlayerOut {
+        pub name: String,
+        pub seasons: u32,
+        pub score: f64,
+    }
+
+    /// Score one game given as JSON; the result as JSON, or why the input is wrong.
+    pub fn score_json(text: &str) -> Result<String, String> {
+        let g: GameIn = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let out = score(&g)?;
+        serde_json::to_string_pretty(&out).map_err(|e| e.to_string())
+    }
+
+    /// Scores are shown to three decimals (a shared bonus may be a third).
+    fn shown(x: f64) -> f64 {
+        (x * 1000.0).round() / 1000.0
+    }
+
+    fn phase(s: &str) -> Result<Phase, String> {
+        s.parse::<Phase>().map_err(|e| e.to_string())
+    }
+
+    pub fn score(g: &GameIn) -> Result<GameOut, String> {
+        let wm_book = match g.rulebook.as_str() {
+            "wm2004" => true,
+            "maharajiad" => false,
+            r => return Err(format!("unknown rulebook '{r}' (wm2004, maharajiad)")),
+        };
+        let variant = g
+            .variant
+            .clone()
+            .unwrap_or_else(|| if wm_book { "standard" } else { "maharajah" }.into());
+        let map = Map::variant(&variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+        let power = |name: &str| {
+            map.power_by_name(name)
+                .ok_or_else(|| format!("unknown power '{name}'"))
+        };
+        let mut counts = Vec::new();
+        for (name, c) in &g.centres {
+            counts.push((power(name)?, *c));
+        }
+        let winner = match g.end.as_str() {
+            "played" | "vote" => None,
+            "solo" | "conceded_solo" => Some(power(
+                g.winner.as_deref().ok_or("a solo needs its winner")?,
+            )?),
+            e => {
+                return Err(format!(
+                    "unknown end '{e}' (played, solo, conceded_solo, vote)"
+                ));
+            }
+        };
+        let scores = if wm_book {
+            wm(&counts, winner)
+        } else {
+            maharajiad(&counts, winner)
+        };
+        // The years to the final year, for the count-back (WM C.5).
+        let mut history: Vec<(u16, Vec<(Power, u32)>)> = Vec::new();
+        for (year, row) in &g.history {
+            let mut r = Vec::new();
+            for (name, c) in row {
+                r.push((power(name)?, *c));
+            }
+            history.push((*year, r));
+        }
+        if g.end == "vote" || g.end == "conceded_solo" {
+            let end = match winner {
+                Some(w) => VotedEnd::ConcededSolo(w),
+                None => VotedEnd::Other,
+            };
+            let solo = if wm_book {
+                WM_SOLO_CENTRES
+            } else {
+                MAHARAJIAD_SOLO_CENTRES
+            };
+            history = years_to_final(&history, g.final_year, end, solo);
+        }
+        let of = |p: Power| -> Vec<(u16, u32)> {
+            history
+                .iter()
+                .map(|(y, row)| (*y, row.iter().find(|x| x.0 == p).map_or(0, |x| x.1)))
+                .collect()
+        };
+        let mut ranked: Vec<&PowerScore> = scores.iter().collect();
+        ranked.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| count_back(&of(b.power), &of(a.power), g.final_year))
+        });
+        let seasons = seasons_in_game(g.start_year, g.final_year);
+        let ended = phase(&g.ended_after)?;
+        let mut powers = Vec::new();
+        for (i, s) in ranked.iter().enumerate() {
+            let name = map.power_name(s.power).to_string();
+            // What separates this place from the next one down.
+            let decided_by = match ranked.get(i + 1) {
+                None => "score".to_string(),
+                Some(next) if next.score != s.score => "score".to_string(),
+                Some(next) => {
+                    let (a, b) = (of(s.power), of(next.power));
+                    let first = a.iter().map(|x| x.0).min().unwrap_or(g.final_year);
+                    (first..=g.final_year)
+                        .rev()
+                        .find(|y| {
+                            let at =
+                                |h: &[(u16, u32)]| h.iter().find(|x| x.0 == *y).map_or(0, |x| x.1);
+                            at(&a) != at(&b)
+                        })
+                        .map_or("tied".to_string(), |y| format!("count-back {y}"))
+                }
+            };
+            let stints: Vec<(String, Phase)> = match g.players.get(&name) {
+                Some(list) if !list.is_empty() => list
+                    .iter()
+                    .map(|st| Ok((st.name.clone(), phase(&st.from)?)))
+                    .collect::<Result<_, String>>()?,
+                _ => vec![(
+                    name.clone(),
+                    Phase::new(Season::Spring, g.start_year, PhaseKind::Movement),
+                )],
+            };
+            let starts: Vec<Phase> = stints.iter().map(|x| x.1).collect();
+            let played = seasons_played(g.start_year, g.final_year, &starts, ended);
+            let players = played
+                .into_iter()
+                .map(|(k, n)| PlayerOut {
+                    name: stints[k].0.clone(),
+                    seasons: n,
+                    score: shown(prorate(s.score, n, seasons)),
+                })
+                .collect();
+            powers.push(PowerOut {
+                power: name,
+                rank: i + 1,
+                decided_by,
+                centres: s.centres,
+                bonus: shown(s.bonus),
+                score: shown(s.score),
+                players,
+            });
+        }
+        // Places shared outright keep one rank.
+        for i in 1..powers.len() {
+            if powers[i - 1].decided_by == "tied" {
+                powers[i].rank = powers[i - 1].rank;
+            }
+        }
+        Ok(GameOut {
+            rulebook: g.rulebook.clone(),
+            seasons,
+            powers,
+        })
+    }
+}

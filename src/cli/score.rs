@@ -1,0 +1,31 @@
+//! `chancery score`: the scoring contract of docs/score.md (one finished game as JSON in, each
+//! power's and player's score out).
+
+use std::io::Read;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The finished game as JSON; `-` or nothing for stdin.
+    pub file: Option<PathBuf>,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let text = match a.file.as_deref() {
+        None => read_stdin()?,
+        Some(p) if p.as_os_str() == "-" => read_stdin()?,
+        Some(p) => std::fs::read_to_string(p)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?,
+    };
+    let out = chancery::scoring::contract::score_json(&text).map_err(anyhow::Error::msg)?;
+    println!("{out}");
+    Ok(())
+}
+
+fn read_stdin() -> anyhow::Result<String> {
+    let mut s = String::new();
+    std::io::stdin()
+        .read_to_string(&mut s)
+        .map_err(|e| anyhow::anyhow!("cannot read stdin: {e}"))?;
+    Ok(s)
+}
