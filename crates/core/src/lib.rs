@@ -5,6 +5,7 @@
 //! - [`rules`]: the house rules, one typed settings struct, and the presets.
 //! - [`adjudicator`]: the DATC-compliant judge.
 //! - [`json`]: the `chancery adjudicate` contract.
+//! - [`assignment`]: seating a tournament round's players on boards (WM B.6).
 //! - [`conditional`]: conditional retreat and adjustment orders (WM D.II(5)).
 //! - [`correction`]: corrections of a published adjudication (WM D.VIII).
 //! - [`scoring`]: scoring a finished game as the tournament rulebooks say (WM C, Maharajiad A).
@@ -12,6 +13,7 @@
 //!   order sets combine, NMR), with the clock always passed in.
 
 pub mod adjudicator;
+pub mod assignment;
 pub mod conditional;
 pub mod correction;
 pub mod json;
