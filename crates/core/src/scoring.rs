@@ -215,6 +215,69 @@ pub fn count_back(a: &[(u16, u32)], b: &[(u16, u32)], from_year: u16) -> std::cm
     std::cmp::Ordering::Equal
 }
 
+/// One player's game for the best-country trophy: the power played, the round, the score, the
+/// centres at the end of each year (for the count-back) and the player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CountryGame {
+    pub power: Power,
+    pub round: u8,
+    pub score: f64,
+    pub history: Vec<(u16, u32)>,
+    pub player: String,
+}
+
+/// WM C.13: "The best country trophies will be based only on games in the first two rounds. Tie
+/// breakers are as follows: a) Round 2 outranks Round 1 b) Count-back ... c) Highest roll on
+/// 100-sided dice" (Maharajiad A.22: the first round, count-back, then the dice). The best game
+/// of `power` among `games`, and what decided it against the runner-up: `score`, `round`,
+/// `count-back <year>` or `d100`. `last_year`: where the count-back starts; `seed`: the
+/// published seed of the dice.
+pub fn best_country<'a>(
+    games: &'a [CountryGame],
+    power: Power,
+    last_year: u16,
+    seed: &str,
+) -> Option<(&'a CountryGame, String)> {
+    use std::cmp::Ordering;
+    let mut of: Vec<&CountryGame> = games
+        .iter()
+        .filter(|g| g.power == power && g.round <= 2)
+        .collect();
+    let cmp = |a: &&CountryGame, b: &&CountryGame| -> (Ordering, &'static str) {
+        let by_score = a.score.total_cmp(&b.score);
+        if by_score != Ordering::Equal {
+            return (by_score, "score");
+        }
+        if a.round != b.round {
+            return (a.round.cmp(&b.round), "round");
+        }
+        let back = count_back(&a.history, &b.history, last_year);
+        if back != Ordering::Equal {
+            return (back, "count-back");
+        }
+        (d100(seed, &a.player).cmp(&d100(seed, &b.player)), "d100")
+    };
+    of.sort_by(|a, b| cmp(b, a).0);
+    let best = *of.first()?;
+    let why = match of.get(1) {
+        None => "score".to_string(),
+        Some(next) => match cmp(&best, next) {
+            (_, "count-back") => {
+                let year = (0..=last_year)
+                    .rev()
+                    .find(|y| {
+                        let at = |h: &[(u16, u32)]| h.iter().find(|x| x.0 == *y).map_or(0, |x| x.1);
+                        at(&best.history) != at(&next.history)
+                    })
+                    .unwrap_or(last_year);
+                format!("count-back {year}")
+            }
+            (_, why) => why.to_string(),
+        },
+    };
+    Some((best, why))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,6 +435,55 @@ mod tests {
         // From 1906 back, b leads.
         assert_eq!(count_back(&a, &b, 1906), Ordering::Less);
         assert_eq!(count_back(&a, &a, 1908), Ordering::Equal);
+    }
+
+    #[test]
+    fn wm_c_13_best_country_score_then_round_two_then_count_back_then_dice() {
+        let game = |round: u8, score: f64, history: Vec<(u16, u32)>, player: &str| CountryGame {
+            power: p(2),
+            round,
+            score,
+            history,
+            player: player.into(),
+        };
+        let games = vec![
+            game(1, 40.0, vec![(1908, 9)], "a"),
+            game(2, 40.0, vec![(1908, 8)], "b"),
+            game(1, 30.0, vec![(1908, 12)], "c"),
+            game(3, 90.0, vec![(1908, 18)], "semi-final: not counted"),
+        ];
+        let (best, why) = best_country(&games, p(2), 1909, "seed").expect("best");
+        assert_eq!(
+            (best.player.as_str(), why.as_str()),
+            ("b", "round"),
+            "(a) round 2 outranks round 1"
+        );
+        let same_round = vec![
+            game(1, 40.0, vec![(1907, 5), (1908, 9)], "a"),
+            game(1, 40.0, vec![(1907, 7), (1908, 9)], "b"),
+        ];
+        let (best, why) = best_country(&same_round, p(2), 1908, "seed").expect("best");
+        assert_eq!(
+            (best.player.as_str(), why.as_str()),
+            ("b", "count-back 1907"),
+            "(b)"
+        );
+        let level = vec![
+            game(1, 40.0, vec![(1908, 9)], "a"),
+            game(1, 40.0, vec![(1908, 9)], "b"),
+        ];
+        let (best, why) = best_country(&level, p(2), 1908, "seed").expect("best");
+        assert_eq!(why, "d100", "(c)");
+        let winner = if d100("seed", "a") >= d100("seed", "b") {
+            "a"
+        } else {
+            "b"
+        };
+        assert_eq!(best.player, winner);
+        assert!(
+            best_country(&games, p(3), 1909, "seed").is_none(),
+            "nobody played it"
+        );
     }
 
     #[test]
