@@ -19,7 +19,17 @@ const GM: &str = "gm.person@example.test";
 
 /// A running wm2004 game `wm7` with a GM of its own; the players' secrets.
 async fn wm(name: &str) -> (SqlitePool, Vec<String>) {
-    let (pool, secrets) = wm_game(name, "wm7", &[]).await;
+    wm_with(name, &[]).await
+}
+
+/// NMRs allowed from the start (no WM D.VII(6)(b) hold), so that only some players need write.
+fn nmrs_allowed() -> Vec<(String, String)> {
+    vec![("no_nmr_phases".into(), "[]".into())]
+}
+
+/// [`wm`], with options changed from the preset.
+async fn wm_with(name: &str, options: &[(String, String)]) -> (SqlitePool, Vec<String>) {
+    let (pool, secrets) = wm_game(name, "wm7", options).await;
     admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
         .await
         .expect("gm");
@@ -281,16 +291,7 @@ async fn wm_d_vii_5_a_holiday_extension_must_be_granted_and_is_not_charged() {
 
 #[tokio::test]
 async fn wm_d_vii_6_a_a_player_who_nmred_must_make_contact_or_be_replaced() {
-    let (pool, secrets) = wm_game(
-        "nmr-contact",
-        "wm7",
-        &[("no_nmr_phases".into(), "[]".into())],
-    )
-    .await;
-    admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
-        .await
-        .expect("gm");
-    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    let (pool, secrets) = wm_with("nmr-contact", &nmrs_allowed()).await;
     let e = env();
     // France orders; the six others NMR.
     mail(&pool, &secrets, 2, 1, "A Par - Bur", T0 + HOUR).await;
@@ -346,12 +347,7 @@ async fn wm_d_vii_6_a_a_player_who_nmred_must_make_contact_or_be_replaced() {
 
 #[tokio::test]
 async fn wm_d_x_1_white_press_is_published_with_its_authors_orders() {
-    let (pool, secrets) = wm_game(
-        "white-press",
-        "wm7",
-        &[("no_nmr_phases".into(), "[]".into())],
-    )
-    .await;
+    let (pool, secrets) = wm_game("white-press", "wm7", &nmrs_allowed()).await;
     engine::start_game(&pool, "wm7", T0).await.expect("start");
     mail(
         &pool,
@@ -380,7 +376,7 @@ async fn wm_d_x_1_white_press_is_published_with_its_authors_orders() {
 
 #[tokio::test]
 async fn wm_d_vii_2_a_weekly_weekend_in_new_york_keeps_deadlines_out_across_dst() {
-    let (pool, secrets) = wm_game("weekly", "wm7", &[("no_nmr_phases".into(), "[]".into())]).await;
+    let (pool, secrets) = wm_game("weekly", "wm7", &nmrs_allowed()).await;
     admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
         .await
         .expect("gm");
@@ -489,16 +485,7 @@ async fn a_receipt_reads_the_orders_against_the_subjects_phase_and_the_games_own
 #[tokio::test]
 async fn every_nmr_late_set_extension_and_replacement_feeds_the_reliability_record() {
     // Issue 12, point 4: `chancery players report`.
-    let (pool, secrets) = wm_game(
-        "reliability",
-        "wm7",
-        &[("no_nmr_phases".into(), "[]".into())],
-    )
-    .await;
-    admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
-        .await
-        .expect("gm");
-    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    let (pool, secrets) = wm_with("reliability", &nmrs_allowed()).await;
     let e = env();
     let first = deadline(&pool).await;
     // France: orders and a two-day extension; Germany: orders; England: orders too late.
@@ -599,8 +586,7 @@ fn section<'a>(results: &'a str, heading: &str) -> &'a str {
 
 #[tokio::test]
 async fn wm_d_x_1_dark_grey_press_is_unofficial_and_anonymous_and_black_press_is_refused() {
-    let (pool, secrets) =
-        wm_game("dark-grey", "wm7", &[("no_nmr_phases".into(), "[]".into())]).await;
+    let (pool, secrets) = wm_game("dark-grey", "wm7", &nmrs_allowed()).await;
     engine::start_game(&pool, "wm7", T0).await.expect("start");
     let ack = mail(
         &pool,
@@ -634,13 +620,7 @@ async fn wm_d_x_1_dark_grey_press_is_unofficial_and_anonymous_and_black_press_is
 
 #[tokio::test]
 async fn maharajiad_b_xi_1_black_press_is_printed_as_the_named_powers() {
-    let (pool, secrets) = game_with(
-        "black",
-        "mj7",
-        "maharajiad",
-        &[("no_nmr_phases".into(), "[]".into())],
-    )
-    .await;
+    let (pool, secrets) = game_with("black", "mj7", "maharajiad", &nmrs_allowed()).await;
     engine::start_game(&pool, "mj7", T0).await.expect("start");
     let m = raw(
         &player(2),
@@ -682,16 +662,7 @@ async fn maharajiad_b_xi_1_black_press_is_printed_as_the_named_powers() {
 
 #[tokio::test]
 async fn wm_d_iii_1_a_players_own_abbreviations_are_used_published_and_may_be_vetoed() {
-    let (pool, secrets) = wm_game(
-        "abbreviations",
-        "wm7",
-        &[("no_nmr_phases".into(), "[]".into())],
-    )
-    .await;
-    admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
-        .await
-        .expect("gm");
-    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    let (pool, secrets) = wm_with("abbreviations", &nmrs_allowed()).await;
     let e = env();
     let list = "ABBREVIATIONS\nbg = Burgundy\nwm = Western Mediterranean\nENDABBREVIATIONS";
     let ack = mail(
@@ -900,11 +871,7 @@ async fn wm_d_ii_5_usable_conditional_orders_may_end_the_phase_at_once() {
 
 #[tokio::test]
 async fn wm_d_vii_6_b_an_nmr_in_spring_1901_holds_the_results() {
-    let (pool, secrets) = wm_game("nmr-hold", "wm7", &[]).await;
-    admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
-        .await
-        .expect("gm");
-    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    let (pool, secrets) = wm("nmr-hold").await;
     let e = env();
     for i in 0..6 {
         mail(&pool, &secrets, i, 1 + i as u32, "", T0 + HOUR).await;
@@ -930,12 +897,7 @@ async fn wm_d_vii_6_b_an_nmr_in_spring_1901_holds_the_results() {
 
 #[tokio::test]
 async fn wm_d_ii_5_a_conditional_retreat_is_used_when_no_retreat_order_comes() {
-    let (pool, secrets) = wm_game(
-        "conditional-retreat",
-        "wm7",
-        &[("no_nmr_phases".into(), "[]".into())],
-    )
-    .await;
+    let (pool, secrets) = wm_game("conditional-retreat", "wm7", &nmrs_allowed()).await;
     engine::start_game(&pool, "wm7", T0).await.expect("start");
     let e = env();
     mail(&pool, &secrets, 2, 1, "A Par - Bur", T0 + HOUR).await;

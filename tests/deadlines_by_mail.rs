@@ -14,28 +14,13 @@ use chancery::engine::{self, admin};
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::service::{self, Clock, Tasks};
 use chancery::store::{self, Role};
-use chancery::transport::smtp::{OutMail, Sender};
+use chancery::transport::smtp::Sender;
 use fixtures::{POWERS, T0, game_with, player};
-use mailstack::{Stack, TestClock, inbox, wait_for};
+use mailstack::{Stack, TestClock, inbox, send, wait_for};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 const TD: &str = "td@example.test";
-
-async fn send(sender: &Sender, from: &str, subject: &str, body: &str, id: &str) {
-    let mail = OutMail {
-        from: from.to_string(),
-        to: vec!["gm@example.test".into()],
-        subject: subject.to_string(),
-        body: body.to_string(),
-        message_id: format!("{id}@sender.example.test"),
-        in_reply_to: None,
-        references: Vec::new(),
-        auto_submitted: "no",
-        extra_headers: Vec::new(),
-    };
-    sender.send(&mail).await.expect("send");
-}
 
 async fn deadline(pool: &sqlx::SqlitePool) -> Ts {
     let mut c = pool.acquire().await.expect("conn");

@@ -15,9 +15,9 @@ use chancery::engine::{self, admin};
 use chancery::policy::{HOUR, Ts};
 use chancery::service::{self, Clock, Tasks};
 use chancery::store;
-use chancery::transport::smtp::{OutMail, Sender};
+use chancery::transport::smtp::Sender;
 use fixtures::{T0, player};
-use mailstack::{Stack, TestClock, wait_for};
+use mailstack::{Stack, TestClock, send, wait_for};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
@@ -30,21 +30,6 @@ const POWERS: [&str; 7] = [
     "RAJPUTANA",
     "VIJAYANAGAR",
 ];
-
-async fn send(sender: &Sender, from: &str, subject: &str, body: &str, id: &str) {
-    let mail = OutMail {
-        from: from.to_string(),
-        to: vec!["gm@example.test".into()],
-        subject: subject.to_string(),
-        body: body.to_string(),
-        message_id: format!("{id}@sender.example.test"),
-        in_reply_to: None,
-        references: Vec::new(),
-        auto_submitted: "no",
-        extra_headers: Vec::new(),
-    };
-    sender.send(&mail).await.expect("send");
-}
 
 async fn current(pool: &sqlx::SqlitePool) -> (String, Ts, String) {
     let mut c = pool.acquire().await.expect("conn");

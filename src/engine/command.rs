@@ -351,7 +351,7 @@ async fn run(
             let Some(p) = current.as_ref() else {
                 return Ok(Done::refused("the game has no open phase"));
             };
-            match super::extension::take_holiday(c, env, g, p, "GM", now).await? {
+            match super::extension::take_holiday(c, env, g, p, ("GM", ""), now).await? {
                 Ok(deadline) => Ok(Done::ok(format!(
                     "holiday extension taken (not charged): the deadline is now {}; every \
                      player was told",

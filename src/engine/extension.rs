@@ -35,8 +35,17 @@ pub(super) async fn player_requests(
                 }
                 let granted = store::extensions_granted(c, &g.id, &player.power).await?;
                 if policy::extension_is_guaranteed(rules, granted) {
-                    deadline =
-                        grant(c, env, g, phase, &player.power, *days, "guaranteed", now).await?;
+                    deadline = grant(
+                        c,
+                        env,
+                        g,
+                        phase,
+                        (&player.power, &player.address),
+                        *days,
+                        "guaranteed",
+                        now,
+                    )
+                    .await?;
                     notes.push(format!(
                         "extension of {days} day(s) granted (guaranteed: WM D.VII(5)): the \
                          deadline is now {}; every player was told",
@@ -98,7 +107,9 @@ pub(super) async fn player_requests(
             }
             RequestOut::HolidayExtension { .. } => {
                 notes.push(
-                    match take_holiday(c, env, g, phase, &player.power, now).await? {
+                    match take_holiday(c, env, g, phase, (&player.power, &player.address), now)
+                        .await?
+                    {
                         Ok(moved) => {
                             deadline = moved;
                             format!(
@@ -326,30 +337,26 @@ fn no_time_in_a_week(windows: &[Window], now: Ts) -> bool {
 }
 
 /// Grant an extension: the game's deadline moves for everybody, the days are charged to the
-/// position, and every player is told (without saying who asked). Returns the new deadline.
+/// position (`who`: the power and its player's address, for the reliability record), and every
+/// player is told (without saying who asked). Returns the new deadline.
 #[allow(clippy::too_many_arguments)]
 async fn grant(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
     phase: &PhaseRow,
-    power: &str,
+    who: (&str, &str),
     days: u32,
     kind: &str,
     now: Ts,
 ) -> Result<Ts> {
+    let power = who.0;
     let wins = windows(&store::unavailable(c, &g.id).await?);
     let current = store::current_phase(c, &g.id)
         .await?
         .map_or(phase.deadline, |p| p.deadline);
     let deadline = policy::past_windows(current + Ts::from(days) * policy::DAY, &wins);
     store::set_deadline(c, &g.id, phase.seq, deadline).await?;
-    let players = store::players(c, &g.id).await?;
-    let address = players
-        .iter()
-        .find(|p| p.power == power)
-        .map_or("", |p| p.address.as_str());
-    let who = (power, address);
     store::record_extension(c, &g.id, who, &phase.phase, i64::from(days), kind, now).await?;
     let text = if kind == "holiday" {
         format!(
@@ -385,7 +392,7 @@ pub(super) async fn take_holiday(
     env: &Env,
     g: &GameRow,
     phase: &PhaseRow,
-    who: &str,
+    who: (&str, &str),
     now: Ts,
 ) -> Result<std::result::Result<Ts, String>> {
     let current = store::current_phase(c, &g.id)
@@ -547,7 +554,17 @@ pub(super) async fn answer_request(
     if let Err(e) = policy::extend(&rules, p.deadline, r.asked_at, days, used, &wins) {
         return Ok(Done::refused(e.to_string()));
     }
-    let deadline = grant(c, env, g, p, &name, days, "discretionary", now).await?;
+    let deadline = grant(
+        c,
+        env,
+        g,
+        p,
+        (&name, &player.address),
+        days,
+        "discretionary",
+        now,
+    )
+    .await?;
     Ok(Done::ok(format!(
         "{name} has an extension of {days} day(s): the deadline is now {}; every player was told",
         format_gmt(deadline)

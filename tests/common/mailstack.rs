@@ -552,3 +552,25 @@ impl Stack {
         }
     }
 }
+
+/// A plain mail to the GM box from `from`, with its Message-ID made from `id`.
+pub async fn send(
+    sender: &chancery::transport::smtp::Sender,
+    from: &str,
+    subject: &str,
+    body: &str,
+    id: &str,
+) {
+    let mail = chancery::transport::smtp::OutMail {
+        from: from.to_string(),
+        to: vec!["gm@example.test".into()],
+        subject: subject.to_string(),
+        body: body.to_string(),
+        message_id: format!("{id}@sender.example.test"),
+        in_reply_to: None,
+        references: Vec::new(),
+        auto_submitted: "no",
+        extra_headers: Vec::new(),
+    };
+    sender.send(&mail).await.expect("send");
+}
