@@ -1,28 +1,10 @@
 //! `chancery adjudicate` against its documented contract: every example in `docs/examples/`
 //! gives exactly its recorded output, and bad input gives a specific error and a non-zero exit.
 
-use std::io::Write;
+#[path = "common/cli.rs"]
+mod cli;
+use cli::run;
 use std::path::Path;
-use std::process::{Command, Stdio};
-
-fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_chancery"));
-    cmd.args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("spawn chancery");
-    if let Some(mut si) = child.stdin.take() {
-        si.write_all(stdin.unwrap_or("").as_bytes())
-            .expect("write stdin");
-    }
-    let out = child.wait_with_output().expect("wait");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn every_documented_example_gives_its_recorded_output() {

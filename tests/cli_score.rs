@@ -1,19 +1,12 @@
 //! `chancery score` against its documented contract (docs/score.md): every example in
 //! `docs/examples/score/` gives its recorded output, and bad input is a clear error.
 
+#[path = "common/cli.rs"]
+mod cli;
 use std::path::Path;
-use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chancery"))
-        .args(args)
-        .output()
-        .expect("run chancery");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    cli::run(args, None)
 }
 
 #[test]
