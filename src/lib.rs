@@ -9,9 +9,12 @@
 //! `chancery::map` or `chancery::reader` is the same module as in its crate.
 
 pub use chancery_core::{
-    adjudicator, conditional, correction, json, map, order, phase, policy, rules, scoring, votes,
+    adjudicator, assignment, conditional, correction, json, map, order, phase, policy, rules,
+    scoring, standings, votes,
 };
-pub use chancery_intake::{acceptance, authres, commands, message, orderset, reader, sections};
+pub use chancery_intake::{
+    acceptance, authres, commands, message, orderset, reader, sections, td_commands,
+};
 
 pub mod config;
 pub mod engine;

@@ -11,6 +11,7 @@ mod players;
 mod score;
 mod serve;
 mod status;
+mod tournament;
 
 #[derive(Parser)]
 #[command(
@@ -73,6 +74,9 @@ pub enum Command {
     /// Create, fill, start and inspect games.
     #[command(subcommand)]
     Game(game::Command),
+    /// Run a tournament (WM 2004, the Maharajiad): create it, sign players up, make rounds,
+    /// print and mail the standings (docs/tournaments.md).
+    Tournament(tournament::Args),
     /// The players across games: `players report` prints each one's reliability record.
     #[command(subcommand)]
     Players(players::Command),
@@ -128,6 +132,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Status(a) => status::run(a),
         Command::Game(c) => game::run(c),
         Command::Players(c) => players::run(c),
+        Command::Tournament(a) => tournament::run(a),
         Command::Presets { show } => {
             use chancery::rules::Rules;
             match show {

@@ -47,6 +47,16 @@ pub struct NewGame<'a> {
 /// Create a game in the "forming" state, with the preset's house rules and any single options
 /// changed; returns the game's rules.
 pub async fn create_game(pool: &SqlitePool, g: &NewGame<'_>, now: Ts) -> Result<Rules, AdminError> {
+    let mut c = pool.acquire().await.map_err(StoreError::from)?;
+    create_game_in(&mut c, g, now).await
+}
+
+/// [`create_game`] on the caller's connection (or transaction).
+pub async fn create_game_in(
+    c: &mut sqlx::SqliteConnection,
+    g: &NewGame<'_>,
+    now: Ts,
+) -> Result<Rules, AdminError> {
     let mut rules = Rules::preset(g.preset).map_err(|e| AdminError::Rules(e.to_string()))?;
     for (option, value) in g.options {
         rules = rules
@@ -57,9 +67,8 @@ pub async fn create_game(pool: &SqlitePool, g: &NewGame<'_>, now: Ts) -> Result<
         return Err(AdminError::UnknownVariant(g.variant.to_string()));
     }
     let json = serde_json::to_string(&rules).map_err(StoreError::from)?;
-    let mut c = pool.acquire().await.map_err(StoreError::from)?;
     store::create_game(
-        &mut c,
+        c,
         g.id,
         g.variant,
         &json,
@@ -85,7 +94,15 @@ pub struct NewPlayer<'a> {
 /// Register a player for a power; returns the stored row (with the secret to give them).
 pub async fn add_player(pool: &SqlitePool, p: &NewPlayer<'_>) -> Result<PlayerRow, AdminError> {
     let mut c = pool.acquire().await.map_err(StoreError::from)?;
-    let g = store::game(&mut c, p.game)
+    add_player_in(&mut c, p).await
+}
+
+/// [`add_player`] on the caller's connection (or transaction).
+pub async fn add_player_in(
+    c: &mut sqlx::SqliteConnection,
+    p: &NewPlayer<'_>,
+) -> Result<PlayerRow, AdminError> {
+    let g = store::game(c, p.game)
         .await?
         .ok_or_else(|| AdminError::NoGame(p.game.to_string()))?;
     let map =
@@ -109,7 +126,7 @@ pub async fn add_player(pool: &SqlitePool, p: &NewPlayer<'_>) -> Result<PlayerRo
         secret,
         extension_days_used: 0,
     };
-    store::add_player(&mut c, &g.id, &player).await?;
+    store::add_player(c, &g.id, &player).await?;
     Ok(player)
 }
 
@@ -205,7 +222,20 @@ async fn start(
     now: Ts,
 ) -> super::Result<Ts> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    let g = store::game(&mut tx, game_id)
+    let deadline = start_in(&mut tx, tell, game_id, now).await?;
+    tx.commit().await?;
+    Ok(deadline)
+}
+
+/// [`start_game_and_tell`] (with `tell`) inside the caller's transaction: a tournament round
+/// starts all its boards in one.
+pub(super) async fn start_in(
+    tx: &mut sqlx::SqliteConnection,
+    tell: Option<&super::Env>,
+    game_id: &str,
+    now: Ts,
+) -> super::Result<Ts> {
+    let g = store::game(tx, game_id)
         .await?
         .ok_or_else(|| EngineError::NoGame(game_id.to_string()))?;
     if g.status != store::GameStatus::Forming {
@@ -216,7 +246,7 @@ async fn start(
     }
     let rules = rules_of(&g)?;
     let map = map_of(&g)?;
-    let players = store::players(&mut tx, &g.id).await?;
+    let players = store::players(&mut *tx, &g.id).await?;
     let missing: Vec<&str> = map
         .powers
         .iter()
@@ -233,7 +263,7 @@ async fn start(
     let next = json::board_output(map, &board);
     let deadline = policy::deadline(&rules, now, PhaseKind::Movement, &[]);
     store::insert_phase(
-        &mut tx,
+        &mut *tx,
         &g.id,
         &board.phase.to_string(),
         &serde_json::to_string(&next)?,
@@ -241,10 +271,10 @@ async fn start(
         deadline,
     )
     .await?;
-    store::set_game_status(&mut tx, &g.id, store::GameStatus::Active).await?;
+    store::set_game_status(&mut *tx, &g.id, store::GameStatus::Active).await?;
     if let Some(env) = tell {
         let phase = board.phase.to_string();
-        let members = store::members(&mut tx, &g.id).await?;
+        let members = store::members(&mut *tx, &g.id).await?;
         let mut readers: Vec<compose::StartReader<'_>> = players
             .iter()
             .map(|p| compose::StartReader {
@@ -273,7 +303,7 @@ async fn start(
             match compose::start(env, &g, &rules, &phase, deadline, r) {
                 Ok(m) => mails.push(m),
                 Err(e) => {
-                    let masters = super::masters_for(&mut tx, env, Some(&g)).await?;
+                    let masters = super::masters_for(&mut *tx, env, Some(&g)).await?;
                     let key = format!("start|{}", g.id);
                     mails.extend(super::compose_failed_mails(
                         env,
@@ -285,8 +315,7 @@ async fn start(
                 }
             }
         }
-        store::enqueue_many(&mut tx, &mails, now).await?;
+        store::enqueue_many(&mut *tx, &mails, now).await?;
     }
-    tx.commit().await?;
     Ok(deadline)
 }

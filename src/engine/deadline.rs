@@ -172,7 +172,7 @@ async fn run_batch(
         };
         report.failed.push((f.game.id, error));
     }
-    writes.write(&mut tx, now).await?;
+    writes.write(&mut tx, env, now).await?;
     tx.commit().await?;
     Ok(report)
 }
@@ -224,8 +224,16 @@ impl Writes {
         }
     }
 
-    async fn write(&self, c: &mut SqliteConnection, now: Ts) -> Result<()> {
+    async fn write(&self, c: &mut SqliteConnection, env: &Env, now: Ts) -> Result<()> {
         store::record_adjudications(c, &self.adjudicated, now).await?;
+        // A tournament's board that ended sends its standings, in this same transaction.
+        let ended: Vec<&str> = self
+            .adjudicated
+            .iter()
+            .filter(|a| matches!(a.next, store::Next::Finished { .. }))
+            .map(|a| a.game.as_str())
+            .collect();
+        super::tournament::after_games_ended(c, env, &ended, now).await?;
         let reminded: Vec<(&str, i64)> = self
             .reminded
             .iter()
@@ -476,7 +484,33 @@ fn ended_by_vote(
         // Never passed here: they do not end the game.
         Proposal::Continue | Proposal::Rule { .. } => "The game continues.".to_string(),
     };
-    ended_instead(env, f, map, board, &how)
+    let (end, winner) = match passed {
+        Proposal::Concede(p) => ("conceded_solo", Some(*p)),
+        _ => ("vote", None),
+    };
+    let ended = ended_record(map, board, end, winner, board.phase)?;
+    ended_instead(env, f, map, board, &how, ended)
+}
+
+/// How a game ended, as stored for scoring (`games.ended`, [`store::GameEnded`]): the kind of
+/// end, the winner of a solo, the last phase played and each power's centres on `board`.
+fn ended_record(
+    map: &Map,
+    board: &Board,
+    end: &str,
+    winner: Option<Power>,
+    after: crate::phase::Phase,
+) -> Result<String> {
+    let record = store::GameEnded {
+        end: end.to_string(),
+        winner: winner.map(|w| map.power_name(w).to_string()),
+        after: after.to_string(),
+        centres: map
+            .all_powers()
+            .map(|p| (map.power_name(p).to_string(), board.center_count(p) as u32))
+            .collect(),
+    };
+    Ok(serde_json::to_string(&record)?)
 }
 
 /// The game ends instead of this adjudication (a passed vote, a declared draw): every player,
@@ -487,6 +521,7 @@ fn ended_instead(
     map: &Map,
     board: &Board,
     how: &str,
+    ended: String,
 ) -> Result<Decision> {
     let g = &f.game;
     let counts: Vec<String> = map
@@ -524,7 +559,7 @@ fn ended_instead(
         game: g.id.clone(),
         seq: f.phase.seq,
         results: serde_json::to_string(&serde_json::json!({ "ended": how }))?,
-        next: store::Next::Finished,
+        next: store::Next::Finished { ended },
         year_end: None,
         rules: None,
         nmrs: Vec::new(),
@@ -864,7 +899,8 @@ fn adjudicate_phase(
              {}.",
             names.join(", ")
         );
-        return ended_instead(env, f, map, board, &how);
+        let ended = ended_record(map, board, "vote", None, board.phase)?;
+        return ended_instead(env, f, map, board, &how, ended);
     }
     // House rules a passed proposal changed hold from the next phase on (WM IX(5)).
     let rules_after = votes.rules.as_ref().unwrap_or(rules);
@@ -955,7 +991,15 @@ fn adjudicate_phase(
             _ => Vec::new(),
         },
         next: if ended.is_some() {
-            store::Next::Finished
+            store::Next::Finished {
+                ended: ended_record(
+                    map,
+                    &adj.next,
+                    if winner.is_some() { "solo" } else { "played" },
+                    winner,
+                    phase,
+                )?,
+            }
         } else {
             store::Next::Phase {
                 phase: next_phase.to_string(),

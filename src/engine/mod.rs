@@ -31,6 +31,8 @@ mod query_mail;
 mod receipt;
 mod receive;
 pub mod secret;
+mod td_mail;
+pub mod tournament;
 
 pub use admin::start_game;
 pub use deadline::*;

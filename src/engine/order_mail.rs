@@ -61,6 +61,10 @@ pub(super) async fn order_mail(
 ) -> Result<(Processed, Tag)> {
     let now = ctx.now;
     let from = msg.from_address.clone().unwrap_or_default();
+    // A tournament director's command mail names the tournament, not a game.
+    if let Some(t) = super::td_mail::tournament_of(c, &msg.subject).await? {
+        return super::td_mail::command_mail(c, env, ctx, msg, &t).await;
+    }
     let Some(g) = find_game(c, msg).await? else {
         if from.is_empty() {
             drop_mail(c, ctx, None, None, "no sender to answer").await?;

@@ -262,6 +262,24 @@ pub fn alert(env: &Env, to: &str, key: &str, subject: &str, body: &str) -> NewMa
     }
 }
 
+/// A tournament's standings to one reader (a director, or every player once released): the
+/// table as `render::standings_table` writes it. `key` names the cause (a game that ended, a
+/// director's request), so each reader gets one mail per cause.
+pub fn standings(env: &Env, from: &str, to: &str, key: &str, subject: &str, text: &str) -> NewMail {
+    NewMail {
+        kind: "standings",
+        message_id: id(env, "standings", &format!("{key}|{subject}|{to}")),
+        from: from.to_string(),
+        to: to.to_string(),
+        subject: subject.to_string(),
+        body: text.to_string(),
+        in_reply_to: None,
+        refs: Vec::new(),
+        auto_submitted: "auto-generated",
+        game: None,
+    }
+}
+
 /// Who a start mail is for.
 pub struct StartReader<'a> {
     pub address: &'a str,
@@ -409,6 +427,43 @@ pub fn command_reply(
         ),
     )?;
     Ok(game_answer(env, g, "command-reply", to, msg, key, r))
+}
+
+/// The answer to a tournament director's command mail: each line, done or refused, and why.
+pub fn td_reply(
+    env: &Env,
+    t: &crate::store::TournamentRow,
+    to: &str,
+    msg: &ReadMessage,
+    key: &str,
+    lines: Vec<render::CommandReplyLine>,
+) -> Composed {
+    let done = lines.iter().filter(|l| l.ok).count() as i64;
+    let v = render::CommandReplyView {
+        game: t.id.clone(),
+        refused: lines.len() as i64 - done,
+        done,
+        lines,
+    };
+    let r = rendered(
+        render::td_reply(&v),
+        "command-reply",
+        to,
+        &format!(
+            "{}: {} command(s) done, {} refused",
+            t.id, v.done, v.refused
+        ),
+    )?;
+    Ok(reply(
+        env,
+        "command-reply",
+        &t.gm_address,
+        to,
+        Some(msg),
+        r,
+        "auto-replied",
+        &seed_of(key, "td-reply"),
+    ))
 }
 
 /// An announcement of a master's change (deadline, pause, house rule...) to one reader.

@@ -38,6 +38,7 @@ mod members;
 mod outbox;
 mod phases;
 mod tick;
+mod tournaments;
 
 pub use games::*;
 pub use ledger::*;
@@ -46,6 +47,7 @@ pub use members::*;
 pub use outbox::*;
 pub use phases::*;
 pub use tick::*;
+pub use tournaments::*;
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 

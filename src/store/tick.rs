@@ -372,8 +372,8 @@ pub enum Next {
         board: String,
         deadline: Ts,
     },
-    /// The game is over.
-    Finished,
+    /// The game is over: how it ended (JSON, [`super::GameEnded`]), for scoring.
+    Finished { ended: String },
 }
 
 /// Record adjudicated phases and open the phases that follow them, in three statements.
@@ -408,7 +408,7 @@ pub async fn record_adjudications(
                 board,
                 deadline,
             } => Some((a, phase.as_str(), board.as_str(), *deadline)),
-            Next::Finished => None,
+            Next::Finished { .. } => None,
         })
         .collect();
     for chunk in next.chunks(1000) {
@@ -474,17 +474,23 @@ pub async fn record_adjudications(
         .bind(serde_json::to_string(&games)?)
         .execute(&mut *c)
         .await?;
-    let finished: Vec<&str> = done
+    let finished: Vec<(&str, &str)> = done
         .iter()
-        .filter(|a| a.next == Next::Finished)
-        .map(|a| a.game.as_str())
+        .filter_map(|a| match &a.next {
+            Next::Finished { ended } => Some((a.game.as_str(), ended.as_str())),
+            Next::Phase { .. } => None,
+        })
         .collect();
     if !finished.is_empty() {
-        sqlx::query("UPDATE games SET status = $1 WHERE id IN (SELECT value FROM json_each($2))")
-            .bind(GameStatus::Finished)
-            .bind(serde_json::to_string(&finished)?)
-            .execute(&mut *c)
-            .await?;
+        sqlx::query(
+            "UPDATE games SET status = $1, ended = v.e
+             FROM (SELECT value ->> 0 AS g, value ->> 1 AS e FROM json_each($2)) AS v
+             WHERE games.id = v.g",
+        )
+        .bind(GameStatus::Finished)
+        .bind(serde_json::to_string(&finished)?)
+        .execute(&mut *c)
+        .await?;
     }
     Ok(())
 }

@@ -23,4 +23,5 @@ pub mod phase;
 pub mod policy;
 pub mod rules;
 pub mod scoring;
+pub mod standings;
 pub mod votes;

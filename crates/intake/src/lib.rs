@@ -15,3 +15,4 @@ pub mod message;
 pub mod orderset;
 pub mod reader;
 pub mod sections;
+pub mod td_commands;

@@ -1,0 +1,119 @@
+//! A tournament director's command mail (subject `<tournament> TD`): from one of its directors
+//! only, authenticated as a master is (secret and/or DKIM, as the tournament's preset says);
+//! each command done in the message's transaction and answered line by line.
+
+use super::*;
+use crate::outgoing::render::CommandReplyLine;
+use crate::store::TournamentRow;
+use crate::td_commands::read_td_commands;
+
+/// The tournament a subject names for its directors: `<tournament> TD ...` (after any `Re:`).
+pub(super) async fn tournament_of(
+    c: &mut SqliteConnection,
+    subject: &str,
+) -> Result<Option<TournamentRow>> {
+    let mut words = subject
+        .split_whitespace()
+        .map(|w| w.trim_matches(|ch: char| !ch.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .skip_while(|w| {
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "re" | "fwd" | "fw" | "aw" | "tr"
+            )
+        });
+    let (Some(id), Some(td)) = (words.next(), words.next()) else {
+        return Ok(None);
+    };
+    if !td.eq_ignore_ascii_case("td") || id.len() > 32 {
+        return Ok(None);
+    }
+    Ok(store::tournament(c, id).await?)
+}
+
+pub(super) async fn command_mail(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    msg: &ReadMessage,
+    t: &TournamentRow,
+) -> Result<(Processed, Tag)> {
+    let now = ctx.now;
+    let from = msg.from_address.clone().unwrap_or_default();
+    let rules = Rules::preset(&t.preset).map_err(|e| EngineError::Refused(e.to_string()))?;
+    let read = read_td_commands(&msg.lines);
+    let director = store::directors(c, &t.id)
+        .await?
+        .into_iter()
+        .find(|d| d.address.eq_ignore_ascii_case(&from));
+    let refusal = match &director {
+        None => Some(format!(
+            "commands for tournament {} are accepted only from its directors; {from} is not one",
+            t.id
+        )),
+        Some(d) => acceptance::authenticate(
+            &rules,
+            &from,
+            &d.address,
+            read.secret.as_deref(),
+            &d.secret,
+            &msg.authentication_results,
+            &env.authserv_id,
+        )
+        .err(),
+    };
+    let tag = Tag::default();
+    if let Some(why) = refusal {
+        // Nothing is done; the directors hear of it (a forger is worth knowing about), and the
+        // sender is answered only if a director (no backscatter).
+        let body = format!(
+            "A command mail for tournament {id} was refused; nothing in it was done.\n\n\
+             From:        {from}\n\
+             Subject:     {subject}\n\
+             Message-ID:  {mid}\n\
+             Why:         {why}\n",
+            id = t.id,
+            subject = compose::echo_subject(&msg.subject),
+            mid = msg.message_id.as_deref().unwrap_or("(none)"),
+        );
+        for d in store::directors(c, &t.id).await? {
+            let mail = compose::alert(
+                env,
+                &d.address,
+                &format!("td-refused|{}", ctx.key),
+                &format!("{}: a director's command mail was refused", t.id),
+                &body,
+            );
+            store::enqueue(c, &mail, now).await?;
+        }
+        if let Some(d) = &director {
+            let line = CommandReplyLine {
+                text: "(the whole mail)".into(),
+                ok: false,
+                answer: why,
+            };
+            let mail = compose::td_reply(env, t, &d.address, msg, ctx.key, vec![line]);
+            answer(c, env, ctx, mail, Recipient::Registered, None).await?;
+        }
+        return Ok((Processed::Rejected, tag));
+    }
+    let mut lines = Vec::new();
+    for l in &read.lines {
+        let (ok, answer) = match &l.read {
+            Ok(cmd) => match tournament::execute(c, env, t, cmd, ctx.key, now).await {
+                Ok(done) => (true, done),
+                Err(EngineError::Refused(why)) => (false, why),
+                Err(e) => return Err(e),
+            },
+            Err(e) => (false, e.clone()),
+        };
+        lines.push(CommandReplyLine {
+            text: l.text.clone(),
+            ok,
+            answer,
+        });
+    }
+    let mail = compose::td_reply(env, t, &from, msg, ctx.key, lines);
+    answer(c, env, ctx, mail, Recipient::Registered, None).await?;
+    Ok((Processed::Accepted, tag))
+}

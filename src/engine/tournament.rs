@@ -1,0 +1,769 @@
+//! Tournaments (issue 14; WM 2004 B and C, Maharajiad I A): created, signed up, run round by
+//! round (each board a game of the round's preset and final year), scored after every finished
+//! game, and the standings mailed to the directors and, once released, to every player. The
+//! console (`chancery tournament ...`) and the directors' command mails (`td_mail.rs`) both come
+//! here.
+
+use super::*;
+use crate::assignment::{Seat, seat};
+use crate::standings::{self, End, Entrant, GameResult, Position, Rulebook, Standings, Stint};
+use crate::store::{BoardRow, DirectorRow, EntrantRow, TournamentRow};
+use crate::td_commands::TdCommand;
+
+/// What a new tournament needs.
+pub struct NewTournament<'a> {
+    pub id: &'a str,
+    /// `wm2004` or `maharajiad`.
+    pub rulebook: &'a str,
+    /// The house rules of its games; None: the rulebook's own preset.
+    pub preset: Option<&'a str>,
+    /// None: the rulebook's map (standard; maharajah for the Maharajiad).
+    pub variant: Option<&'a str>,
+    pub gm_address: &'a str,
+    pub confirm_address: &'a str,
+    /// The published seed of the dice and the seating; None: the tournament's id.
+    pub seed: Option<&'a str>,
+    /// Single house-rule options set in every game (deadlines and the like).
+    pub options: &'a [(String, String)],
+}
+
+fn refused(why: impl Into<String>) -> EngineError {
+    EngineError::Refused(why.into())
+}
+
+fn rulebook_of(t: &TournamentRow) -> Rulebook {
+    if t.rulebook == "maharajiad" {
+        Rulebook::Maharajiad
+    } else {
+        Rulebook::Wm2004
+    }
+}
+
+fn map_of_tournament(t: &TournamentRow) -> Result<&'static Map> {
+    Map::variant(&t.variant).ok_or_else(|| EngineError::UnknownVariant {
+        game: t.id.clone(),
+        variant: t.variant.clone(),
+    })
+}
+
+/// Create a tournament: its rulebook, the preset and options of its games, the seed.
+pub async fn create(pool: &SqlitePool, n: &NewTournament<'_>, now: Ts) -> Result<TournamentRow> {
+    let (preset, variant) = match n.rulebook {
+        "wm2004" => ("wm2004", "standard"),
+        "maharajiad" => ("maharajiad", "maharajah"),
+        r => {
+            return Err(refused(format!(
+                "unknown rulebook '{r}' (wm2004, maharajiad)"
+            )));
+        }
+    };
+    let preset = n.preset.unwrap_or(preset);
+    let variant = n.variant.unwrap_or(variant);
+    let mut rules = Rules::preset(preset).map_err(|e| refused(e.to_string()))?;
+    for (o, v) in n.options {
+        rules = rules.set(o, v).map_err(|e| refused(e.to_string()))?;
+    }
+    if Map::variant(variant).is_none() {
+        return Err(refused(format!("unknown variant '{variant}'")));
+    }
+    let id = n.id.trim();
+    if id.is_empty()
+        || id.len() > 32
+        || !id.chars().all(|c| c.is_ascii_alphanumeric())
+        || !id.starts_with(|c: char| c.is_ascii_alphabetic())
+    {
+        return Err(refused(
+            "a tournament id is a letter then letters and digits, at most 32 (it is written in subjects)",
+        ));
+    }
+    let mut c = pool.acquire().await?;
+    if store::game(&mut c, id).await?.is_some() {
+        return Err(refused(format!("'{id}' is already a game's name")));
+    }
+    let t = TournamentRow {
+        id: id.to_ascii_lowercase(),
+        rulebook: n.rulebook.to_string(),
+        preset: preset.to_string(),
+        variant: variant.to_string(),
+        gm_address: n.gm_address.to_string(),
+        confirm_address: n.confirm_address.to_string(),
+        seed: n.seed.unwrap_or(id).to_string(),
+        options: serde_json::to_string(n.options)?,
+        released: false,
+    };
+    store::create_tournament(&mut c, &t, now).await?;
+    store::tournament(&mut c, id)
+        .await?
+        .ok_or_else(|| refused("the tournament just created is gone"))
+}
+
+/// The tournament of this id, or why not.
+pub async fn get(c: &mut SqliteConnection, id: &str) -> Result<TournamentRow> {
+    store::tournament(c, id)
+        .await?
+        .ok_or_else(|| refused(format!("no tournament '{id}'")))
+}
+
+/// Add a tournament director: they command the tournament by mail (subject `<id> TD`) with the
+/// secret returned, and are a TD master of every game it starts.
+pub async fn add_director(
+    pool: &SqlitePool,
+    id: &str,
+    address: &str,
+    tz: &str,
+) -> Result<DirectorRow> {
+    let mut c = pool.acquire().await?;
+    let t = get(&mut c, id).await?;
+    if tz != "UTC" && tz.parse::<chrono_tz::Tz>().is_err() {
+        return Err(refused(format!("unknown time zone '{tz}'")));
+    }
+    let d = DirectorRow {
+        address: address.to_ascii_lowercase(),
+        tz: tz.to_string(),
+        secret: secret::generate().map_err(refused)?,
+    };
+    store::add_director(&mut c, &t.id, &d).await?;
+    Ok(d)
+}
+
+/// Sign a player up (WM B.2: teams and captains; B.5: the power the team gives in round one;
+/// reserves), checked against the tournament's map and the teams so far.
+pub async fn add_entrant(
+    c: &mut SqliteConnection,
+    t: &TournamentRow,
+    e: &EntrantRow,
+) -> Result<()> {
+    let map = map_of_tournament(t)?;
+    let power = match &e.power {
+        Some(p) => Some(
+            map.power_by_name(p)
+                .map(|p| map.power_name(p).to_string())
+                .ok_or_else(|| refused(format!("unknown power '{p}'")))?,
+        ),
+        None => None,
+    };
+    if e.tz != "UTC" && e.tz.parse::<chrono_tz::Tz>().is_err() {
+        return Err(refused(format!("unknown time zone '{}'", e.tz)));
+    }
+    if !store::boards(c, &t.id).await?.is_empty() && !e.reserve {
+        return Err(refused(
+            "the first round has started: only reserves can sign up now (WM B.2, B.8(d))",
+        ));
+    }
+    if let Some(team) = &e.team {
+        let mates: Vec<EntrantRow> = store::entrants(c, &t.id)
+            .await?
+            .into_iter()
+            .filter(|x| x.team.as_deref() == Some(team.as_str()) && !x.reserve)
+            .collect();
+        if !e.reserve && mates.len() >= map.powers.len() {
+            return Err(refused(format!(
+                "team {team} already has {} players (WM B.2: teams of {})",
+                mates.len(),
+                map.powers.len()
+            )));
+        }
+        if let Some(p) = &power
+            && mates.iter().any(|m| m.power.as_deref() == Some(p.as_str()))
+        {
+            return Err(refused(format!(
+                "a player of team {team} already plays {p} (WM B.6(a))"
+            )));
+        }
+        if e.captain && mates.iter().any(|m| m.captain) {
+            return Err(refused(format!("team {team} already has a captain")));
+        }
+    }
+    let row = EntrantRow { power, ..e.clone() };
+    store::add_entrant(c, &t.id, &row).await?;
+    Ok(())
+}
+
+/// WM B.3: the final year of each round (the team rounds to Fall 1909, the semi-final 1912, the
+/// final 1915); Maharajiad A.10: the first round to Fall 1510, the second until a victory.
+fn final_year(rulebook: Rulebook, round: i64) -> Option<u16> {
+    match (rulebook, round) {
+        (Rulebook::Wm2004, 1 | 2) => Some(1909),
+        (Rulebook::Wm2004, 3) => Some(1912),
+        (Rulebook::Wm2004, _) => Some(1915),
+        (Rulebook::Maharajiad, 1) => Some(1510),
+        (Rulebook::Maharajiad, _) => None,
+    }
+}
+
+/// The rounds a rulebook has (WM B.1: four; Maharajiad A.9: two).
+fn rounds_of(rulebook: Rulebook) -> i64 {
+    match rulebook {
+        Rulebook::Wm2004 => 4,
+        Rulebook::Maharajiad => 2,
+    }
+}
+
+/// The seating seed of a round: from the published seed, so anyone can redo the draw.
+fn seating_seed(seed: &str, round: i64) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in format!("{seed}|seating|{round}").bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Swaps the seating search may try: enough for round two of a world final (WM B.6).
+const SEATING_ROUNDS: u64 = 2_000_000;
+
+/// A round just made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundMade {
+    pub round: i64,
+    /// (board, game id)
+    pub boards: Vec<(i64, String)>,
+    /// WM B.6 constraints the seating could not meet, in words with the clause.
+    pub unmet: Vec<String>,
+}
+
+/// Seat and start the next round, in the caller's transaction: who plays (round one: every
+/// entrant not a reserve; later: who advanced, declines replaced), the seating under WM B.6
+/// from the published seed, one game per board with the round's final year (B.3), its players,
+/// the directors as its TD masters, started (and everyone mailed, with `tell`).
+pub async fn start_round(
+    c: &mut SqliteConnection,
+    tell: Option<&Env>,
+    t: &TournamentRow,
+    now: Ts,
+) -> Result<RoundMade> {
+    let map = map_of_tournament(t)?;
+    let rulebook = rulebook_of(t);
+    let boards = store::boards(c, &t.id).await?;
+    let round = boards.iter().map(|b| b.round).max().unwrap_or(0) + 1;
+    if round > rounds_of(rulebook) {
+        return Err(refused(format!(
+            "the tournament has {} rounds, all made",
+            rounds_of(rulebook)
+        )));
+    }
+    let mut playing = Vec::new();
+    for b in boards.iter().filter(|b| b.round == round - 1) {
+        let g = store::game(c, &b.game_id).await?;
+        if g.is_none_or(|g| g.status != store::GameStatus::Finished) {
+            playing.push(b.game_id.clone());
+        }
+    }
+    if !playing.is_empty() {
+        return Err(refused(format!(
+            "round {} is not over: {} still playing",
+            round - 1,
+            playing.join(", ")
+        )));
+    }
+    let entrants = store::entrants(c, &t.id).await?;
+    let who: Vec<&EntrantRow> = if round == 1 {
+        entrants.iter().filter(|e| !e.reserve).collect()
+    } else {
+        let (input, _) = standings_input(c, t).await?;
+        let s = standings::standings(&input, (round - 1) as u8);
+        s.advancing
+            .iter()
+            .filter_map(|a| entrants.iter().find(|e| &e.address == a))
+            .collect()
+    };
+    let powers = map.powers.len();
+    if round == 1 && rulebook == Rulebook::Wm2004 {
+        // WM B.2: every player is on a team, and teams are of seven.
+        let mut teams: std::collections::BTreeMap<&str, usize> = Default::default();
+        for e in &who {
+            let team = e
+                .team
+                .as_deref()
+                .ok_or_else(|| refused(format!("{} is on no team (WM B.2)", e.address)))?;
+            *teams.entry(team).or_default() += 1;
+        }
+        if let Some((team, n)) = teams.iter().find(|(_, n)| **n != powers) {
+            return Err(refused(format!(
+                "team {team} has {n} players, not {powers} (WM B.2)"
+            )));
+        }
+    }
+    if who.is_empty() || !who.len().is_multiple_of(powers) {
+        return Err(refused(format!(
+            "{} players do not fill boards of {powers}",
+            who.len()
+        )));
+    }
+    // The seats: each player's team (their own if none: B.6(b) then means nothing), the power
+    // fixed in round one (B.5), and what they played and whom they met before (B.6 c, d).
+    let mut team_index: Vec<String> = Vec::new();
+    let mut history: HashMap<&str, (Vec<usize>, Vec<String>)> = HashMap::new();
+    for b in &boards {
+        let players = store::players(c, &b.game_id).await?;
+        let (stints, _) = stints_of(c, &b.game_id, map, &players).await?;
+        let at_board: Vec<&str> = stints.iter().map(|(_, s)| s[0].player.as_str()).collect();
+        for (power, s) in &stints {
+            if let Some(e) = who.iter().find(|e| e.address == s[0].player) {
+                let h = history.entry(e.address.as_str()).or_default();
+                h.0.push(power.0 as usize);
+                h.1.extend(
+                    at_board
+                        .iter()
+                        .filter(|a| **a != e.address)
+                        .map(|a| a.to_string()),
+                );
+            }
+        }
+    }
+    let seats: Vec<Seat> = who
+        .iter()
+        .map(|e| {
+            let team_name = e
+                .team
+                .clone()
+                .unwrap_or_else(|| format!("\u{0}{}", e.address));
+            let team = match team_index.iter().position(|x| *x == team_name) {
+                Some(i) => i,
+                None => {
+                    team_index.push(team_name);
+                    team_index.len() - 1
+                }
+            };
+            let power = if round == 1 {
+                e.power
+                    .as_deref()
+                    .and_then(|p| map.power_by_name(p))
+                    .map(|p| p.0 as usize)
+            } else {
+                None
+            };
+            let (played, met) = history.get(e.address.as_str()).cloned().unwrap_or_default();
+            Seat {
+                team,
+                power,
+                played,
+                met: met
+                    .iter()
+                    .filter_map(|m| who.iter().position(|w| &w.address == m))
+                    .collect(),
+            }
+        })
+        .collect();
+    let seating =
+        seat(&seats, powers, seating_seed(&t.seed, round), SEATING_ROUNDS).map_err(refused)?;
+    let mut options: Vec<(String, String)> = serde_json::from_str(&t.options)?;
+    options.push((
+        "final_year".into(),
+        final_year(rulebook, round).map_or("null".into(), |y| y.to_string()),
+    ));
+    let directors = store::directors(c, &t.id).await?;
+    let mut made = Vec::new();
+    for (i, board) in seating.boards.iter().enumerate() {
+        let number = i as i64 + 1;
+        let game = format!("{}r{round}b{number}", t.id);
+        admin::create_game_in(
+            c,
+            &admin::NewGame {
+                id: &game,
+                preset: &t.preset,
+                variant: &t.variant,
+                gm_address: &t.gm_address,
+                confirm_address: &t.confirm_address,
+                options: &options,
+            },
+            now,
+        )
+        .await
+        .map_err(|e| refused(e.to_string()))?;
+        for (k, &player) in board.iter().enumerate() {
+            let e = who[player];
+            admin::add_player_in(
+                c,
+                &admin::NewPlayer {
+                    game: &game,
+                    power: &map.powers[k].name,
+                    address: &e.address,
+                    name: &e.name,
+                    tz: &e.tz,
+                    secret: None,
+                },
+            )
+            .await
+            .map_err(|e| refused(e.to_string()))?;
+        }
+        for d in &directors {
+            let m = store::MemberRow {
+                role: store::Role::Td,
+                address: d.address.clone(),
+                name: String::new(),
+                tz: d.tz.clone(),
+                secret: d.secret.clone(),
+            };
+            store::add_member(c, &game, &m, now).await?;
+        }
+        store::add_board(c, &t.id, round, number, &game).await?;
+        admin::start_in(c, tell, &game, now).await?;
+        made.push((number, game));
+    }
+    Ok(RoundMade {
+        round,
+        boards: made,
+        unmet: seating.unmet,
+    })
+}
+
+/// Who played each power of a game, in order: from the replacements recorded (WM B.7-B.8) and
+/// the players now. The first stint of each power is its initial player, from the start.
+async fn stints_of(
+    c: &mut SqliteConnection,
+    game: &str,
+    map: &Map,
+    players: &[store::PlayerRow],
+) -> Result<(Vec<(Power, Vec<Stint>)>, Phase)> {
+    let start = crate::adjudicator::Board::initial(map).phase;
+    let replacements = store::replacements(c, game).await?;
+    let mut out = Vec::new();
+    for p in map.all_powers() {
+        let name = map.power_name(p);
+        let reps: Vec<&store::ReplacementRow> =
+            replacements.iter().filter(|r| r.power == name).collect();
+        let initial = match reps.first() {
+            Some(r) => r.old_address.to_ascii_lowercase(),
+            None => players
+                .iter()
+                .find(|x| x.power == name)
+                .map(|x| x.address.to_ascii_lowercase())
+                .unwrap_or_default(),
+        };
+        let mut stints = vec![Stint {
+            player: initial.clone(),
+            from: start,
+            permanent: true,
+        }];
+        for r in reps {
+            let who = r.new_address.to_ascii_lowercase();
+            stints.push(Stint {
+                permanent: r.kind == "permanent" || who == initial,
+                player: who,
+                from: r.phase.parse()?,
+            });
+        }
+        out.push((p, stints));
+    }
+    Ok((out, start))
+}
+
+/// The facts of one finished board, for scoring.
+async fn game_result(
+    c: &mut SqliteConnection,
+    map: &Map,
+    b: &BoardRow,
+) -> Result<Option<GameResult>> {
+    let Some(g) = store::game(c, &b.game_id).await? else {
+        return Ok(None);
+    };
+    let Some(ended) = store::game_ended(c, &g.id).await? else {
+        return Ok(None);
+    };
+    let rules = rules_of(&g)?;
+    let power = |name: &str| {
+        map.power_by_name(name)
+            .ok_or_else(|| EngineError::StoredBoard(format!("unknown power '{name}'")))
+    };
+    let after: Phase = ended.after.parse()?;
+    let winner = ended.winner.as_deref().map(power).transpose()?;
+    let end = match (ended.end.as_str(), winner) {
+        ("solo", Some(w)) => End::Solo(w),
+        ("conceded_solo", Some(w)) => End::ConcededSolo(w),
+        ("vote", _) => End::Vote,
+        _ => End::Played,
+    };
+    let mut centres = Vec::new();
+    for (name, n) in &ended.centres {
+        centres.push((power(name)?, *n));
+    }
+    let history = store::year_ends(c, &g.id)
+        .await?
+        .into_iter()
+        .map(|(year, owners)| {
+            let counts = map
+                .all_powers()
+                .map(|p| {
+                    let name = map.power_name(p);
+                    let n = owners
+                        .iter()
+                        .filter(|(_, o)| o.as_deref() == Some(name))
+                        .count() as u32;
+                    (p, n)
+                })
+                .collect();
+            (year, counts)
+        })
+        .collect();
+    let players = store::players(c, &g.id).await?;
+    let (stints, start) = stints_of(c, &g.id, map, &players).await?;
+    Ok(Some(GameResult {
+        round: b.round as u8,
+        board: b.board as u32,
+        start_year: start.year,
+        final_year: rules.final_year.unwrap_or(after.year),
+        ended_after: after,
+        end,
+        centres,
+        history,
+        positions: stints
+            .into_iter()
+            .map(|(power, stints)| Position { power, stints })
+            .collect(),
+    }))
+}
+
+/// What the standings are computed from, read from the store: the entrants, every finished
+/// board, the declines; and the boards of the tournament.
+pub async fn standings_input(
+    c: &mut SqliteConnection,
+    t: &TournamentRow,
+) -> Result<(standings::TournamentIn<'static>, Vec<BoardRow>)> {
+    let map = map_of_tournament(t)?;
+    let entrants = store::entrants(c, &t.id).await?;
+    let boards = store::boards(c, &t.id).await?;
+    let mut games = Vec::new();
+    for b in &boards {
+        if let Some(r) = game_result(c, map, b).await? {
+            games.push(r);
+        }
+    }
+    Ok((
+        standings::TournamentIn {
+            rulebook: rulebook_of(t),
+            map,
+            seed: t.seed.clone(),
+            entrants: entrants
+                .iter()
+                .map(|e| Entrant {
+                    name: e.address.clone(),
+                    team: e.team.clone(),
+                })
+                .collect(),
+            games,
+            declined: entrants
+                .iter()
+                .filter(|e| e.declined)
+                .map(|e| e.address.clone())
+                .collect(),
+            advance: Vec::new(),
+        },
+        boards,
+    ))
+}
+
+/// The standings of the latest round, with how many of its games are over, and the names to
+/// show (an entrant's name, else their address).
+pub struct Table {
+    pub standings: Standings,
+    pub finished: usize,
+    pub games: usize,
+    pub names: HashMap<String, String>,
+}
+
+/// The standings now: the latest round's (round one before any is made).
+pub async fn table(c: &mut SqliteConnection, t: &TournamentRow) -> Result<Table> {
+    let (input, boards) = standings_input(c, t).await?;
+    let round = boards.iter().map(|b| b.round).max().unwrap_or(1);
+    let games = boards.iter().filter(|b| b.round == round).count();
+    let finished = input
+        .games
+        .iter()
+        .filter(|g| i64::from(g.round) == round)
+        .count();
+    let names = store::entrants(c, &t.id)
+        .await?
+        .into_iter()
+        .map(|e| {
+            let shown = if e.name.is_empty() {
+                e.address.clone()
+            } else {
+                e.name.clone()
+            };
+            (e.address, shown)
+        })
+        .collect();
+    Ok(Table {
+        standings: standings::standings(&input, round as u8),
+        finished,
+        games,
+        names,
+    })
+}
+
+/// Mail the standings now to the directors, and to every entrant too if `everyone` (the TD
+/// released them). `key` names the cause, so each reader gets one mail per cause.
+pub async fn mail_standings(
+    c: &mut SqliteConnection,
+    env: &Env,
+    t: &TournamentRow,
+    everyone: bool,
+    key: &str,
+    now: Ts,
+) -> Result<usize> {
+    let table = table(c, t).await?;
+    let text = crate::outgoing::render::standings_table(
+        &t.id,
+        &table.standings,
+        table.finished,
+        table.games,
+        &table.names,
+    );
+    let mut to: Vec<String> = store::directors(c, &t.id)
+        .await?
+        .into_iter()
+        .map(|d| d.address)
+        .collect();
+    if everyone {
+        to.extend(
+            store::entrants(c, &t.id)
+                .await?
+                .into_iter()
+                .map(|e| e.address),
+        );
+    }
+    to.sort();
+    to.dedup();
+    let subject = format!(
+        "{} standings: round {}, {} of {} games over",
+        t.id, table.standings.round, table.finished, table.games
+    );
+    let mails: Vec<store::NewMail> = to
+        .iter()
+        .map(|a| compose::standings(env, &t.gm_address, a, key, &subject, &text))
+        .collect();
+    store::enqueue_many(c, &mails, now).await?;
+    Ok(mails.len())
+}
+
+/// After games finished (the tick's transaction): each one that is a tournament's board sends
+/// that tournament's standings to its directors, and to every player if released.
+pub async fn after_games_ended(
+    c: &mut SqliteConnection,
+    env: &Env,
+    games: &[&str],
+    now: Ts,
+) -> Result<()> {
+    for game in games {
+        let Some((tid, _round)) = store::tournament_of_game(c, game).await? else {
+            continue;
+        };
+        let t = get(c, &tid).await?;
+        mail_standings(c, env, &t, t.released, &format!("ended|{game}"), now).await?;
+    }
+    Ok(())
+}
+
+/// One director's command, in the caller's transaction; what was done, or why not (Refused).
+/// A refused command changes nothing: it is checked before it writes.
+pub async fn execute(
+    c: &mut SqliteConnection,
+    env: &Env,
+    t: &TournamentRow,
+    cmd: &TdCommand,
+    key: &str,
+    now: Ts,
+) -> Result<String> {
+    // Each command sees the tournament as the ones before it left it.
+    let t = get(c, &t.id).await?;
+    match cmd {
+        TdCommand::Entrant {
+            address,
+            team,
+            captain,
+            power,
+            reserve,
+            name,
+        } => {
+            let e = EntrantRow {
+                address: address.clone(),
+                name: name.clone(),
+                tz: "UTC".into(),
+                team: team.clone(),
+                captain: *captain,
+                power: power.clone(),
+                reserve: *reserve,
+                declined: false,
+            };
+            add_entrant(c, &t, &e).await?;
+            Ok(format!("{address} signed up"))
+        }
+        TdCommand::Round => {
+            let made = start_round(c, Some(env), &t, now).await?;
+            let games: Vec<&str> = made.boards.iter().map(|(_, g)| g.as_str()).collect();
+            let mut said = format!(
+                "round {} made: {} board(s), {}; every player was sent a start mail",
+                made.round,
+                games.len(),
+                games.join(", ")
+            );
+            if !made.unmet.is_empty() {
+                // The first few, and how many more: a reply is not a dump.
+                let shown: Vec<&str> = made.unmet.iter().take(3).map(String::as_str).collect();
+                said.push_str(&format!(
+                    ". The seating could not meet {} constraint(s): {}{}",
+                    made.unmet.len(),
+                    shown.join("; "),
+                    if made.unmet.len() > 3 { "; ..." } else { "" }
+                ));
+            }
+            Ok(said)
+        }
+        TdCommand::Standings => {
+            let n = mail_standings(c, env, &t, false, &format!("asked|{key}"), now).await?;
+            Ok(format!("the standings were mailed to the {n} director(s)"))
+        }
+        TdCommand::Release => {
+            store::set_released(c, &t.id).await?;
+            let n = mail_standings(c, env, &t, true, &format!("released|{key}"), now).await?;
+            Ok(format!(
+                "the standings were mailed to {n} reader(s); from now on every player gets them after each game"
+            ))
+        }
+        TdCommand::Decline(address) => {
+            if store::set_declined(c, &t.id, address).await? {
+                Ok(format!(
+                    "{address} declines the next round; the next placed player takes the place (WM C.10, Maharajiad A.21)"
+                ))
+            } else {
+                Err(EngineError::Refused(format!("{address} is not an entrant")))
+            }
+        }
+        TdCommand::Status => {
+            let boards = store::boards(c, &t.id).await?;
+            let entrants = store::entrants(c, &t.id).await?.len();
+            let mut said = format!(
+                "tournament {} ({}), {entrants} entrant(s), {} board(s) made",
+                t.id,
+                t.rulebook,
+                boards.len()
+            );
+            for b in &boards {
+                let status = store::game(c, &b.game_id)
+                    .await?
+                    .map_or("missing".to_string(), |g| g.status.to_string());
+                said.push_str(&format!(
+                    "; round {} board {}: {} {status}",
+                    b.round, b.board, b.game_id
+                ));
+            }
+            Ok(said)
+        }
+    }
+}
+
+/// A director's command at the console, in one transaction: what was done, or why not.
+pub async fn console(
+    pool: &SqlitePool,
+    env: &Env,
+    id: &str,
+    cmd: &TdCommand,
+    now: Ts,
+) -> Result<String> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let t = get(&mut tx, id).await?;
+    let done = execute(&mut tx, env, &t, cmd, &format!("console|{now}"), now).await?;
+    tx.commit().await?;
+    Ok(done)
+}

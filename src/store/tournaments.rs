@@ -1,0 +1,241 @@
+//! Tournaments: their directors, entrants (teams, captains, reserves), boards (one game each)
+//! and what the standings are computed from.
+
+use super::Result;
+use crate::policy::Ts;
+use sqlx::SqliteConnection;
+
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct TournamentRow {
+    pub id: String,
+    /// `wm2004` or `maharajiad`.
+    pub rulebook: String,
+    pub preset: String,
+    pub variant: String,
+    pub gm_address: String,
+    pub confirm_address: String,
+    pub seed: String,
+    /// JSON [[option, value]]: single house-rule options set in every game of the tournament.
+    pub options: String,
+    pub released: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct DirectorRow {
+    pub address: String,
+    pub tz: String,
+    pub secret: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct EntrantRow {
+    pub address: String,
+    pub name: String,
+    pub tz: String,
+    pub team: Option<String>,
+    pub captain: bool,
+    /// The round one power the team gave (WM B.5).
+    pub power: Option<String>,
+    pub reserve: bool,
+    pub declined: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct BoardRow {
+    pub round: i64,
+    pub board: i64,
+    pub game_id: String,
+}
+
+/// How a finished game ended (the `games.ended` column), for scoring.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct GameEnded {
+    /// `played` (its final year, or a stalemate), `solo`, `conceded_solo` or `vote`.
+    pub end: String,
+    pub winner: Option<String>,
+    /// The last phase played.
+    pub after: String,
+    /// Each power's centres at the end.
+    pub centres: std::collections::BTreeMap<String, u32>,
+}
+
+pub async fn create_tournament(c: &mut SqliteConnection, t: &TournamentRow, now: Ts) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO tournaments (id, rulebook, preset, variant, gm_address, confirm_address, seed, options, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(t.id.to_ascii_lowercase())
+    .bind(&t.rulebook)
+    .bind(&t.preset)
+    .bind(&t.variant)
+    .bind(t.gm_address.to_ascii_lowercase())
+    .bind(t.confirm_address.to_ascii_lowercase())
+    .bind(&t.seed)
+    .bind(&t.options)
+    .bind(now)
+    .execute(&mut *c)
+    .await
+    .map_err(|e| match e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => {
+            super::StoreError::GameExists(t.id.clone())
+        }
+        e => e.into(),
+    })?;
+    Ok(())
+}
+
+/// The tournament of this id (ids are stored in lower case).
+pub async fn tournament(c: &mut SqliteConnection, id: &str) -> Result<Option<TournamentRow>> {
+    Ok(sqlx::query_as(
+        "SELECT id, rulebook, preset, variant, gm_address, confirm_address, seed, options, released
+         FROM tournaments WHERE id = lower($1)",
+    )
+    .bind(id)
+    .fetch_optional(&mut *c)
+    .await?)
+}
+
+pub async fn set_released(c: &mut SqliteConnection, id: &str) -> Result<()> {
+    sqlx::query("UPDATE tournaments SET released = 1 WHERE id = $1")
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+pub async fn add_director(
+    c: &mut SqliteConnection,
+    tournament: &str,
+    d: &DirectorRow,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO tournament_directors (tournament_id, address, tz, secret) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(tournament)
+    .bind(d.address.to_ascii_lowercase())
+    .bind(&d.tz)
+    .bind(&d.secret)
+    .execute(&mut *c)
+    .await
+    .map_err(|e| match e {
+        sqlx::Error::Database(x) if x.is_unique_violation() => super::StoreError::MemberExists {
+            game: tournament.to_string(),
+            address: d.address.clone(),
+        },
+        e => e.into(),
+    })?;
+    Ok(())
+}
+
+pub async fn directors(c: &mut SqliteConnection, tournament: &str) -> Result<Vec<DirectorRow>> {
+    Ok(sqlx::query_as(
+        "SELECT address, tz, secret FROM tournament_directors WHERE tournament_id = $1 ORDER BY address",
+    )
+    .bind(tournament)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+pub async fn add_entrant(c: &mut SqliteConnection, tournament: &str, e: &EntrantRow) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO entrants (tournament_id, address, name, tz, team, captain, power, reserve)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(tournament)
+    .bind(e.address.to_ascii_lowercase())
+    .bind(&e.name)
+    .bind(&e.tz)
+    .bind(&e.team)
+    .bind(e.captain)
+    .bind(&e.power)
+    .bind(e.reserve)
+    .execute(&mut *c)
+    .await
+    .map_err(|x| match x {
+        sqlx::Error::Database(d) if d.is_unique_violation() => super::StoreError::MemberExists {
+            game: tournament.to_string(),
+            address: e.address.clone(),
+        },
+        x => x.into(),
+    })?;
+    Ok(())
+}
+
+pub async fn entrants(c: &mut SqliteConnection, tournament: &str) -> Result<Vec<EntrantRow>> {
+    Ok(sqlx::query_as(
+        "SELECT address, name, tz, team, captain, power, reserve, declined FROM entrants
+         WHERE tournament_id = $1 ORDER BY address",
+    )
+    .bind(tournament)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// An entrant declines the next round (WM C.10, Maharajiad A.21); false if no such entrant.
+pub async fn set_declined(
+    c: &mut SqliteConnection,
+    tournament: &str,
+    address: &str,
+) -> Result<bool> {
+    let r = sqlx::query(
+        "UPDATE entrants SET declined = 1 WHERE tournament_id = $1 AND address = lower($2)",
+    )
+    .bind(tournament)
+    .bind(address)
+    .execute(&mut *c)
+    .await?;
+    Ok(r.rows_affected() == 1)
+}
+
+pub async fn add_board(
+    c: &mut SqliteConnection,
+    tournament: &str,
+    round: i64,
+    board: i64,
+    game: &str,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO boards (tournament_id, round, board, game_id) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(tournament)
+    .bind(round)
+    .bind(board)
+    .bind(game)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+pub async fn boards(c: &mut SqliteConnection, tournament: &str) -> Result<Vec<BoardRow>> {
+    Ok(sqlx::query_as(
+        "SELECT round, board, game_id FROM boards WHERE tournament_id = $1 ORDER BY round, board",
+    )
+    .bind(tournament)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// The tournament a game is a board of, if any, with its round.
+pub async fn tournament_of_game(
+    c: &mut SqliteConnection,
+    game: &str,
+) -> Result<Option<(String, i64)>> {
+    Ok(
+        sqlx::query_as("SELECT tournament_id, round FROM boards WHERE game_id = $1")
+            .bind(game)
+            .fetch_optional(&mut *c)
+            .await?,
+    )
+}
+
+/// How a game ended (set when it finishes), if it has.
+pub async fn game_ended(c: &mut SqliteConnection, game: &str) -> Result<Option<GameEnded>> {
+    let text: Option<Option<String>> = sqlx::query_scalar("SELECT ended FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_optional(&mut *c)
+        .await?;
+    match text.flatten() {
+        Some(t) => Ok(Some(serde_json::from_str(&t)?)),
+        None => Ok(None),
+    }
+}

@@ -1,0 +1,497 @@
+//! Tournaments through the real engine and a real SQLite file, without mail (issue 14): a World
+//! Masters round one of 35 boards played by scripted players with an injected clock, its
+//! standings, advancement and best country, byte-identical for the same seed; the directors'
+//! commands by mail (delivered straight to the engine) and their refusals.
+
+#[path = "common/engine.rs"]
+#[allow(dead_code)]
+mod fixtures;
+
+use chancery::adjudicator::Board;
+use chancery::engine::{self, Processed, tournament};
+use chancery::map::{Location, Map};
+use chancery::phase::PhaseKind;
+use chancery::policy::Ts;
+use chancery::store::{self, EntrantRow, TournamentRow};
+use chancery::td_commands::TdCommand;
+use fixtures::{POWERS, T0, deliver, env, outbox, raw};
+use sqlx::SqlitePool;
+
+const TD: &str = "td@example.test";
+
+/// A fresh database for a tournament test.
+async fn pool(name: &str) -> SqlitePool {
+    let dir =
+        std::env::temp_dir().join(format!("chancery-tournament-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    store::open(&dir.join("chancery.sqlite"))
+        .await
+        .expect("open")
+}
+
+/// A WM 2004 tournament with its director, and `teams` full teams of seven signed up, each
+/// player given a power by the team (WM B.5): `p<team>x<k>@example.test`.
+async fn wm_tournament(
+    pool: &SqlitePool,
+    id: &str,
+    seed: &str,
+    teams: usize,
+) -> (TournamentRow, String) {
+    let t = tournament::create(
+        pool,
+        &tournament::NewTournament {
+            id,
+            rulebook: "wm2004",
+            preset: None,
+            variant: None,
+            gm_address: "gm@example.test",
+            confirm_address: "confirm@example.test",
+            seed: Some(seed),
+            options: &[],
+        },
+        T0,
+    )
+    .await
+    .expect("create");
+    let d = tournament::add_director(pool, id, TD, "UTC")
+        .await
+        .expect("director");
+    let mut c = pool.acquire().await.expect("conn");
+    for team in 0..teams {
+        for (k, power) in POWERS.iter().enumerate() {
+            let e = EntrantRow {
+                address: format!("p{team:02}x{k}@example.test"),
+                name: format!("Player {team:02}-{k}"),
+                tz: "UTC".into(),
+                team: Some(format!("team{team:02}")),
+                captain: k == 0,
+                power: Some(power.to_string()),
+                reserve: false,
+                declined: false,
+            };
+            tournament::add_entrant(&mut c, &t, &e)
+                .await
+                .expect("entrant");
+        }
+    }
+    (t, d.secret)
+}
+
+/// SplitMix64 over a string: the scripted players' choices, reproducible.
+fn pick(key: &str, n: usize) -> usize {
+    let mut h: u64 = 0x9e37_79b9_7f4a_7c15;
+    for b in key.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h ^= h >> 31;
+    }
+    (h % n.max(1) as u64) as usize
+}
+
+fn loc(map: &Map, l: Location) -> String {
+    let code = &map.info(l.province).code;
+    match l.coast {
+        Some(c) => format!("{code}/{}", c.code()),
+        None => code.clone(),
+    }
+}
+
+/// A scripted player's orders for `power` on `board`: in movement, each unit holds or moves to
+/// a neighbour, chosen from the key; retreats disband; builds use free home centres as armies;
+/// disbands take the first units.
+fn scripted_orders(map: &Map, board: &Board, power: &str, key: &str) -> Vec<String> {
+    let Some(p) = map.power_by_name(power) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    match board.phase.kind {
+        PhaseKind::Movement => {
+            for u in board.units.iter().filter(|u| u.power == p) {
+                let from = loc(map, u.location);
+                let targets: Vec<String> = match u.unit_type {
+                    chancery::map::UnitType::Army => map
+                        .army_neighbours(u.location.province)
+                        .iter()
+                        .map(|q| map.info(q).code.clone())
+                        .collect(),
+                    chancery::map::UnitType::Fleet => map
+                        .fleet_neighbours(u.location)
+                        .iter()
+                        .map(|l| loc(map, *l))
+                        .collect(),
+                };
+                let choice = pick(&format!("{key}|{from}"), targets.len() + 2);
+                match targets.get(choice) {
+                    Some(to) => out.push(format!("{} {from} - {to}", u.unit_type.letter())),
+                    None => out.push(format!("{} {from} H", u.unit_type.letter())),
+                }
+            }
+        }
+        PhaseKind::Retreat => {
+            for d in board.dislodged.iter().filter(|d| d.unit.power == p) {
+                out.push(format!(
+                    "{} {} DISBAND",
+                    d.unit.unit_type.letter(),
+                    loc(map, d.unit.location)
+                ));
+            }
+        }
+        PhaseKind::Adjustment => {
+            let centres = board.center_count(p);
+            let units = board.unit_count(p);
+            if centres > units {
+                let free: Vec<String> = board
+                    .home_centers(p)
+                    .filter(|h| board.owner(*h) == Some(p) && board.unit_at(*h).is_none())
+                    .map(|h| map.info(h).code.clone())
+                    .take(centres - units)
+                    .collect();
+                for h in &free {
+                    out.push(format!("BUILD A {h}"));
+                }
+                if free.is_empty() {
+                    out.push("WAIVE".into());
+                }
+            } else {
+                for u in board
+                    .units
+                    .iter()
+                    .filter(|u| u.power == p)
+                    .take(units - centres)
+                {
+                    out.push(format!(
+                        "DISBAND {} {}",
+                        u.unit_type.letter(),
+                        loc(map, u.location)
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Play every active board of the tournament to its end: before each deadline every player
+/// with orders due sends them (an order mail, delivered to the engine), then the clock moves
+/// past the earliest deadline and the tick runs. Returns the number of mails delivered.
+async fn play_out(pool: &SqlitePool, t: &TournamentRow) -> usize {
+    let map = Map::standard();
+    let mut uid = 10_000u32;
+    let mut now: Ts = T0 + 60;
+    let mut ordered: std::collections::HashSet<(String, i64)> = Default::default();
+    for _ in 0..400 {
+        let mut c = pool.acquire().await.expect("conn");
+        let boards = store::boards(&mut c, &t.id).await.expect("boards");
+        let mut next_deadline: Option<Ts> = None;
+        let mut mails = Vec::new();
+        for b in &boards {
+            let g = store::game(&mut c, &b.game_id)
+                .await
+                .expect("game")
+                .expect("row");
+            if g.status != store::GameStatus::Active {
+                continue;
+            }
+            let phase = store::current_phase(&mut c, &g.id)
+                .await
+                .expect("phase")
+                .expect("open");
+            next_deadline = Some(next_deadline.map_or(phase.deadline, |d| d.min(phase.deadline)));
+            if !ordered.insert((g.id.clone(), phase.seq)) {
+                continue;
+            }
+            let board = engine::board_from_json(map, &phase.board, &phase.phase).expect("board");
+            for player in store::players(&mut c, &g.id).await.expect("players") {
+                let orders = scripted_orders(
+                    map,
+                    &board,
+                    &player.power,
+                    &format!("{}|{}|{}", g.id, phase.phase, player.power),
+                );
+                if orders.is_empty() {
+                    continue;
+                }
+                let subject = format!("{} {} {}", g.id, player.power, phase.phase);
+                let body = format!("SECRET {}\n{}\n", player.secret, orders.join("\n"));
+                mails.push((player.address.clone(), subject, body));
+            }
+        }
+        drop(c);
+        let Some(deadline) = next_deadline else {
+            return (uid - 10_000) as usize;
+        };
+        for (from, subject, body) in mails {
+            uid += 1;
+            let id = format!("Message-ID: <o{uid}@players.example.test>\r\n");
+            let got = deliver(
+                pool,
+                "gm",
+                uid,
+                &raw(&from, "gm@example.test", &subject, &id, &body),
+                Some(now),
+                now,
+            )
+            .await;
+            assert_eq!(got, Processed::Accepted, "{subject}");
+        }
+        now = now.max(deadline + 1);
+        engine::tick(pool, &env(), now).await.expect("tick");
+    }
+    panic!("the boards did not end in 400 deadlines");
+}
+
+/// The standings now, as the mail and the console show them, and as CSV.
+async fn standings_text(
+    pool: &SqlitePool,
+    t: &TournamentRow,
+) -> (String, String, tournament::Table) {
+    let mut c = pool.acquire().await.expect("conn");
+    let table = tournament::table(&mut c, t).await.expect("standings");
+    let text = chancery::outgoing::render::standings_table(
+        &t.id,
+        &table.standings,
+        table.finished,
+        table.games,
+        &table.names,
+    );
+    let csv = chancery::standings::csv(&table.standings);
+    (text, csv, table)
+}
+
+/// One simulated WM round one of 35 boards: made by the TD's ROUND, played out, scored.
+async fn simulate_round_one(name: &str, seed: &str) -> (String, String, tournament::Table, usize) {
+    let pool = pool(name).await;
+    let (t, _) = wm_tournament(&pool, "wm04", seed, 35).await;
+    let said = tournament::console(&pool, &env(), "wm04", &TdCommand::Round, T0)
+        .await
+        .expect("round");
+    assert!(said.starts_with("round 1 made: 35 board(s)"), "{said}");
+    // WM B.6 (a), (b): the seating met both (the teams give distinct powers).
+    assert!(!said.contains("could not meet"), "{said}");
+    let mails = play_out(&pool, &t).await;
+    let (text, csv, table) = standings_text(&pool, &t).await;
+    // After each board's end the director got the standings (WM C; issue 14 point 4).
+    let standings_mails = outbox(&pool)
+        .await
+        .into_iter()
+        .filter(|(kind, to, _, _)| kind == "standings" && to == TD)
+        .count();
+    assert_eq!(standings_mails, 35, "one standings mail per finished board");
+    pool.close().await;
+    (text, csv, table, mails)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wm_round_one_of_35_boards_is_played_scored_and_ranked_reproducibly() {
+    let (text, csv, table, mails) = simulate_round_one("sim-a", "WM2004 published seed").await;
+    let s = &table.standings;
+    assert_eq!((table.finished, table.games), (35, 35));
+    assert!(
+        mails > 35 * 7 * 10,
+        "scripted players sent {mails} order mails"
+    );
+    // Every player ranked once, places in order.
+    assert_eq!(s.players.len(), 245);
+    let mut seen: Vec<&str> = s.players.iter().map(|p| p.player.as_str()).collect();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 245);
+    assert!(s.players.windows(2).all(|w| w[0].place <= w[1].place));
+    assert!(s.players.windows(2).all(|w| w[0].score >= w[1].score));
+    // WM C.6: the top ten teams' players get 10 down to 1 credits; the others none.
+    assert_eq!(s.teams.len(), 35);
+    let credits: Vec<f64> = s.teams.iter().map(|t| t.credits).collect();
+    assert_eq!(
+        &credits[..10],
+        &[10.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]
+    );
+    assert!(credits[10..].iter().all(|c| *c == 0.0));
+    // WM C.7: the score ranked is the game's plus the team's credits.
+    for p in &s.players {
+        assert!((p.score - p.game_score - p.credits).abs() < 1e-9, "{p:?}");
+    }
+    // WM B.4: 35 teams (245 players): 28 boards would be more than half, so 17 boards advance.
+    assert_eq!(chancery::standings::wm_round_two_boards(35), 17);
+    assert_eq!(s.advancing.len(), 17 * 7);
+    let top: Vec<&str> = s.players[..119].iter().map(|p| p.player.as_str()).collect();
+    assert_eq!(
+        s.advancing.iter().map(String::as_str).collect::<Vec<_>>(),
+        top
+    );
+    // WM C.13: a best country for each of the seven powers.
+    assert_eq!(s.best_country.len(), 7);
+    assert!(text.contains("Best country"), "{text}");
+    assert!(
+        text.contains("Advancing to round 2 (119 players)"),
+        "{text}"
+    );
+    // Each place says what decided it.
+    assert!(s.players.iter().all(|p| !p.decided_by.is_empty()));
+
+    // The same seed again, in a new database: the same standings, byte for byte.
+    let (text2, csv2, _, _) = simulate_round_one("sim-b", "WM2004 published seed").await;
+    assert_eq!(text, text2);
+    assert_eq!(csv, csv2);
+}
+
+#[tokio::test]
+async fn directors_command_a_tournament_by_mail_and_strangers_cannot() {
+    let pool = pool("td-mail").await;
+    let (_, secret) = wm_tournament(&pool, "wm05", "seed", 1).await;
+    // A stranger's command mail does nothing; the director hears of it, the stranger gets no answer.
+    let stranger = raw(
+        "eve@example.test",
+        "gm@example.test",
+        "wm05 TD",
+        "Message-ID: <s1@example.test>\r\n",
+        "ROUND\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &stranger, Some(T0), T0).await,
+        Processed::Rejected
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    assert!(
+        store::boards(&mut c, "wm05")
+            .await
+            .expect("boards")
+            .is_empty()
+    );
+    drop(c);
+    let out = outbox(&pool).await;
+    assert!(
+        out.iter().all(|(_, to, _, _)| to != "eve@example.test"),
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|(kind, to, s, _)| kind == "alert" && to == TD && s.contains("refused")),
+        "{out:?}"
+    );
+    // The director with a wrong secret: refused, answered.
+    let forged = raw(
+        TD,
+        "gm@example.test",
+        "wm05 TD",
+        "Message-ID: <s2@example.test>\r\n",
+        "SECRET wrong\nROUND\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 2, &forged, Some(T0), T0).await,
+        Processed::Rejected
+    );
+    // The director: one more entrant is refused (the team is full, WM B.2), the round is made.
+    let body = format!(
+        "SECRET {secret}\nENTRANT late@example.test TEAM team00\nROUND\nSTATUS\nDECLINE nobody@example.test\n"
+    );
+    let mail = raw(
+        TD,
+        "gm@example.test",
+        "Re: wm05 TD",
+        "Message-ID: <s3@example.test>\r\n",
+        &body,
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 3, &mail, Some(T0), T0).await,
+        Processed::Accepted
+    );
+    let reply = outbox(&pool)
+        .await
+        .into_iter()
+        .rfind(|(kind, to, s, _)| kind == "command-reply" && to == TD && s.starts_with("wm05 TD"))
+        .map(|(k, t, s, body)| (k, t, s, body.replace("\n  ", " ")))
+        .expect("the director's reply (its wrapped lines joined)");
+    assert!(
+        reply
+            .3
+            .contains("REFUSED: team team00 already has 7 players (WM B.2"),
+        "{}",
+        reply.3
+    );
+    assert!(
+        reply.3.contains("OK: round 1 made: 1 board(s), wm05r1b1"),
+        "{}",
+        reply.3
+    );
+    // One team alone cannot be kept apart (WM B.6 b): the reply says so, briefly.
+    assert!(
+        reply.3.contains("could not meet 21 constraint(s)"),
+        "{}",
+        reply.3
+    );
+    assert!(
+        reply.3.contains("round 1 board 1: wm05r1b1 active"),
+        "{}",
+        reply.3
+    );
+    assert!(
+        reply
+            .3
+            .contains("REFUSED: nobody@example.test is not an entrant"),
+        "{}",
+        reply.3
+    );
+    // Every player got a start mail for the board, with their power (WM B.5: the team's).
+    let starts: Vec<(String, String, String, String)> = outbox(&pool)
+        .await
+        .into_iter()
+        .filter(|(kind, _, s, _)| kind == "start" && s.contains("wm05r1b1"))
+        .collect();
+    assert!(starts.len() >= 7, "{starts:?}");
+    let mut c = pool.acquire().await.expect("conn");
+    let players = store::players(&mut c, "wm05r1b1").await.expect("players");
+    for p in &players {
+        let k = POWERS.iter().position(|x| *x == p.power).expect("power");
+        assert_eq!(p.address, format!("p00x{k}@example.test"));
+    }
+    // The board is to Fall 1909 (WM B.3).
+    let g = store::game(&mut c, "wm05r1b1")
+        .await
+        .expect("game")
+        .expect("row");
+    let rules: chancery::rules::Rules = serde_json::from_str(&g.rules).expect("rules");
+    assert_eq!(rules.final_year, Some(1909));
+    // A second ROUND while round one plays is refused.
+    drop(c);
+    let again = tournament::console(&pool, &env(), "wm05", &TdCommand::Round, T0).await;
+    assert!(
+        again.is_err_and(|e| e.to_string().contains("round 1 is not over")),
+        "a round is made only when the last is over"
+    );
+}
+
+#[tokio::test]
+async fn sign_up_is_checked_against_the_rulebook() {
+    let pool = pool("signup").await;
+    let (t, _) = wm_tournament(&pool, "wm06", "seed", 1).await;
+    let mut c = pool.acquire().await.expect("conn");
+    let e = |address: &str, team: &str, power: Option<&str>| EntrantRow {
+        address: address.into(),
+        name: String::new(),
+        tz: "UTC".into(),
+        team: Some(team.into()),
+        captain: false,
+        power: power.map(str::to_string),
+        reserve: false,
+        declined: false,
+    };
+    // WM B.2: teams of seven.
+    let full = tournament::add_entrant(&mut c, &t, &e("x@example.test", "team00", None)).await;
+    assert!(full.is_err_and(|e| e.to_string().contains("WM B.2")));
+    // WM B.6(a): no two of a team on one power.
+    tournament::add_entrant(&mut c, &t, &e("a@example.test", "team01", Some("FRANCE")))
+        .await
+        .expect("first");
+    let twice =
+        tournament::add_entrant(&mut c, &t, &e("b@example.test", "team01", Some("france"))).await;
+    assert!(twice.is_err_and(|e| e.to_string().contains("WM B.6(a)")));
+    let unknown =
+        tournament::add_entrant(&mut c, &t, &e("c@example.test", "team01", Some("SPAIN"))).await;
+    assert!(unknown.is_err_and(|e| e.to_string().contains("unknown power")));
+    drop(c);
+    // WM B.2: a round cannot start with a team short of seven.
+    let short = tournament::console(&pool, &env(), "wm06", &TdCommand::Round, T0).await;
+    assert!(
+        short.is_err_and(|e| e.to_string().contains("team team01 has 1 players")),
+        "a short team stops the round"
+    );
+}
