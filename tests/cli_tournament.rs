@@ -100,9 +100,12 @@ fn a_director_runs_a_tournament_at_the_console() {
         out.contains("round 1 made: 2 board(s), wm04r1b1, wm04r1b2"),
         "{out}"
     );
+    // WM B.6: two teams of seven on two boards cannot keep team-mates apart (b): the director is
+    // told, by address.
+    assert!(out.contains("could not meet"), "{out}");
     assert!(
-        !out.contains("could not meet"),
-        "WM B.6 (a), (b) met: {out}"
+        out.contains("p00@example.test and p04@example.test are team-mates (WM B.6 b)"),
+        "{out}"
     );
     let out = ok(&["status", "--id", "wm04"]);
     assert!(out.contains("wm04r1b2 active"), "{out}");

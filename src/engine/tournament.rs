@@ -401,10 +401,18 @@ pub async fn start_round(
         admin::start_in(c, tell, &game, now).await?;
         made.push((number, game));
     }
+    // What the seating could not meet, with the players' addresses and the powers' names.
+    let unmet = crate::assignment::describe_with(
+        &seats,
+        &seating.boards,
+        powers,
+        |a| who[a].address.clone(),
+        |k| map.powers[k].name.clone(),
+    );
     Ok(RoundMade {
         round,
         boards: made,
-        unmet: seating.unmet,
+        unmet,
     })
 }
 

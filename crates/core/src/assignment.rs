@@ -225,28 +225,52 @@ pub fn next_round(previous: &[Seat], seating: &Seating, advancing: &[usize]) -> 
         .collect()
 }
 
-/// What a seating breaks, in words with the clause.
+/// What a seating breaks, in words with the clause (players and powers by number).
 pub fn describe(seats: &[Seat], boards: &[Vec<usize>], powers: usize) -> Vec<String> {
+    describe_with(
+        seats,
+        boards,
+        powers,
+        |a| format!("player {a}"),
+        |k| format!("power {k}"),
+    )
+}
+
+/// [`describe`], each player and power named by `player` and `power` (for the director, who
+/// knows them by address and name, not by number).
+pub fn describe_with(
+    seats: &[Seat],
+    boards: &[Vec<usize>],
+    powers: usize,
+    player: impl Fn(usize) -> String,
+    power: impl Fn(usize) -> String,
+) -> Vec<String> {
     let mut out = Vec::new();
     for (j, board) in boards.iter().enumerate() {
         for (k, &a) in board.iter().enumerate() {
             if seats[a].played.contains(&k) {
                 out.push(format!(
-                    "board {}: player {a} plays power {k} a second time (WM B.6 c)",
-                    j + 1
+                    "board {}: {} plays {} a second time (WM B.6 c)",
+                    j + 1,
+                    player(a),
+                    power(k)
                 ));
             }
             for &b in &board[k + 1..] {
                 if seats[a].team == seats[b].team {
                     out.push(format!(
-                        "board {}: players {a} and {b} are team-mates (WM B.6 b)",
-                        j + 1
+                        "board {}: {} and {} are team-mates (WM B.6 b)",
+                        j + 1,
+                        player(a),
+                        player(b)
                     ));
                 }
                 if seats[a].met.contains(&b) || seats[b].met.contains(&a) {
                     out.push(format!(
-                        "board {}: players {a} and {b} have met before (WM B.6 d)",
-                        j + 1
+                        "board {}: {} and {} have met before (WM B.6 d)",
+                        j + 1,
+                        player(a),
+                        player(b)
                     ));
                 }
             }
@@ -259,8 +283,10 @@ pub fn describe(seats: &[Seat], boards: &[Vec<usize>], powers: usize) -> Vec<Str
         for w in seen.windows(2) {
             if w[0].0 == w[1].0 {
                 out.push(format!(
-                    "power {k}: players {} and {} are team-mates (WM B.6 a)",
-                    w[0].1, w[1].1
+                    "{}: {} and {} are team-mates (WM B.6 a)",
+                    power(k),
+                    player(w[0].1),
+                    player(w[1].1)
                 ));
             }
         }
