@@ -11,7 +11,7 @@ use chancery::adjudicator::Board;
 use chancery::engine::{self, Processed, tournament};
 use chancery::map::{Location, Map};
 use chancery::phase::PhaseKind;
-use chancery::policy::Ts;
+use chancery::policy::{DAY, Ts};
 use chancery::store::{self, EntrantRow, TournamentRow};
 use chancery::td_commands::TdCommand;
 use fixtures::{POWERS, T0, deliver, env, outbox, raw};
@@ -174,7 +174,7 @@ fn scripted_orders(map: &Map, board: &Board, power: &str, key: &str) -> Vec<Stri
 /// with orders due sends them (an order mail, delivered to the engine), then the clock moves
 /// past the earliest deadline and the tick runs. Returns the number of mails delivered.
 async fn play_out(pool: &SqlitePool, t: &TournamentRow) -> usize {
-    let map = Map::standard();
+    let map = Map::variant(&t.variant).expect("map");
     let mut uid = 10_000u32;
     let mut now: Ts = T0 + 60;
     let mut ordered: std::collections::HashSet<(String, i64)> = Default::default();
@@ -258,7 +258,11 @@ async fn standings_text(
 }
 
 /// One simulated WM round one of 35 boards: made by the TD's ROUND, played out, scored.
-async fn simulate_round_one(name: &str, seed: &str) -> (String, String, tournament::Table, usize) {
+async fn simulate_round_one(
+    name: &str,
+    seed: &str,
+    round_two: bool,
+) -> (String, String, tournament::Table, usize) {
     let pool = pool(name).await;
     let (t, _) = wm_tournament(&pool, "wm04", seed, 35).await;
     let said = tournament::console(&pool, &env(), "wm04", &TdCommand::Round, T0)
@@ -276,13 +280,35 @@ async fn simulate_round_one(name: &str, seed: &str) -> (String, String, tourname
         .filter(|(kind, to, _, _)| kind == "standings" && to == TD)
         .count();
     assert_eq!(standings_mails, 35, "one standings mail per finished board");
+    if round_two {
+        // Round two seats those who advanced (WM B.4: 17 boards), powers drawn anew, no one on
+        // a power twice and no two players meeting twice (B.6 c, d).
+        let said = tournament::console(&pool, &env(), "wm04", &TdCommand::Round, T0 + 400 * DAY)
+            .await
+            .expect("round two");
+        assert!(said.starts_with("round 2 made: 17 board(s)"), "{said}");
+        assert!(!said.contains("could not meet"), "{said}");
+        let mut c = pool.acquire().await.expect("conn");
+        let mut seated = Vec::new();
+        for b in 1..=17 {
+            let game = format!("wm04r2b{b}");
+            for p in store::players(&mut c, &game).await.expect("players") {
+                seated.push(p.address);
+            }
+        }
+        seated.sort();
+        let mut advancing = table.standings.advancing.clone();
+        advancing.sort();
+        assert_eq!(seated, advancing, "round two is who advanced");
+    }
     pool.close().await;
     (text, csv, table, mails)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wm_round_one_of_35_boards_is_played_scored_and_ranked_reproducibly() {
-    let (text, csv, table, mails) = simulate_round_one("sim-a", "WM2004 published seed").await;
+    let (text, csv, table, mails) =
+        simulate_round_one("sim-a", "WM2004 published seed", true).await;
     let s = &table.standings;
     assert_eq!((table.finished, table.games), (35, 35));
     assert!(
@@ -328,7 +354,7 @@ async fn a_wm_round_one_of_35_boards_is_played_scored_and_ranked_reproducibly() 
     assert!(s.players.iter().all(|p| !p.decided_by.is_empty()));
 
     // The same seed again, in a new database: the same standings, byte for byte.
-    let (text2, csv2, _, _) = simulate_round_one("sim-b", "WM2004 published seed").await;
+    let (text2, csv2, _, _) = simulate_round_one("sim-b", "WM2004 published seed", false).await;
     assert_eq!(text, text2);
     assert_eq!(csv, csv2);
 }
@@ -493,5 +519,142 @@ async fn sign_up_is_checked_against_the_rulebook() {
     assert!(
         short.is_err_and(|e| e.to_string().contains("team team01 has 1 players")),
         "a short team stops the round"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_maharajiad_is_played_from_its_first_round_to_its_winner() {
+    let pool = pool("maharajiad").await;
+    let t = tournament::create(
+        &pool,
+        &tournament::NewTournament {
+            id: "mj1",
+            rulebook: "maharajiad",
+            preset: None,
+            variant: None,
+            gm_address: "gm@example.test",
+            confirm_address: "confirm@example.test",
+            seed: None,
+            options: &[],
+        },
+        T0,
+    )
+    .await
+    .expect("create");
+    assert_eq!((t.variant.as_str(), t.seed.as_str()), ("maharajah", "mj1"));
+    let mut c = pool.acquire().await.expect("conn");
+    for i in 0..42 {
+        let e = EntrantRow {
+            address: format!("m{i:02}@example.test"),
+            name: format!("Player {i:02}"),
+            tz: "UTC".into(),
+            team: None,
+            captain: false,
+            power: None,
+            reserve: false,
+            declined: false,
+        };
+        tournament::add_entrant(&mut c, &t, &e)
+            .await
+            .expect("entrant");
+    }
+    drop(c);
+    // Maharajiad A.10: six first-round boards to Fall 1510.
+    let said = tournament::console(&pool, &env(), "mj1", &TdCommand::Round, T0)
+        .await
+        .expect("round one");
+    assert!(said.starts_with("round 1 made: 6 board(s)"), "{said}");
+    play_out(&pool, &t).await;
+    let mut c = pool.acquire().await.expect("conn");
+    let table = tournament::table(&mut c, &t).await.expect("standings");
+    drop(c);
+    let s = &table.standings;
+    assert_eq!((table.finished, table.games), (6, 6));
+    // A.16: each board's best, then the best of the rest: seven advance.
+    assert_eq!(s.advancing.len(), 7);
+    for b in 1..=6u32 {
+        let best = s
+            .players
+            .iter()
+            .filter(|p| p.board == Some(b))
+            .max_by(|x, y| x.score.total_cmp(&y.score))
+            .expect("a board's players");
+        assert!(
+            s.players
+                .iter()
+                .filter(|p| p.board == Some(b) && p.advances)
+                .any(|p| p.score == best.score),
+            "board {b}'s best advances (A.16)"
+        );
+    }
+    assert!(s.teams.is_empty(), "A.1: an individual tournament");
+    assert_eq!(s.best_country.len(), 7, "A.22");
+    // Round two: the seven on one board, played until a victory (A.10).
+    let said = tournament::console(&pool, &env(), "mj1", &TdCommand::Round, T0 + 400 * DAY)
+        .await
+        .expect("round two");
+    assert!(
+        said.starts_with("round 2 made: 1 board(s), mj1r2b1"),
+        "{said}"
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    let g = store::game(&mut c, "mj1r2b1")
+        .await
+        .expect("q")
+        .expect("game");
+    let rules: chancery::rules::Rules = serde_json::from_str(&g.rules).expect("rules");
+    assert_eq!(rules.final_year, None, "the final plays until a victory");
+    let players = store::players(&mut c, "mj1r2b1").await.expect("players");
+    let mut seated: Vec<String> = players.iter().map(|p| p.address.clone()).collect();
+    seated.sort();
+    let mut advancing = s.advancing.clone();
+    advancing.sort();
+    assert_eq!(seated, advancing);
+    let phase = store::current_phase(&mut c, "mj1r2b1")
+        .await
+        .expect("phase")
+        .expect("open");
+    drop(c);
+    // Everyone orders and votes a draw: the game ends, and the standings name the winner (A.17).
+    let map = Map::variant("maharajah").expect("map");
+    let board = engine::board_from_json(map, &phase.board, &phase.phase).expect("board");
+    let now = T0 + 400 * DAY + 60;
+    for (i, p) in players.iter().enumerate() {
+        let orders = scripted_orders(map, &board, &p.power, &format!("final|{}", p.power));
+        let body = format!(
+            "SECRET {}\nVOTE DRAW YES\n{}\n",
+            p.secret,
+            orders.join("\n")
+        );
+        let id = format!("Message-ID: <final{i}@players.example.test>\r\n");
+        let mail = raw(
+            &p.address,
+            "gm@example.test",
+            &format!("mj1r2b1 {} {}", p.power, phase.phase),
+            &id,
+            &body,
+        );
+        assert_eq!(
+            deliver(&pool, "gm", 90_000 + i as u32, &mail, Some(now), now).await,
+            Processed::Accepted
+        );
+    }
+    engine::tick(&pool, &env(), phase.deadline + 1)
+        .await
+        .expect("tick");
+    let mut c = pool.acquire().await.expect("conn");
+    let table = tournament::table(&mut c, &t).await.expect("standings");
+    let s = &table.standings;
+    assert_eq!(s.round, 2);
+    assert_eq!((table.finished, table.games), (1, 1));
+    assert_eq!(s.players.len(), 7);
+    let winner = s.winner.clone().expect("A.17: the winner");
+    assert_eq!(winner, s.players[0].player);
+    assert!(s.advancing.is_empty(), "nothing after the last round");
+    drop(c);
+    let more = tournament::console(&pool, &env(), "mj1", &TdCommand::Round, now).await;
+    assert!(
+        more.is_err_and(|e| e.to_string().contains("has 2 rounds")),
+        "A.9: two rounds"
     );
 }

@@ -60,7 +60,8 @@ pub enum Command {
     /// (docs/adjudicate.md).
     Adjudicate(adjudicate::Args),
     /// Score one finished game given as JSON (FILE or stdin) as its tournament rulebook says;
-    /// print each power's and player's score and rank as JSON (docs/score.md).
+    /// print each power's and player's score and rank as JSON; or a whole round: its standings
+    /// (docs/score.md).
     Score(score::Args),
     /// Read an order mail (.eml, or plain text with --text) and print what was understood as
     /// JSON (docs/parse.md).

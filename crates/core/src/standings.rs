@@ -1641,6 +1641,215 @@ pub fn csv(s: &Standings) -> String {
     out
 }
 
+/// The `chancery score` contract for a whole round (docs/score.md): the tournament's rulebook,
+/// its seed and entrants, and the finished games in; the standings out, as the directors' mail
+/// shows them.
+pub mod contract {
+    use super::*;
+    use serde::Deserialize;
+    use std::collections::BTreeMap;
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct RoundIn {
+        /// `wm2004` or `maharajiad`.
+        pub rulebook: String,
+        /// Absent: the rulebook's map.
+        #[serde(default)]
+        pub variant: Option<String>,
+        /// The published seed of the dice.
+        pub seed: String,
+        /// The round whose standings are wanted (1-based).
+        pub round: u8,
+        /// Every entrant with their team; absent: each game's first players, without teams.
+        #[serde(default)]
+        pub entrants: Vec<EntrantIn>,
+        /// Every finished game so far, of this round and the earlier ones.
+        pub games: Vec<BoardIn>,
+        /// Entrants who declined the next round (WM C.10, Maharajiad A.21).
+        #[serde(default)]
+        pub declined: Vec<String>,
+        /// How many advance from each round; absent or null: the rulebook's number.
+        #[serde(default)]
+        pub advance: Vec<Option<usize>>,
+    }
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct EntrantIn {
+        pub name: String,
+        #[serde(default)]
+        pub team: Option<String>,
+    }
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct BoardIn {
+        pub round: u8,
+        pub board: u32,
+        pub start_year: u16,
+        pub final_year: u16,
+        /// The last phase played (`F1909M`).
+        pub ended_after: String,
+        /// `played`, `solo`, `conceded_solo` or `vote`.
+        pub end: String,
+        #[serde(default)]
+        pub winner: Option<String>,
+        pub centres: BTreeMap<String, u32>,
+        #[serde(default)]
+        pub history: BTreeMap<u16, BTreeMap<String, u32>>,
+        /// Who played each power from which phase, in order (the first from the start).
+        pub players: BTreeMap<String, Vec<StintIn>>,
+    }
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct StintIn {
+        pub name: String,
+        pub from: String,
+        /// False for a temporary replacement (WM B.7).
+        #[serde(default = "yes")]
+        pub permanent: bool,
+    }
+
+    fn yes() -> bool {
+        true
+    }
+
+    /// The standings of a round given as JSON, as JSON; or why the input is wrong.
+    pub fn standings_json(text: &str) -> Result<String, String> {
+        let r: RoundIn = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let mut out = standings_of(&r)?;
+        // Shown to three decimals, as the single-game contract (a shared bonus may be a third).
+        let shown = |x: &mut f64| *x = (*x * 1000.0).round() / 1000.0;
+        for p in &mut out.players {
+            for x in [
+                &mut p.score,
+                &mut p.game_score,
+                &mut p.credits,
+                &mut p.bonus,
+            ] {
+                shown(x);
+            }
+        }
+        for t in &mut out.teams {
+            shown(&mut t.score);
+            shown(&mut t.credits);
+        }
+        for b in &mut out.best_country {
+            shown(&mut b.score);
+        }
+        serde_json::to_string_pretty(&out).map_err(|e| e.to_string())
+    }
+
+    fn phase(s: &str) -> Result<Phase, String> {
+        s.parse::<Phase>().map_err(|e| e.to_string())
+    }
+
+    pub fn standings_of(r: &RoundIn) -> Result<Standings, String> {
+        let (rulebook, default_map) = match r.rulebook.as_str() {
+            "wm2004" => (Rulebook::Wm2004, "standard"),
+            "maharajiad" => (Rulebook::Maharajiad, "maharajah"),
+            x => return Err(format!("unknown rulebook '{x}' (wm2004, maharajiad)")),
+        };
+        let variant = r.variant.as_deref().unwrap_or(default_map);
+        let map = Map::variant(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+        let power = |name: &str| {
+            map.power_by_name(name)
+                .ok_or_else(|| format!("unknown power '{name}'"))
+        };
+        let mut games = Vec::new();
+        for g in &r.games {
+            let winner = g.winner.as_deref().map(power).transpose()?;
+            let end = match (g.end.as_str(), winner) {
+                ("played", _) => End::Played,
+                ("vote", _) => End::Vote,
+                ("solo", Some(w)) => End::Solo(w),
+                ("conceded_solo", Some(w)) => End::ConcededSolo(w),
+                ("solo" | "conceded_solo", None) => {
+                    return Err(format!("board {}: a solo needs its winner", g.board));
+                }
+                (e, _) => {
+                    return Err(format!(
+                        "unknown end '{e}' (played, solo, conceded_solo, vote)"
+                    ));
+                }
+            };
+            let mut centres = Vec::new();
+            for (name, n) in &g.centres {
+                centres.push((power(name)?, *n));
+            }
+            let mut history = Vec::new();
+            for (year, row) in &g.history {
+                let mut counts = Vec::new();
+                for (name, n) in row {
+                    counts.push((power(name)?, *n));
+                }
+                history.push((*year, counts));
+            }
+            let mut positions = Vec::new();
+            for (name, stints) in &g.players {
+                let mut out = Vec::new();
+                for s in stints {
+                    out.push(Stint {
+                        player: s.name.clone(),
+                        from: phase(&s.from)?,
+                        permanent: s.permanent,
+                    });
+                }
+                if out.is_empty() {
+                    return Err(format!("board {}: {name} has no player", g.board));
+                }
+                positions.push(Position {
+                    power: power(name)?,
+                    stints: out,
+                });
+            }
+            games.push(GameResult {
+                round: g.round,
+                board: g.board,
+                start_year: g.start_year,
+                final_year: g.final_year,
+                ended_after: phase(&g.ended_after)?,
+                end,
+                centres,
+                history,
+                positions,
+            });
+        }
+        let entrants = if r.entrants.is_empty() {
+            let mut names: Vec<String> = games
+                .iter()
+                .flat_map(|g| g.positions.iter().map(|p| p.stints[0].player.clone()))
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+                .into_iter()
+                .map(|name| Entrant { name, team: None })
+                .collect()
+        } else {
+            r.entrants
+                .iter()
+                .map(|e| Entrant {
+                    name: e.name.clone(),
+                    team: e.team.clone(),
+                })
+                .collect()
+        };
+        let t = TournamentIn {
+            rulebook,
+            map,
+            seed: r.seed.clone(),
+            entrants,
+            games,
+            declined: r.declined.clone(),
+            advance: r.advance.clone(),
+        };
+        Ok(standings(&t, r.round))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
