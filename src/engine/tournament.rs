@@ -645,20 +645,25 @@ pub async fn mail_standings(
     Ok(mails.len())
 }
 
-/// After games finished (the tick's transaction): each one that is a tournament's board sends
-/// that tournament's standings to its directors, and to every player if released.
+/// After games finished (the tick's transaction): each tournament with a board among them sends
+/// its standings once to its directors, and to every player if released. (A round's boards
+/// often end at one deadline: one mail for them all, the standings computed once.)
 pub async fn after_games_ended(
     c: &mut SqliteConnection,
     env: &Env,
     games: &[&str],
     now: Ts,
 ) -> Result<()> {
+    let mut ended: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
     for game in games {
-        let Some((tid, _round)) = store::tournament_of_game(c, game).await? else {
-            continue;
-        };
+        if let Some((tid, _round)) = store::tournament_of_game(c, game).await? {
+            ended.entry(tid).or_default().push(game);
+        }
+    }
+    for (tid, games) in ended {
         let t = get(c, &tid).await?;
-        mail_standings(c, env, &t, t.released, &format!("ended|{game}"), now).await?;
+        let key = format!("ended|{}", games.join(","));
+        mail_standings(c, env, &t, t.released, &key, now).await?;
     }
     Ok(())
 }
