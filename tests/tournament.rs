@@ -482,6 +482,37 @@ async fn directors_command_a_tournament_by_mail_and_strangers_cannot() {
         .expect("row");
     let rules: chancery::rules::Rules = serde_json::from_str(&g.rules).expect("rules");
     assert_eq!(rules.final_year, Some(1909));
+    // RELEASE: the standings go to every entrant and the director, and the tournament stays
+    // released (every finished game's standings will go to all).
+    let release = raw(
+        TD,
+        "gm@example.test",
+        "wm05 TD",
+        "Message-ID: <s4@example.test>\r\n",
+        &format!("SECRET {secret}\nRELEASE\n"),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 4, &release, Some(T0), T0).await,
+        Processed::Accepted
+    );
+    let mut readers: Vec<String> = outbox(&pool)
+        .await
+        .into_iter()
+        .filter(|(kind, _, s, _)| kind == "standings" && s.starts_with("wm05 standings"))
+        .map(|(_, to, _, _)| to)
+        .collect();
+    readers.sort();
+    let mut want: Vec<String> = (0..7).map(|k| format!("p00x{k}@example.test")).collect();
+    want.push(TD.to_string());
+    want.sort();
+    assert_eq!(readers, want);
+    assert!(
+        store::tournament(&mut c, "wm05")
+            .await
+            .expect("q")
+            .expect("row")
+            .released
+    );
     // A second ROUND while round one plays is refused.
     drop(c);
     let again = tournament::console(&pool, &env(), "wm05", &TdCommand::Round, T0).await;
