@@ -695,3 +695,96 @@ async fn a_maharajiad_is_played_from_its_first_round_to_its_winner() {
         "A.9: two rounds"
     );
 }
+
+/// Every unit of `power` holds.
+fn holds(map: &Map, board: &Board, power: &str) -> Vec<String> {
+    let p = map.power_by_name(power).expect("power");
+    board
+        .units
+        .iter()
+        .filter(|u| u.power == p)
+        .map(|u| format!("{} {} H", u.unit_type.letter(), loc(map, u.location)))
+        .collect()
+}
+
+#[tokio::test]
+async fn an_nmr_on_a_board_is_told_to_the_players_team() {
+    // WM B.8(b): "In the event of an NMR the GM will notify the TD who will send an email to
+    // both the Team Captain and Team Members."
+    let pool = pool("team-nmr").await;
+    let (_, _) = wm_tournament(&pool, "wm07", "seed", 2).await;
+    tournament::console(&pool, &env(), "wm07", &TdCommand::Round, T0)
+        .await
+        .expect("round");
+    let map = Map::standard();
+    let game = "wm07r1b1";
+    let mut uid = 500;
+    let mut now = T0 + 60;
+    let mut c = pool.acquire().await.expect("conn");
+    let players = store::players(&mut c, game).await.expect("players");
+    drop(c);
+    let absent = players
+        .iter()
+        .find(|p| p.power == "ENGLAND")
+        .expect("england")
+        .clone();
+    // Everyone holds through 1901; in Spring 1902 England's player sends nothing.
+    for _ in 0..3 {
+        let mut c = pool.acquire().await.expect("conn");
+        let phase = store::current_phase(&mut c, game)
+            .await
+            .expect("phase")
+            .expect("open");
+        drop(c);
+        let board = engine::board_from_json(map, &phase.board, &phase.phase).expect("board");
+        for p in &players {
+            if phase.phase == "S1902M" && p.power == "ENGLAND" {
+                continue;
+            }
+            uid += 1;
+            let body = format!(
+                "SECRET {}\n{}\n",
+                p.secret,
+                holds(map, &board, &p.power).join("\n")
+            );
+            let id = format!("Message-ID: <h{uid}@players.example.test>\r\n");
+            let subject = format!("{game} {} {}", p.power, phase.phase);
+            deliver(
+                &pool,
+                "gm",
+                uid,
+                &raw(&p.address, "gm@example.test", &subject, &id, &body),
+                Some(now),
+                now,
+            )
+            .await;
+        }
+        now = phase.deadline + 1;
+        engine::tick(&pool, &env(), now).await.expect("tick");
+    }
+    // The contact window (48 hours, 96 over a weekend: WM D.VII(6)(a)) closes without contact.
+    engine::tick(&pool, &env(), now + 97 * 3600)
+        .await
+        .expect("tick");
+    let team = absent.address.split('x').next().expect("team").to_string();
+    let told: Vec<(String, String, String, String)> = outbox(&pool)
+        .await
+        .into_iter()
+        .filter(|(kind, _, s, _)| kind == "notice" && s.contains("your team chooses a replacement"))
+        .collect();
+    let mut to: Vec<&str> = told.iter().map(|(_, to, _, _)| to.as_str()).collect();
+    to.sort();
+    let mut mates: Vec<String> = (0..7)
+        .map(|k| format!("{team}x{k}@example.test"))
+        .filter(|a| *a != absent.address)
+        .collect();
+    mates.sort();
+    assert_eq!(to, mates, "the six team-mates, and no one else");
+    let body = &told[0].3;
+    assert!(body.contains("ENGLAND"), "{body}");
+    assert!(
+        body.contains(&format!("{team}x0@example.test")),
+        "the captain is named: {body}"
+    );
+    assert!(body.contains("WM B.8(c)"), "round one's rule: {body}");
+}

@@ -639,7 +639,7 @@ pub async fn mail_standings(
     );
     let mails: Vec<store::NewMail> = to
         .iter()
-        .map(|a| compose::standings(env, &t.gm_address, a, key, &subject, &text))
+        .map(|a| compose::tournament_mail(env, "standings", &t.gm_address, a, key, &subject, &text))
         .collect();
     store::enqueue_many(c, &mails, now).await?;
     Ok(mails.len())
@@ -666,6 +666,95 @@ pub async fn after_games_ended(
         mail_standings(c, env, &t, t.released, &key, now).await?;
     }
     Ok(())
+}
+
+/// WM B.8(b): "In the event of an NMR the GM will notify the TD who will send an email to both
+/// the Team Captain and Team Members." When the contact window of an NMR on a WM tournament's
+/// board has closed (D.VII(6)(a)), the player's team-mates, captain first, are told, so that
+/// the captain can choose the replacement (B.8(a); in round one the captain is the default
+/// replacement, B.8(c)). Returns how many were told.
+pub async fn tell_team_of_nmr(
+    c: &mut SqliteConnection,
+    env: &Env,
+    game: &str,
+    power: &str,
+    phase: &str,
+    now: Ts,
+) -> Result<usize> {
+    let Some((tid, round)) = store::tournament_of_game(c, game).await? else {
+        return Ok(0);
+    };
+    let t = get(c, &tid).await?;
+    if rulebook_of(&t) != Rulebook::Wm2004 {
+        return Ok(0);
+    }
+    let Some(player) = store::players(c, game)
+        .await?
+        .into_iter()
+        .find(|p| p.power == power)
+    else {
+        return Ok(0);
+    };
+    let entrants = store::entrants(c, &t.id).await?;
+    let Some(team) = entrants
+        .iter()
+        .find(|e| e.address.eq_ignore_ascii_case(&player.address))
+        .and_then(|e| e.team.clone())
+    else {
+        return Ok(0);
+    };
+    let mut mates: Vec<&EntrantRow> = entrants
+        .iter()
+        .filter(|e| {
+            e.team.as_deref() == Some(team.as_str())
+                && !e.address.eq_ignore_ascii_case(&player.address)
+        })
+        .collect();
+    mates.sort_by_key(|e| !e.captain);
+    let captain = mates
+        .iter()
+        .find(|e| e.captain)
+        .map_or("your captain".to_string(), |e| e.address.clone());
+    let directors: Vec<String> = store::directors(c, &t.id)
+        .await?
+        .into_iter()
+        .map(|d| d.address)
+        .collect();
+    let round_rule = if round == 1 {
+        "In round one the game is not delayed: the captain is the default replacement and may \
+         send orders for the position; the player may return until the captain (or whom the \
+         captain names) has sent orders for it (WM B.8(c))."
+    } else {
+        "In this round the captain or the team has 48 hours (96 over a weekend) to name a \
+         replacement; then one is found from the reserves (WM B.8(d))."
+    };
+    let text = format!(
+        "Tournament {tid}, game {game}: {power}, played by your team-mate {who}, sent no orders \
+         for {phase} and has not contacted the GM since.\n\n\
+         Your captain ({captain}) chooses the replacement (WM B.8(a)) and tells the \
+         tournament director ({directors}), who makes it.\n\n{round_rule}\n",
+        tid = t.id,
+        who = player.address,
+        directors = directors.join(", "),
+    );
+    let subject = format!("{game}: {power} NMRed in {phase}; your team chooses a replacement");
+    let key = format!("team-nmr|{game}|{power}|{phase}");
+    let mails: Vec<store::NewMail> = mates
+        .iter()
+        .map(|e| {
+            compose::tournament_mail(
+                env,
+                "notice",
+                &t.gm_address,
+                &e.address,
+                &key,
+                &subject,
+                &text,
+            )
+        })
+        .collect();
+    store::enqueue_many(c, &mails, now).await?;
+    Ok(mails.len())
 }
 
 /// One director's command, in the caller's transaction; what was done, or why not (Refused).

@@ -262,13 +262,21 @@ pub fn alert(env: &Env, to: &str, key: &str, subject: &str, body: &str) -> NewMa
     }
 }
 
-/// A tournament's standings to one reader (a director, or every player once released): the
-/// table as `render::standings_table` writes it. `key` names the cause (a game that ended, a
-/// director's request), so each reader gets one mail per cause.
-pub fn standings(env: &Env, from: &str, to: &str, key: &str, subject: &str, text: &str) -> NewMail {
+/// A tournament's mail to one reader (the standings to a director or, once released, to every
+/// player; a team's NMR notice): the text as the engine wrote it. `key` names the cause (a game
+/// that ended, a director's request, an NMR), so each reader gets one mail per cause.
+pub fn tournament_mail(
+    env: &Env,
+    kind: &'static str,
+    from: &str,
+    to: &str,
+    key: &str,
+    subject: &str,
+    text: &str,
+) -> NewMail {
     NewMail {
-        kind: "standings",
-        message_id: id(env, "standings", &format!("{key}|{subject}|{to}")),
+        kind,
+        message_id: id(env, kind, &format!("{key}|{subject}|{to}")),
         from: from.to_string(),
         to: to.to_string(),
         subject: subject.to_string(),
