@@ -788,3 +788,58 @@ async fn an_nmr_on_a_board_is_told_to_the_players_team() {
     );
     assert!(body.contains("WM B.8(c)"), "round one's rule: {body}");
 }
+
+#[tokio::test]
+async fn a_board_rolled_back_after_its_end_is_no_longer_scored() {
+    // WM D.VIII(1): a rollback of a finished board makes it play on; the standings then count
+    // it as playing, and how it had ended is forgotten.
+    let pool = pool("rollback").await;
+    let (t, _) = wm_tournament(&pool, "wm08", "seed", 1).await;
+    tournament::console(&pool, &env(), "wm08", &TdCommand::Round, T0)
+        .await
+        .expect("round");
+    let map = Map::standard();
+    let game = "wm08r1b1";
+    let mut c = pool.acquire().await.expect("conn");
+    let players = store::players(&mut c, game).await.expect("players");
+    let phase = store::current_phase(&mut c, game)
+        .await
+        .expect("phase")
+        .expect("open");
+    drop(c);
+    let board = engine::board_from_json(map, &phase.board, &phase.phase).expect("board");
+    for (i, p) in players.iter().enumerate() {
+        let body = format!(
+            "SECRET {}\nVOTE DRAW YES\n{}\n",
+            p.secret,
+            holds(map, &board, &p.power).join("\n")
+        );
+        let id = format!("Message-ID: <r{i}@players.example.test>\r\n");
+        let subject = format!("{game} {} S1901M", p.power);
+        let mail = raw(&p.address, "gm@example.test", &subject, &id, &body);
+        deliver(&pool, "gm", 700 + i as u32, &mail, Some(T0 + 60), T0 + 60).await;
+    }
+    engine::tick(&pool, &env(), phase.deadline + 1)
+        .await
+        .expect("tick");
+    let mut c = pool.acquire().await.expect("conn");
+    let table = tournament::table(&mut c, &t).await.expect("standings");
+    assert_eq!((table.finished, table.games), (1, 1), "the draw ended it");
+    assert!(store::game_ended(&mut c, game).await.expect("q").is_some());
+    drop(c);
+    let done = engine::admin::console_command_as(
+        &pool,
+        &env(),
+        game,
+        &chancery::commands::GmCommand::Rollback("S1901M".into()),
+        true,
+        phase.deadline + 60,
+    )
+    .await
+    .expect("rollback");
+    assert!(done.ok, "{}", done.answer);
+    let mut c = pool.acquire().await.expect("conn");
+    let table = tournament::table(&mut c, &t).await.expect("standings");
+    assert_eq!((table.finished, table.games), (0, 1), "playing again");
+    assert!(store::game_ended(&mut c, game).await.expect("q").is_none());
+}

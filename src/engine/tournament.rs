@@ -463,7 +463,10 @@ async fn game_result(
     map: &Map,
     b: &BoardRow,
 ) -> Result<Option<GameResult>> {
-    let Some(g) = store::game(c, &b.game_id).await? else {
+    let Some(g) = store::game(c, &b.game_id)
+        .await?
+        .filter(|g| g.status == store::GameStatus::Finished)
+    else {
         return Ok(None);
     };
     let Some(ended) = store::game_ended(c, &g.id).await? else {

@@ -116,10 +116,13 @@ pub async fn roll_back(c: &mut SqliteConnection, game: &str, seq: i64, deadline:
     .bind(seq)
     .execute(&mut *c)
     .await?;
-    sqlx::query("UPDATE games SET status = 'active' WHERE id = $1 AND status = 'finished'")
-        .bind(game)
-        .execute(&mut *c)
-        .await?;
+    // A finished game rolled back plays on: how it ended no longer holds (nor scores).
+    sqlx::query(
+        "UPDATE games SET status = 'active', ended = NULL WHERE id = $1 AND status = 'finished'",
+    )
+    .bind(game)
+    .execute(&mut *c)
+    .await?;
     Ok(())
 }
 
