@@ -47,6 +47,10 @@ fn a_director_runs_a_tournament_at_the_console() {
         "confirm@example.test",
         "--seed",
         "published seed",
+        "--set",
+        "movement_days=5",
+        "--set",
+        "submissions=merge_per_unit",
     ]);
     assert!(out.contains("published seed: published seed"), "{out}");
     let out = ok(&[
@@ -107,6 +111,13 @@ fn a_director_runs_a_tournament_at_the_console() {
         out.contains("p00@example.test and p04@example.test are team-mates (WM B.6 b)"),
         "{out}"
     );
+    // Each board is a game of its own (tests/tournament.rs checks it carries the options).
+    let (code, out, err) = run(
+        &["game", "status", "--config", &config, "--id", "wm04r1b1"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("active"), "{out}");
     let out = ok(&["status", "--id", "wm04"]);
     assert!(out.contains("wm04r1b2 active"), "{out}");
     // The standings before any game is over: provisional, everyone listed.

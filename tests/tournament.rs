@@ -843,3 +843,91 @@ async fn a_board_rolled_back_after_its_end_is_no_longer_scored() {
     assert_eq!((table.finished, table.games), (0, 1), "playing again");
     assert!(store::game_ended(&mut c, game).await.expect("q").is_none());
 }
+
+#[tokio::test]
+async fn a_round_makes_its_games_from_the_preset_and_the_tournaments_options() {
+    // Issue 14, point 1: "A round creates its games from a preset and its settings (the end
+    // year ...; deadlines)".
+    let pool = pool("options").await;
+    let options = [
+        ("movement_days".to_string(), "5".to_string()),
+        ("submissions".to_string(), "merge_per_unit".to_string()),
+    ];
+    tournament::create(
+        &pool,
+        &tournament::NewTournament {
+            id: "wm09",
+            rulebook: "wm2004",
+            preset: None,
+            variant: None,
+            gm_address: "gm@example.test",
+            confirm_address: "confirm@example.test",
+            seed: None,
+            options: &options,
+        },
+        T0,
+    )
+    .await
+    .expect("create");
+    let bad = tournament::create(
+        &pool,
+        &tournament::NewTournament {
+            id: "wm10",
+            rulebook: "wm2004",
+            preset: None,
+            variant: None,
+            gm_address: "gm@example.test",
+            confirm_address: "confirm@example.test",
+            seed: None,
+            options: &[("movement_days".to_string(), "soon".to_string())],
+        },
+        T0,
+    )
+    .await;
+    assert!(bad.is_err(), "a bad option is refused at creation");
+    let t = {
+        let mut c = pool.acquire().await.expect("conn");
+        tournament::get(&mut c, "wm09").await.expect("t")
+    };
+    let mut c = pool.acquire().await.expect("conn");
+    for (k, power) in POWERS.iter().enumerate() {
+        let e = EntrantRow {
+            address: format!("o{k}@example.test"),
+            name: String::new(),
+            tz: "UTC".into(),
+            team: Some("solo".into()),
+            captain: k == 0,
+            power: Some(power.to_string()),
+            reserve: false,
+            declined: false,
+        };
+        tournament::add_entrant(&mut c, &t, &e)
+            .await
+            .expect("entrant");
+    }
+    drop(c);
+    tournament::console(&pool, &env(), "wm09", &TdCommand::Round, T0)
+        .await
+        .expect("round");
+    let mut c = pool.acquire().await.expect("conn");
+    let g = store::game(&mut c, "wm09r1b1")
+        .await
+        .expect("q")
+        .expect("game");
+    let rules: chancery::rules::Rules = serde_json::from_str(&g.rules).expect("rules");
+    assert_eq!(rules.name, "wm2004");
+    assert_eq!(rules.movement_days, 5);
+    assert_eq!(rules.final_year, Some(1909), "WM B.3");
+    assert_eq!(
+        serde_json::to_value(rules.submissions).expect("json"),
+        serde_json::json!("merge_per_unit")
+    );
+    let phase = store::current_phase(&mut c, "wm09r1b1")
+        .await
+        .expect("phase")
+        .expect("open");
+    assert!(
+        phase.deadline >= T0 + 5 * DAY,
+        "the first deadline follows the tournament's movement_days"
+    );
+}
