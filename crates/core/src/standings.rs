@@ -2383,6 +2383,114 @@ mod tests {
         assert_eq!(s.advancing, ["A2", "A1", "E2"]);
     }
 
+    /// C.8's pairs: amy (England) and zed (France) level on a round-one board (6 centres each,
+    /// sharing second and third: 18 points, 9 towards the aggregate), `ahead` in front of the
+    /// other by C.7(d) (7 centres at the end of 1908 against 6); in round two each plays
+    /// England, amy on board 1 ending with `one`, zed on board 2 ending with `two`, so C.8(a)
+    /// (one power, one total) is always level.
+    fn wm_c8_pair(ahead: &str, one: [u32; 7], two: [u32; 7]) -> Vec<GameResult> {
+        let mut r1 = wm_game(1, 1, &board7(WM_POWERS, "r", [10, 6, 6, 4, 3, 2, 1]));
+        set_stints(wm_map(), &mut r1, "ENGLAND", &[("amy", "S1901M", true)]);
+        set_stints(wm_map(), &mut r1, "FRANCE", &[("zed", "S1901M", true)]);
+        let ahead_power = if ahead == "amy" { "ENGLAND" } else { "FRANCE" };
+        set_year(wm_map(), &mut r1, 1908, ahead_power, 7);
+        let mut b1 = wm_game(2, 1, &board7(WM_POWERS, "1", one));
+        set_stints(wm_map(), &mut b1, "ENGLAND", &[("amy", "S1901M", true)]);
+        let mut b2 = wm_game(2, 2, &board7(WM_POWERS, "2", two));
+        set_stints(wm_map(), &mut b2, "ENGLAND", &[("zed", "S1901M", true)]);
+        vec![r1, b1, b2]
+    }
+
+    /// Round one of [`wm_c8_pair`]: `first` directly above `second`.
+    fn assert_round_one_order(t: &TournamentIn<'_>, first: &str, second: &str) {
+        let one = standings(t, 1);
+        assert_eq!(at(&one, first) + 1, at(&one, second), "{:?}", names(&one));
+    }
+
+    #[test]
+    fn wm_c_8_b_round_two_positional_bonus() {
+        // C.8(b): "Highest positional Bonus in Round 2". amy's England is sixth with 3 centres
+        // (bonus 1, score 4), zed's fifth with 2 (bonus 2, score 4): both 4 + 18 / 2 = 13.
+        // zed is first, though the count-back (3 to 2 at the end of 1908, C.8(c)), round one
+        // (C.8(e)) and the name would all put amy first.
+        let games = wm_c8_pair("amy", [8, 3, 7, 6, 5, 4, 1], [10, 2, 9, 7, 4, 1, 1]);
+        let t = tournament(Rulebook::Wm2004, games, &[]);
+        assert_round_one_order(&t, "amy", "zed");
+        let s = standings(&t, 2);
+        let (zed, amy) = (row(&s, "zed"), row(&s, "amy"));
+        assert_eq!((zed.score, amy.score), (13.0, 13.0));
+        assert_eq!((zed.bonus, amy.bonus), (2.0, 1.0));
+        assert_eq!(at(&s, "zed") + 1, at(&s, "amy"));
+        assert_eq!(zed.decided_by, "WM C.8(b) positional bonus");
+    }
+
+    #[test]
+    fn wm_c_8_c_round_two_count_back() {
+        // C.8(c): "Count-back of Round 2(ie. highest total centres held at the end of 1908
+        // then, if further tiebreak is required, highest total centres held at the end of 1907
+        // etc.)". Twin round-two boards: amy and zed both England, 8 centres (24 + 9 = 33), 8
+        // at the end of 1908; at the end of 1907 amy had 6, zed 7. zed is first, though round
+        // one (C.8(e)) and the name would put amy first.
+        let mut games = wm_c8_pair("amy", [10, 8, 6, 4, 3, 2, 1], [10, 8, 6, 4, 3, 2, 1]);
+        set_year(wm_map(), &mut games[1], 1907, "ENGLAND", 6);
+        set_year(wm_map(), &mut games[2], 1907, "ENGLAND", 7);
+        let t = tournament(Rulebook::Wm2004, games, &[]);
+        assert_round_one_order(&t, "amy", "zed");
+        let s = standings(&t, 2);
+        let (zed, amy) = (row(&s, "zed"), row(&s, "amy"));
+        assert_eq!((zed.score, amy.score), (33.0, 33.0));
+        assert_eq!((zed.bonus, amy.bonus), (16.0, 16.0));
+        assert_eq!(at(&s, "zed") + 1, at(&s, "amy"));
+        assert_eq!(zed.decided_by, "WM C.8(c) count-back 1907");
+    }
+
+    #[test]
+    fn wm_c_8_d_highest_ranking_team() {
+        // C.8(d): "Highest ranking team", the team standings after round two (C.12). Round
+        // one: team lo (Ar's Austria 42 and amy's 18: 60) is first, credits 10; hi (zed's 18)
+        // second, credits 9: amy 28 ranks above zed 27. Round two, twin boards: amy and zed
+        // both England (24 + 9 = 33, level on C.8(a)-(c)); hi's A1 (42) and F2 (14) make it
+        // 98 to lo's 84: zed is first, though round one (C.8(e)) and the name would put amy
+        // first.
+        let games = wm_c8_pair("amy", [10, 8, 6, 4, 3, 2, 1], [10, 8, 6, 4, 3, 2, 1]);
+        let teams = [
+            ("amy", "lo"),
+            ("Ar", "lo"),
+            ("zed", "hi"),
+            ("A1", "hi"),
+            ("F2", "hi"),
+        ];
+        let t = tournament(Rulebook::Wm2004, games, &teams);
+        assert_round_one_order(&t, "amy", "zed");
+        assert_eq!(standings(&t, 1).teams[0].team, "lo");
+        let s = standings(&t, 2);
+        let order: Vec<(&str, f64)> = s.teams.iter().map(|t| (t.team.as_str(), t.score)).collect();
+        assert_eq!(order, [("hi", 98.0), ("lo", 84.0)]);
+        let (zed, amy) = (row(&s, "zed"), row(&s, "amy"));
+        assert_eq!((zed.score, amy.score), (33.0, 33.0));
+        assert_eq!(at(&s, "zed") + 1, at(&s, "amy"));
+        assert_eq!(zed.decided_by, "WM C.8(d) highest ranking team");
+    }
+
+    #[test]
+    fn wm_c_8_e_round_one_ranking() {
+        // C.8(e): "Highest Round 1 ranking based on criterion set out in Rule C.7". zed is
+        // ahead of amy in round one by C.7(d); in round two, twin boards, both England (24 + 9
+        // = 33), level on C.8(a)-(d) (no teams): zed is first, though amy sorts first.
+        let games = wm_c8_pair("zed", [10, 8, 6, 4, 3, 2, 1], [10, 8, 6, 4, 3, 2, 1]);
+        let t = tournament(Rulebook::Wm2004, games, &[]);
+        assert_round_one_order(&t, "zed", "amy");
+        assert_eq!(
+            row(&standings(&t, 1), "zed").decided_by,
+            "WM C.7(d) count-back 1908"
+        );
+        let s = standings(&t, 2);
+        let (zed, amy) = (row(&s, "zed"), row(&s, "amy"));
+        assert_eq!((zed.score, amy.score), (33.0, 33.0));
+        assert_eq!(at(&s, "zed") + 1, at(&s, "amy"));
+        assert_eq!(zed.decided_by, "WM C.8(e) round one ranking");
+    }
+
     // --- WM C.9, C.10 ---------------------------------------------------------------------
 
     #[test]
@@ -2435,6 +2543,56 @@ mod tests {
         assert!(!row(&s, "E2").advances && !row(&s, "A1").advances);
         assert!(close(row(&s, "E1").bonus, 56.0 / 3.0));
         assert_eq!(row(&s, "E2").bonus, 16.0);
+    }
+
+    #[test]
+    fn wm_c_9_c_round_two_ranking() {
+        // C.9(c): "Highest ranking based on Round 2 criterion set out in rule C8." Round two:
+        // zed (Austria, 42) first, amy (England, 24) second. The semi-final, one board: amy
+        // (Austria) and zed (England) share first with 9 (33 each); with one board each power's
+        // total is its own score (C.9(a) level), and both had 9 at the end of 1911 (C.9(b)
+        // level): zed wins the board, though amy sorts first.
+        let mut r2 = wm_game(2, 1, &board7(WM_POWERS, "2", [10, 8, 6, 4, 3, 2, 1]));
+        set_stints(wm_map(), &mut r2, "AUSTRIA", &[("zed", "S1901M", true)]);
+        set_stints(wm_map(), &mut r2, "ENGLAND", &[("amy", "S1901M", true)]);
+        let mut sf = wm_game(3, 1, &board7(WM_POWERS, "s", [9, 9, 6, 4, 3, 2, 1]));
+        set_stints(wm_map(), &mut sf, "AUSTRIA", &[("amy", "S1901M", true)]);
+        set_stints(wm_map(), &mut sf, "ENGLAND", &[("zed", "S1901M", true)]);
+        let t = tournament(Rulebook::Wm2004, vec![r2, sf], &[]);
+        assert_eq!(names(&standings(&t, 2))[..2], ["zed", "amy"]);
+        let s = standings(&t, 3);
+        assert_eq!(s.advancing, ["zed"]);
+        assert_eq!(names(&s)[..2], ["zed", "amy"]);
+        assert_eq!((row(&s, "zed").score, row(&s, "amy").score), (33.0, 33.0));
+        assert_eq!(row(&s, "zed").decided_by, "WM C.9(c) round two ranking");
+    }
+
+    #[test]
+    fn wm_c_10_b_level_replacements_by_the_semi_final_ranking() {
+        // C.10: "the otherwise non-qualifying player with the highest overall Round 3
+        // positional bonus qualifies in his place with the tiebreaks as follows: a) highest
+        // overall Round 3 score b) highest ranking based on Round 3 criterion set out in Clause
+        // C9". Twin semi-final boards: A1 and A2 win (42); E1 and E2, second on each (bonus 16,
+        // score 24), have the best bonus of the rest, level on it and on C.10(a). By C.9 E2 is
+        // ahead: England's total is one, but it had 9 centres at the end of 1911 on board 2
+        // and 8 on board 1 (C.9(b)). A1 declines: E2 qualifies, though E1 sorts first.
+        let b1 = wm_game(3, 1, &board7(WM_POWERS, "1", [10, 8, 6, 4, 3, 2, 1]));
+        let mut b2 = wm_game(3, 2, &board7(WM_POWERS, "2", [10, 8, 6, 4, 3, 2, 1]));
+        set_year(wm_map(), &mut b2, 1911, "ENGLAND", 9);
+        let mut t = tournament(Rulebook::Wm2004, vec![b1, b2], &[]);
+        assert_eq!(standings(&t, 3).advancing, ["A1", "A2"]);
+        t.declined = vec!["A1".to_string()];
+        let s = standings(&t, 3);
+        assert_eq!(s.advancing, ["A2", "E2"]);
+        let (e2, e1) = (row(&s, "E2"), row(&s, "E1"));
+        assert_eq!(
+            (e2.bonus, e2.game_score, e1.bonus, e1.game_score),
+            (16.0, 24.0, 16.0, 24.0)
+        );
+        // The C.9 ranking C.10(b) goes by.
+        assert_eq!(names(&s)[2..4], ["E2", "E1"]);
+        assert_eq!(e2.decided_by, "WM C.9(b) count-back 1911");
+        assert!(e2.advances && !e1.advances);
     }
 
     // --- WM C.11 --------------------------------------------------------------------------
@@ -2528,6 +2686,162 @@ mod tests {
         assert_eq!(s.teams[0].decided_by, "WM C.12(a) players in round two");
         assert_eq!(s.team_winner.as_deref(), Some("x"));
         assert_eq!(team(&s, "y").credits, 10.0, "round one's credits shown");
+    }
+
+    /// A WM board of seven ending 10, 8, 6, 4, 3, 2 and `last` centres (42, 24, 14, 8, 5, 3
+    /// and `last` points), each power's player named by [`board7`] with the tag
+    /// "<round><board>" ("E21"), or as `named` gives (power, player).
+    fn wm_board(round: u8, board: u32, last: u32, named: &[(&str, &str)]) -> GameResult {
+        let tag = format!("{round}{board}");
+        let seats: Vec<SeatSpec> = board7(WM_POWERS, &tag, [10, 8, 6, 4, 3, 2, last])
+            .into_iter()
+            .map(|(p, n, c)| {
+                let n = named
+                    .iter()
+                    .find(|x| x.0 == p)
+                    .map_or(n, |x| x.1.to_string());
+                (p, n, c)
+            })
+            .collect();
+        wm_game(round, board, &seats)
+    }
+
+    /// The team standings after round two: (team, score, decided_by).
+    fn team_order(s: &Standings) -> Vec<(&str, f64, &str)> {
+        s.teams
+            .iter()
+            .map(|t| (t.team.as_str(), t.score, t.decided_by.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn wm_c_12_b_total_without_the_highest_round_two_score() {
+        // C.12(b): "Total score with the highest individual round two score removed from the
+        // calculation (or with further scores removed until a result is achieved)". zulu:
+        // round one 24 + 0, round two 14 + 14; alpha: round one 14 + 14, round two 24 + 0.
+        // Both 52, both with two players advanced (everyone does). Without the highest round
+        // two score: zulu 38, alpha 28. zulu wins, though C.12(c) (zulu 28, alpha 38), the
+        // round one team place (alpha 28 to 24, C.12(d)) and the name would all give alpha.
+        let games = vec![
+            wm_board(
+                1,
+                1,
+                0,
+                &[("ENGLAND", "z1"), ("TURKEY", "z2"), ("FRANCE", "a1")],
+            ),
+            wm_board(1, 2, 0, &[("FRANCE", "a2")]),
+            wm_board(2, 1, 0, &[("FRANCE", "z1"), ("ENGLAND", "a1")]),
+            wm_board(2, 2, 0, &[("FRANCE", "z2"), ("TURKEY", "a2")]),
+        ];
+        let teams = [
+            ("z1", "zulu"),
+            ("z2", "zulu"),
+            ("a1", "alpha"),
+            ("a2", "alpha"),
+        ];
+        let mut t = tournament(Rulebook::Wm2004, games, &teams);
+        t.advance = vec![Some(14)];
+        let one = standings(&t, 1);
+        assert!(
+            ["z1", "z2", "a1", "a2"]
+                .iter()
+                .all(|p| row(&one, p).advances)
+        );
+        assert_eq!(team_order(&one)[0], ("alpha", 28.0, "score"));
+        let s = standings(&t, 2);
+        assert_eq!(
+            team_order(&s),
+            [
+                (
+                    "zulu",
+                    52.0,
+                    "WM C.12(b) total without the highest round two scores"
+                ),
+                ("alpha", 52.0, "score"),
+            ]
+        );
+        assert_eq!(s.team_winner.as_deref(), Some("zulu"));
+    }
+
+    #[test]
+    fn wm_c_12_c_total_without_the_highest_round_one_score() {
+        // C.12(c): "Total score with the highest individual round one score removed from the
+        // calculation (or with further scores removed until a result is achieved)". zulu:
+        // round one 14 + 14 + 0, round two 8; alpha: round one 24 + 3 + 1, round two 8. Both
+        // 36, three players advanced each, level on C.12(b) (36 - 8). Without the highest
+        // round one score: zulu 22, alpha 12: zulu wins, though alpha sorts first. (C.12(d)
+        // agrees, as it must: equal round one totals are ranked by C.6(a), the same removal.)
+        let games = vec![
+            wm_board(
+                1,
+                1,
+                1,
+                &[
+                    ("ENGLAND", "a1"),
+                    ("RUSSIA", "a2"),
+                    ("TURKEY", "a3"),
+                    ("FRANCE", "z1"),
+                ],
+            ),
+            wm_board(1, 2, 0, &[("FRANCE", "z2"), ("TURKEY", "z3")]),
+            wm_board(2, 1, 0, &[("GERMANY", "z1")]),
+            wm_board(2, 2, 0, &[("GERMANY", "a1")]),
+        ];
+        let teams = [
+            ("z1", "zulu"),
+            ("z2", "zulu"),
+            ("z3", "zulu"),
+            ("a1", "alpha"),
+            ("a2", "alpha"),
+            ("a3", "alpha"),
+        ];
+        let mut t = tournament(Rulebook::Wm2004, games, &teams);
+        t.advance = vec![Some(14)];
+        let s = standings(&t, 2);
+        assert_eq!(
+            team_order(&s),
+            [
+                (
+                    "zulu",
+                    36.0,
+                    "WM C.12(c) total without the highest round one scores"
+                ),
+                ("alpha", 36.0, "score"),
+            ]
+        );
+        assert_eq!(s.team_winner.as_deref(), Some("zulu"));
+    }
+
+    #[test]
+    fn wm_c_12_d_round_one_team_place() {
+        // C.12(d): "Highest ranking team at the end of round one." Twin boards each round:
+        // zulu's z1 and alpha's a1 play Austria in round one (42 each) and England in round
+        // two (24 each): 66 each, level on C.12(a)-(c). Round one ranked zulu first by C.6(b):
+        // z1 had 11 centres at the end of 1908, a1 10 (C.7(d)). zulu wins, though alpha sorts
+        // first.
+        let mut z = wm_board(1, 1, 1, &[("AUSTRIA", "z1")]);
+        set_year(wm_map(), &mut z, 1908, "AUSTRIA", 11);
+        let games = vec![
+            z,
+            wm_board(1, 2, 1, &[("AUSTRIA", "a1")]),
+            wm_board(2, 1, 1, &[("ENGLAND", "z1")]),
+            wm_board(2, 2, 1, &[("ENGLAND", "a1")]),
+        ];
+        let mut t = tournament(Rulebook::Wm2004, games, &[("z1", "zulu"), ("a1", "alpha")]);
+        t.advance = vec![Some(14)];
+        assert_eq!(
+            team_order(&standings(&t, 1))[0],
+            ("zulu", 42.0, "WM C.6(b) highest ranking player")
+        );
+        let s = standings(&t, 2);
+        assert_eq!(
+            team_order(&s),
+            [
+                ("zulu", 66.0, "WM C.12(d) round one team place"),
+                ("alpha", 66.0, "score"),
+            ]
+        );
+        assert_eq!(s.team_winner.as_deref(), Some("zulu"));
     }
 
     // --- WM C.13 --------------------------------------------------------------------------
@@ -2782,6 +3096,55 @@ mod tests {
             "Maharajiad A.20(a) least successful country"
         );
         assert!(s.advancing.is_empty());
+    }
+
+    #[test]
+    fn maharajiad_a_20_b_count_back_in_the_second_round() {
+        // A.20(b): "Count-back (i.e. greatest number of SCs held at the end of 1509, then if a
+        // further tie-break is required, the greatest number of SCs held at the end of 1508,
+        // etc.)". Round one: g1 (Gondwana 10) wins the board; amy (Bahmana) and zed (Delhi)
+        // have 9, level over the round, amy ahead by A.19(b) (zed's Delhi had 8 at the end of
+        // 1509); three advance.
+        let mut r1 = mh_game(
+            1,
+            1,
+            &[
+                seat("BAHMANA", "amy", 9),
+                seat("DELHI", "zed", 9),
+                seat("GONDWANA", "g1", 10),
+                seat("MUGHALISTAN", "m1", 3),
+            ],
+        );
+        set_year(mh_map(), &mut r1, 1509, "DELHI", 8);
+        // Round two: zed (Bahmana) and amy (Delhi) end with 12; each power totals 21 over the
+        // two rounds (A.20(a) level). At the end of 1509 zed had 12, amy 11: zed wins, though
+        // round one (A.20(c)) and the name would give amy.
+        let mut r2 = mh_game(
+            2,
+            1,
+            &[
+                seat("BAHMANA", "zed", 12),
+                seat("DELHI", "amy", 12),
+                seat("GONDWANA", "g1", 5),
+            ],
+        );
+        set_year(mh_map(), &mut r2, 1509, "DELHI", 11);
+        let mut t = tournament(Rulebook::Maharajiad, vec![r1, r2], &[]);
+        t.advance = vec![Some(3)];
+        let one = standings(&t, 1);
+        assert_eq!(one.advancing, ["g1", "amy", "zed"]);
+        assert_eq!(
+            row(&one, "amy").decided_by,
+            "Maharajiad A.19(b) count-back 1509"
+        );
+        let s = standings(&t, 2);
+        assert_eq!(s.winner.as_deref(), Some("zed"));
+        assert_eq!(names(&s)[..2], ["zed", "amy"]);
+        assert_eq!((row(&s, "zed").score, row(&s, "amy").score), (12.0, 12.0));
+        assert_eq!(
+            s.players[0].decided_by,
+            "Maharajiad A.20(b) count-back 1509"
+        );
     }
 
     #[test]
