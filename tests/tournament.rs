@@ -688,6 +688,13 @@ async fn a_maharajiad_is_played_from_its_first_round_to_its_winner() {
     let winner = s.winner.clone().expect("A.17: the winner");
     assert_eq!(winner, s.players[0].player);
     assert!(s.advancing.is_empty(), "nothing after the last round");
+    // Round one's standings stay to be read after round two.
+    let one = tournament::table_of(&mut c, &t, Some(1))
+        .await
+        .expect("round one");
+    assert_eq!(one.standings.round, 1);
+    assert_eq!(one.standings.advancing.len(), 7);
+    assert!(tournament::table_of(&mut c, &t, Some(3)).await.is_err());
     drop(c);
     let more = tournament::console(&pool, &env(), "mj1", &TdCommand::Round, now).await;
     assert!(

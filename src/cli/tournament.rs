@@ -81,11 +81,15 @@ pub enum Command {
         #[arg(long)]
         id: String,
     },
-    /// Print the standings of the latest round; --csv writes them as CSV too, --mail sends
-    /// them to the directors, --release to every player (now and after each game).
+    /// Print the standings of the latest round (or --round N); --csv writes them as CSV too,
+    /// --mail sends the latest to the directors, --release to every player (now and after each
+    /// game).
     Standings {
         #[arg(long)]
         id: String,
+        /// An earlier round's standings (default: the latest round).
+        #[arg(long)]
+        round: Option<i64>,
         #[arg(long, value_name = "FILE")]
         csv: Option<PathBuf>,
         #[arg(long)]
@@ -209,13 +213,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             Command::Standings {
                 id,
+                round,
                 csv,
                 mail,
                 release,
             } => {
                 let mut c = pool.acquire().await?;
                 let t = tournament::get(&mut c, &id).await?;
-                let table = tournament::table(&mut c, &t).await?;
+                let table = tournament::table_of(&mut c, &t, round).await?;
                 drop(c);
                 print!(
                     "{}",

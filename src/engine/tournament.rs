@@ -575,8 +575,26 @@ pub struct Table {
 
 /// The standings now: the latest round's (round one before any is made).
 pub async fn table(c: &mut SqliteConnection, t: &TournamentRow) -> Result<Table> {
+    table_of(c, t, None).await
+}
+
+/// The standings after `round` (None: the latest), from the games finished so far.
+pub async fn table_of(
+    c: &mut SqliteConnection,
+    t: &TournamentRow,
+    round: Option<i64>,
+) -> Result<Table> {
     let (input, boards) = standings_input(c, t).await?;
-    let round = boards.iter().map(|b| b.round).max().unwrap_or(1);
+    let latest = boards.iter().map(|b| b.round).max().unwrap_or(1);
+    let round = match round {
+        None => latest,
+        Some(r) if (1..=latest).contains(&r) => r,
+        Some(r) => {
+            return Err(refused(format!(
+                "round {r} has not been made (rounds 1 to {latest})"
+            )));
+        }
+    };
     let games = boards.iter().filter(|b| b.round == round).count();
     let finished = input
         .games
