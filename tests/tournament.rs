@@ -938,3 +938,101 @@ async fn a_round_makes_its_games_from_the_preset_and_the_tournaments_options() {
         "the first deadline follows the tournament's movement_days"
     );
 }
+
+/// Every board of the latest round: all hold and vote a draw in Spring 1901, and the deadline
+/// passes. Returns the round's game ids.
+async fn draw_the_round(
+    pool: &SqlitePool,
+    t: &TournamentRow,
+    uid: &mut u32,
+    now: Ts,
+) -> Vec<String> {
+    let map = Map::standard();
+    let mut c = pool.acquire().await.expect("conn");
+    let boards = store::boards(&mut c, &t.id).await.expect("boards");
+    let round = boards.iter().map(|b| b.round).max().expect("a round");
+    let games: Vec<String> = boards
+        .iter()
+        .filter(|b| b.round == round)
+        .map(|b| b.game_id.clone())
+        .collect();
+    let mut deadline = now;
+    let mut mails = Vec::new();
+    for game in &games {
+        let phase = store::current_phase(&mut c, game)
+            .await
+            .expect("phase")
+            .expect("open");
+        deadline = deadline.max(phase.deadline);
+        let board = engine::board_from_json(map, &phase.board, &phase.phase).expect("board");
+        for p in store::players(&mut c, game).await.expect("players") {
+            let body = format!(
+                "SECRET {}\nVOTE DRAW YES\n{}\n",
+                p.secret,
+                holds(map, &board, &p.power).join("\n")
+            );
+            mails.push((p.address, format!("{game} {} S1901M", p.power), body));
+        }
+    }
+    drop(c);
+    for (from, subject, body) in mails {
+        *uid += 1;
+        let id = format!("Message-ID: <d{uid}@players.example.test>\r\n");
+        let mail = raw(&from, "gm@example.test", &subject, &id, &body);
+        assert_eq!(
+            deliver(pool, "gm", *uid, &mail, Some(now), now).await,
+            Processed::Accepted,
+            "{subject}"
+        );
+    }
+    engine::tick(pool, &env(), deadline + 1)
+        .await
+        .expect("tick");
+    games
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wm_tournament_has_four_rounds_then_its_winners() {
+    // WM B.1: "There will be four rounds"; B.3: to Fall 1909, 1909, 1912 and 1915; C.11, C.12:
+    // the individual and team winners. Fourteen teams: round two has seven boards (B.4), the
+    // semi-final seven (49 players, C.8), the final one (each semi-final board's best, C.9).
+    let pool = pool("four-rounds").await;
+    let (t, _) = wm_tournament(&pool, "wm11", "four rounds", 14).await;
+    let mut uid = 2_000;
+    let mut now = T0;
+    let mut sizes = Vec::new();
+    for (round, final_year) in [(1, 1909), (2, 1909), (3, 1912), (4, 1915)] {
+        let said = tournament::console(&pool, &env(), "wm11", &TdCommand::Round, now)
+            .await
+            .expect("round");
+        assert!(said.starts_with(&format!("round {round} made")), "{said}");
+        let games = draw_the_round(&pool, &t, &mut uid, now + 60).await;
+        sizes.push(games.len());
+        let mut c = pool.acquire().await.expect("conn");
+        for game in &games {
+            let g = store::game(&mut c, game).await.expect("q").expect("game");
+            assert_eq!(g.status, store::GameStatus::Finished, "{game}");
+            let rules: chancery::rules::Rules = serde_json::from_str(&g.rules).expect("rules");
+            assert_eq!(rules.final_year, Some(final_year), "WM B.3, round {round}");
+        }
+        now += 30 * DAY;
+    }
+    assert_eq!(sizes, vec![14, 7, 7, 1]);
+    let mut c = pool.acquire().await.expect("conn");
+    let table = tournament::table(&mut c, &t).await.expect("standings");
+    drop(c);
+    let s = &table.standings;
+    assert_eq!(s.round, 4);
+    assert_eq!(s.players.len(), 7, "the final board");
+    assert_eq!(
+        s.winner.as_deref(),
+        Some(s.players[0].player.as_str()),
+        "C.11"
+    );
+    assert!(s.team_winner.is_some(), "C.12");
+    let fifth = tournament::console(&pool, &env(), "wm11", &TdCommand::Round, now).await;
+    assert!(
+        fifth.is_err_and(|e| e.to_string().contains("has 4 rounds")),
+        "WM B.1: four rounds"
+    );
+}
