@@ -150,6 +150,39 @@ pub const MAX_COMMANDS: usize = 50;
 /// The longest broadcast, in characters.
 pub const MAX_BROADCAST_CHARS: usize = 20_000;
 
+/// What a line of a master's or director's command mail is, before any command is read.
+pub enum LineKind<'a> {
+    Blank,
+    /// `SECRET words` (or `PASSWORD`): the sender's secret, never echoed.
+    Secret(String),
+    /// `SIGNOFF`, `END` or `ENDCOMMANDS`: nothing after it is read.
+    End,
+    /// Anything else, trimmed: a command to read.
+    Command(&'a str),
+}
+
+/// Sort a line of a command mail (shared by `read_commands` and the directors' reader).
+pub fn line_kind(line: &str) -> LineKind<'_> {
+    let text = line.trim();
+    if text.is_empty() {
+        return LineKind::Blank;
+    }
+    let first = text
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(':')
+        .to_ascii_uppercase();
+    match first.as_str() {
+        "SECRET" | "PASSWORD" => {
+            let s: Vec<&str> = text.split_whitespace().skip(1).collect();
+            LineKind::Secret(s.join(" ").trim_start_matches(':').trim().to_string())
+        }
+        "SIGNOFF" | "END" | "ENDCOMMANDS" => LineKind::End,
+        _ => LineKind::Command(text),
+    }
+}
+
 /// Read a command mail's lines. Blank lines and a closing `SIGNOFF`/`END` are skipped; every
 /// other line is a command or an error saying why it is not one.
 pub fn read_commands(lines: &[BodyLine]) -> CommandMail {
@@ -180,25 +213,16 @@ pub fn read_commands(lines: &[BodyLine]) -> CommandMail {
             }
             continue;
         }
-        let text = l.text.trim();
-        if text.is_empty() {
-            continue;
-        }
-        let first = text
-            .split_whitespace()
-            .next()
-            .unwrap_or("")
-            .trim_end_matches(':')
-            .to_ascii_uppercase();
-        if first == "SECRET" || first == "PASSWORD" {
-            let s: Vec<&str> = text.split_whitespace().skip(1).collect();
-            out.secret = Some(s.join(" ").trim_start_matches(':').trim().to_string());
-            continue;
-        }
-        if matches!(first.as_str(), "SIGNOFF" | "END" | "ENDCOMMANDS") {
-            break;
-        }
-        if first == "BROADCAST" && text.split_whitespace().count() == 1 {
+        let text = match line_kind(&l.text) {
+            LineKind::Blank => continue,
+            LineKind::Secret(secret) => {
+                out.secret = Some(secret);
+                continue;
+            }
+            LineKind::End => break,
+            LineKind::Command(text) => text,
+        };
+        if text.trim_end_matches(':').eq_ignore_ascii_case("BROADCAST") {
             broadcast = Some((l.number, Vec::new()));
             continue;
         }

@@ -1,6 +1,7 @@
 //! A tournament director's command mail (subject `<tournament> TD`): one command a line, each
 //! answered, as a game master's are (`commands.rs`). Pure.
 
+use crate::commands::{LineKind, line_kind};
 use crate::message::BodyLine;
 
 /// A tournament director's command (issue 14; WM B, C; Maharajiad A.3).
@@ -91,24 +92,15 @@ pub const MAX_TD_COMMANDS: usize = 400;
 pub fn read_td_commands(lines: &[BodyLine]) -> TdMail {
     let mut out = TdMail::default();
     for l in lines {
-        let text = l.text.trim();
-        if text.is_empty() {
-            continue;
-        }
-        let first = text
-            .split_whitespace()
-            .next()
-            .unwrap_or("")
-            .trim_end_matches(':')
-            .to_ascii_uppercase();
-        if first == "SECRET" || first == "PASSWORD" {
-            let s: Vec<&str> = text.split_whitespace().skip(1).collect();
-            out.secret = Some(s.join(" ").trim_start_matches(':').trim().to_string());
-            continue;
-        }
-        if matches!(first.as_str(), "SIGNOFF" | "END" | "ENDCOMMANDS") {
-            break;
-        }
+        let text = match line_kind(&l.text) {
+            LineKind::Blank => continue,
+            LineKind::Secret(secret) => {
+                out.secret = Some(secret);
+                continue;
+            }
+            LineKind::End => break,
+            LineKind::Command(text) => text,
+        };
         let read = if out.lines.len() >= MAX_TD_COMMANDS {
             Err(format!(
                 "at most {MAX_TD_COMMANDS} commands a mail; the rest were not read"
