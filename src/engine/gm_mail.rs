@@ -7,8 +7,9 @@ use super::*;
 use crate::commands::read_commands;
 use crate::outgoing::render::CommandReplyLine;
 
-/// Is this the subject of a command mail for game `game`: `<game> GM ...` (after any `Re:`)?
-pub(super) fn is_command_subject(subject: &str, game: &str) -> bool {
+/// The first two words of a subject after any `Re:` or `Fwd:`, punctuation trimmed: a command
+/// mail's `<game> GM` or a director's `<tournament> TD`.
+pub(super) fn command_head(subject: &str) -> (Option<&str>, Option<&str>) {
     let mut words = subject
         .split_whitespace()
         .map(|w| w.trim_matches(|ch: char| !ch.is_alphanumeric()))
@@ -19,8 +20,15 @@ pub(super) fn is_command_subject(subject: &str, game: &str) -> bool {
                 "re" | "fwd" | "fw" | "aw" | "tr"
             )
         });
-    words.next().is_some_and(|w| w.eq_ignore_ascii_case(game))
-        && words.next().is_some_and(|w| w.eq_ignore_ascii_case("gm"))
+    (words.next(), words.next())
+}
+
+/// Is this the subject of a command mail for game `game`: `<game> GM ...` (after any `Re:`)?
+pub(super) fn is_command_subject(subject: &str, game: &str) -> bool {
+    match command_head(subject) {
+        (Some(g), Some(gm)) => g.eq_ignore_ascii_case(game) && gm.eq_ignore_ascii_case("gm"),
+        _ => false,
+    }
 }
 
 pub(super) async fn command_mail(

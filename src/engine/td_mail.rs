@@ -12,17 +12,7 @@ pub(super) async fn tournament_of(
     c: &mut SqliteConnection,
     subject: &str,
 ) -> Result<Option<TournamentRow>> {
-    let mut words = subject
-        .split_whitespace()
-        .map(|w| w.trim_matches(|ch: char| !ch.is_alphanumeric()))
-        .filter(|w| !w.is_empty())
-        .skip_while(|w| {
-            matches!(
-                w.to_ascii_lowercase().as_str(),
-                "re" | "fwd" | "fw" | "aw" | "tr"
-            )
-        });
-    let (Some(id), Some(td)) = (words.next(), words.next()) else {
+    let (Some(id), Some(td)) = super::gm_mail::command_head(subject) else {
         return Ok(None);
     };
     if !td.eq_ignore_ascii_case("td") || id.len() > 32 {
@@ -42,9 +32,9 @@ pub(super) async fn command_mail(
     let from = msg.from_address.clone().unwrap_or_default();
     let rules = Rules::preset(&t.preset).map_err(|e| EngineError::Refused(e.to_string()))?;
     let read = read_td_commands(&msg.lines);
-    let director = store::directors(c, &t.id)
-        .await?
-        .into_iter()
+    let directors = store::directors(c, &t.id).await?;
+    let director = directors
+        .iter()
         .find(|d| d.address.eq_ignore_ascii_case(&from));
     let refusal = match &director {
         None => Some(format!(
@@ -76,17 +66,20 @@ pub(super) async fn command_mail(
             subject = compose::echo_subject(&msg.subject),
             mid = msg.message_id.as_deref().unwrap_or("(none)"),
         );
-        for d in store::directors(c, &t.id).await? {
-            let mail = compose::alert(
-                env,
-                &d.address,
-                &format!("td-refused|{}", ctx.key),
-                &format!("{}: a director's command mail was refused", t.id),
-                &body,
-            );
-            store::enqueue(c, &mail, now).await?;
-        }
-        if let Some(d) = &director {
+        let alerts: Vec<store::NewMail> = directors
+            .iter()
+            .map(|d| {
+                compose::alert(
+                    env,
+                    &d.address,
+                    &format!("td-refused|{}", ctx.key),
+                    &format!("{}: a director's command mail was refused", t.id),
+                    &body,
+                )
+            })
+            .collect();
+        store::enqueue_many(c, &alerts, now).await?;
+        if let Some(d) = director {
             let line = CommandReplyLine {
                 text: "(the whole mail)".into(),
                 ok: false,
