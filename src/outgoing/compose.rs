@@ -418,23 +418,30 @@ pub fn command_reply(
     key: &str,
     lines: Vec<render::CommandReplyLine>,
 ) -> Composed {
+    let r = command_reply_rendered(&g.id, to, lines, render::command_reply)?;
+    Ok(game_answer(env, g, "command-reply", to, msg, key, r))
+}
+
+/// A command reply (a game's or a tournament's, `name`), counted and rendered by `template`.
+fn command_reply_rendered(
+    name: &str,
+    to: &str,
+    lines: Vec<render::CommandReplyLine>,
+    template: fn(&render::CommandReplyView) -> Result<Rendered, render::RenderError>,
+) -> Result<Rendered, ComposeError> {
     let done = lines.iter().filter(|l| l.ok).count() as i64;
     let v = render::CommandReplyView {
-        game: g.id.clone(),
+        game: name.to_string(),
         refused: lines.len() as i64 - done,
         done,
         lines,
     };
-    let r = rendered(
-        render::command_reply(&v),
+    rendered(
+        template(&v),
         "command-reply",
         to,
-        &format!(
-            "{}: {} command(s) done, {} refused",
-            g.id, v.done, v.refused
-        ),
-    )?;
-    Ok(game_answer(env, g, "command-reply", to, msg, key, r))
+        &format!("{name}: {} command(s) done, {} refused", v.done, v.refused),
+    )
 }
 
 /// The answer to a tournament director's command mail: each line, done or refused, and why.
@@ -446,22 +453,7 @@ pub fn td_reply(
     key: &str,
     lines: Vec<render::CommandReplyLine>,
 ) -> Composed {
-    let done = lines.iter().filter(|l| l.ok).count() as i64;
-    let v = render::CommandReplyView {
-        game: t.id.clone(),
-        refused: lines.len() as i64 - done,
-        done,
-        lines,
-    };
-    let r = rendered(
-        render::td_reply(&v),
-        "command-reply",
-        to,
-        &format!(
-            "{}: {} command(s) done, {} refused",
-            t.id, v.done, v.refused
-        ),
-    )?;
+    let r = command_reply_rendered(&t.id, to, lines, render::td_reply)?;
     Ok(reply(
         env,
         "command-reply",
