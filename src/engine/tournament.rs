@@ -201,12 +201,7 @@ fn rounds_of(rulebook: Rulebook) -> i64 {
 
 /// The seating seed of a round: from the published seed, so anyone can redo the draw.
 fn seating_seed(seed: &str, round: i64) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in format!("{seed}|seating|{round}").bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    crate::scoring::fnv1a(format!("{seed}|seating|{round}").bytes())
 }
 
 /// Swaps the seating search may try: enough for round two of a world final (WM B.6).

@@ -183,15 +183,22 @@ pub fn prorate(total: f64, played: u32, seasons: u32) -> f64 {
 /// reproducible: the roll for `who` is drawn from a seed published before the round (for
 /// example the tournament id and the round), so anyone can check it. 1 to 100.
 pub fn d100(seed: &str, who: &str) -> u32 {
-    // FNV-1a over the seed, a separator and the name: stable across platforms and versions.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in seed.bytes().chain(std::iter::once(0)).chain(who.bytes()) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    // Over the seed, a separator and the name.
+    let mut h = fnv1a(seed.bytes().chain(std::iter::once(0)).chain(who.bytes()));
     // Fold the high bits in, so that the low digits depend on every byte.
     h ^= h >> 33;
     (h % 100) as u32 + 1
+}
+
+/// FNV-1a (64 bits) of `bytes`: a hash anyone can recompute, stable across platforms and
+/// versions, for draws from a published seed (the dice, a round's seating).
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 /// WM C.7(d), C.8(c), C.9(b), C.11(a), C.13(b); Maharajiad A.19(b): the count-back, "highest
