@@ -255,7 +255,7 @@ pub async fn start_round(
     let who: Vec<&EntrantRow> = if round == 1 {
         entrants.iter().filter(|e| !e.reserve).collect()
     } else {
-        let (input, _) = standings_input(c, t).await?;
+        let input = standings_input(c, t, &entrants, &boards).await?;
         let s = standings::standings(&input, (round - 1) as u8);
         s.advancing
             .iter()
@@ -520,43 +520,40 @@ async fn game_result(
     }))
 }
 
-/// What the standings are computed from, read from the store: the entrants, every finished
-/// board, the declines; and the boards of the tournament.
+/// What the standings are computed from: the `entrants` and their declines (as the caller read
+/// them), and each of `boards` that has finished, read from the store.
 pub async fn standings_input(
     c: &mut SqliteConnection,
     t: &TournamentRow,
-) -> Result<(standings::TournamentIn<'static>, Vec<BoardRow>)> {
+    entrants: &[EntrantRow],
+    boards: &[BoardRow],
+) -> Result<standings::TournamentIn<'static>> {
     let map = map_of_tournament(t)?;
-    let entrants = store::entrants(c, &t.id).await?;
-    let boards = store::boards(c, &t.id).await?;
     let mut games = Vec::new();
-    for b in &boards {
+    for b in boards {
         if let Some(r) = game_result(c, map, b).await? {
             games.push(r);
         }
     }
-    Ok((
-        standings::TournamentIn {
-            rulebook: rulebook_of(t),
-            map,
-            seed: t.seed.clone(),
-            entrants: entrants
-                .iter()
-                .map(|e| Entrant {
-                    name: e.address.clone(),
-                    team: e.team.clone(),
-                })
-                .collect(),
-            games,
-            declined: entrants
-                .iter()
-                .filter(|e| e.declined)
-                .map(|e| e.address.clone())
-                .collect(),
-            advance: Vec::new(),
-        },
-        boards,
-    ))
+    Ok(standings::TournamentIn {
+        rulebook: rulebook_of(t),
+        map,
+        seed: t.seed.clone(),
+        entrants: entrants
+            .iter()
+            .map(|e| Entrant {
+                name: e.address.clone(),
+                team: e.team.clone(),
+            })
+            .collect(),
+        games,
+        declined: entrants
+            .iter()
+            .filter(|e| e.declined)
+            .map(|e| e.address.clone())
+            .collect(),
+        advance: Vec::new(),
+    })
 }
 
 /// The standings of the latest round, with how many of its games are over, and the names to
@@ -579,7 +576,9 @@ pub async fn table_of(
     t: &TournamentRow,
     round: Option<i64>,
 ) -> Result<Table> {
-    let (input, boards) = standings_input(c, t).await?;
+    let entrants = store::entrants(c, &t.id).await?;
+    let boards = store::boards(c, &t.id).await?;
+    let input = standings_input(c, t, &entrants, &boards).await?;
     let latest = boards.iter().map(|b| b.round).max().unwrap_or(1);
     let round = match round {
         None => latest,
@@ -596,8 +595,7 @@ pub async fn table_of(
         .iter()
         .filter(|g| i64::from(g.round) == round)
         .count();
-    let names = store::entrants(c, &t.id)
-        .await?
+    let names = entrants
         .into_iter()
         .map(|e| {
             let shown = if e.name.is_empty() {
@@ -640,12 +638,8 @@ pub async fn mail_standings(
         .map(|d| d.address)
         .collect();
     if everyone {
-        to.extend(
-            store::entrants(c, &t.id)
-                .await?
-                .into_iter()
-                .map(|e| e.address),
-        );
+        // Every entrant: the table names each one by address.
+        to.extend(table.names.keys().cloned());
     }
     to.sort();
     to.dedup();
