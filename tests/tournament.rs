@@ -647,38 +647,11 @@ async fn a_maharajiad_is_played_from_its_first_round_to_its_winner() {
     let mut advancing = s.advancing.clone();
     advancing.sort();
     assert_eq!(seated, advancing);
-    let phase = store::current_phase(&mut c, "mj1r2b1")
-        .await
-        .expect("phase")
-        .expect("open");
     drop(c);
     // Everyone orders and votes a draw: the game ends, and the standings name the winner (A.17).
-    let map = Map::variant("maharajah").expect("map");
-    let board = engine::board_from_json(map, &phase.board, &phase.phase).expect("board");
     let now = T0 + 400 * DAY + 60;
-    for (i, p) in players.iter().enumerate() {
-        let orders = scripted_orders(map, &board, &p.power, &format!("final|{}", p.power));
-        let body = format!(
-            "SECRET {}\nVOTE DRAW YES\n{}\n",
-            p.secret,
-            orders.join("\n")
-        );
-        let id = format!("Message-ID: <final{i}@players.example.test>\r\n");
-        let mail = raw(
-            &p.address,
-            "gm@example.test",
-            &format!("mj1r2b1 {} {}", p.power, phase.phase),
-            &id,
-            &body,
-        );
-        assert_eq!(
-            deliver(&pool, "gm", 90_000 + i as u32, &mail, Some(now), now).await,
-            Processed::Accepted
-        );
-    }
-    engine::tick(&pool, &env(), phase.deadline + 1)
-        .await
-        .expect("tick");
+    let mut uid = 90_000;
+    draw_the_round(&pool, &t, &mut uid, now).await;
     let mut c = pool.acquire().await.expect("conn");
     let table = tournament::table(&mut c, &t).await.expect("standings");
     let s = &table.standings;
@@ -805,30 +778,17 @@ async fn a_board_rolled_back_after_its_end_is_no_longer_scored() {
     tournament::console(&pool, &env(), "wm08", &TdCommand::Round, T0)
         .await
         .expect("round");
-    let map = Map::standard();
     let game = "wm08r1b1";
-    let mut c = pool.acquire().await.expect("conn");
-    let players = store::players(&mut c, game).await.expect("players");
-    let phase = store::current_phase(&mut c, game)
-        .await
-        .expect("phase")
-        .expect("open");
-    drop(c);
-    let board = engine::board_from_json(map, &phase.board, &phase.phase).expect("board");
-    for (i, p) in players.iter().enumerate() {
-        let body = format!(
-            "SECRET {}\nVOTE DRAW YES\n{}\n",
-            p.secret,
-            holds(map, &board, &p.power).join("\n")
-        );
-        let id = format!("Message-ID: <r{i}@players.example.test>\r\n");
-        let subject = format!("{game} {} S1901M", p.power);
-        let mail = raw(&p.address, "gm@example.test", &subject, &id, &body);
-        deliver(&pool, "gm", 700 + i as u32, &mail, Some(T0 + 60), T0 + 60).await;
-    }
-    engine::tick(&pool, &env(), phase.deadline + 1)
-        .await
-        .expect("tick");
+    let deadline = {
+        let mut c = pool.acquire().await.expect("conn");
+        store::current_phase(&mut c, game)
+            .await
+            .expect("phase")
+            .expect("open")
+            .deadline
+    };
+    let mut uid = 700;
+    draw_the_round(&pool, &t, &mut uid, T0 + 60).await;
     let mut c = pool.acquire().await.expect("conn");
     let table = tournament::table(&mut c, &t).await.expect("standings");
     assert_eq!((table.finished, table.games), (1, 1), "the draw ended it");
@@ -840,7 +800,7 @@ async fn a_board_rolled_back_after_its_end_is_no_longer_scored() {
         game,
         &chancery::commands::GmCommand::Rollback("S1901M".into()),
         true,
-        phase.deadline + 60,
+        deadline + 60,
     )
     .await
     .expect("rollback");
@@ -939,15 +899,15 @@ async fn a_round_makes_its_games_from_the_preset_and_the_tournaments_options() {
     );
 }
 
-/// Every board of the latest round: all hold and vote a draw in Spring 1901, and the deadline
-/// passes. Returns the round's game ids.
+/// Every board of the latest round: all hold and vote a draw in its current phase, and the
+/// deadline passes. Returns the round's game ids.
 async fn draw_the_round(
     pool: &SqlitePool,
     t: &TournamentRow,
     uid: &mut u32,
     now: Ts,
 ) -> Vec<String> {
-    let map = Map::standard();
+    let map = Map::variant(&t.variant).expect("map");
     let mut c = pool.acquire().await.expect("conn");
     let boards = store::boards(&mut c, &t.id).await.expect("boards");
     let round = boards.iter().map(|b| b.round).max().expect("a round");
@@ -971,7 +931,11 @@ async fn draw_the_round(
                 p.secret,
                 holds(map, &board, &p.power).join("\n")
             );
-            mails.push((p.address, format!("{game} {} S1901M", p.power), body));
+            mails.push((
+                p.address,
+                format!("{game} {} {}", p.power, phase.phase),
+                body,
+            ));
         }
     }
     drop(c);
