@@ -230,19 +230,7 @@ fn every_command_answers_help_and_unknown_flags_are_usage_errors() {
 fn a_game_takes_single_options_and_a_power_takes_one_player() {
     // Issue 11, point 7: any alternative rule chosen per game, not only whole presets; a second
     // player for a power is refused, not silently written over the first.
-    let dir = std::env::temp_dir().join(format!("chancery-cli-game-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
-    let config = dir.join("chancery.toml");
-    let base =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("config/chancery.toml"))
-            .expect("config");
-    std::fs::write(
-        &config,
-        base.replace("../var/chancery.sqlite", "chancery.sqlite"),
-    )
-    .expect("write config");
-    let config = config.to_string_lossy().to_string();
+    let (_, config) = cli::fresh_config("game");
     let create = |id: &str, extra: &[&str]| {
         let mut args = vec![
             "game",

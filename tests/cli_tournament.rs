@@ -6,7 +6,6 @@
 mod cli;
 
 use cli::run;
-use std::path::Path;
 
 const POWERS: [&str; 7] = [
     "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
@@ -14,19 +13,7 @@ const POWERS: [&str; 7] = [
 
 #[test]
 fn a_director_runs_a_tournament_at_the_console() {
-    let dir = std::env::temp_dir().join(format!("chancery-cli-tournament-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
-    let config = dir.join("chancery.toml");
-    let base =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("config/chancery.toml"))
-            .expect("config");
-    std::fs::write(
-        &config,
-        base.replace("../var/chancery.sqlite", "chancery.sqlite"),
-    )
-    .expect("write config");
-    let config = config.to_string_lossy().to_string();
+    let (dir, config) = cli::fresh_config("tournament");
     let ok = |args: &[&str]| {
         let mut all = vec!["tournament"];
         all.extend_from_slice(args);

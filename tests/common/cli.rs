@@ -22,3 +22,24 @@ pub fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// A fresh directory `chancery-cli-<name>-<pid>` in the temporary directory with a copy of
+/// `config/chancery.toml` whose database lives beside it: (the directory, the config's path).
+#[allow(dead_code)] // not every test binary runs commands that need a configuration
+pub fn fresh_config(name: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("chancery-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let config = dir.join("chancery.toml");
+    let base = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/chancery.toml"),
+    )
+    .expect("config");
+    std::fs::write(
+        &config,
+        base.replace("../var/chancery.sqlite", "chancery.sqlite"),
+    )
+    .expect("write config");
+    let config = config.to_string_lossy().to_string();
+    (dir, config)
+}
