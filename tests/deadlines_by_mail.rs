@@ -12,7 +12,7 @@ mod mailstack;
 
 use chancery::engine::{self, admin};
 use chancery::policy::{DAY, HOUR, Ts};
-use chancery::service::{self, Clock, Tasks};
+use chancery::service::Clock;
 use chancery::store::{self, Role};
 use chancery::transport::smtp::Sender;
 use fixtures::{POWERS, T0, game_with, player};
@@ -58,15 +58,7 @@ async fn two_turns_with_an_extension_an_unavailable_period_and_an_nmr_by_mail() 
         .join("chancery.sqlite");
     let cfg = stack.chancery_config(&db);
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + HOUR)));
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server_task = {
-        let cfg = cfg.clone();
-        let clock = clock.clone();
-        let base = stack.dir.clone();
-        tokio::spawn(async move {
-            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: false }).await
-        })
-    };
+    let (stop, server_task) = mailstack::serve_by_hand(&cfg, &stack.dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let env = cfg.env();
     let first = deadline(&pool).await;

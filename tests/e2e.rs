@@ -11,7 +11,7 @@ use chancery::dev::localstack::POWERS;
 use chancery::engine;
 use chancery::policy::{DAY, Ts};
 use chancery::rules::Rules;
-use chancery::service::{self, Clock, Tasks};
+use chancery::service::Clock;
 use chancery::store::{self, PlayerRow};
 use chancery::transport::smtp::{OutMail, Sender};
 use mailstack::{Stack, TestClock, inbox, wait_for};
@@ -108,15 +108,7 @@ async fn a_full_1901_by_mail() {
 
     let cfg = stack.chancery_config(&db);
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server_task = {
-        let cfg = cfg.clone();
-        let clock = clock.clone();
-        let base = dir.clone();
-        tokio::spawn(async move {
-            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: false }).await
-        })
-    };
+    let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let pool = store::open(&db).await.expect("db");
     let env = cfg.env();

@@ -15,7 +15,7 @@ mod mailstack;
 
 use chancery::engine::{self, admin};
 use chancery::policy::{DAY, Ts};
-use chancery::service::{self, Clock, Tasks};
+use chancery::service::Clock;
 use chancery::store::{self, Role};
 use chancery::transport::smtp::Sender;
 use fixtures::{POWERS, T0, player, setup_at};
@@ -51,15 +51,7 @@ async fn a_game_run_to_its_end_by_mail() {
     };
     let cfg = stack.chancery_config(&db);
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server_task = {
-        let cfg = cfg.clone();
-        let clock = clock.clone();
-        let base = dir.clone();
-        tokio::spawn(async move {
-            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: false }).await
-        })
-    };
+    let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let pool = store::open(&db).await.expect("db");
     let env = cfg.env();
@@ -218,14 +210,7 @@ async fn two_games_on_one_server_with_one_player_in_both() {
     setup_at(&db, &["wm1", "wm2"]).await.close().await;
     let cfg = stack.chancery_config(&db);
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server_task = {
-        let cfg = cfg.clone();
-        let base = dir.clone();
-        tokio::spawn(async move {
-            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: false }).await
-        })
-    };
+    let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock);
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let france = player(2);
     send(
@@ -293,15 +278,7 @@ async fn games_end_by_their_final_year_and_by_maharajiad_x_1_over_the_mail_stack
     }
     let cfg = stack.chancery_config(&db);
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server_task = {
-        let cfg = cfg.clone();
-        let clock = clock.clone();
-        let base = dir.clone();
-        tokio::spawn(async move {
-            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: false }).await
-        })
-    };
+    let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let pool = store::open(&db).await.expect("db");
     let env = cfg.env();

@@ -13,7 +13,7 @@ mod mailstack;
 
 use chancery::engine::{self, admin};
 use chancery::policy::{HOUR, Ts};
-use chancery::service::{self, Clock, Tasks};
+use chancery::service::Clock;
 use chancery::store;
 use chancery::transport::smtp::Sender;
 use fixtures::{T0, player};
@@ -83,15 +83,7 @@ async fn two_maharajah_years_by_mail_with_river_convoys_and_a_new_home_centre() 
     engine::start_game(&pool, "mj1", T0).await.expect("start");
     let cfg = stack.chancery_config(&db);
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + HOUR)));
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server_task = {
-        let cfg = cfg.clone();
-        let clock = clock.clone();
-        let base = dir.clone();
-        tokio::spawn(async move {
-            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: false }).await
-        })
-    };
+    let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let env = cfg.env();
     let index = |power: &str| POWERS.iter().position(|p| *p == power).expect(power);

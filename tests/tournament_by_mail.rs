@@ -13,7 +13,7 @@ mod mailstack;
 
 use chancery::engine::{self, tournament};
 use chancery::map::Map;
-use chancery::service::{self, Clock, Tasks};
+use chancery::service::Clock;
 use chancery::store;
 use chancery::transport::smtp::Sender;
 use fixtures::{POWERS, T0, player};
@@ -61,15 +61,7 @@ async fn a_round_made_by_the_directors_mail_ends_with_the_standings_mail() {
     };
     let cfg = stack.chancery_config(&db);
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server_task = {
-        let cfg = cfg.clone();
-        let clock = clock.clone();
-        let base = dir.clone();
-        tokio::spawn(async move {
-            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: false }).await
-        })
-    };
+    let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let pool = store::open(&db).await.expect("db");
     let env = cfg.env();

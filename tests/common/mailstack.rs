@@ -574,3 +574,29 @@ pub async fn send(
     };
     sender.send(&mail).await.expect("send");
 }
+
+/// Chancery serving `cfg` from `base` on the test's `clock`, the scheduler left to the test
+/// (which ticks by hand): (the stop switch, the server's task).
+pub fn serve_by_hand(
+    cfg: &chancery::config::Config,
+    base: &Path,
+    clock: std::sync::Arc<TestClock>,
+) -> (
+    tokio::sync::watch::Sender<bool>,
+    tokio::task::JoinHandle<Result<(), String>>,
+) {
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let cfg = cfg.clone();
+    let base = base.to_path_buf();
+    let task = tokio::spawn(async move {
+        chancery::service::serve_with(
+            cfg,
+            &base,
+            clock,
+            stopped,
+            chancery::service::Tasks { scheduler: false },
+        )
+        .await
+    });
+    (stop, task)
+}
