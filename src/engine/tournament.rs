@@ -252,16 +252,21 @@ pub async fn start_round(
         )));
     }
     let entrants = store::entrants(c, &t.id).await?;
-    let who: Vec<&EntrantRow> = if round == 1 {
-        entrants.iter().filter(|e| !e.reserve).collect()
+    // The earlier rounds' games (all over, checked above): who advances, and whom each met.
+    let input = if round == 1 {
+        None
     } else {
-        let input = standings_input(c, t, &entrants, &boards).await?;
-        let s = standings::standings(&input, (round - 1) as u8);
-        s.advancing
+        Some(standings_input(c, t, &entrants, &boards).await?)
+    };
+    let who: Vec<&EntrantRow> = match &input {
+        None => entrants.iter().filter(|e| !e.reserve).collect(),
+        Some(input) => standings::standings(input, (round - 1) as u8)
+            .advancing
             .iter()
             .filter_map(|a| entrants.iter().find(|e| &e.address == a))
-            .collect()
+            .collect(),
     };
+    let earlier: &[GameResult] = input.as_ref().map_or(&[], |i| &i.games);
     let powers = map.powers.len();
     if round == 1 && rulebook == Rulebook::Wm2004 {
         // WM B.2: every player is on a team, and teams are of seven.
@@ -289,14 +294,16 @@ pub async fn start_round(
     // fixed in round one (B.5), and what they played and whom they met before (B.6 c, d).
     let mut team_index: Vec<String> = Vec::new();
     let mut history: HashMap<&str, (Vec<usize>, Vec<String>)> = HashMap::new();
-    for b in &boards {
-        let players = store::players(c, &b.game_id).await?;
-        let (stints, _) = stints_of(c, &b.game_id, map, &players).await?;
-        let at_board: Vec<&str> = stints.iter().map(|(_, s)| s[0].player.as_str()).collect();
-        for (power, s) in &stints {
-            if let Some(e) = who.iter().find(|e| e.address == s[0].player) {
+    for g in earlier {
+        let at_board: Vec<&str> = g
+            .positions
+            .iter()
+            .map(|p| p.stints[0].player.as_str())
+            .collect();
+        for p in &g.positions {
+            if let Some(e) = who.iter().find(|e| e.address == p.stints[0].player) {
                 let h = history.entry(e.address.as_str()).or_default();
-                h.0.push(power.0 as usize);
+                h.0.push(p.power.0 as usize);
                 h.1.extend(
                     at_board
                         .iter()
