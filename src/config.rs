@@ -93,8 +93,9 @@ impl Server {
 }
 
 impl Config {
-    /// What the engine needs from the configuration.
-    pub fn env(&self) -> Env {
+    /// What the engine needs from the configuration, without the server key (which the store
+    /// keeps): `engine::env` gives the whole of it.
+    pub fn env_without_key(&self) -> Env {
         Env {
             authserv_id: self.authserv_id.clone(),
             message_id_domain: self.message_id_domain.clone(),
@@ -106,6 +107,7 @@ impl Config {
             alert_from: self.gm_mailbox.username.to_ascii_lowercase(),
             confirm_from: self.confirm_mailbox.username.to_ascii_lowercase(),
             limits: self.limits.clone(),
+            key: ServerKey::default(),
         }
     }
 
@@ -136,6 +138,41 @@ pub struct Env {
     /// The confirmation mailbox's own address (receipts about no game come from it).
     pub confirm_from: String,
     pub limits: Limits,
+    /// The server's secret key (generated at first start, kept in the store): Message-IDs a
+    /// reader must not be able to invert, and the order of anonymous press, are keyed with it.
+    pub key: ServerKey,
+}
+
+/// A server secret. Its bytes never leave the process except into the store; `Debug` does not
+/// print them.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct ServerKey(std::sync::Arc<[u8]>);
+
+impl ServerKey {
+    pub fn new(bytes: &[u8]) -> ServerKey {
+        ServerKey(bytes.into())
+    }
+
+    /// HMAC-SHA-256 of `data` under this key, as lower-case hex.
+    pub fn mac_hex(&self, data: &[u8]) -> String {
+        use hmac::{KeyInit, Mac};
+        // HMAC takes a key of any length; an empty key (a test's default) is still a key.
+        let Ok(mut mac) = hmac::Hmac::<sha2::Sha256>::new_from_slice(&self.0) else {
+            unreachable!("HMAC accepts keys of any length")
+        };
+        mac.update(data);
+        mac.finalize()
+            .into_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+}
+
+impl std::fmt::Debug for ServerKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ServerKey({} bytes)", self.0.len())
+    }
 }
 
 /// Bounds on what outside mail can make Chancery do or keep. `[limits]` in the configuration;
@@ -143,10 +180,19 @@ pub struct Env {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
-    /// Answers (acknowledgements, rejections, receipts) to one address in an hour; then one
-    /// "too many mails" notice, and mail is read and stored but not answered until the hour
-    /// has passed.
+    /// Answers (acknowledgements, rejections, receipts, query and command replies, reports) to
+    /// one address in an hour; then one "too many mails" notice, and mail is read and stored
+    /// but not answered until the hour has passed.
     pub answers_per_hour: i64,
+    /// Rejections for failed authentication (a wrong or missing secret, a failed DKIM check)
+    /// to one address in an hour. Counted apart from `answers_per_hour`, so that a forger
+    /// naming a player's power cannot use up that player's answers; past it, such mail is
+    /// recorded and not answered.
+    pub auth_rejections_per_hour: i64,
+    /// Queries (STATUS, HISTORY, SUMMARY) answered to one address in an hour when the sender
+    /// did not prove who it is (no secret, no DKIM pass): the answer goes to the registered
+    /// address, and a forged From must not make it a flood.
+    pub unauthenticated_queries_per_hour: i64,
     /// Answers about one game in an hour, all addresses together.
     pub game_answers_per_hour: i64,
     /// Answers to an address that plays in no game, per day (backscatter: From can be forged).
@@ -159,6 +205,8 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             answers_per_hour: 30,
+            auth_rejections_per_hour: 3,
+            unauthenticated_queries_per_hour: 1,
             game_answers_per_hour: 300,
             stranger_answers_per_day: 1,
             raw_retention_days: 400,

@@ -60,7 +60,7 @@ async fn two_turns_with_an_extension_an_unavailable_period_and_an_nmr_by_mail() 
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + HOUR)));
     let (stop, server_task) = mailstack::serve_by_hand(&cfg, &stack.dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
-    let env = cfg.env();
+    let env = engine::env(&pool, &cfg, T0).await.expect("env");
     let first = deadline(&pool).await;
 
     // Spring: France asks for its guaranteed extension; England declares a period that covers

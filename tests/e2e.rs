@@ -111,7 +111,7 @@ async fn a_full_1901_by_mail() {
     let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let pool = store::open(&db).await.expect("db");
-    let env = cfg.env();
+    let env = engine::env(&pool, &cfg, T0).await.expect("env");
 
     // Spring 1901. France revises its orders; Italy sends nothing (NMR); Turkey is late.
     let spring: [&[&str]; 7] = [

@@ -580,7 +580,16 @@ async fn raw_mail_is_kept_for_the_retention_time_only() {
         .expect("row");
     assert_eq!(row.get::<i64, _>(0), 0);
     assert!(
-        store::processed(&mut c, "gm", 1, 1, "x")
+        store::processed(
+            &mut c,
+            &store::Seen {
+                mailbox: "gm",
+                uidvalidity: 1,
+                uid: 1,
+                sha256: "x",
+                content_sha256: "x",
+            },
+        )
             .await
             .expect("ledger")
     );

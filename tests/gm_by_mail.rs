@@ -54,7 +54,7 @@ async fn a_game_run_to_its_end_by_mail() {
     let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let pool = store::open(&db).await.expect("db");
-    let env = cfg.env();
+    let env = engine::env(&pool, &cfg, T0).await.expect("env");
     let command = |body: &str| format!("SECRET {td_secret}\n{body}\n");
 
     // The TD moves the deadline by a day; every player is told.
@@ -281,7 +281,7 @@ async fn games_end_by_their_final_year_and_by_maharajiad_x_1_over_the_mail_stack
     let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let pool = store::open(&db).await.expect("db");
-    let env = cfg.env();
+    let env = engine::env(&pool, &cfg, T0).await.expect("env");
     let phase_deadline = |game: &'static str| {
         let pool = pool.clone();
         async move {

@@ -180,17 +180,40 @@ async fn a_command_from_anyone_but_an_authenticated_master_is_refused_and_report
     assert_eq!(deadline(&pool).await, before, "nothing was done");
     assert!(audit(&pool).await.is_empty());
     let out = outbox(&pool).await;
-    // The masters are told of each, at their own addresses (not the server's).
+    // The masters are told, at their own addresses (not the server's): once an hour, the rest
+    // counted (issue 21.2: a thousand forged command mails must not make a thousand alerts).
     let alerts: Vec<_> = out.iter().filter(|o| o.0 == "alert").collect();
     for who in [GM, TD] {
         assert_eq!(
             alerts.iter().filter(|a| a.1 == who).count(),
-            3,
+            1,
             "{who}: {alerts:?}"
         );
     }
-    assert!(alerts.iter().any(|a| a.3.contains("not one")));
-    assert!(alerts.iter().any(|a| a.3.contains("the secret is wrong")));
+    assert!(alerts.iter().all(|a| a.3.contains("not one")));
+    assert!(alerts.iter().all(|a| a.3.contains("at most once an hour")));
+    // The next hour's alert says how many were held back.
+    let later = now + 3600;
+    let mail = raw(
+        "mallory@evil.test",
+        "gm@example.test",
+        "wm1 GM",
+        "",
+        "PROCESS\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 4, &mail, Some(later), later).await,
+        Processed::Rejected
+    );
+    let out = outbox(&pool).await;
+    let alerts: Vec<_> = out.iter().filter(|o| o.0 == "alert").collect();
+    assert_eq!(alerts.len(), 4, "{alerts:?}");
+    assert!(
+        alerts[2..]
+            .iter()
+            .all(|a| a.3.contains("In the hour before this one, 2 more were held back")),
+        "{alerts:?}"
+    );
     assert!(
         alerts
             .iter()

@@ -85,7 +85,7 @@ async fn two_maharajah_years_by_mail_with_river_convoys_and_a_new_home_centre() 
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + HOUR)));
     let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
-    let env = cfg.env();
+    let env = engine::env(&pool, &cfg, T0).await.expect("env");
     let index = |power: &str| POWERS.iter().position(|p| *p == power).expect(power);
     let mut sent = 0;
     // One phase: the powers' orders by mail, their acknowledgements, then the deadline.

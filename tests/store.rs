@@ -90,18 +90,15 @@ async fn ledger_outbox_and_reopen() {
     // A message and its ledger row, in one transaction with an outgoing mail.
     let mut tx = pool.begin().await.expect("tx");
     assert!(
-        !store::processed(&mut tx, "gm", 7, 1, "00")
+        !store::processed(&mut tx, &seen("gm", 7, 1, "00"))
             .await
             .expect("q")
     );
     store::record_message(
         &mut tx,
-        "gm",
-        7,
-        1,
+        &seen("gm", 7, 1, "00"),
         Some("a@x"),
         b"raw",
-        "00",
         200,
         Some(190),
         Some("p@x"),
@@ -116,7 +113,7 @@ async fn ledger_outbox_and_reopen() {
     store::enqueue(
         &mut tx,
         &NewMail {
-            kind: "ack",
+            kind: store::MailKind::Ack,
             message_id: "ack-1@chancery".into(),
             from: "gm@example.test".into(),
             to: "player3@example.test".into(),
@@ -134,22 +131,29 @@ async fn ledger_outbox_and_reopen() {
     tx.commit().await.expect("commit");
     // Seen again by position or by content (a re-delivery with a new UID); a Message-ID alone
     // decides nothing (a new mail may reuse one).
-    assert!(store::processed(&mut c, "gm", 7, 1, "ff").await.expect("q"));
+    assert!(store::processed(&mut c, &seen("gm", 7, 1, "ff")).await.expect("q"));
     assert!(
-        store::processed(&mut c, "gm", 7, 99, "00")
+        store::processed(&mut c, &seen("gm", 7, 99, "00"))
             .await
             .expect("q")
     );
     assert!(
-        !store::processed(&mut c, "gm", 7, 99, "ff")
+        !store::processed(&mut c, &seen("gm", 7, 99, "ff"))
             .await
             .expect("q")
     );
     assert!(
-        !store::processed(&mut c, "confirm", 7, 1, "00")
+        !store::processed(&mut c, &seen("confirm", 7, 1, "00"))
             .await
             .expect("q")
     );
+    // Issue 21.13: the same message delivered again in another SMTP transaction (other trace
+    // headers, so other raw bytes) has the same content digest: processed.
+    let redelivered = store::Seen {
+        content_sha256: "c-00",
+        ..seen("gm", 7, 100, "ee")
+    };
+    assert!(store::processed(&mut c, &redelivered).await.expect("q"));
     assert_eq!(store::last_uid(&mut c, "gm", 7).await.expect("q"), 1);
     assert_eq!(store::last_uid(&mut c, "gm", 8).await.expect("q"), 0);
 
@@ -157,12 +161,9 @@ async fn ledger_outbox_and_reopen() {
     let mut tx = pool.begin().await.expect("tx");
     store::record_message(
         &mut tx,
-        "gm",
-        7,
-        2,
+        &seen("gm", 7, 2, "11"),
         Some("b@x"),
         b"raw2",
-        "11",
         300,
         None,
         None,
@@ -175,7 +176,7 @@ async fn ledger_outbox_and_reopen() {
     .await
     .expect("record");
     tx.rollback().await.expect("rollback");
-    assert!(!store::processed(&mut c, "gm", 7, 2, "11").await.expect("q"));
+    assert!(!store::processed(&mut c, &seen("gm", 7, 2, "11")).await.expect("q"));
 
     // The outbox: due, sending, retry, sent.
     let due = store::due_outbox(&mut c, 200, 10).await.expect("due");
@@ -210,7 +211,7 @@ async fn ledger_outbox_and_reopen() {
     // Everything is still there after reopening the file.
     let pool = store::open(&path).await.expect("reopen");
     let mut c = pool.acquire().await.expect("conn");
-    assert!(store::processed(&mut c, "gm", 7, 1, "").await.expect("q"));
+    assert!(store::processed(&mut c, &seen("gm", 7, 1, "")).await.expect("q"));
     assert_eq!(
         store::outbox_counts(&mut c).await.expect("counts"),
         (0, 1, 0)
@@ -261,7 +262,7 @@ async fn phases_and_deadlines() {
 async fn receipts_go_first() {
     let pool = store::open(&db_path("priority")).await.expect("open");
     let mut c = pool.acquire().await.expect("conn");
-    let mail = |kind: &'static str, id: &str| NewMail {
+    let mail = |kind: store::MailKind, id: &str| NewMail {
         kind,
         message_id: id.into(),
         from: "gm@example.test".into(),
@@ -274,17 +275,27 @@ async fn receipts_go_first() {
         game: None,
     };
     for i in 0..5 {
-        store::enqueue(&mut c, &mail("ack", &format!("ack{i}")), 100)
+        store::enqueue(&mut c, &mail(store::MailKind::Ack, &format!("ack{i}")), 100)
             .await
             .expect("ack");
     }
-    store::enqueue(&mut c, &mail("receipt", "r1"), 200)
-        .await
-        .expect("receipt");
-    // The same Message-ID again is one mail, not two.
-    store::enqueue(&mut c, &mail("receipt", "r1"), 201)
-        .await
-        .expect("receipt");
+    assert!(
+        store::enqueue(&mut c, &mail(store::MailKind::Receipt, "r1"), 200)
+            .await
+            .expect("receipt")
+    );
+    // The same Message-ID again is one mail, not two; and never silently (issue 21.1): the
+    // duplicate is counted, by Message-ID and by kind.
+    assert!(
+        !store::enqueue(&mut c, &mail(store::MailKind::Receipt, "r1"), 201)
+            .await
+            .expect("receipt")
+    );
+    assert_eq!(store::duplicates_of(&mut c, "r1").await.expect("dups"), 1);
+    assert_eq!(
+        store::duplicate_counts(&mut c, 0).await.expect("counts"),
+        vec![(store::MailKind::Receipt, 1)]
+    );
     let due = store::due_outbox(&mut c, 300, 3).await.expect("due");
     assert_eq!(due[0].message_id, "r1", "the receipt jumps the queue");
     assert_eq!(due[1].message_id, "ack0");
@@ -378,4 +389,17 @@ async fn no_statement_of_the_store_scans_a_whole_table_unless_listed() {
     }
     assert!(checked >= 40, "only {checked} statements could be checked");
     assert!(scans.is_empty(), "{scans:#?}");
+}
+
+/// Where a message was found: its content digest is `c-` and its raw digest (as the tests of
+/// position and raw bytes need them apart).
+fn seen(mailbox: &'static str, uidvalidity: u32, uid: u32, sha256: &'static str) -> store::Seen<'static> {
+    let content: &'static str = Box::leak(format!("c-{sha256}").into_boxed_str());
+    store::Seen {
+        mailbox,
+        uidvalidity,
+        uid,
+        sha256,
+        content_sha256: content,
+    }
 }

@@ -64,7 +64,7 @@ async fn a_round_made_by_the_directors_mail_ends_with_the_standings_mail() {
     let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
     let pool = store::open(&db).await.expect("db");
-    let env = cfg.env();
+    let env = engine::env(&pool, &cfg, T0).await.expect("env");
 
     // One command mail: fourteen entrants in two teams (WM B.2), each given a power by the
     // team (B.5), then the round.

@@ -2,6 +2,7 @@
 
 use super::{ConfigArg, load_config, runtime};
 use chancery::commands::{self, GmCommand};
+use chancery::engine;
 use chancery::engine::admin::{self, NewGame, NewPlayer};
 use chancery::outgoing::compose::gmt;
 use chancery::store;
@@ -398,7 +399,13 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 );
             }
             Command::Start { id, .. } => {
-                let deadline = admin::start_game_and_tell(&pool, &cfg.env(), id, now).await?;
+                let deadline = admin::start_game_and_tell(
+                    &pool,
+                    &engine::env(&pool, &cfg, now).await?,
+                    id,
+                    now,
+                )
+                .await?;
                 println!("game {id} started; first deadline {}", gmt(deadline));
             }
             Command::Status { id, .. } => status(&pool, id).await?,
@@ -467,8 +474,15 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 ..
             } => {
                 let cmd = GmCommand::Rollback(phase.to_ascii_uppercase());
-                let done = admin::console_command_as(&pool, &cfg.env(), id, &cmd, *td_consent, now)
-                    .await?;
+                let done = admin::console_command_as(
+                    &pool,
+                    &engine::env(&pool, &cfg, now).await?,
+                    id,
+                    &cmd,
+                    *td_consent,
+                    now,
+                )
+                .await?;
                 if !done.ok {
                     anyhow::bail!("{}: refused: {}", cmd.canonical(), done.answer);
                 }
@@ -572,7 +586,8 @@ async fn console(
     cmd: &GmCommand,
     now: i64,
 ) -> anyhow::Result<()> {
-    let done = admin::console_command(pool, &cfg.env(), id, cmd, now).await?;
+    let done =
+        admin::console_command(pool, &engine::env(pool, &cfg, now).await?, id, cmd, now).await?;
     if done.ok {
         println!("{}: {}", cmd.canonical(), done.answer);
         Ok(())

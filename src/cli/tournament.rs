@@ -127,8 +127,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     })?;
     runtime()?.block_on(async {
         let pool = store::open(&base.join(&cfg.database)).await?;
-        let env = cfg.env();
         let now = chrono::Utc::now().timestamp();
+        let env = chancery::engine::env(&pool, &cfg, now).await?;
         match args.command {
             Command::Create {
                 id,

@@ -106,6 +106,9 @@ async fn storm(dir: &Path, games: usize) -> Result<(), String> {
         confirm_from: "confirm@example.test".into(),
         ..Env::default()
     };
+    let env = engine::keyed(&pool, env, t0)
+        .await
+        .map_err(|e| e.to_string())?;
     let start = Instant::now();
     let n = engine::tick(&pool, &env, t0 + 3 * DAY + 1)
         .await

@@ -265,9 +265,16 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
         td_secret = td.secret;
         say("   TD       td@example.test (may send command mails: subject \"demo GM\")");
-        let deadline = engine::admin::start_game_and_tell(&pool, &cfg.env(), "demo", start)
-            .await
-            .map_err(|e| e.to_string())?;
+        let deadline = engine::admin::start_game_and_tell(
+            &pool,
+            &engine::env(&pool, &cfg, start)
+                .await
+                .map_err(|e| e.to_string())?,
+            "demo",
+            start,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
         say(&format!(
             "   started; first deadline {}",
             crate::outgoing::compose::gmt(deadline)

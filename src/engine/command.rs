@@ -233,7 +233,9 @@ async fn run(
             }
             Err(why) => Ok(Done::refused(why)),
         },
-        GmCommand::Status => Ok(Done::ok(status_text(c, g, current.as_ref(), paused).await?)),
+        GmCommand::Status => Ok(Done::ok(
+            status_text(c, g, current.as_ref(), paused, StatusFor::Masters).await?,
+        )),
         GmCommand::Set { option, value } => {
             let rules = rules_of(g)?;
             let new = match rules.set(option, value) {
@@ -435,7 +437,7 @@ async fn rollback(
     let kind = phase.parse::<Phase>()?.kind;
     let wins = windows(&store::unavailable(c, &g.id).await?);
     let deadline = policy::deadline(&rules, now, kind, &wins);
-    store::roll_back(c, &g.id, p.seq, deadline).await?;
+    store::roll_back(c, &g.id, p.seq, deadline, now).await?;
     let text = format!(
         "The game has been rolled back to {phase} (WM D.VIII(1)): its results and everything \
          after them no longer stand, and the orders of {phase} are open again. The orders that \
@@ -564,35 +566,55 @@ async fn replace(
     )))
 }
 
+/// Who a STATUS is for: per-power facts (who has orders in, who used extension days) go to
+/// the masters only (issue 21.3: the docs promise an extension "without saying who asked");
+/// a player hears of their own power only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum StatusFor<'a> {
+    Masters,
+    /// A player (their power) or an observer (none).
+    Reader(Option<&'a str>),
+}
+
 /// The phase, the deadline and who has orders in (never what they are).
 pub(super) async fn status_text(
     c: &mut SqliteConnection,
     g: &GameRow,
     current: Option<&PhaseRow>,
     paused: Option<Ts>,
+    to: StatusFor<'_>,
 ) -> Result<String> {
     let Some(p) = current else {
         return Ok(format!("game {} is {}; no open phase", g.id, g.status));
     };
     let standing = store::standing_orders(c, &g.id, &p.phase).await?;
     let players = store::players(c, &g.id).await?;
-    let mut parts = Vec::new();
-    for pl in &players {
-        let s = standing.iter().find(|s| s.power == pl.power);
-        parts.push(format!(
-            "{} {}",
-            pl.power,
-            match s {
-                Some(s) if s.final_ => "final",
-                Some(_) => "in",
-                None => "none",
-            }
-        ));
-    }
+    let state = |power: &str| match standing.iter().find(|s| s.power == power) {
+        Some(s) if s.final_ => "final",
+        Some(_) => "in",
+        None => "none",
+    };
     let when = match paused {
         Some(left) => format!("paused, {} left", format_duration(left)),
         None => format!("deadline {}", format_gmt(p.deadline)),
     };
+    let own = match to {
+        StatusFor::Masters => None,
+        StatusFor::Reader(None) => return Ok(format!("{} {}, {when}", g.id, p.phase)),
+        StatusFor::Reader(Some(power)) => Some(power),
+    };
+    if let Some(power) = own {
+        return Ok(format!(
+            "{} {}, {when}; your orders ({power}): {}",
+            g.id,
+            p.phase,
+            state(power)
+        ));
+    }
+    let parts: Vec<String> = players
+        .iter()
+        .map(|pl| format!("{} {}", pl.power, state(&pl.power)))
+        .collect();
     // WM D.VII(5): the days of extension each position has used (the allowance is per game).
     let used: Vec<String> = players
         .iter()
@@ -655,6 +677,14 @@ pub(super) async fn announce_with(
                 .iter()
                 .map(|m| (m.address.as_str(), m.tz.as_str())),
         );
+    // What the announcement says is part of its cause: two announcements in one second (a
+    // command mail with DEADLINE then EXTEND, or PAUSE, RESUME, EXTEND 1d, EXTEND 2d) are
+    // different mails, and each must reach every player (WM D.VII(4)(b), issue 21.5).
+    let key = format!(
+        "{key}|{}",
+        crate::outgoing::ids::short_hash(&format!("{headline}|{text}|{message}|{deadline:?}"))
+    );
+    let key = key.as_str();
     let mut mails = Vec::new();
     for (to, tz) in readers {
         match compose::announcement(env, g, to, tz, key, headline, text, message, deadline) {

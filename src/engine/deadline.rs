@@ -337,7 +337,7 @@ pub(super) async fn preview(
     Ok(Ok(masters
         .iter()
         .map(|to| NewMail {
-            kind: "preview",
+            kind: store::MailKind::Preview,
             message_id: crate::outgoing::ids::new_message_id(
                 env,
                 "preview",

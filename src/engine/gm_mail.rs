@@ -81,11 +81,11 @@ pub(super) async fn command_mail(
             mid = msg.message_id.as_deref().unwrap_or("(none)"),
             n = read.lines.len(),
         );
-        alert_masters(
+        alert_masters_hourly(
             c,
             env,
             Some(g),
-            &format!("command-refused|{}", ctx.key),
+            AlertKind::CommandRefused,
             &format!("{}: a command mail was refused", g.id),
             &body,
             now,

@@ -113,7 +113,11 @@ pub struct Incoming<'a> {
 /// off the async workers.
 #[derive(Clone, Debug)]
 pub struct Reading {
+    /// The SHA-256 of the raw bytes, as received (the receipt gives it).
     pub sha256: String,
+    /// The SHA-256 of the message without the header fields each delivery adds: the same
+    /// message delivered twice is one message (issue 21.13). Seeds the answers' Message-IDs.
+    pub content_sha256: String,
     /// The header block, read even when the whole message cannot be.
     pub head: MessageHead,
     pub message: std::result::Result<ReadMessage, MessageError>,
@@ -123,9 +127,19 @@ pub struct Reading {
 pub fn read(raw: &[u8]) -> Reading {
     Reading {
         sha256: sha256_hex(raw),
+        content_sha256: content_sha256(raw),
         head: read_head(raw),
         message: read_message(raw),
     }
+}
+
+fn content_sha256(raw: &[u8]) -> String {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    for part in crate::message::content_parts(raw) {
+        h.update(part);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn sha256_hex(raw: &[u8]) -> String {
@@ -168,3 +182,17 @@ fn windows(rows: &[(Ts, Ts)]) -> Vec<Window> {
 // Write transactions begin IMMEDIATE: in WAL mode a deferred transaction that reads and then
 // writes fails at once ("database is locked") if another writer committed in between, while an
 // immediate one waits its turn under the busy timeout.
+
+/// Everything the engine needs besides the store: the configuration's part, and the server key
+/// that the store keeps (made at first start).
+pub async fn env(pool: &SqlitePool, cfg: &crate::config::Config, now: Ts) -> Result<Env> {
+    keyed(pool, cfg.env_without_key(), now).await
+}
+
+/// `env` with the server key from the store.
+pub async fn keyed(pool: &SqlitePool, mut env: Env, now: Ts) -> Result<Env> {
+    let mut c = pool.acquire().await?;
+    let key = store::server_key(&mut c, store::MAIL_KEY, now).await?;
+    env.key = crate::config::ServerKey::new(&key);
+    Ok(env)
+}

@@ -175,8 +175,16 @@ pub(super) async fn order_mail(
         if read.secret.is_some() && e.contains("secret is wrong") {
             store::add_wrong_secret(c, &g.id, &power_name).await?;
         }
-        let to_player = reject(vec![e.clone()], &player.address);
-        answer(c, env, ctx, to_player, Recipient::Registered, Some(&g)).await?;
+        let to_player = compose::auth_rejection(
+            env,
+            &g,
+            &power_name,
+            &player.address,
+            ctx.key,
+            &e,
+            ctx.arrived,
+        );
+        answer(c, env, ctx, Ok(to_player), Recipient::Registered, Some(&g)).await?;
         for to in masters_for(c, env, Some(&g)).await? {
             let sender_power = players
                 .iter()

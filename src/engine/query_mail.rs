@@ -59,13 +59,18 @@ pub(super) async fn query_mail(
     let from = msg.from_address.clone().unwrap_or_default();
     let players = store::players(c, &g.id).await?;
     let members = store::members(c, &g.id).await?;
-    let part = players
+    // The registered secret of the asker (a player's, or a master's or observer's).
+    let secret = players
         .iter()
-        .any(|p| p.address.eq_ignore_ascii_case(&from))
-        || members
-            .iter()
-            .any(|m| m.address.eq_ignore_ascii_case(&from));
-    if !part {
+        .find(|p| p.address.eq_ignore_ascii_case(&from))
+        .map(|p| p.secret.as_str())
+        .or_else(|| {
+            members
+                .iter()
+                .find(|m| m.address.eq_ignore_ascii_case(&from))
+                .map(|m| m.secret.as_str())
+        });
+    let Some(secret) = secret else {
         // Only the game's own people are answered (at their registered address); anyone else
         // gets nothing, so a forged sender cannot have game mail sent to a third party.
         drop_mail(
@@ -77,12 +82,36 @@ pub(super) async fn query_mail(
         )
         .await?;
         return Ok((Processed::Dropped, tag));
+    };
+    let proven = proven(env, g, msg, &from, secret)?;
+    if !proven
+        && store::mails_to(c, &from, store::MailKind::QueryReply, ctx.now - policy::HOUR).await?
+            >= env.limits.unauthenticated_queries_per_hour
+    {
+        // Issue 21.2: From can be forged, and the answer goes to the registered address; a
+        // query that does not prove its sender is answered at most once an hour.
+        let why = "a query without proof of its sender: already answered this hour";
+        drop_mail(c, ctx, Some(&from), Some(&g.id), why).await?;
+        return Ok((Processed::Dropped, tag));
     }
-    let (what, body) = match q {
+    let (what, mut body) = match q {
         Query::Status => {
             let current = store::current_phase(c, &g.id).await?;
             let paused = store::paused_remaining(c, &g.id).await?;
-            let text = super::command::status_text(c, g, current.as_ref(), paused).await?;
+            let power = players
+                .iter()
+                .find(|p| p.address.eq_ignore_ascii_case(&from))
+                .map(|p| p.power.as_str());
+            // A master asking by query gets the masters' view (as by command mail).
+            let master = members
+                .iter()
+                .any(|m| m.role.is_master() && m.address.eq_ignore_ascii_case(&from));
+            let to = if master {
+                super::command::StatusFor::Masters
+            } else {
+                super::command::StatusFor::Reader(power)
+            };
+            let text = super::command::status_text(c, g, current.as_ref(), paused, to).await?;
             ("STATUS".to_string(), format!("{text}\n"))
         }
         Query::Summary => ("SUMMARY".to_string(), summary(c, g).await?),
@@ -111,9 +140,37 @@ pub(super) async fn query_mail(
             (what, body)
         }
     };
+    if !proven {
+        body.push_str(
+            "\n(A query without your secret, a line SECRET <your secret>, is answered at most\n\
+             once an hour.)\n",
+        );
+    }
     let mail = compose::query_reply(env, g, &from, msg, ctx.key, &what, &body);
     answer(c, env, ctx, mail, Recipient::Registered, Some(g)).await?;
     Ok((Processed::Accepted, tag))
+}
+
+/// Did the asker prove who it is: its secret on a `SECRET` line, or a DKIM pass where the
+/// game's house rules take one (as for orders, WM D.X(6))?
+fn proven(env: &Env, g: &GameRow, msg: &ReadMessage, from: &str, secret: &str) -> Result<bool> {
+    let given = msg
+        .lines
+        .iter()
+        .find_map(|l| match crate::commands::line_kind(&l.text) {
+            crate::commands::LineKind::Secret(s) => Some(s),
+            _ => None,
+        });
+    Ok(acceptance::authenticate(
+        &rules_of(g)?,
+        from,
+        from,
+        given.as_deref(),
+        secret,
+        &msg.authentication_results,
+        &env.authserv_id,
+    )
+    .is_ok())
 }
 
 /// Supply centres per power at the end of each year, eliminations and replacements.

@@ -75,7 +75,7 @@ pub(super) async fn receipt(
         &gm_address,
         &from,
         msg,
-        ctx.key,
+        ctx.sha256,
         ctx.arrived,
         size,
         &orders,

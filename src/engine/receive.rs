@@ -13,15 +13,14 @@ pub async fn process_message(
     now: Ts,
 ) -> Result<Processed> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    if store::processed(
-        &mut tx,
-        inc.mailbox,
-        inc.uidvalidity,
-        inc.uid,
-        &reading.sha256,
-    )
-    .await?
-    {
+    let seen = store::Seen {
+        mailbox: inc.mailbox,
+        uidvalidity: inc.uidvalidity,
+        uid: inc.uid,
+        sha256: &reading.sha256,
+        content_sha256: &reading.content_sha256,
+    };
+    if store::processed(&mut tx, &seen).await? {
         tx.rollback().await?;
         return Ok(Processed::AlreadyDone);
     }
@@ -30,7 +29,8 @@ pub async fn process_message(
     let head = &reading.head;
     let ctx = Ctx {
         inc,
-        key: &reading.sha256,
+        key: &reading.content_sha256,
+        sha256: &reading.sha256,
         arrived,
         now,
     };
@@ -59,12 +59,9 @@ pub async fn process_message(
     let subject = m.map_or(head.subject.as_str(), |m| m.subject.as_str());
     store::record_message(
         &mut tx,
-        inc.mailbox,
-        inc.uidvalidity,
-        inc.uid,
+        &seen,
         m.map_or(head.message_id.as_deref(), |m| m.message_id.as_deref()),
         inc.raw,
-        &reading.sha256,
         now,
         inc.arrived,
         m.map_or(head.from_address.as_deref(), |m| m.from_address.as_deref()),
@@ -96,21 +93,25 @@ pub async fn poison_message(
     error: &str,
     now: Ts,
 ) -> Result<()> {
-    let sha = sha256_hex(inc.raw);
+    let (sha, content) = (sha256_hex(inc.raw), content_sha256(inc.raw));
     let head = read_head(inc.raw);
+    let seen = store::Seen {
+        mailbox: inc.mailbox,
+        uidvalidity: inc.uidvalidity,
+        uid: inc.uid,
+        sha256: &sha,
+        content_sha256: &content,
+    };
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    if store::processed(&mut tx, inc.mailbox, inc.uidvalidity, inc.uid, &sha).await? {
+    if store::processed(&mut tx, &seen).await? {
         tx.rollback().await?;
         return Ok(());
     }
     store::record_poisoned(
         &mut tx,
-        inc.mailbox,
-        inc.uidvalidity,
-        inc.uid,
+        &seen,
         head.message_id.as_deref(),
         inc.raw,
-        &sha,
         now,
         inc.arrived,
         error,
@@ -134,11 +135,11 @@ pub async fn poison_message(
         from = head.from_address.as_deref().unwrap_or("(unknown)"),
         subject = crate::outgoing::compose::echo_subject(&head.subject),
     );
-    alert_masters(
+    alert_masters_hourly(
         &mut tx,
         env,
         None,
-        &format!("poison|{}|{}|{}", inc.mailbox, inc.uidvalidity, inc.uid),
+        AlertKind::MessageSetAside,
         &format!("a message in the {} mailbox was set aside", inc.mailbox),
         &body,
         now,
@@ -194,7 +195,84 @@ pub async fn alert_masters(
 ) -> Result<()> {
     let masters = masters_for(c, env, game).await?;
     let mails = alert_mails(env, game, &masters, key, subject, body);
-    Ok(store::enqueue_many(c, &mails, now).await?)
+    store::enqueue_many(c, &mails, now).await?;
+    Ok(())
+}
+
+/// Alerts that received mail causes, which a sender could repeat at will: each master gets one
+/// of a kind per hour, and the rest are counted, not sent (issue 21.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlertKind {
+    /// A master's command mail refused as a whole (a stranger, a forger, a wrong secret).
+    CommandRefused,
+    /// A director's command mail refused as a whole.
+    DirectorCommandRefused,
+    /// A message set aside because handling it failed.
+    MessageSetAside,
+    /// A mail that could not be composed.
+    ComposeFailed,
+}
+
+impl AlertKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            AlertKind::CommandRefused => "command-refused",
+            AlertKind::DirectorCommandRefused => "director-command-refused",
+            AlertKind::MessageSetAside => "message-set-aside",
+            AlertKind::ComposeFailed => "compose-failed",
+        }
+    }
+}
+
+/// The hourly alert of `kind` about `scope` (a game, a tournament, or the server) to each of
+/// `to`. A second one in the same hour has the same Message-ID, so the outbox counts it instead
+/// of sending it; the alert says so, and how many were held back in the hour before.
+#[allow(clippy::too_many_arguments)]
+pub(super) async fn hourly_alerts(
+    c: &mut SqliteConnection,
+    env: &Env,
+    game: Option<&GameRow>,
+    to: &[String],
+    kind: AlertKind,
+    scope: &str,
+    subject: &str,
+    body: &str,
+    now: Ts,
+) -> Result<Vec<store::NewMail>> {
+    let hour = now.div_euclid(3600);
+    let key = |h: Ts| format!("hourly|{}|{scope}|{h}", kind.as_str());
+    let mut mails = Vec::with_capacity(to.len());
+    for addr in to {
+        let before = store::duplicates_of(c, &compose::alert_id(env, &key(hour - 1), addr)).await?;
+        let mut text = format!(
+            "{body}\nAlerts of this kind are sent at most once an hour; any more this hour are\n\
+             counted, not sent (`chancery status` shows the counts).\n"
+        );
+        if before > 0 {
+            text.push_str(&format!("In the hour before this one, {before} more were held back.\n"));
+        }
+        let mut m = compose::alert(env, addr, &key(hour), subject, &text);
+        m.game = game.map(|g| g.id.clone());
+        mails.push(m);
+    }
+    Ok(mails)
+}
+
+/// [`hourly_alerts`] to the masters of `game` (or of the server), enqueued.
+pub(super) async fn alert_masters_hourly(
+    c: &mut SqliteConnection,
+    env: &Env,
+    game: Option<&GameRow>,
+    kind: AlertKind,
+    subject: &str,
+    body: &str,
+    now: Ts,
+) -> Result<()> {
+    let masters = masters_for(c, env, game).await?;
+    let scope = game.map_or("server", |g| g.id.as_str());
+    let mails = hourly_alerts(c, env, game, &masters, kind, scope, subject, body, now).await?;
+    store::enqueue_many(c, &mails, now).await?;
+    Ok(())
 }
 
 /// The alert to each master, once per `key`.
@@ -219,8 +297,11 @@ pub(super) fn alert_mails(
 /// The message being processed, for answers and drops.
 pub(super) struct Ctx<'a> {
     pub(super) inc: &'a Incoming<'a>,
-    /// The message's SHA-256: seeds the Message-IDs of its answers.
+    /// The message's content digest (without trace headers): seeds the Message-IDs of its
+    /// answers, so a redelivery's answers are the same mails.
     pub(super) key: &'a str,
+    /// The SHA-256 of the raw bytes as received: the receipt gives it.
+    pub(super) sha256: &'a str,
     /// When it reached the receiving server, in game time.
     pub(super) arrived: Ts,
     pub(super) now: Ts,
@@ -261,7 +342,7 @@ pub(super) async fn answer(
     let mail = match composed {
         Ok(m) => m,
         Err(e) => {
-            compose_failed(c, env, game, &e, ctx.key, now).await?;
+            compose_failed(c, env, game, &e, now).await?;
             return Ok(false);
         }
     };
@@ -269,6 +350,13 @@ pub(super) async fn answer(
     let gid = game.map(|g| g.id.as_str());
     // Answers in the last hour: to this address, and about this game (one query).
     let answers = store::answers_since(c, &mail.to, gid, now - 3600).await?;
+    if mail.kind.unproven_sender() && answers.auth_rejections >= limits.auth_rejections_per_hour {
+        // Counted apart from the player's own answers (issue 21.10), and never a notice: the
+        // mail came from someone who could not prove who they are.
+        let why = "rate limit: too much mail that failed authentication about this address";
+        drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
+        return Ok(false);
+    }
     match to {
         Recipient::Stranger { auth_failed: true } => {
             let why = "stranger: the receiving server recorded an SPF, DKIM or DMARC failure";
@@ -284,8 +372,9 @@ pub(super) async fn answer(
                 return Ok(false);
             }
         }
+        Recipient::Registered if mail.kind.unproven_sender() => {}
         Recipient::Registered => {
-            if answers.0 >= limits.answers_per_hour {
+            if answers.to_address >= limits.answers_per_hour {
                 let gm = game.map_or(env.alert_from.as_str(), |g| g.gm_address.as_str());
                 let notice = compose::too_many(env, gm, &mail.to, limits.answers_per_hour, now);
                 store::enqueue(c, &notice, now).await?;
@@ -296,7 +385,7 @@ pub(super) async fn answer(
         }
     }
     if let Some(g) = game
-        && answers.1 >= limits.game_answers_per_hour
+        && answers.in_game >= limits.game_answers_per_hour
     {
         let why = "rate limit: too many answers in this game in an hour";
         drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
@@ -322,22 +411,30 @@ pub(super) async fn answer(
     if mail.game.is_none() {
         mail.game = gid.map(str::to_string);
     }
-    store::enqueue(c, &mail, now).await?;
-    Ok(true)
+    Ok(store::enqueue(c, &mail, now).await?)
 }
 
-/// A mail that could not be composed: alert the masters with what it would have said.
+/// An answer that could not be composed: alert the masters with what it would have said, at
+/// most once an hour (each received mail could cause one).
 pub(super) async fn compose_failed(
     c: &mut SqliteConnection,
     env: &Env,
     game: Option<&GameRow>,
     e: &compose::ComposeError,
-    key: &str,
     now: Ts,
 ) -> Result<()> {
-    let masters = masters_for(c, env, game).await?;
-    let mails = compose_failed_mails(env, game, &masters, e, key);
-    Ok(store::enqueue_many(c, &mails, now).await?)
+    let (subject, body) = compose_failed_text(e);
+    alert_masters_hourly(c, env, game, AlertKind::ComposeFailed, &subject, &body, now).await
+}
+
+fn compose_failed_text(e: &compose::ComposeError) -> (String, String) {
+    let body = format!(
+        "A {} mail to {} could not be composed, so it was not sent: {}\n\n\
+         What it would have said:\n{}\n",
+        e.kind, e.to, e.error, e.facts
+    );
+    let subject = format!("a {} mail to {} could not be composed", e.kind, e.to);
+    (subject, body)
 }
 
 /// A mail that could not be composed is never sent half-made: the masters get the facts.
@@ -348,17 +445,13 @@ pub(super) fn compose_failed_mails(
     e: &compose::ComposeError,
     key: &str,
 ) -> Vec<store::NewMail> {
-    let body = format!(
-        "A {} mail to {} could not be composed, so it was not sent: {}\n\n\
-         What it would have said:\n{}\n",
-        e.kind, e.to, e.error, e.facts
-    );
+    let (subject, body) = compose_failed_text(e);
     alert_mails(
         env,
         game,
         masters,
         &format!("compose|{key}|{}|{}", e.kind, e.to),
-        &format!("a {} mail to {} could not be composed", e.kind, e.to),
+        &subject,
         &body,
     )
 }

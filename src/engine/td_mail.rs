@@ -66,18 +66,19 @@ pub(super) async fn command_mail(
             subject = compose::echo_subject(&msg.subject),
             mid = msg.message_id.as_deref().unwrap_or("(none)"),
         );
-        let alerts: Vec<store::NewMail> = directors
-            .iter()
-            .map(|d| {
-                compose::alert(
-                    env,
-                    &d.address,
-                    &format!("td-refused|{}", ctx.key),
-                    &format!("{}: a director's command mail was refused", t.id),
-                    &body,
-                )
-            })
-            .collect();
+        let to: Vec<String> = directors.iter().map(|d| d.address.clone()).collect();
+        let alerts = hourly_alerts(
+            c,
+            env,
+            None,
+            &to,
+            AlertKind::DirectorCommandRefused,
+            &t.id,
+            &format!("{}: a director's command mail was refused", t.id),
+            &body,
+            now,
+        )
+        .await?;
         store::enqueue_many(c, &alerts, now).await?;
         if let Some(d) = director {
             let line = CommandReplyLine {

@@ -656,7 +656,7 @@ pub async fn mail_standings(
     );
     let mails: Vec<store::NewMail> = to
         .iter()
-        .map(|a| compose::tournament_mail(env, "standings", &t.gm_address, a, key, &subject, &text))
+        .map(|a| compose::tournament_mail(env, store::MailKind::Standings, &t.gm_address, a, key, &subject, &text))
         .collect();
     store::enqueue_many(c, &mails, now).await?;
     Ok(mails.len())
@@ -679,7 +679,14 @@ pub async fn after_games_ended(
     }
     for (tid, games) in ended {
         let t = get(c, &tid).await?;
-        let key = format!("ended|{}", games.join(","));
+        // A board rolled back (WM D.VIII(1)) and ended again is a new cause: its rollback count
+        // is in the key.
+        let mut causes = Vec::with_capacity(games.len());
+        for game in &games {
+            let rollbacks = store::game(c, game).await?.map_or(0, |g| g.rollbacks);
+            causes.push(format!("{game}#{rollbacks}"));
+        }
+        let key = format!("ended|{}", causes.join(","));
         mail_standings(c, env, &t, t.released, &key, now).await?;
     }
     Ok(())
@@ -761,7 +768,7 @@ pub async fn tell_team_of_nmr(
         .map(|e| {
             compose::tournament_mail(
                 env,
-                "notice",
+                store::MailKind::Notice,
                 &t.gm_address,
                 &e.address,
                 &key,

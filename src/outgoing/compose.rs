@@ -10,7 +10,7 @@ use crate::orderset::MailRead;
 use crate::outgoing::render::{self, Reader, Rendered};
 use crate::policy::Ts;
 use crate::store::StandingOrder;
-use crate::store::{GameRow, NewMail, PlayerRow, PressRow};
+use crate::store::{GameRow, MailKind, NewMail, PlayerRow, PressRow};
 use std::collections::HashMap;
 
 /// `Tuesday 24 November 2026, 20:00 GMT`.
@@ -27,15 +27,15 @@ pub fn parse_gmt(s: &str) -> Option<Ts> {
     Some(d.and_time(t).and_utc().timestamp())
 }
 
-fn id(env: &Env, kind: &str, seed: &str) -> String {
-    crate::outgoing::ids::new_message_id(env, kind, seed)
+fn id(env: &Env, kind: MailKind, seed: &str) -> String {
+    crate::outgoing::ids::new_message_id(env, kind.as_str(), seed)
 }
 
 /// A mail that could not be composed (a template failed). It is never sent half-made: the
 /// engine alerts the masters with the facts instead.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ComposeError {
-    pub kind: &'static str,
+    pub kind: MailKind,
     pub to: String,
     pub error: String,
     /// What the mail would have said, plainly.
@@ -46,7 +46,7 @@ pub type Composed = Result<NewMail, ComposeError>;
 
 fn rendered(
     r: Result<Rendered, render::RenderError>,
-    kind: &'static str,
+    kind: MailKind,
     to: &str,
     facts: &str,
 ) -> Result<Rendered, ComposeError> {
@@ -104,7 +104,7 @@ fn thread_id(id: Option<&String>) -> Option<String> {
 #[allow(clippy::too_many_arguments)]
 fn reply(
     env: &Env,
-    kind: &'static str,
+    kind: MailKind,
     from: &str,
     to: &str,
     msg: Option<&ReadMessage>,
@@ -132,7 +132,7 @@ fn reply(
 fn game_mail(
     env: &Env,
     g: &GameRow,
-    kind: &'static str,
+    kind: MailKind,
     seed: &str,
     from: &str,
     to: &str,
@@ -140,7 +140,9 @@ fn game_mail(
 ) -> NewMail {
     NewMail {
         kind,
-        message_id: id(env, kind, seed),
+        // The rollback count: after WM D.VIII(1) the same phase is adjudicated again, and its
+        // results (reminders, digests, the game's end) are new mails for the same seed.
+        message_id: id(env, kind, &format!("{seed}|rollback{}", g.rollbacks)),
         from: from.to_string(),
         to: to.to_string(),
         subject: r.subject,
@@ -157,7 +159,7 @@ fn game_mail(
 fn game_answer(
     env: &Env,
     g: &GameRow,
-    kind: &'static str,
+    kind: MailKind,
     to: &str,
     msg: &ReadMessage,
     key: &str,
@@ -171,7 +173,7 @@ fn game_answer(
         Some(msg),
         r,
         "auto-replied",
-        &seed_of(key, kind),
+        &seed_of(key, kind.as_str()),
     );
     m.game = Some(g.id.clone());
     m
@@ -205,10 +207,10 @@ pub fn unreadable(
         tz: "UTC".into(),
         ..Default::default()
     };
-    let r = rendered(render::rejection(&v), "rejection", to, why)?;
+    let r = rendered(render::rejection(&v), MailKind::Rejection, to, why)?;
     let mut m = reply(
         env,
-        "rejection",
+        MailKind::Rejection,
         gm,
         to,
         None,
@@ -226,8 +228,8 @@ pub fn unreadable(
 pub fn too_many(env: &Env, gm: &str, to: &str, limit: i64, now: Ts) -> NewMail {
     let hour = now.div_euclid(3600);
     NewMail {
-        kind: "notice",
-        message_id: id(env, "notice", &format!("too-many|{to}|{hour}")),
+        kind: MailKind::Notice,
+        message_id: id(env, MailKind::Notice, &format!("too-many|{to}|{hour}")),
         from: gm.to_string(),
         to: to.to_string(),
         subject: "Too many mails: answers paused for an hour".into(),
@@ -244,13 +246,57 @@ pub fn too_many(env: &Env, gm: &str, to: &str, limit: i64, now: Ts) -> NewMail {
     }
 }
 
+/// The answer, at the registered player's own address, to a mail that named the player's power
+/// and did not prove it came from the player (WM D.X(6)). It quotes nothing of that mail (its
+/// subject, body and Message-ID were written by whoever sent it, perhaps a forger) and is not
+/// threaded to it; it is counted apart from the player's own answers (issue 21.10).
+pub fn auth_rejection(
+    env: &Env,
+    g: &GameRow,
+    power: &str,
+    to: &str,
+    key: &str,
+    why: &str,
+    arrived: Ts,
+) -> NewMail {
+    NewMail {
+        kind: MailKind::AuthRejection,
+        message_id: id(env, MailKind::AuthRejection, &seed_of(key, to)),
+        from: g.gm_address.clone(),
+        to: to.to_string(),
+        subject: format!("{} {power}: a mail for your power was NOT accepted", g.id),
+        body: format!(
+            "A mail for {power} in game {game} reached the GM at {at} and was NOT accepted:\n\
+             its sender did not prove that it was you.\n\n\
+             Why: {why}\n\n\
+             Nothing in it was used: your standing orders, press, votes and requests are\n\
+             unchanged. Its subject and text are not repeated here, since anyone may have\n\
+             written them.\n\n\
+             If it was you, send it again with your secret (a line SECRET <your secret>), or\n\
+             from your registered address as the house rules require. If it was not you, the\n\
+             GM has been told.\n",
+            game = g.id,
+            at = gmt(arrived),
+        ),
+        in_reply_to: None,
+        refs: Vec::new(),
+        auto_submitted: "auto-replied",
+        game: Some(g.id.clone()),
+    }
+}
+
 /// An alert to the masters: something needs a person (a mail set aside, a mailbox silent, a
 /// deadline waiting, a mail that could not be composed). `key` fixes the Message-ID, so the
 /// same alert goes once.
+/// The Message-ID of the alert with `key` to `to`.
+pub fn alert_id(env: &Env, key: &str, to: &str) -> String {
+    id(env, MailKind::Alert, &format!("{key}|{to}"))
+}
+
 pub fn alert(env: &Env, to: &str, key: &str, subject: &str, body: &str) -> NewMail {
     NewMail {
-        kind: "alert",
-        message_id: id(env, "alert", &format!("{key}|{to}")),
+        kind: MailKind::Alert,
+        message_id: alert_id(env, key, to),
         from: env.alert_from.clone(),
         to: to.to_string(),
         subject: format!("Chancery alert: {subject}"),
@@ -267,7 +313,7 @@ pub fn alert(env: &Env, to: &str, key: &str, subject: &str, body: &str) -> NewMa
 /// that ended, a director's request, an NMR), so each reader gets one mail per cause.
 pub fn tournament_mail(
     env: &Env,
-    kind: &'static str,
+    kind: MailKind,
     from: &str,
     to: &str,
     key: &str,
@@ -361,7 +407,7 @@ pub fn start(
     };
     let r = rendered(
         render::start(&v),
-        "start",
+        MailKind::Start,
         reader.address,
         &format!(
             "{} has started; {} {}; first deadline {}",
@@ -374,9 +420,15 @@ pub fn start(
     Ok(game_mail(
         env,
         g,
-        "start",
+        MailKind::Start,
         &match &reader.takeover {
-            Some(_) => format!("{}|takeover|{phase}|{}", g.id, reader.address),
+            // The new secret is part of the cause: a player replaced, replaced back and so on
+            // in one phase gets each welcome (issue 21.5). The seed is keyed, so the id does
+            // not reveal the secret.
+            Some(_) => format!(
+                "{}|takeover|{phase}|{}|{}",
+                g.id, reader.address, reader.secret
+            ),
             None => format!("{}|start|{}", g.id, reader.address),
         },
         &g.gm_address,
@@ -402,11 +454,11 @@ pub fn query_reply(
     };
     let r = rendered(
         render::query_reply(&v),
-        "query-reply",
+        MailKind::QueryReply,
         to,
         &format!("{} {what}", g.id),
     )?;
-    Ok(game_answer(env, g, "query-reply", to, msg, key, r))
+    Ok(game_answer(env, g, MailKind::QueryReply, to, msg, key, r))
 }
 
 /// The answer to a master's command mail: each line and what it did.
@@ -419,7 +471,7 @@ pub fn command_reply(
     lines: Vec<render::CommandReplyLine>,
 ) -> Composed {
     let r = command_reply_rendered(&g.id, to, lines, render::command_reply)?;
-    Ok(game_answer(env, g, "command-reply", to, msg, key, r))
+    Ok(game_answer(env, g, MailKind::CommandReply, to, msg, key, r))
 }
 
 /// A command reply (a game's or a tournament's, `name`), counted and rendered by `template`.
@@ -438,7 +490,7 @@ fn command_reply_rendered(
     };
     rendered(
         template(&v),
-        "command-reply",
+        MailKind::CommandReply,
         to,
         &format!("{name}: {} command(s) done, {} refused", v.done, v.refused),
     )
@@ -456,7 +508,7 @@ pub fn td_reply(
     let r = command_reply_rendered(&t.id, to, lines, render::td_reply)?;
     Ok(reply(
         env,
-        "command-reply",
+        MailKind::CommandReply,
         &t.gm_address,
         to,
         Some(msg),
@@ -490,14 +542,14 @@ pub fn announcement(
     };
     let r = rendered(
         render::announcement(&v),
-        "announcement",
+        MailKind::Announcement,
         to,
         &format!("{}: {headline}. {text}", g.id),
     )?;
     Ok(game_mail(
         env,
         g,
-        "announcement",
+        MailKind::Announcement,
         &format!("{key}|{to}"),
         &g.gm_address,
         to,
@@ -546,10 +598,10 @@ pub fn receipt(
         msg.message_id.as_deref().unwrap_or("(none)"),
         addressing.map(|a| format!("\n{a}")).unwrap_or_default()
     );
-    let r = rendered(render::receipt(&v), "receipt", to, &facts)?;
+    let r = rendered(render::receipt(&v), MailKind::Receipt, to, &facts)?;
     Ok(reply(
         env,
-        "receipt",
+        MailKind::Receipt,
         confirm,
         to,
         Some(msg),
@@ -580,10 +632,10 @@ pub fn rejection(
         tz: "UTC".into(),
         ..Default::default()
     };
-    let r = rendered(render::rejection(&v), "rejection", to, &reasons.join("\n"))?;
+    let r = rendered(render::rejection(&v), MailKind::Rejection, to, &reasons.join("\n"))?;
     Ok(reply(
         env,
-        "rejection",
+        MailKind::Rejection,
         gm,
         to,
         Some(msg),
@@ -623,7 +675,7 @@ pub fn impersonation(
     };
     let r = rendered(
         render::impersonation_report(&v),
-        "report",
+        MailKind::Report,
         to,
         &format!(
             "{game}: possible impersonation of {}: {why}",
@@ -632,7 +684,7 @@ pub fn impersonation(
     )?;
     Ok(reply(
         env,
-        "report",
+        MailKind::Report,
         &env.alert_from,
         to,
         Some(msg),
@@ -736,8 +788,8 @@ pub fn acknowledgement(
         standing.len(),
         gmt(deadline)
     );
-    let r = rendered(render::acknowledgement(&v), "ack", &player.address, &facts)?;
-    Ok(game_answer(env, g, "ack", &player.address, msg, key, r))
+    let r = rendered(render::acknowledgement(&v), MailKind::Ack, &player.address, &facts)?;
+    Ok(game_answer(env, g, MailKind::Ack, &player.address, msg, key, r))
 }
 
 /// What an adjudication says, for everyone: built once a phase, rendered for each reader by
@@ -888,11 +940,11 @@ pub fn results(
         .into_iter()
         .zip(readers)
         .map(|(r, reader)| {
-            let r = rendered(r, "results", reader.address, &facts)?;
+            let r = rendered(r, MailKind::Results, reader.address, &facts)?;
             Ok(game_mail(
                 env,
                 g,
-                "results",
+                MailKind::Results,
                 &format!("{}|{}|{}", g.id, v.phase, reader.address),
                 &g.gm_address,
                 reader.address,
@@ -927,8 +979,8 @@ pub fn nmr_hold(
         next = gmt(now + crate::policy::DAY),
     );
     NewMail {
-        kind: "report",
-        message_id: id(env, "nmr", &format!("{}|{phase}|{now}|{to}", g.id)),
+        kind: MailKind::Alert,
+        message_id: id(env, MailKind::Alert, &format!("nmr|{}|{phase}|{now}|{to}", g.id)),
         from: env.alert_from.clone(),
         to: to.to_string(),
         subject: format!(
@@ -970,14 +1022,14 @@ pub fn digest(
     };
     let r = rendered(
         render::digest(&v),
-        "digest",
+        MailKind::Digest,
         to,
         &format!("{} {phase}: deadline {}", g.id, gmt(deadline)),
     )?;
     Ok(game_mail(
         env,
         g,
-        "digest",
+        MailKind::Digest,
         &format!("{}|{phase}|{to}", g.id),
         &env.alert_from,
         to,
@@ -1013,7 +1065,7 @@ pub fn reminder(
     };
     let r = rendered(
         render::reminder(&v),
-        "reminder",
+        MailKind::Reminder,
         &p.address,
         &format!(
             "{} {phase}: no orders yet for {}; the deadline is {}.",
@@ -1025,7 +1077,7 @@ pub fn reminder(
     Ok(game_mail(
         env,
         g,
-        "reminder",
+        MailKind::Reminder,
         &format!("{}|{phase}|{}", g.id, p.power),
         &g.gm_address,
         &p.address,

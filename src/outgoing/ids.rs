@@ -1,4 +1,5 @@
-//! Digests: the SHA-256 a receipt gives for a message, and short stable hashes for Message-IDs.
+//! Digests: the SHA-256 a receipt gives for a message, and Message-IDs keyed with the server's
+//! secret.
 
 use sha2::{Digest, Sha256};
 
@@ -13,9 +14,13 @@ pub fn short_hash(seed: &str) -> String {
 }
 
 /// A Message-ID for a mail Chancery makes: stable for the same seed, so that a mail enqueued
-/// again (after a crash) keeps its id and the archive can tell whether it went.
+/// again (after a crash) keeps its id and the archive can tell whether it went. The seed is
+/// keyed with the server's secret (HMAC-SHA-256, 128 bits kept): seeds are made of guessable
+/// facts (game, phase, power, address), and a reader who could try them against a Message-ID
+/// would learn what the mail does not say, such as who asked for an extension.
 pub fn new_message_id(env: &crate::config::Env, kind: &str, seed: &str) -> String {
-    format!("{kind}.{}@{}", short_hash(seed), env.message_id_domain)
+    let mac = env.key.mac_hex(seed.as_bytes());
+    format!("{kind}.{}@{}", &mac[..32], env.message_id_domain)
 }
 
 #[cfg(test)]
@@ -28,5 +33,31 @@ mod tests {
         );
         assert_eq!(super::short_hash("x"), super::short_hash("x"));
         assert_ne!(super::short_hash("x"), super::short_hash("y"));
+    }
+
+    /// RFC 4231 test case 2: the key really is an HMAC key, not a prefix of the hash input.
+    #[test]
+    fn hmac_sha256_known_vector() {
+        let key = crate::config::ServerKey::new(b"Jefe");
+        assert_eq!(
+            key.mac_hex(b"what do ya want for nothing?"),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+    }
+
+    /// A Message-ID cannot be recomputed from its seed without the key (issue 21.3: the
+    /// extension announcement's id named the requester to anyone who tried seven powers).
+    #[test]
+    fn message_ids_depend_on_the_server_key() {
+        let env = |k: &[u8]| crate::config::Env {
+            message_id_domain: "x.test".into(),
+            key: crate::config::ServerKey::new(k),
+            ..Default::default()
+        };
+        let seed = "wm1|extension|S1901M|FRANCE|1795000000";
+        let a = super::new_message_id(&env(b"one"), "announcement", seed);
+        assert_eq!(a, super::new_message_id(&env(b"one"), "announcement", seed));
+        assert_ne!(a, super::new_message_id(&env(b"two"), "announcement", seed));
+        assert!(!a.contains(&super::short_hash(seed)));
     }
 }

@@ -166,9 +166,12 @@ pub async fn serve_with(
     crate::transport::init_crypto();
     let db = base.join(&cfg.database);
     let pool = store::open(&db).await.map_err(|e| e.to_string())?;
+    let env = engine::env(&pool, &cfg, clock.now())
+        .await
+        .map_err(|e| e.to_string())?;
     let shared = Arc::new(Shared {
         pool,
-        env: cfg.env(),
+        env,
         clock,
         outbox_ready: Notify::new(),
         schedule_changed: Notify::new(),

@@ -147,7 +147,7 @@ async fn send_due(
             } else {
                 "auto-generated"
             },
-            extra_headers: vec![("X-Chancery-Kind".into(), row.kind.clone())],
+            extra_headers: vec![("X-Chancery-Kind".into(), row.kind.as_str().into())],
         };
         match sender.send(&mail).await {
             Ok(report) => {

@@ -42,6 +42,9 @@ pub struct GameRow {
     pub status: GameStatus,
     /// Agora BT9: when a draw the GM declared takes effect (the first deadline at or after it).
     pub declared_end_at: Option<Ts>,
+    /// How many times the game was rolled back (WM D.VIII(1)): mail derived from the game's
+    /// course names it in its Message-ID.
+    pub rollbacks: i64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]

@@ -3,26 +3,66 @@
 
 use super::*;
 
+/// Answers to an address: the kinds are [`MailKind::answers_the_sender`]'s (a unit test keeps
+/// the list the same; a whole literal, so that tests/store.rs can explain it).
+const ANSWERS_TO: &str = "SELECT count(*) AS n FROM outbox WHERE to_address = $1 AND created_at >= $2
+     AND kind IN ('ack', 'rejection', 'receipt', 'notice', 'query-reply', 'command-reply')";
+
+/// Answers to an address, rejections for failed authentication to it, and answers about a
+/// game ([`MailKind::answers_about_a_game`]).
+const ANSWERS_SINCE: &str = "SELECT
+       (SELECT count(*) FROM outbox WHERE to_address = $1 AND created_at >= $3
+          AND kind IN ('ack', 'rejection', 'receipt', 'notice', 'query-reply', 'command-reply')) AS to_address,
+       (SELECT count(*) FROM outbox WHERE to_address = $1 AND created_at >= $3
+          AND kind IN ('auth-rejection', 'report')) AS auth_rejections,
+       (SELECT count(*) FROM outbox WHERE game_id = $2 AND created_at >= $3
+          AND kind IN ('ack', 'rejection', 'auth-rejection', 'receipt', 'notice', 'report', 'query-reply', 'command-reply')) AS in_game";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sql_lists_of_answers_are_the_enums() {
+        let to = MailKind::sql_list(MailKind::answers_the_sender);
+        let unproven = MailKind::sql_list(MailKind::unproven_sender);
+        let game = MailKind::sql_list(MailKind::answers_about_a_game);
+        assert!(ANSWERS_TO.contains(&format!("kind IN ({to})")));
+        assert!(ANSWERS_SINCE.contains(&format!("kind IN ({to}))")));
+        assert!(ANSWERS_SINCE.contains(&format!("kind IN ({unproven}))")));
+        assert!(ANSWERS_SINCE.contains(&format!("kind IN ({game}))")));
+    }
+}
+
+/// A received message, where it was found and what it is: the key of its ledger row.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen<'a> {
+    pub mailbox: &'a str,
+    pub uidvalidity: u32,
+    pub uid: u32,
+    /// The SHA-256 of the raw bytes.
+    pub sha256: &'a str,
+    /// The SHA-256 of its content without the header fields each delivery adds.
+    pub content_sha256: &'a str,
+}
+
 /// Has this message been handled (processed or set aside)? By its position in the mailbox, or
 /// by its content: the same bytes seen again under another UID (a redelivery, a new
-/// UIDVALIDITY) are the same message. A Message-ID alone decides nothing: any sender can reuse
-/// one.
-pub async fn processed(
-    c: &mut SqliteConnection,
-    mailbox: &str,
-    uidvalidity: u32,
-    uid: u32,
-    sha256: &str,
-) -> Result<bool> {
-    // Two indexed lookups: an OR across them would scan the ledger.
+/// UIDVALIDITY), or the same message delivered again in another SMTP transaction (the same
+/// content with other trace headers, issue 21.13), are the same message. A Message-ID alone
+/// decides nothing: any sender can reuse one.
+pub async fn processed(c: &mut SqliteConnection, m: &Seen<'_>) -> Result<bool> {
+    // Indexed lookups: an OR across them would scan the ledger.
     let row = sqlx::query(
         "SELECT 1 FROM ledger WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3
-         UNION ALL SELECT 1 FROM ledger WHERE mailbox = $1 AND sha256 = $4 LIMIT 1",
+         UNION ALL SELECT 1 FROM ledger WHERE mailbox = $1 AND sha256 = $4
+         UNION ALL SELECT 1 FROM ledger WHERE mailbox = $1 AND content_sha256 = $5 LIMIT 1",
     )
-    .bind(mailbox)
-    .bind(i64::from(uidvalidity))
-    .bind(i64::from(uid))
-    .bind(sha256)
+    .bind(m.mailbox)
+    .bind(i64::from(m.uidvalidity))
+    .bind(i64::from(m.uid))
+    .bind(m.sha256)
+    .bind(m.content_sha256)
     .fetch_optional(&mut *c)
     .await?;
     Ok(row.is_some())
@@ -45,12 +85,9 @@ pub async fn last_uid(c: &mut SqliteConnection, mailbox: &str, uidvalidity: u32)
 #[allow(clippy::too_many_arguments)]
 pub async fn record_message(
     c: &mut SqliteConnection,
-    mailbox: &str,
-    uidvalidity: u32,
-    uid: u32,
+    m: &Seen<'_>,
     message_id: Option<&str>,
     raw: &[u8],
-    sha256: &str,
     received_at: Ts,
     internal_date: Option<Ts>,
     from: Option<&str>,
@@ -64,11 +101,11 @@ pub async fn record_message(
         "INSERT INTO messages (mailbox, uidvalidity, uid, message_id, sha256, raw, received_at, from_address, subject, game_id, power, phase, outcome, internal_date)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     )
-    .bind(mailbox)
-    .bind(i64::from(uidvalidity))
-    .bind(i64::from(uid))
+    .bind(m.mailbox)
+    .bind(i64::from(m.uidvalidity))
+    .bind(i64::from(m.uid))
     .bind(message_id)
-    .bind(sha256)
+    .bind(m.sha256)
     .bind(raw)
     .bind(received_at)
     .bind(from)
@@ -80,42 +117,29 @@ pub async fn record_message(
     .bind(internal_date)
     .execute(&mut *c)
     .await?;
-    ledger_row(
-        c,
-        mailbox,
-        uidvalidity,
-        uid,
-        message_id,
-        sha256,
-        received_at,
-        None,
-    )
-    .await
+    ledger_row(c, m, message_id, received_at, None).await
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) async fn ledger_row(
     c: &mut SqliteConnection,
-    mailbox: &str,
-    uidvalidity: u32,
-    uid: u32,
+    m: &Seen<'_>,
     message_id: Option<&str>,
-    sha256: &str,
     now: Ts,
     poisoned: Option<&str>,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO ledger (mailbox, uidvalidity, uid, message_id, processed_at, sha256, status, error)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO ledger (mailbox, uidvalidity, uid, message_id, processed_at, sha256, status, error, content_sha256)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
-    .bind(mailbox)
-    .bind(i64::from(uidvalidity))
-    .bind(i64::from(uid))
+    .bind(m.mailbox)
+    .bind(i64::from(m.uidvalidity))
+    .bind(i64::from(m.uid))
     .bind(message_id)
     .bind(now)
-    .bind(sha256)
+    .bind(m.sha256)
     .bind(if poisoned.is_some() { "poisoned" } else { "done" })
     .bind(poisoned)
+    .bind(m.content_sha256)
     .execute(&mut *c)
     .await?;
     Ok(())
@@ -127,12 +151,9 @@ pub(super) async fn ledger_row(
 #[allow(clippy::too_many_arguments)]
 pub async fn record_poisoned(
     c: &mut SqliteConnection,
-    mailbox: &str,
-    uidvalidity: u32,
-    uid: u32,
+    m: &Seen<'_>,
     message_id: Option<&str>,
     raw: &[u8],
-    sha256: &str,
     now: Ts,
     internal_date: Option<Ts>,
     error: &str,
@@ -142,27 +163,17 @@ pub async fn record_poisoned(
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'poisoned', $8)
          ON CONFLICT (mailbox, uidvalidity, uid) DO NOTHING",
     )
-    .bind(mailbox)
-    .bind(i64::from(uidvalidity))
-    .bind(i64::from(uid))
+    .bind(m.mailbox)
+    .bind(i64::from(m.uidvalidity))
+    .bind(i64::from(m.uid))
     .bind(message_id)
-    .bind(sha256)
+    .bind(m.sha256)
     .bind(raw)
     .bind(now)
     .bind(internal_date)
     .execute(&mut *c)
     .await?;
-    ledger_row(
-        c,
-        mailbox,
-        uidvalidity,
-        uid,
-        message_id,
-        sha256,
-        now,
-        Some(error),
-    )
-    .await
+    ledger_row(c, m, message_id, now, Some(error)).await
 }
 
 /// A poisoned message: (mailbox, uid, message id, error, when).
@@ -245,41 +256,51 @@ pub async fn record_drop(
     Ok(())
 }
 
-/// Answers and impersonation reports (not results, digests or alerts) mailed to `address`
-/// since `since`.
+/// Every mail sent in answer to a mail (acknowledgements, rejections, receipts, query and
+/// command replies, notices, reports: [`MailKind::answers_the_sender`]) to `address` since
+/// `since`. Rejections for failed authentication are not among them: they have their own
+/// budget ([`answers_since`]).
 pub async fn answers_to(c: &mut SqliteConnection, address: &str, since: Ts) -> Result<i64> {
-    let row = sqlx::query(
-        "SELECT count(*) AS n FROM outbox WHERE to_address = $1 AND created_at >= $2
-         AND kind IN ('ack', 'rejection', 'receipt', 'notice', 'report')",
-    )
-    .bind(address)
-    .bind(since)
-    .fetch_one(&mut *c)
-    .await?;
+    let row = sqlx::query(ANSWERS_TO)
+        .bind(address)
+        .bind(since)
+        .fetch_one(&mut *c)
+        .await?;
     Ok(row.try_get("n")?)
 }
 
-/// Answers mailed since `since`: to `address` (as [`answers_to`] counts), and about `game`
-/// (one query: this runs for every answer).
+/// Answers mailed since `since`, as the limits count them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnswerCounts {
+    /// To the address, as [`answers_to`] counts.
+    pub to_address: i64,
+    /// What mail that failed authentication caused to the address (rejections, impersonation
+    /// reports): a forger's mail must not use up the player's or the masters' own answers
+    /// (issue 21.10), so these are counted apart.
+    pub auth_rejections: i64,
+    /// About the game, every answer kind (`MailKind::answers_about_a_game`).
+    pub in_game: i64,
+}
+
+/// Answers mailed since `since` to `address` and about `game` (one query: this runs for every
+/// answer).
 pub async fn answers_since(
     c: &mut SqliteConnection,
     address: &str,
     game: Option<&str>,
     since: Ts,
-) -> Result<(i64, i64)> {
-    let row = sqlx::query(
-        "SELECT
-           (SELECT count(*) FROM outbox WHERE to_address = $1 AND created_at >= $3
-              AND kind IN ('ack', 'rejection', 'receipt', 'notice', 'report')) AS to_address,
-           (SELECT count(*) FROM outbox WHERE game_id = $2 AND created_at >= $3
-              AND kind IN ('ack', 'rejection', 'receipt', 'notice')) AS in_game",
-    )
-    .bind(address)
-    .bind(game)
-    .bind(since)
-    .fetch_one(&mut *c)
-    .await?;
-    Ok((row.try_get("to_address")?, row.try_get("in_game")?))
+) -> Result<AnswerCounts> {
+    let row = sqlx::query(ANSWERS_SINCE)
+        .bind(address)
+        .bind(game)
+        .bind(since)
+        .fetch_one(&mut *c)
+        .await?;
+    Ok(AnswerCounts {
+        to_address: row.try_get("to_address")?,
+        auth_rejections: row.try_get("auth_rejections")?,
+        in_game: row.try_get("in_game")?,
+    })
 }
 
 /// Empty the raw bytes of messages received before `before`; their ledger rows and metadata

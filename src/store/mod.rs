@@ -29,9 +29,12 @@ pub enum StoreError {
     PowerTaken { game: String, power: String },
     #[error("{address} already has a part in {game}")]
     MemberExists { game: String, address: String },
+    #[error("store: a server key: {0}")]
+    Random(String),
 }
 
 mod games;
+mod keys;
 mod ledger;
 mod mailboxes;
 mod members;
@@ -41,6 +44,7 @@ mod tick;
 mod tournaments;
 
 pub use games::*;
+pub use keys::*;
 pub use ledger::*;
 pub use mailboxes::*;
 pub use members::*;

@@ -2,10 +2,136 @@
 
 use super::*;
 
+/// What a mail is. Stored as its kebab-case name; the answer limits count by it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "kebab-case")]
+pub enum MailKind {
+    /// The acknowledgement of an order mail.
+    Ack,
+    /// A mail refused, with why.
+    Rejection,
+    /// A mail refused because its sender did not prove who it was: counted apart from the
+    /// player's own answers (a forger must not use them up), and it never quotes the mail.
+    AuthRejection,
+    /// The confirmation box's receipt (WM D.VII(7)).
+    Receipt,
+    /// "Too many mails": the one notice a sender gets over the hourly limit.
+    Notice,
+    /// A report to the masters caused by a mail (an impersonation attempt, WM D.X(6)).
+    Report,
+    /// The answer to a player's query (STATUS, HISTORY, SUMMARY).
+    QueryReply,
+    /// The answer to a master's or director's command mail.
+    CommandReply,
+    /// An alert to the masters.
+    Alert,
+    /// A master's command told to the players (a new deadline, a pause, a rollback...).
+    Announcement,
+    /// The start mail (or a replacement's welcome) with the player's secret.
+    Start,
+    Results,
+    Digest,
+    Reminder,
+    /// The results as if adjudicated now, to the masters only.
+    Preview,
+    /// A tournament's standings.
+    Standings,
+    #[default]
+    Other,
+}
+
+impl MailKind {
+    /// Every kind, for the status report.
+    pub const ALL: [MailKind; 17] = [
+        MailKind::Ack,
+        MailKind::Rejection,
+        MailKind::AuthRejection,
+        MailKind::Receipt,
+        MailKind::Notice,
+        MailKind::Report,
+        MailKind::QueryReply,
+        MailKind::CommandReply,
+        MailKind::Alert,
+        MailKind::Announcement,
+        MailKind::Start,
+        MailKind::Results,
+        MailKind::Digest,
+        MailKind::Reminder,
+        MailKind::Preview,
+        MailKind::Standings,
+        MailKind::Other,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MailKind::Ack => "ack",
+            MailKind::Rejection => "rejection",
+            MailKind::AuthRejection => "auth-rejection",
+            MailKind::Receipt => "receipt",
+            MailKind::Notice => "notice",
+            MailKind::Report => "report",
+            MailKind::QueryReply => "query-reply",
+            MailKind::CommandReply => "command-reply",
+            MailKind::Alert => "alert",
+            MailKind::Announcement => "announcement",
+            MailKind::Start => "start",
+            MailKind::Results => "results",
+            MailKind::Digest => "digest",
+            MailKind::Reminder => "reminder",
+            MailKind::Preview => "preview",
+            MailKind::Standings => "standings",
+            MailKind::Other => "other",
+        }
+    }
+
+    /// Sent in answer to a received mail, counted against the address's hourly limit
+    /// (docs/deploying.md). What a mail whose sender failed to prove itself causes has a
+    /// budget of its own ([`MailKind::unproven_sender`]).
+    pub fn answers_the_sender(self) -> bool {
+        matches!(
+            self,
+            MailKind::Ack
+                | MailKind::Rejection
+                | MailKind::Receipt
+                | MailKind::Notice
+                | MailKind::QueryReply
+                | MailKind::CommandReply
+        )
+    }
+
+    /// Caused by a mail whose sender failed authentication: the rejection to the registered
+    /// player and the impersonation report to the masters (WM D.X(6)). Counted apart, so that a
+    /// forger cannot use up the answers the player and the masters need (issue 21.10).
+    pub fn unproven_sender(self) -> bool {
+        matches!(self, MailKind::AuthRejection | MailKind::Report)
+    }
+
+    /// Counted against the game's hourly limit: what a mail about the game makes it send.
+    pub fn answers_about_a_game(self) -> bool {
+        self.answers_the_sender() || self.unproven_sender()
+    }
+
+    /// The SQL list of the kinds `pick` selects (`'ack', 'rejection'`): made of our own names.
+    pub fn sql_list(pick: fn(MailKind) -> bool) -> String {
+        MailKind::ALL
+            .iter()
+            .filter(|k| pick(**k))
+            .map(|k| format!("'{}'", k.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl std::fmt::Display for MailKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutboxRow {
     pub id: i64,
-    pub kind: String,
+    pub kind: MailKind,
     pub message_id: String,
     pub from_address: String,
     pub to_address: String,
@@ -22,7 +148,7 @@ pub struct OutboxRow {
 /// A mail to send, as the engine writes it.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct NewMail {
-    pub kind: &'static str,
+    pub kind: MailKind,
     pub message_id: String,
     pub from: String,
     pub to: String,
@@ -35,36 +161,122 @@ pub struct NewMail {
     pub game: Option<String>,
 }
 
-pub async fn enqueue(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Result<()> {
-    enqueue_many(c, std::slice::from_ref(m), now).await
+/// Enqueue one mail. Whether it was enqueued: false when a mail with its Message-ID is already
+/// there (then the duplicate is logged and counted, see [`enqueue_many`]).
+pub async fn enqueue(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Result<bool> {
+    Ok(enqueue_many(c, std::slice::from_ref(m), now).await? == 1)
 }
 
-/// Enqueue several mails in one statement (a deadline's results: one query, not one a player).
-/// A mail whose Message-ID is already there is skipped, as in [`enqueue`].
-pub async fn enqueue_many(c: &mut SqliteConnection, mails: &[NewMail], now: Ts) -> Result<()> {
+/// Enqueue several mails in one statement a chunk (a deadline's results: one query, not one a
+/// player). Returns how many were enqueued. A mail whose Message-ID is already there is not
+/// enqueued again: Message-IDs name their cause, so that is the same mail caused twice (a
+/// coalesced alert, a notice already sent this hour). It is never silent: each one is logged
+/// and counted in `outbox_duplicates` (shown by `chancery status`).
+pub async fn enqueue_many(c: &mut SqliteConnection, mails: &[NewMail], now: Ts) -> Result<usize> {
+    let mut enqueued = 0;
     // 11 parameters a row; SQLite allows 32,766 in one statement.
     for chunk in mails.chunks(500) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
-            "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id) ",
-        );
-        q.push_values(chunk, |mut b, m| {
-            b.push_bind(m.kind)
-                .push_bind(&m.message_id)
-                .push_bind(&m.from)
-                .push_bind(&m.to)
-                .push_bind(&m.subject)
-                .push_bind(&m.body)
-                .push_bind(m.in_reply_to.as_deref())
-                .push_bind(m.refs.join(" "))
-                .push_bind(m.auto_submitted)
-                .push_bind(now)
-                .push_bind(now)
-                .push_bind(m.game.as_deref());
-        });
-        q.push(" ON CONFLICT (message_id) DO NOTHING");
-        q.build().execute(&mut *c).await?;
+        let inserted = insert_chunk(c, chunk, now).await?;
+        enqueued += inserted.len();
+        if inserted.len() < chunk.len() {
+            // Each Message-ID inserted stands for its first mail in the chunk; every other
+            // mail is a duplicate (of a row already there, or of an earlier one in the chunk).
+            let mut fresh: std::collections::HashSet<&str> =
+                inserted.iter().map(String::as_str).collect();
+            for m in chunk {
+                if !fresh.remove(m.message_id.as_str()) {
+                    count_duplicate(c, m, now).await?;
+                }
+            }
+        }
     }
+    Ok(enqueued)
+}
+
+/// Insert the mails whose Message-IDs are new; the Message-IDs inserted.
+async fn insert_chunk(c: &mut SqliteConnection, chunk: &[NewMail], now: Ts) -> Result<Vec<String>> {
+    let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+        "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id) ",
+    );
+    q.push_values(chunk, |mut b, m| {
+        b.push_bind(m.kind)
+            .push_bind(&m.message_id)
+            .push_bind(&m.from)
+            .push_bind(&m.to)
+            .push_bind(&m.subject)
+            .push_bind(&m.body)
+            .push_bind(m.in_reply_to.as_deref())
+            .push_bind(m.refs.join(" "))
+            .push_bind(m.auto_submitted)
+            .push_bind(now)
+            .push_bind(now)
+            .push_bind(m.game.as_deref());
+    });
+    q.push(" ON CONFLICT (message_id) DO NOTHING RETURNING message_id");
+    let rows = q.build().fetch_all(&mut *c).await?;
+    rows.iter().map(|r| Ok(r.try_get("message_id")?)).collect()
+}
+
+/// A mail not enqueued because its Message-ID is already there: logged, and counted.
+async fn count_duplicate(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Result<()> {
+    tracing::info!(
+        kind = m.kind.as_str(),
+        to = m.to.as_str(),
+        message_id = m.message_id.as_str(),
+        "outbox: the same mail was caused again; not sent twice"
+    );
+    sqlx::query(
+        "INSERT INTO outbox_duplicates (message_id, kind, count, first_at, last_at)
+         VALUES ($1, $2, 1, $3, $3)
+         ON CONFLICT (message_id) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
+    )
+    .bind(&m.message_id)
+    .bind(m.kind)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
     Ok(())
+}
+
+/// Mails of `kind` to `address` since `since`.
+pub async fn mails_to(
+    c: &mut SqliteConnection,
+    address: &str,
+    kind: MailKind,
+    since: Ts,
+) -> Result<i64> {
+    let row = sqlx::query(
+        "SELECT count(*) AS n FROM outbox WHERE to_address = $1 AND created_at >= $2 AND kind = $3",
+    )
+    .bind(address)
+    .bind(since)
+    .bind(kind)
+    .fetch_one(&mut *c)
+    .await?;
+    Ok(row.try_get("n")?)
+}
+
+/// How many times the mail with this Message-ID was caused again and not sent.
+pub async fn duplicates_of(c: &mut SqliteConnection, message_id: &str) -> Result<i64> {
+    let row = sqlx::query("SELECT count FROM outbox_duplicates WHERE message_id = $1")
+        .bind(message_id)
+        .fetch_optional(&mut *c)
+        .await?;
+    Ok(row.map(|r| r.try_get("count")).transpose()?.unwrap_or(0))
+}
+
+/// Mails caused again and not sent, by kind, since `since` (for `chancery status`).
+pub async fn duplicate_counts(c: &mut SqliteConnection, since: Ts) -> Result<Vec<(MailKind, i64)>> {
+    let rows = sqlx::query(
+        "SELECT kind, sum(count) AS n FROM outbox_duplicates WHERE last_at >= $1
+         GROUP BY kind ORDER BY kind",
+    )
+    .bind(since)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("kind")?, r.try_get("n")?)))
+        .collect()
 }
 
 /// Mail due to be sent: confirmation receipts first (they promise "within seconds", WM D.VII(7),

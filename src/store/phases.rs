@@ -61,6 +61,7 @@ pub async fn results_sent_to(
         "SELECT subject, body FROM (
              SELECT id, subject, body FROM outbox
              WHERE game_id = $1 AND to_address = $2 AND kind = 'results'
+               AND superseded_at IS NULL
              ORDER BY id DESC LIMIT $3)
          ORDER BY id",
     )
@@ -91,8 +92,31 @@ pub async fn phase_named(
 
 /// Roll a game back to the phase `seq` (WM D.VIII(1)): the phases after it are removed with
 /// their standing orders, its results are undone, it gets a new deadline, and a finished game
-/// is active again. Submissions stay, as the record of what was sent.
-pub async fn roll_back(c: &mut SqliteConnection, game: &str, seq: i64, deadline: Ts) -> Result<()> {
+/// is active again. Submissions stay, as the record of what was sent. The results mailed since
+/// that phase was adjudicated are marked superseded (HISTORY no longer serves them), and the
+/// game's rollback count goes up: every mail derived from the game's course names it, so the
+/// corrected results are new mails, not duplicates of the old ones.
+pub async fn roll_back(
+    c: &mut SqliteConnection,
+    game: &str,
+    seq: i64,
+    deadline: Ts,
+    now: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE outbox SET superseded_at = $1
+         WHERE game_id = $2 AND kind = 'results' AND superseded_at IS NULL AND created_at >= (
+             SELECT adjudicated_at FROM phases WHERE game_id = $2 AND seq = $3)",
+    )
+    .bind(now)
+    .bind(game)
+    .bind(seq)
+    .execute(&mut *c)
+    .await?;
+    sqlx::query("UPDATE games SET rollbacks = rollbacks + 1 WHERE id = $1")
+        .bind(game)
+        .execute(&mut *c)
+        .await?;
     sqlx::query(
         "DELETE FROM standing_orders WHERE game_id = $1 AND phase IN (
              SELECT phase FROM phases WHERE game_id = $1 AND seq > $2)",

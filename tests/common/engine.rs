@@ -19,6 +19,7 @@ pub fn env() -> Env {
         masters: vec!["td@example.test".into()],
         alert_from: "gm@example.test".into(),
         confirm_from: "confirm@example.test".into(),
+        key: chancery::config::ServerKey::new(b"the tests' server key"),
         ..Env::default()
     }
 }

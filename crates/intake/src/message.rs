@@ -124,6 +124,63 @@ pub const MAX_HEAD_BYTES: usize = 64 * 1024;
 /// Read the header block of any bytes: bounded (the first [`MAX_HEAD_BYTES`]), linear, and never
 /// panics. Folded lines are unfolded; encoded words and addresses are mail-parser's job, on the
 /// header block alone.
+/// Header fields that each delivery adds or rewrites (trace fields, RFC 5321 §4.4, and what
+/// the receiving servers record): the same message delivered in two SMTP transactions differs
+/// only in these.
+const TRACE_FIELDS: &[&str] = &[
+    "received",
+    "return-path",
+    "delivered-to",
+    "x-original-to",
+    "authentication-results",
+    "received-spf",
+    "arc-seal",
+    "arc-message-signature",
+    "arc-authentication-results",
+];
+
+/// The parts of a raw message that make its content: every byte but the header fields that
+/// each delivery adds ([`TRACE_FIELDS`], with their continuation lines). One pass over the
+/// header block; the body is one slice. Hashing the parts in order identifies a message across
+/// redeliveries (issue 21.13).
+pub fn content_parts(raw: &[u8]) -> Vec<&[u8]> {
+    let mut parts = Vec::new();
+    let mut at = 0;
+    // Whether the current field (and its continuation lines) is a trace field.
+    let mut skipping = false;
+    while at < raw.len() {
+        let end = raw[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(raw.len(), |i| at + i + 1);
+        let line = &raw[at..end];
+        if line == b"\r\n" || line == b"\n" {
+            // The empty line: the rest is the body.
+            parts.push(&raw[at..]);
+            return parts;
+        }
+        let continuation = line.first().is_some_and(|b| *b == b' ' || *b == b'\t');
+        if !continuation {
+            skipping = is_trace_field(line);
+        }
+        if !skipping {
+            parts.push(line);
+        }
+        at = end;
+    }
+    parts
+}
+
+fn is_trace_field(line: &[u8]) -> bool {
+    let Some(colon) = line.iter().position(|&b| b == b':') else {
+        return false;
+    };
+    let name = line[..colon].trim_ascii();
+    TRACE_FIELDS
+        .iter()
+        .any(|t| name.eq_ignore_ascii_case(t.as_bytes()))
+}
+
 pub fn read_head(raw: &[u8]) -> MessageHead {
     let head = raw.get(..raw.len().min(MAX_HEAD_BYTES)).unwrap_or(raw);
     // The header block ends at the first empty line (CRLF or LF).
@@ -594,6 +651,37 @@ fn clean_body(body: &str) -> Cleaned {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn content(raw: &str) -> Vec<u8> {
+        content_parts(raw.as_bytes()).concat()
+    }
+
+    /// Issue 21.13: the same message delivered in two SMTP transactions differs only in the
+    /// fields each delivery adds; its content is the same.
+    #[test]
+    fn trace_fields_are_not_content() {
+        let mail = "From: a@x.test\r\nSubject: wm1 FRANCE S1901M\r\nMessage-ID: <1@x.test>\r\n\r\nA PAR H\r\nReceived: in the body stays\r\n";
+        let first = format!(
+            "Return-Path: <a@x.test>\r\nDelivered-To: gm@example.test\r\nReceived: from mx by gm;\r\n\tThu, 19 Nov 2026 10:00:00 +0000\r\nAuthentication-Results: mx.example.test; dkim=pass\r\n{mail}"
+        );
+        let second = format!(
+            "Return-Path: <a@x.test>\r\nDelivered-To: gm@example.test\r\nReceived: from mx by gm;\r\n\tThu, 19 Nov 2026 10:05:00 +0000\r\nReceived: from elsewhere\r\nX-Original-To: gm@example.test\r\n{mail}"
+        );
+        assert_eq!(content(&first), content(mail).as_slice());
+        assert_eq!(content(&first), content(&second));
+        assert!(String::from_utf8_lossy(&content(&first)).contains("Received: in the body stays"));
+        // Anything else in the header is content: another Subject is another message.
+        let other = mail.replace("S1901M", "F1901M");
+        assert_ne!(content(&first), content(&other));
+    }
+
+    #[test]
+    fn content_parts_take_any_bytes() {
+        for raw in [&b""[..], b"\n", b"Received", b"Received: x\n \xff\xfe", b"\r\n\r\nbody"] {
+            let _ = content_parts(raw).concat();
+        }
+        assert_eq!(content_parts(b"A: b\nbody-less").concat(), b"A: b\nbody-less");
+    }
 
     fn texts(raw: &str) -> Vec<String> {
         read_message(raw.as_bytes())
