@@ -590,7 +590,7 @@ async fn raw_mail_is_kept_for_the_retention_time_only() {
                 content_sha256: "x",
             },
         )
-            .await
-            .expect("ledger")
+        .await
+        .expect("ledger")
     );
 }

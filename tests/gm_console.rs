@@ -198,7 +198,7 @@ async fn a_command_from_anyone_but_an_authenticated_master_is_refused_and_report
         "mallory@evil.test",
         "gm@example.test",
         "wm1 GM",
-        "",
+        "Message-ID: <later@evil.test>\r\n",
         "PROCESS\n",
     );
     assert_eq!(
@@ -209,9 +209,9 @@ async fn a_command_from_anyone_but_an_authenticated_master_is_refused_and_report
     let alerts: Vec<_> = out.iter().filter(|o| o.0 == "alert").collect();
     assert_eq!(alerts.len(), 4, "{alerts:?}");
     assert!(
-        alerts[2..]
-            .iter()
-            .all(|a| a.3.contains("In the hour before this one, 2 more were held back")),
+        alerts[2..].iter().all(|a| a
+            .3
+            .contains("In the hour before this one, 2 more were held back")),
         "{alerts:?}"
     );
     assert!(
@@ -798,7 +798,13 @@ async fn players_and_observers_ask_for_status_history_and_summary() {
         assert_eq!(engine::tick(&pool, &e, d).await.expect("tick"), 1);
     }
     let now = deadline(&pool).await - DAY;
+    // France proves who it is (its secret): more than one query an hour is answered.
     let ask = |uid: u32, from: &str, subject: &str| {
+        let body = if from == player(2) {
+            "SECRET s3\n"
+        } else {
+            "\n"
+        };
         (
             uid,
             raw(
@@ -806,7 +812,7 @@ async fn players_and_observers_ask_for_status_history_and_summary() {
                 "gm@example.test",
                 subject,
                 &format!("Message-ID: <q{uid}@x.test>\r\n"),
-                "\n",
+                body,
             ),
         )
     };
@@ -831,7 +837,9 @@ async fn players_and_observers_ask_for_status_history_and_summary() {
         status.contains("wm1 S1902M") || status.contains("wm1 W1901A"),
         "{status}"
     );
-    assert!(status.contains("FRANCE none"), "{status}");
+    // A player hears of their own power only (issue 21.3: per-power facts are the masters').
+    assert!(status.contains("your orders (FRANCE): none"), "{status}");
+    assert!(!status.contains("ENGLAND"), "{status}");
     let summary = reply_to(&out, "fan@example.test", "SUMMARY");
     assert!(summary.contains("Year  AUS  ENG  FRA"), "{summary}");
     assert!(summary.contains("1901"), "{summary}");

@@ -131,7 +131,11 @@ async fn ledger_outbox_and_reopen() {
     tx.commit().await.expect("commit");
     // Seen again by position or by content (a re-delivery with a new UID); a Message-ID alone
     // decides nothing (a new mail may reuse one).
-    assert!(store::processed(&mut c, &seen("gm", 7, 1, "ff")).await.expect("q"));
+    assert!(
+        store::processed(&mut c, &seen("gm", 7, 1, "ff"))
+            .await
+            .expect("q")
+    );
     assert!(
         store::processed(&mut c, &seen("gm", 7, 99, "00"))
             .await
@@ -176,7 +180,11 @@ async fn ledger_outbox_and_reopen() {
     .await
     .expect("record");
     tx.rollback().await.expect("rollback");
-    assert!(!store::processed(&mut c, &seen("gm", 7, 2, "11")).await.expect("q"));
+    assert!(
+        !store::processed(&mut c, &seen("gm", 7, 2, "11"))
+            .await
+            .expect("q")
+    );
 
     // The outbox: due, sending, retry, sent.
     let due = store::due_outbox(&mut c, 200, 10).await.expect("due");
@@ -211,7 +219,11 @@ async fn ledger_outbox_and_reopen() {
     // Everything is still there after reopening the file.
     let pool = store::open(&path).await.expect("reopen");
     let mut c = pool.acquire().await.expect("conn");
-    assert!(store::processed(&mut c, &seen("gm", 7, 1, "")).await.expect("q"));
+    assert!(
+        store::processed(&mut c, &seen("gm", 7, 1, ""))
+            .await
+            .expect("q")
+    );
     assert_eq!(
         store::outbox_counts(&mut c).await.expect("counts"),
         (0, 1, 0)
@@ -393,7 +405,12 @@ async fn no_statement_of_the_store_scans_a_whole_table_unless_listed() {
 
 /// Where a message was found: its content digest is `c-` and its raw digest (as the tests of
 /// position and raw bytes need them apart).
-fn seen(mailbox: &'static str, uidvalidity: u32, uid: u32, sha256: &'static str) -> store::Seen<'static> {
+fn seen(
+    mailbox: &'static str,
+    uidvalidity: u32,
+    uid: u32,
+    sha256: &'static str,
+) -> store::Seen<'static> {
     let content: &'static str = Box::leak(format!("c-{sha256}").into_boxed_str());
     store::Seen {
         mailbox,

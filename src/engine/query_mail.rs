@@ -85,7 +85,13 @@ pub(super) async fn query_mail(
     };
     let proven = proven(env, g, msg, &from, secret)?;
     if !proven
-        && store::mails_to(c, &from, store::MailKind::QueryReply, ctx.now - policy::HOUR).await?
+        && store::mails_to(
+            c,
+            &from,
+            store::MailKind::QueryReply,
+            ctx.now - policy::HOUR,
+        )
+        .await?
             >= env.limits.unauthenticated_queries_per_hour
     {
         // Issue 21.2: From can be forged, and the answer goes to the registered address; a

@@ -249,7 +249,9 @@ pub(super) async fn hourly_alerts(
              counted, not sent (`chancery status` shows the counts).\n"
         );
         if before > 0 {
-            text.push_str(&format!("In the hour before this one, {before} more were held back.\n"));
+            text.push_str(&format!(
+                "In the hour before this one, {before} more were held back.\n"
+            ));
         }
         let mut m = compose::alert(env, addr, &key(hour), subject, &text);
         m.game = game.map(|g| g.id.clone());

@@ -656,7 +656,17 @@ pub async fn mail_standings(
     );
     let mails: Vec<store::NewMail> = to
         .iter()
-        .map(|a| compose::tournament_mail(env, store::MailKind::Standings, &t.gm_address, a, key, &subject, &text))
+        .map(|a| {
+            compose::tournament_mail(
+                env,
+                store::MailKind::Standings,
+                &t.gm_address,
+                a,
+                key,
+                &subject,
+                &text,
+            )
+        })
         .collect();
     store::enqueue_many(c, &mails, now).await?;
     Ok(mails.len())

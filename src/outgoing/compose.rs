@@ -632,7 +632,12 @@ pub fn rejection(
         tz: "UTC".into(),
         ..Default::default()
     };
-    let r = rendered(render::rejection(&v), MailKind::Rejection, to, &reasons.join("\n"))?;
+    let r = rendered(
+        render::rejection(&v),
+        MailKind::Rejection,
+        to,
+        &reasons.join("\n"),
+    )?;
     Ok(reply(
         env,
         MailKind::Rejection,
@@ -788,8 +793,21 @@ pub fn acknowledgement(
         standing.len(),
         gmt(deadline)
     );
-    let r = rendered(render::acknowledgement(&v), MailKind::Ack, &player.address, &facts)?;
-    Ok(game_answer(env, g, MailKind::Ack, &player.address, msg, key, r))
+    let r = rendered(
+        render::acknowledgement(&v),
+        MailKind::Ack,
+        &player.address,
+        &facts,
+    )?;
+    Ok(game_answer(
+        env,
+        g,
+        MailKind::Ack,
+        &player.address,
+        msg,
+        key,
+        r,
+    ))
 }
 
 /// What an adjudication says, for everyone: built once a phase, rendered for each reader by
@@ -980,7 +998,11 @@ pub fn nmr_hold(
     );
     NewMail {
         kind: MailKind::Alert,
-        message_id: id(env, MailKind::Alert, &format!("nmr|{}|{phase}|{now}|{to}", g.id)),
+        message_id: id(
+            env,
+            MailKind::Alert,
+            &format!("nmr|{}|{phase}|{now}|{to}", g.id),
+        ),
         from: env.alert_from.clone(),
         to: to.to_string(),
         subject: format!(

@@ -5,7 +5,8 @@ use super::*;
 
 /// Answers to an address: the kinds are [`MailKind::answers_the_sender`]'s (a unit test keeps
 /// the list the same; a whole literal, so that tests/store.rs can explain it).
-const ANSWERS_TO: &str = "SELECT count(*) AS n FROM outbox WHERE to_address = $1 AND created_at >= $2
+const ANSWERS_TO: &str =
+    "SELECT count(*) AS n FROM outbox WHERE to_address = $1 AND created_at >= $2
      AND kind IN ('ack', 'rejection', 'receipt', 'notice', 'query-reply', 'command-reply')";
 
 /// Answers to an address, rejections for failed authentication to it, and answers about a

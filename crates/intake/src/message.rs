@@ -677,10 +677,19 @@ mod tests {
 
     #[test]
     fn content_parts_take_any_bytes() {
-        for raw in [&b""[..], b"\n", b"Received", b"Received: x\n \xff\xfe", b"\r\n\r\nbody"] {
+        for raw in [
+            &b""[..],
+            b"\n",
+            b"Received",
+            b"Received: x\n \xff\xfe",
+            b"\r\n\r\nbody",
+        ] {
             let _ = content_parts(raw).concat();
         }
-        assert_eq!(content_parts(b"A: b\nbody-less").concat(), b"A: b\nbody-less");
+        assert_eq!(
+            content_parts(b"A: b\nbody-less").concat(),
+            b"A: b\nbody-less"
+        );
     }
 
     fn texts(raw: &str) -> Vec<String> {
