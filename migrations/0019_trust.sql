@@ -27,7 +27,7 @@ CREATE TABLE outbox_duplicates (
     first_at   INTEGER NOT NULL,
     last_at    INTEGER NOT NULL
 );
-CREATE INDEX outbox_duplicates_kind ON outbox_duplicates(kind, last_at);
+CREATE INDEX outbox_duplicates_recent ON outbox_duplicates(last_at);
 
 -- The content digest of a message without its trace headers (Received, Return-Path,
 -- Delivered-To...): the same message delivered in two SMTP transactions is one message.

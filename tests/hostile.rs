@@ -328,6 +328,18 @@ async fn hostile_mail_stops_nothing() {
     let mut c = pool.acquire().await.expect("conn");
     let poisoned = store::poisoned(&mut c).await.expect("poisoned");
     assert!(poisoned.is_empty(), "{poisoned:?}");
+    // Issue 21.11: the mail over the size limit was neither downloaded nor kept whole: its
+    // RFC822.SIZE was asked first, and only its header block was fetched and stored.
+    let kept: i64 = sqlx::query("SELECT length(raw) FROM messages WHERE from_address = $1")
+        .bind(player(0))
+        .fetch_one(&mut *c)
+        .await
+        .expect("austria")
+        .get(0);
+    assert!(
+        kept <= chancery::transport::imap::HEAD_BYTES as i64,
+        "{kept} bytes kept"
+    );
     let standing = store::standing_orders(&mut c, "wm1", "S1901M")
         .await
         .expect("standing");

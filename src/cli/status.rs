@@ -51,6 +51,19 @@ pub fn run(a: ConfigArg) -> anyhow::Result<()> {
         }
         let (pending, sent, failed) = store::outbox_counts(&mut c).await?;
         println!("outgoing mail: {pending} pending, {sent} sent, {failed} failed");
+        // Mail caused again and not sent twice (coalesced alerts, notices already sent): never
+        // silent (issue 21.1).
+        let day_ago = chrono::Utc::now().timestamp() - 86_400;
+        let dups = store::duplicate_counts(&mut c, day_ago).await?;
+        if dups.is_empty() {
+            println!("mail caused again and not sent (last 24 hours): none");
+        } else {
+            let list: Vec<String> = dups.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            println!(
+                "mail caused again and not sent (last 24 hours): {}",
+                list.join(", ")
+            );
+        }
         if ok {
             Ok(())
         } else {

@@ -133,6 +133,24 @@ pub fn read(raw: &[u8]) -> Reading {
     }
 }
 
+/// Read a fetched message the server said is `size` bytes. One over the size limit was fetched
+/// as its header block only (issue 21.11): it is refused as too large, and answered from that
+/// header block; only the header block is kept.
+pub fn read_fetched(raw: &[u8], oversized: Option<usize>) -> Reading {
+    match oversized {
+        Some(bytes) if bytes > crate::message::MAX_MESSAGE_BYTES => Reading {
+            sha256: sha256_hex(raw),
+            content_sha256: content_sha256(raw),
+            head: read_head(raw),
+            message: Err(MessageError::TooLarge {
+                bytes,
+                limit: crate::message::MAX_MESSAGE_BYTES,
+            }),
+        },
+        _ => read(raw),
+    }
+}
+
 fn content_sha256(raw: &[u8]) -> String {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();

@@ -108,6 +108,8 @@ async fn run_mailbox(
     let mut mb = Mailbox::connect(cfg, "INBOX")
         .await
         .map_err(|e| e.to_string())?;
+    // The intake's limit: a larger mail is refused unread, so only its header is fetched.
+    mb.set_max_message_bytes(crate::message::MAX_MESSAGE_BYTES);
     let uidvalidity = mb.uidvalidity();
     tracing::info!(
         "{name} mailbox connected (uidvalidity {uidvalidity}, {})",
@@ -261,12 +263,14 @@ async fn handle_in_span(
     marks: &mut Marks,
 ) -> Result<(), String> {
     let uid = f.uid;
+    let oversized = f.oversized;
     let raw = Arc::new(f.raw);
     let arrived = f.internal_date.map(|d| shared.clock.game_time(d));
     let now = shared.clock.now();
     let outcome = {
         let raw2 = raw.clone();
-        let read = tokio::task::spawn_blocking(move || engine::read(&raw2)).await;
+        let read =
+            tokio::task::spawn_blocking(move || engine::read_fetched(&raw2, oversized)).await;
         match read {
             Err(e) => Err((true, join_text(e))),
             Ok(reading) => {

@@ -39,10 +39,32 @@ pub const DONE_KEYWORD: &str = "$ChanceryDone";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fetched {
     pub uid: u32,
-    /// The whole message (RFC 5322 bytes, as stored).
+    /// The whole message (RFC 5322 bytes, as stored); for a message over the mailbox's size
+    /// limit, only the start of its header block (at most [`HEAD_BYTES`]).
     pub raw: Vec<u8>,
     /// The server's INTERNALDATE (arrival time) in Unix seconds.
     pub internal_date: Option<i64>,
+    /// The message's size as the server gave it (RFC822.SIZE), when it is over the limit and
+    /// `raw` holds its header block only.
+    pub oversized: Option<usize>,
+}
+
+/// How much of an oversized message's header block is fetched.
+pub const HEAD_BYTES: usize = 64 * 1024;
+
+/// Messages over this size are not downloaded unless [`Mailbox::set_max_message_bytes`] says
+/// otherwise: only their header block, so that an answer can say why.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 5 * 1024 * 1024;
+
+/// What a FETCH asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FetchWhat {
+    /// UID and RFC822.SIZE only.
+    Sizes,
+    /// The whole message.
+    Whole,
+    /// The start of the header block.
+    Head,
 }
 
 /// One batch of messages from [`Mailbox::fetch_after`].
@@ -138,6 +160,8 @@ pub struct Mailbox {
     /// An EXISTS above `exists` was seen and not yet reported by [`Mailbox::wait`].
     new_mail: bool,
     idle: bool,
+    /// Messages larger than this are fetched as their header block only.
+    max_message_bytes: usize,
 }
 
 impl fmt::Debug for Mailbox {
@@ -320,9 +344,16 @@ impl Mailbox {
             exists: selected.exists,
             new_mail: false,
             idle,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
         };
         mailbox.drain();
         Ok(mailbox)
+    }
+
+    /// Messages larger than `bytes` are fetched as their header block only
+    /// ([`Fetched::oversized`]).
+    pub fn set_max_message_bytes(&mut self, bytes: usize) {
+        self.max_message_bytes = bytes;
     }
 
     /// The folder's UIDVALIDITY at SELECT time.
@@ -369,12 +400,7 @@ impl Mailbox {
         }
         let more = uids.len() > limit.max(1);
         uids.truncate(limit.max(1));
-        let set = uids
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
-        let mut fetched = self.fetch_uids(&set).await?;
+        let mut fetched = self.fetch_bounded(&uids).await?;
         fetched.sort_by_key(|f| f.uid);
         fetched.dedup_by_key(|f| f.uid);
         // Keep the lowest UIDs up to the byte bound; what is cut comes in the next batch.
@@ -429,13 +455,52 @@ impl Mailbox {
     }
 
     /// FETCH the given UID set (UID, INTERNALDATE and the whole message, without `\\Seen`).
-    async fn fetch_uids(&mut self, set: &str) -> Result<Vec<Fetched>, TransportError> {
+    /// Only the messages whose size is within the limit are downloaded whole: RFC822.SIZE is
+    /// asked first, and an oversized message is fetched as the start of its header block
+    /// (issue 21.11: a 50 MB mail must not be downloaded, nor kept, to be refused).
+    async fn fetch_bounded(&mut self, uids: &[u32]) -> Result<Vec<Fetched>, TransportError> {
+        let set = |u: &[u32]| u.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        let sizes = self.fetch_uids(&set(uids), FetchWhat::Sizes).await?;
+        let big: std::collections::HashMap<u32, usize> = sizes
+            .iter()
+            .filter_map(|f| f.oversized.map(|s| (f.uid, s)))
+            .filter(|(_, s)| *s > self.max_message_bytes)
+            .collect();
+        let small: Vec<u32> = uids
+            .iter()
+            .copied()
+            .filter(|u| !big.contains_key(u))
+            .collect();
+        let mut out = Vec::with_capacity(uids.len());
+        if !small.is_empty() {
+            out.extend(self.fetch_uids(&set(&small), FetchWhat::Whole).await?);
+        }
+        if !big.is_empty() {
+            let big_uids: Vec<u32> = big.keys().copied().collect();
+            for mut f in self.fetch_uids(&set(&big_uids), FetchWhat::Head).await? {
+                f.oversized = big.get(&f.uid).copied();
+                out.push(f);
+            }
+        }
+        Ok(out)
+    }
+
+    async fn fetch_uids(
+        &mut self,
+        set: &str,
+        fetch: FetchWhat,
+    ) -> Result<Vec<Fetched>, TransportError> {
         let what = "IMAP UID FETCH";
+        let items = match fetch {
+            FetchWhat::Sizes => "(UID RFC822.SIZE)".to_string(),
+            FetchWhat::Whole => "(UID INTERNALDATE BODY.PEEK[])".to_string(),
+            FetchWhat::Head => format!("(UID INTERNALDATE BODY.PEEK[HEADER]<0.{HEAD_BYTES}>)"),
+        };
         let session = self.session.as_mut().ok_or_else(|| lost(what))?;
         let result = async {
             let mut stream = with_timeout(IO_TIMEOUT, what, async {
                 session
-                    .uid_fetch(set, "(UID INTERNALDATE BODY.PEEK[])")
+                    .uid_fetch(set, &items)
                     .await
                     .map_err(|e| imap_err(what, e))
             })
@@ -452,15 +517,22 @@ impl Mailbox {
                         ))
                     })?;
                 let Some(item) = next else { break };
-                let fetch = item.map_err(|e| imap_err(what, e))?;
-                let (Some(uid), Some(body)) = (fetch.uid, fetch.body()) else {
+                let item = item.map_err(|e| imap_err(what, e))?;
+                let body = match fetch {
+                    // The size rides in `oversized` until the caller compares it.
+                    FetchWhat::Sizes => item.size.map(|_| &[][..]),
+                    FetchWhat::Whole => item.body(),
+                    FetchWhat::Head => item.header(),
+                };
+                let (Some(uid), Some(body)) = (item.uid, body) else {
                     // A FETCH without UID or body: an unsolicited flag update, not ours.
                     continue;
                 };
                 out.push(Fetched {
                     uid,
                     raw: body.to_vec(),
-                    internal_date: fetch.internal_date().map(|d| d.timestamp()),
+                    internal_date: item.internal_date().map(|d| d.timestamp()),
+                    oversized: item.size.map(|s| s as usize),
                 });
             }
             Ok(out)
