@@ -587,7 +587,7 @@ async fn console(
     now: i64,
 ) -> anyhow::Result<()> {
     let done =
-        admin::console_command(pool, &engine::env(pool, &cfg, now).await?, id, cmd, now).await?;
+        admin::console_command(pool, &engine::env(pool, cfg, now).await?, id, cmd, now).await?;
     if done.ok {
         println!("{}: {}", cmd.canonical(), done.answer);
         Ok(())
