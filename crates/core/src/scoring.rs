@@ -375,8 +375,7 @@ pub fn credited_seasons(
 }
 
 /// WM C.14, Maharajiad A.23: "Total score x Number of seasons played / Total number of seasons
-/// in the game". A player credited with every season (or more: a stand-in's single turn
-/// credited to both, C.14) has the full score.
+/// in the game"; never more than the whole score.
 pub fn prorate(total: f64, played: u32, seasons: u32) -> f64 {
     if seasons == 0 {
         return 0.0;

@@ -438,8 +438,8 @@ struct Pos {
 impl Pos {
     /// Who the position's game is credited to for the best country (WM C.13, Maharajiad A.22)
     /// when it changed hands: the player credited with the most seasons (C.14, A.23), level
-    /// ones by who held it last. One player per game, whose game it mostly was; a replacement
-    /// who played two seasons of a solo is not its best country.
+    /// ones by who held it last. One player per game, whose game it mostly was: a player who
+    /// left after two seasons of a game another went on to win is not its best country.
     fn best_country_player(&self) -> Option<&str> {
         self.shares
             .iter()
