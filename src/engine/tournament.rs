@@ -484,7 +484,13 @@ async fn game_result(
     let end = match (ended.end.as_str(), winner) {
         ("solo", Some(w)) => End::Solo(w),
         ("conceded_solo", Some(w)) => End::ConcededSolo(w),
-        ("vote", _) => End::Vote,
+        // The draw's powers are not recorded: every survivor is in it (WM D.IX(4) aside).
+        ("vote", _) => End::Vote {
+            excluded: Vec::new(),
+        },
+        // A game that stopped before its final year (or without one) without a solo or a vote
+        // was stopped by Maharajiad B.X(1): three years without a centre changing owner.
+        _ if rules.final_year.is_none_or(|y| after.year < y) => End::Stalemate,
         _ => End::Played,
     };
     let mut centres = Vec::new();
@@ -515,7 +521,8 @@ async fn game_result(
         round: b.round as u8,
         board: b.board as u32,
         start_year: start.year,
-        final_year: rules.final_year.unwrap_or(after.year),
+        // Maharajiad A.10: the second round has none (played until the victory criterion).
+        final_year: rules.final_year,
         ended_after: after,
         end,
         centres,
@@ -560,6 +567,8 @@ pub async fn standings_input(
             .map(|e| e.address.clone())
             .collect(),
         advance: Vec::new(),
+        // The rounds are made as B.1's four, whatever the number of teams.
+        round_two: standings::RoundTwo::TeamRound,
     })
 }
 

@@ -6,7 +6,7 @@
 use chancery_core::map::Map;
 use chancery_core::phase::Phase;
 use chancery_core::standings::{
-    End, Entrant, GameResult, Position, Rulebook, Stint, TournamentIn, standings,
+    End, Entrant, GameResult, Position, RoundTwo, Rulebook, Stint, TournamentIn, standings,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -33,7 +33,7 @@ fn board(map: &Map, round: u8, board: u32, players: &[String]) -> GameResult {
         round,
         board,
         start_year: 1901,
-        final_year: 1909,
+        final_year: Some(1909),
         ended_after: "F1909M".parse().expect("phase"),
         end: End::Played,
         centres,
@@ -84,6 +84,7 @@ fn tournament(map: &'static Map) -> TournamentIn<'static> {
         games,
         declined: Vec::new(),
         advance: Vec::new(),
+        round_two: RoundTwo::TeamRound,
     }
 }
 

@@ -2,8 +2,9 @@
 //! section A). Pure: the final centre counts, how the game ended, the centre history and who
 //! played each power when are passed in.
 
-use crate::map::Power;
+use crate::map::{Map, Power};
 use crate::phase::{Phase, PhaseKind, Season};
+use serde::{Deserialize, Serialize};
 
 /// WM C.2: the positional bonuses, first to sixth place.
 pub const WM_BONUS: [f64; 6] = [32.0, 16.0, 8.0, 4.0, 2.0, 1.0];
@@ -13,6 +14,81 @@ pub const WM_SOLO_CENTRES: u32 = 34;
 
 /// Maharajiad A.16-A.17: a solo counts as a win with this many centres.
 pub const MAHARAJIAD_SOLO_CENTRES: u32 = 37;
+
+/// The rulebook a game or a tournament is scored by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Rulebook {
+    #[serde(rename = "wm2004")]
+    Wm2004,
+    #[serde(rename = "maharajiad")]
+    Maharajiad,
+}
+
+impl Rulebook {
+    /// What a solo counts as (WM C.4: 34 centres; Maharajiad A.16-A.17: 37).
+    pub fn solo_centres(self) -> u32 {
+        match self {
+            Rulebook::Wm2004 => WM_SOLO_CENTRES,
+            Rulebook::Maharajiad => MAHARAJIAD_SOLO_CENTRES,
+        }
+    }
+
+    /// The clause that makes a majority of the centres a solo, for messages.
+    fn solo_clause(self) -> &'static str {
+        match self {
+            Rulebook::Wm2004 => "WM C.4",
+            Rulebook::Maharajiad => "Maharajiad A.16, B.I(1)",
+        }
+    }
+
+    /// The rulebook's own map.
+    pub fn variant(self) -> &'static str {
+        match self {
+            Rulebook::Wm2004 => "standard",
+            Rulebook::Maharajiad => "maharajah",
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Played to its final year (WM B.3, Maharajiad A.10): the counts stand.
+    Played,
+    /// Maharajiad B.X(1): "If, after a period of three game years, no Supply Centers have
+    /// changed ownership, the game will automatically conclude": the counts stand, and (as after
+    /// a vote, A.18) are carried to the final year for the count-back.
+    Stalemate,
+    /// A power reached the victory count (a majority of the centres: WM C.4, Maharajiad B.I(1)).
+    Solo(Power),
+    /// A solo conceded by vote (WM C.5, D.IX(3); Maharajiad A.18).
+    ConcededSolo(Power),
+    /// Any other result accepted by vote (a draw: WM C.5, Maharajiad A.18). `excluded`: the
+    /// survivors the accepted proposal left out, "presumed eliminated" (WM D.IX(4)): they score
+    /// as eliminated, and nobody's centre count changes ("SC counts may not be changed by
+    /// vote").
+    Vote { excluded: Vec<Power> },
+}
+
+impl End {
+    /// The power that won alone, if any.
+    pub fn winner(&self) -> Option<Power> {
+        match self {
+            End::Solo(p) | End::ConcededSolo(p) => Some(*p),
+            End::Played | End::Stalemate | End::Vote { .. } => None,
+        }
+    }
+}
+
+/// Who played a position from which phase on (WM B.7, C.14; Maharajiad A.12, A.23).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stint {
+    pub player: String,
+    /// The first phase this player played.
+    pub from: Phase,
+    /// The initial player or a permanent replacement (WM B.7); false for a temporary one.
+    pub permanent: bool,
+}
 
 /// One power's score in one game.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,6 +164,24 @@ pub fn maharajiad(counts: &[(Power, u32)], solo: Option<Power>) -> Vec<PowerScor
         .collect()
 }
 
+/// Each power's score in a game that ended as `end`, by `rulebook`: a solo (conceded or not)
+/// by WM C.4 / Maharajiad A.16-A.17; the survivors a draw left out scored as eliminated (WM
+/// D.IX(4): "presumes the elimination of the players not included"), the others placed among
+/// themselves (C.1-C.3) on their own, unchanged, counts.
+pub fn scores(rulebook: Rulebook, centres: &[(Power, u32)], end: &End) -> Vec<PowerScore> {
+    let counts: Vec<(Power, u32)> = match end {
+        End::Vote { excluded } => centres
+            .iter()
+            .map(|&(p, c)| (p, if excluded.contains(&p) { 0 } else { c }))
+            .collect(),
+        _ => centres.to_vec(),
+    };
+    match rulebook {
+        Rulebook::Wm2004 => wm(&counts, end.winner()),
+        Rulebook::Maharajiad => maharajiad(&counts, end.winner()),
+    }
+}
+
 /// How a game ended early by vote (WM C.5; Maharajiad A.18).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VotedEnd {
@@ -134,10 +228,48 @@ pub fn years_to_final(
     out
 }
 
-/// WM C.14: the Spring and Fall movement turns of a game from `start_year` to `final_year`
-/// (Summer and Winter turns are not counted).
-pub fn seasons_in_game(start_year: u16, final_year: u16) -> u32 {
-    u32::from(final_year.saturating_sub(start_year) + 1) * 2
+/// The years a game's count-backs read, by how it ended: a vote's counts carried to the final
+/// year (WM C.5, Maharajiad A.18), and so a stalemate's (Maharajiad B.X(1): no centre changed
+/// hands, so the counts of the remaining years are those of the end). A game without a final
+/// year (Maharajiad A.10's second round) carries nothing past the year it ended in.
+pub fn years_scored(
+    rulebook: Rulebook,
+    history: &[(u16, Vec<(Power, u32)>)],
+    final_year: Option<u16>,
+    ended_after: Phase,
+    end: &End,
+) -> Vec<(u16, Vec<(Power, u32)>)> {
+    let carried = match end {
+        End::Played | End::Solo(_) => return history.to_vec(),
+        End::Stalemate | End::Vote { .. } => VotedEnd::Other,
+        End::ConcededSolo(p) => VotedEnd::ConcededSolo(*p),
+    };
+    let last = final_year.unwrap_or(ended_after.year);
+    years_to_final(history, last, carried, rulebook.solo_centres())
+}
+
+/// The movement turns a game counts, in order (WM C.14: "Summer and Winter turns will not be
+/// considered"; Maharajiad A.23: "movement turns"): those from its first year to its final
+/// year; for a game without a final year (Maharajiad A.10: the second round "will be played
+/// until a player has met the victory criterion"), those actually played, to `ended_after`.
+fn counted_turns(
+    start_year: u16,
+    final_year: Option<u16>,
+    ended_after: Phase,
+) -> impl Iterator<Item = Phase> {
+    let last = final_year.unwrap_or(ended_after.year);
+    (start_year..=last)
+        .flat_map(|year| {
+            [Season::Spring, Season::Fall].map(|s| Phase::new(s, year, PhaseKind::Movement))
+        })
+        .filter(move |turn| final_year.is_some() || *turn <= ended_after)
+}
+
+/// WM C.14, Maharajiad A.23: "Total number of seasons in the game": the Spring and Fall
+/// movement turns from `start_year` to `final_year` (18 for 1901-1909), or, without a final
+/// year, the movement turns played to `ended_after` (Maharajiad A.10, A.23).
+pub fn seasons_in_game(start_year: u16, final_year: Option<u16>, ended_after: Phase) -> u32 {
+    counted_turns(start_year, final_year, ended_after).count() as u32
 }
 
 /// WM C.14 (Maharajiad A.23): how many counted seasons each stint played. `stints`: who played
@@ -147,36 +279,292 @@ pub fn seasons_in_game(start_year: u16, final_year: u16) -> u32 {
 /// time of the termination". Returns (stint index, seasons), one per stint.
 pub fn seasons_played(
     start_year: u16,
-    final_year: u16,
+    final_year: Option<u16>,
     stints: &[Phase],
     ended_after: Phase,
 ) -> Vec<(usize, u32)> {
     // The counted seasons, in order, each given to the stint active at its start.
     let mut out: Vec<(usize, u32)> = (0..stints.len()).map(|i| (i, 0)).collect();
-    for year in start_year..=final_year {
-        for season in [Season::Spring, Season::Fall] {
-            let turn = Phase::new(season, year, PhaseKind::Movement);
-            // After an early end, the player active at the end is credited (C.14).
-            let at = if turn > ended_after {
-                ended_after
-            } else {
-                turn
-            };
-            if let Some(i) = stints.iter().rposition(|s| *s <= at) {
-                out[i].1 += 1;
-            }
+    for turn in counted_turns(start_year, final_year, ended_after) {
+        // After an early end, the player active at the end is credited (C.14).
+        let at = turn.min(ended_after);
+        if let Some(i) = stints.iter().rposition(|s| *s <= at) {
+            out[i].1 += 1;
         }
     }
     out
 }
 
+/// The seasons each stint of a position is credited with (WM C.14, Maharajiad A.23), one per
+/// stint: those it played ([`seasons_played`]), and, for a player stood in for one movement turn
+/// at most in the whole game, the turns of the stand-ins too.
+///
+/// WM C.14: "A player who is replaced for more than one turn due to arranged absence, or a
+/// player who took over a position as a standby, will receive pro-rated points" (Maharajiad
+/// A.23 has the same words). So a player whose temporary stand-ins (WM B.7, Maharajiad A.12)
+/// played one movement turn or none in all keeps the full points: the stand-ins' seasons are
+/// credited to them as well, and the stand-in, who "took over a position as a standby", is
+/// still pro-rated by the seasons they played. A turn here is a counted turn (Spring or Fall
+/// movement), C.14's own unit: a stand-in for a Winter adjustment and the Spring after it has
+/// replaced the player for one turn. An absence is a run of temporary stints after the player's
+/// own, ended by the player's return (or by the end of the game); a player who is then
+/// replaced permanently was not absent but replaced, and is pro-rated.
+pub fn credited_seasons(
+    start_year: u16,
+    final_year: Option<u16>,
+    stints: &[Stint],
+    ended_after: Phase,
+) -> Vec<u32> {
+    let froms: Vec<Phase> = stints.iter().map(|s| s.from).collect();
+    let mut credited = vec![0u32; stints.len()];
+    for (i, n) in seasons_played(start_year, final_year, &froms, ended_after) {
+        credited[i] = n;
+    }
+    // The movement turns each stint actually played (the unplayed seasons after an early end
+    // are credited, not played).
+    let mut played = vec![0u32; stints.len()];
+    for turn in counted_turns(start_year, final_year, ended_after).filter(|t| *t <= ended_after) {
+        if let Some(i) = froms.iter().rposition(|f| *f <= turn) {
+            played[i] += 1;
+        }
+    }
+    // Each absence: the stint of the player stood in for, and the run of stand-ins after it.
+    let mut absences: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    let mut i = 1;
+    while i < stints.len() {
+        if stints[i].permanent {
+            i += 1;
+            continue;
+        }
+        let holder = i - 1;
+        let mut j = i;
+        while stints.get(j).is_some_and(|s| !s.permanent) {
+            j += 1;
+        }
+        let back = stints
+            .get(j)
+            .is_none_or(|s| s.player == stints[holder].player);
+        if back {
+            absences.push((holder, i..j));
+        }
+        i = j;
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (holder, _) in &absences {
+        let player = stints[*holder].player.as_str();
+        if seen.contains(&player) {
+            continue;
+        }
+        seen.push(player);
+        let mine: Vec<&(usize, std::ops::Range<usize>)> = absences
+            .iter()
+            .filter(|(h, _)| stints[*h].player == player)
+            .collect();
+        let turns: u32 = mine
+            .iter()
+            .flat_map(|(_, run)| run.clone())
+            .map(|k| played[k])
+            .sum();
+        if turns <= 1 {
+            for (h, run) in mine {
+                credited[*h] += run.clone().map(|k| credited[k]).sum::<u32>();
+            }
+        }
+    }
+    credited
+}
+
 /// WM C.14, Maharajiad A.23: "Total score x Number of seasons played / Total number of seasons
-/// in the game".
+/// in the game"; never more than the whole score.
 pub fn prorate(total: f64, played: u32, seasons: u32) -> f64 {
     if seasons == 0 {
         return 0.0;
     }
-    total * f64::from(played) / f64::from(seasons)
+    total * f64::from(played.min(seasons)) / f64::from(seasons)
+}
+
+/// Why a game's facts cannot be scored: they contradict each other or the rulebook.
+fn refuse(why: String) -> Result<(), String> {
+    Err(why)
+}
+
+/// One finished game's facts, as a contract gives them, to check against each other before
+/// scoring ([`check`]).
+pub struct Facts<'a> {
+    pub start_year: u16,
+    pub final_year: Option<u16>,
+    pub ended_after: Phase,
+    pub end: &'a End,
+    pub centres: &'a [(Power, u32)],
+    pub history: &'a [(u16, Vec<(Power, u32)>)],
+    pub positions: &'a [(Power, Vec<Stint>)],
+}
+
+/// Refuses a game whose facts contradict each other or the rulebook, saying which and why,
+/// rather than scoring something else silently: the phases against the years (WM B.3,
+/// Maharajiad A.10: no phase after the final year; a game `played` reached it), the centres
+/// against the board and the end (a power holding a majority is a solo: WM C.4, Maharajiad
+/// A.16, B.I(1)), a draw's powers (WM D.IX(4)), and who played when.
+pub fn check(rulebook: Rulebook, map: &Map, f: &Facts<'_>) -> Result<(), String> {
+    check_years(rulebook, f)?;
+    check_centres(rulebook, map, f)?;
+    for (power, stints) in f.positions {
+        check_stints(map.power_name(*power), stints, f)?;
+    }
+    Ok(())
+}
+
+/// The phases and years against each other and the end.
+fn check_years(rulebook: Rulebook, f: &Facts<'_>) -> Result<(), String> {
+    let first = Phase::new(Season::Spring, f.start_year, PhaseKind::Movement);
+    if f.ended_after < first {
+        return refuse(format!(
+            "ended_after {} is before the game's first phase {first}",
+            f.ended_after
+        ));
+    }
+    if let Some(last) = f.final_year {
+        if last < f.start_year {
+            return refuse(format!(
+                "the final year {last} is before the first year {}",
+                f.start_year
+            ));
+        }
+        // Nothing is played after the final year (WM B.3, Maharajiad A.10); a later phase is an
+        // error in the input, never scored as if the game had stopped in time.
+        if f.ended_after.year > last {
+            return refuse(format!(
+                "ended_after {} is after the final year {last}: a game ends with its final \
+                 year (WM B.3, Maharajiad A.10); give the right final year, or none for a game \
+                 played until the victory criterion",
+                f.ended_after
+            ));
+        }
+    }
+    let end_of_final = f
+        .final_year
+        .map(|y| Phase::new(Season::Fall, y, PhaseKind::Movement));
+    match (f.end, end_of_final) {
+        (End::Played, None) => refuse(
+            "a game without a final year (Maharajiad A.10) is never played to it: it ends by a \
+             solo, a vote or a stalemate (end solo, conceded_solo, vote or stalemate)"
+                .to_string(),
+        ),
+        (End::Played, Some(fall)) if f.ended_after < fall => refuse(format!(
+            "end played means played to the final year, but the game ended after {}, before \
+             {fall}: a game stopped early ended by a solo, a vote{}",
+            f.ended_after,
+            match rulebook {
+                Rulebook::Wm2004 => "",
+                Rulebook::Maharajiad => " or a stalemate (Maharajiad B.X(1))",
+            }
+        )),
+        (End::Stalemate, _) if rulebook == Rulebook::Wm2004 => refuse(
+            "WM 2004 has no stalemate ending (it is Maharajiad B.X(1)): a WM game ends at its \
+             final year, by a solo or by a vote"
+                .to_string(),
+        ),
+        _ => {
+            if let Some((year, _)) = f.history.iter().find(|(y, _)| *y > f.ended_after.year) {
+                return refuse(format!(
+                    "history has the year {year}, after the game ended ({})",
+                    f.ended_after
+                ));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The centres against the board and the end.
+fn check_centres(rulebook: Rulebook, map: &Map, f: &Facts<'_>) -> Result<(), String> {
+    let board = map.supply_centers().count() as u32;
+    let total: u32 = f.centres.iter().map(|(_, c)| *c).sum();
+    if total > board {
+        return refuse(format!(
+            "the centres add up to {total}, more than the {board} of the board"
+        ));
+    }
+    let name = |p: Power| map.power_name(p);
+    let centres_of = |p: Power| f.centres.iter().find(|x| x.0 == p).map_or(0, |x| x.1);
+    // A majority of the centres is the victory criterion: the game ended there as a solo.
+    let majority = f.centres.iter().find(|(_, c)| c * 2 > board);
+    match (f.end, majority) {
+        (End::Solo(w), _) if centres_of(*w) * 2 <= board => refuse(format!(
+            "a solo is a majority of the centres ({} of {board}, {}); {} has {}: a win \
+             conceded by vote is end conceded_solo",
+            board / 2 + 1,
+            rulebook.solo_clause(),
+            name(*w),
+            centres_of(*w)
+        )),
+        (End::Solo(_), _) => Ok(()),
+        (_, Some((p, c))) => refuse(format!(
+            "{} holds {c} of the {board} centres: that is a solo ({}), so the end is solo \
+             with winner {}, not {}",
+            name(*p),
+            rulebook.solo_clause(),
+            name(*p),
+            end_name(f.end)
+        )),
+        (End::ConcededSolo(w), None) if centres_of(*w) == 0 => refuse(format!(
+            "a win is conceded to a player remaining in the game (WM D.IX(3)); {} holds no \
+             centre",
+            name(*w)
+        )),
+        (End::Vote { excluded }, None) if !excluded.is_empty() => match rulebook {
+            Rulebook::Maharajiad => refuse(
+                "a Maharajiad draw includes every survivor: its rules have no game end that \
+                 presumes survivors eliminated (that is WM D.IX(4))"
+                    .to_string(),
+            ),
+            Rulebook::Wm2004 => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
+/// The contract's word for an end, for messages.
+pub fn end_name(end: &End) -> &'static str {
+    match end {
+        End::Played => "played",
+        End::Stalemate => "stalemate",
+        End::Solo(_) => "solo",
+        End::ConcededSolo(_) => "conceded_solo",
+        End::Vote { .. } => "vote",
+    }
+}
+
+/// Who played a position when: the initial player from the first phase, then each later
+/// player from a later phase, none after the end.
+fn check_stints(power: &str, stints: &[Stint], f: &Facts<'_>) -> Result<(), String> {
+    let first = Phase::new(Season::Spring, f.start_year, PhaseKind::Movement);
+    let Some(initial) = stints.first() else {
+        return refuse(format!("{power} has no player"));
+    };
+    if initial.from != first || !initial.permanent {
+        return refuse(format!(
+            "{power}: the first player is the initial player, from the first phase {first} \
+             (not {}{})",
+            initial.from,
+            if initial.permanent { "" } else { ", temporary" }
+        ));
+    }
+    for pair in stints.windows(2) {
+        if pair[1].from <= pair[0].from {
+            return refuse(format!(
+                "{power}: {} from {} does not come after {} from {}: list the players in order",
+                pair[1].player, pair[1].from, pair[0].player, pair[0].from
+            ));
+        }
+    }
+    if let Some(late) = stints.iter().find(|s| s.from > f.ended_after) {
+        return refuse(format!(
+            "{power}: {} from {} starts after the game ended ({})",
+            late.player, late.from, f.ended_after
+        ));
+    }
+    Ok(())
 }
 
 /// WM C.7(f), C.13(c); Maharajiad A.19(c), A.22(b): "Highest roll on 100-sided dice", made
@@ -399,9 +787,9 @@ mod tests {
             "W1906A".parse::<Phase>().expect("phase"),
         ];
         let ended = "F1908M".parse::<Phase>().expect("phase");
-        let seasons = seasons_in_game(1901, 1909);
+        let seasons = seasons_in_game(1901, Some(1909), ended);
         assert_eq!(seasons, 18);
-        let played = seasons_played(1901, 1909, &stints, ended);
+        let played = seasons_played(1901, Some(1909), &stints, ended);
         assert_eq!(played, vec![(0, 12), (1, 6)], "Wendy S01-F06, Fred S07-F09");
         let total = wm(&[(p(0), 18), (p(1), 5)], Some(p(0)))[0].score;
         assert_eq!(total, 66.0);
@@ -510,37 +898,347 @@ mod tests {
             "S1501M".parse::<Phase>().expect("phase"),
             "S1506M".parse::<Phase>().expect("phase"),
         ];
-        let played = seasons_played(1501, 1510, &stints, "F1510M".parse().expect("phase"));
+        let ended: Phase = "F1510M".parse().expect("phase");
+        let played = seasons_played(1501, Some(1510), &stints, ended);
         assert_eq!(played, vec![(0, 10), (1, 10)]);
-        assert_eq!(prorate(14.0, 10, seasons_in_game(1501, 1510)), 7.0);
+        assert_eq!(
+            prorate(14.0, 10, seasons_in_game(1501, Some(1510), ended)),
+            7.0
+        );
+    }
+
+    fn stint(player: &str, from: &str, permanent: bool) -> Stint {
+        Stint {
+            player: player.to_string(),
+            from: from.parse().expect("phase"),
+            permanent,
+        }
+    }
+
+    fn credited(stints: &[Stint], ended_after: &str) -> Vec<u32> {
+        credited_seasons(
+            1901,
+            Some(1909),
+            stints,
+            ended_after.parse().expect("phase"),
+        )
+    }
+
+    #[test]
+    fn wm_c_14_a_player_stood_in_for_one_turn_only_is_credited_that_turn() {
+        // "A player who is replaced for more than one turn due to arranged absence ... will
+        // receive pro-rated points": a stand-in for Spring 1905 alone leaves Vic all 18 seasons;
+        // the stand-in, "a player who took over a position as a standby", has the one.
+        let one = [
+            stint("vic", "S1901M", true),
+            stint("sub", "S1905M", false),
+            stint("vic", "F1905M", true),
+        ];
+        assert_eq!(credited(&one, "F1909M"), vec![9, 1, 9]);
+        // From the Winter 1904 builds to Spring 1905: one counted turn (C.14 counts no Winter).
+        let winter = [
+            stint("vic", "S1901M", true),
+            stint("sub", "W1904A", false),
+            stint("vic", "F1905M", true),
+        ];
+        assert_eq!(credited(&winter, "F1909M"), vec![9, 1, 9]);
+        // Two turns: pro-rated.
+        let two = [
+            stint("vic", "S1901M", true),
+            stint("sub", "S1905M", false),
+            stint("vic", "S1906M", true),
+        ];
+        assert_eq!(credited(&two, "F1909M"), vec![8, 2, 8]);
+        // Two absences of one turn each: replaced for two turns in all, pro-rated.
+        let twice = [
+            stint("vic", "S1901M", true),
+            stint("sub", "S1903M", false),
+            stint("vic", "F1903M", true),
+            stint("sub", "S1906M", false),
+            stint("vic", "F1906M", true),
+        ];
+        assert_eq!(credited(&twice, "F1909M"), vec![4, 1, 5, 1, 7]);
+        // A stand-in for one turn, then a permanent replacement: Vic did not come back, so he
+        // was replaced, not absent, and is pro-rated.
+        let gone = [
+            stint("vic", "S1901M", true),
+            stint("sub", "S1905M", false),
+            stint("pat", "F1905M", true),
+        ];
+        assert_eq!(credited(&gone, "F1909M"), vec![8, 1, 9]);
+        // The game ends during a one-turn stand-in (a draw after Fall 1907): the unplayed
+        // seasons go to the player active at the end (C.14), and Vic keeps the full points.
+        let ended = [stint("vic", "S1901M", true), stint("sub", "F1907M", false)];
+        assert_eq!(credited(&ended, "F1907M"), vec![18, 5]);
+        assert_eq!(prorate(24.0, 18, 18), 24.0);
+    }
+
+    #[test]
+    fn maharajiad_a_10_a_23_a_game_without_a_final_year_counts_the_turns_played() {
+        // The second round "will be played until a player has met the victory criterion": its
+        // "Total number of movement turns in the game" are those played.
+        let ph = |s: &str| s.parse::<Phase>().expect("phase");
+        assert_eq!(seasons_in_game(1501, None, ph("F1514M")), 28);
+        assert_eq!(seasons_in_game(1501, None, ph("F1514R")), 28);
+        assert_eq!(seasons_in_game(1501, None, ph("S1514M")), 27);
+        // With a final year, the turns to it, however early the end (C.14's example).
+        assert_eq!(seasons_in_game(1501, Some(1510), ph("F1507M")), 20);
+        let stints = [stint("amy", "S1501M", true), stint("rex", "S1511M", true)];
+        assert_eq!(
+            credited_seasons(1501, None, &stints, ph("S1514M")),
+            vec![20, 7]
+        );
+    }
+
+    /// A WM game as the contract reads it, 1901-1909: `extra` fields spliced in.
+    fn wm_json(end: &str, centres: &str, extra: &str) -> String {
+        format!(
+            r#"{{"rulebook": "wm2004", "start_year": 1901, "final_year": 1909,
+                "ended_after": "F1909M", "end": "{end}", "centres": {{{centres}}}{extra}}}"#
+        )
+    }
+
+    fn scored(json: &str) -> serde_json::Value {
+        let out = contract::score_json(json).unwrap_or_else(|e| panic!("{e}\n{json}"));
+        serde_json::from_str(&out).expect("json out")
+    }
+
+    fn power_out<'v>(v: &'v serde_json::Value, name: &str) -> &'v serde_json::Value {
+        v["powers"]
+            .as_array()
+            .and_then(|a| a.iter().find(|p| p["power"] == name))
+            .unwrap_or_else(|| panic!("{name} in {v}"))
+    }
+
+    #[test]
+    fn wm_c_14_a_one_turn_stand_in_through_the_contract() {
+        // England 10 centres (42 points): eve stood in for by sub in Spring 1905 only keeps
+        // 42; France's ben stood in for two turns is pro-rated (14 x 16 / 18).
+        let json = wm_json(
+            "played",
+            r#""AUSTRIA": 8, "ENGLAND": 10, "FRANCE": 6, "GERMANY": 4"#,
+            r#", "players": {
+                "ENGLAND": [{"name": "eve", "from": "S1901M"},
+                            {"name": "sub", "from": "S1905M", "permanent": false},
+                            {"name": "eve", "from": "F1905M"}],
+                "FRANCE": [{"name": "ben", "from": "S1901M"},
+                           {"name": "sub", "from": "S1906M", "permanent": false},
+                           {"name": "ben", "from": "S1907M"}]}"#,
+        );
+        let v = scored(&json);
+        let england = &power_out(&v, "ENGLAND")["players"];
+        assert_eq!(england[0]["seasons"], 9);
+        assert_eq!(england[0]["score"], 42.0 * 9.0 / 18.0);
+        assert_eq!(england[1]["seasons"], 1, "the stand-in is pro-rated");
+        assert_eq!(england[2]["seasons"], 9);
+        let france = &power_out(&v, "FRANCE")["players"];
+        let ben: f64 = [&france[0], &france[2]]
+            .iter()
+            .map(|p| p["score"].as_f64().expect("score"))
+            .sum();
+        assert!((ben - 14.0 * 16.0 / 18.0).abs() < 1e-3, "{france}");
+    }
+
+    #[test]
+    fn wm_b_3_an_ended_after_past_the_final_year_is_refused() {
+        let json = wm_json("played", r#""FRANCE": 12"#, "").replace("F1909M", "F1911M");
+        let err = contract::score_json(&json).expect_err("refused");
+        assert!(err.contains("after the final year 1909"), "{err}");
+        // A game "played" that stopped before its final year is not played to it.
+        let early = wm_json("played", r#""FRANCE": 12"#, "").replace("F1909M", "F1906M");
+        let err = contract::score_json(&early).expect_err("refused");
+        assert!(
+            err.contains("end played means played to the final year"),
+            "{err}"
+        );
+        // And a WM game has a final year.
+        let none = wm_json("vote", r#""FRANCE": 12"#, "").replace(r#""final_year": 1909,"#, "");
+        let err = contract::score_json(&none).expect_err("refused");
+        assert!(err.contains("WM B.3"), "{err}");
+    }
+
+    #[test]
+    fn maharajiad_a_10_a_final_game_without_a_final_year_is_scored_by_the_turns_played() {
+        // The final, won by Delhi's solo after Fall 1514: 28 movement turns; amy held Delhi to
+        // the end of 1510 (20 turns), rex after (8).
+        let json = r#"{"rulebook": "maharajiad", "start_year": 1501, "ended_after": "F1514M",
+            "end": "solo", "winner": "DELHI",
+            "centres": {"DELHI": 19, "BAHMANA": 8, "PERSIA": 5},
+            "players": {"DELHI": [{"name": "amy", "from": "S1501M"},
+                                  {"name": "rex", "from": "S1511M"}]}}"#;
+        let v = scored(json);
+        assert_eq!(v["seasons"], 28);
+        let delhi = &power_out(&v, "DELHI")["players"];
+        assert_eq!(delhi[0]["seasons"], 20);
+        assert_eq!(delhi[0]["score"], 26.429, "37 x 20 / 28");
+        assert_eq!(delhi[1]["seasons"], 8);
+        assert_eq!(delhi[1]["score"], 10.571, "37 x 8 / 28");
+        // Without a final year the game is never "played" to it.
+        let played = json
+            .replace(r#""end": "solo", "winner": "DELHI""#, r#""end": "played""#)
+            .replace(r#""DELHI": 19"#, r#""DELHI": 12"#);
+        let err = contract::score_json(&played).expect_err("refused");
+        assert!(err.contains("without a final year"), "{err}");
+    }
+
+    #[test]
+    fn wm_c_4_a_played_game_where_a_power_holds_18_is_a_solo_and_refused() {
+        let json = wm_json("played", r#""FRANCE": 18, "ENGLAND": 8"#, "");
+        let err = contract::score_json(&json).expect_err("refused");
+        assert!(
+            err.contains("FRANCE holds 18 of the 34 centres: that is a solo (WM C.4)"),
+            "{err}"
+        );
+        let vote = wm_json("vote", r#""FRANCE": 18, "ENGLAND": 8"#, "");
+        assert!(contract::score_json(&vote).is_err(), "a vote too");
+        // A solo below the majority is not one.
+        let short = wm_json("solo", r#""FRANCE": 15"#, r#", "winner": "FRANCE""#);
+        let err = contract::score_json(&short).expect_err("refused");
+        assert!(err.contains("conceded_solo"), "{err}");
+        // Nor do the centres exceed the board.
+        let many = wm_json("played", r#""FRANCE": 17, "ENGLAND": 17, "ITALY": 1"#, "");
+        let err = contract::score_json(&many).expect_err("refused");
+        assert!(err.contains("more than the 34"), "{err}");
+    }
+
+    #[test]
+    fn maharajiad_a_16_a_played_game_where_a_power_holds_19_is_a_solo_and_refused() {
+        let json = r#"{"rulebook": "maharajiad", "start_year": 1501, "final_year": 1510,
+            "ended_after": "F1510M", "end": "played", "centres": {"DELHI": 19, "PERSIA": 9}}"#;
+        let err = contract::score_json(json).expect_err("refused");
+        assert!(err.contains("DELHI holds 19 of the 37 centres"), "{err}");
+        // 18 of 37 is no majority: scored as played.
+        let v = scored(&json.replace(r#""DELHI": 19"#, r#""DELHI": 18"#));
+        assert_eq!(power_out(&v, "DELHI")["score"], 18.0);
+    }
+
+    #[test]
+    fn wm_d_ix_4_a_draw_leaving_out_a_survivor_scores_it_as_eliminated() {
+        // A draw of France and England after 1906; Italy (5) is left out: "presumes the
+        // elimination of the players not included", and "SC counts may not be changed by
+        // vote": France 9 and England 8 keep their counts, first and second; Italy scores 0.
+        let json = wm_json(
+            "vote",
+            r#""FRANCE": 9, "ENGLAND": 8, "ITALY": 5"#,
+            r#", "draw": ["FRANCE", "ENGLAND"]"#,
+        )
+        .replace("F1909M", "F1906M");
+        let v = scored(&json);
+        assert_eq!(power_out(&v, "FRANCE")["score"], 41.0);
+        assert_eq!(power_out(&v, "ENGLAND")["score"], 24.0);
+        assert_eq!(power_out(&v, "ITALY")["score"], 0.0);
+        assert_eq!(power_out(&v, "ITALY")["centres"], 0);
+        // Without `draw`, every survivor is in it.
+        let all = scored(&json.replace(r#", "draw": ["FRANCE", "ENGLAND"]"#, ""));
+        assert_eq!(power_out(&all, "ITALY")["score"], 13.0);
+        // A draw names survivors only, and only a vote has one.
+        let dead = json.replace(r#"["FRANCE", "ENGLAND"]"#, r#"["FRANCE", "TURKEY"]"#);
+        let err = contract::score_json(&dead).expect_err("refused");
+        assert!(err.contains("TURKEY, which holds no centre"), "{err}");
+        let played = wm_json("played", r#""FRANCE": 9"#, r#", "draw": ["FRANCE"]"#);
+        assert!(contract::score_json(&played).is_err());
+    }
+
+    #[test]
+    fn maharajiad_b_x_1_a_stalemate_ends_the_game_with_its_counts() {
+        // No centre changed hands in 1505-1507: the game concluded after Fall 1507; the counts
+        // stand, carried to 1510 for the count-back; the seasons unplayed are credited as
+        // after any early end.
+        let json = r#"{"rulebook": "maharajiad", "start_year": 1501, "final_year": 1510,
+            "ended_after": "F1507M", "end": "stalemate",
+            "centres": {"DELHI": 12, "PERSIA": 12, "BAHMANA": 5},
+            "history": {"1506": {"DELHI": 11, "PERSIA": 12, "BAHMANA": 6},
+                        "1507": {"DELHI": 12, "PERSIA": 12, "BAHMANA": 5}}}"#;
+        let v = scored(json);
+        assert_eq!(v["seasons"], 20);
+        // Level in 1510 to 1507 (carried, then played); Persia led at the end of 1506.
+        assert_eq!(v["powers"][0]["power"], "PERSIA");
+        assert_eq!(v["powers"][0]["decided_by"], "count-back 1506");
+        assert_eq!(power_out(&v, "PERSIA")["score"], 12.0);
+        assert_eq!(power_out(&v, "DELHI")["players"][0]["seasons"], 20);
+        // WM has no such ending.
+        let wm = json
+            .replace("maharajiad", "wm2004")
+            .replace("1501", "1901")
+            .replace("1510", "1909")
+            .replace("F1507M", "F1907M")
+            .replace("DELHI", "FRANCE")
+            .replace("PERSIA", "ITALY")
+            .replace("BAHMANA", "TURKEY")
+            .replace("1506", "1906")
+            .replace("1507", "1907");
+        let err = contract::score_json(&wm).expect_err("refused");
+        assert!(err.contains("Maharajiad B.X(1)"), "{err}");
+    }
+
+    #[test]
+    fn wm_b_7_a_temporary_replacement_in_a_single_game_and_stints_in_order() {
+        // The one-game contract says who stood in temporarily (WM B.7): Fred's two turns are
+        // pro-rated either way, and the players must be listed in order.
+        let json = wm_json(
+            "played",
+            r#""FRANCE": 10"#,
+            r#", "players": {"FRANCE": [{"name": "wendy", "from": "S1901M"},
+                {"name": "fred", "from": "S1903M", "permanent": false},
+                {"name": "wendy", "from": "S1904M"}]}"#,
+        );
+        let v = scored(&json);
+        let france = &power_out(&v, "FRANCE")["players"];
+        assert_eq!(france[1]["seasons"], 2);
+        assert_eq!(france[0]["seasons"].as_u64(), Some(4));
+        let unordered = json.replace(r#""from": "S1904M""#, r#""from": "S1902M""#);
+        let err = contract::score_json(&unordered).expect_err("refused");
+        assert!(err.contains("list the players in order"), "{err}");
+        let late = json.replace(r#""from": "S1904M""#, r#""from": "S1910M""#);
+        assert!(contract::score_json(&late).is_err(), "after the end");
     }
 }
 
 /// The `chancery score` contract (docs/score.md): one finished game in, each power's and each
-/// player's score out, ranked, with what decided each place.
+/// player's score out, ranked, with what decided each place. The game's facts are read and
+/// checked here for both contracts (one game, and each game of a round in
+/// [`crate::standings::contract`]).
 pub mod contract {
     use super::*;
     use crate::map::Map;
     use serde::{Deserialize, Serialize};
     use std::collections::BTreeMap;
 
+    /// How the game ended, as the contract says it.
+    #[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub enum EndIn {
+        /// Played to its final year.
+        Played,
+        /// Maharajiad B.X(1): three game years without a centre changing owner.
+        Stalemate,
+        Solo,
+        ConcededSolo,
+        /// Any other result accepted by vote (a draw).
+        Vote,
+    }
+
     #[derive(Deserialize, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct GameIn {
-        /// `wm2004` or `maharajiad`.
-        pub rulebook: String,
+        pub rulebook: Rulebook,
         /// Absent: the rulebook's (standard for wm2004, maharajah for the Maharajiad).
         #[serde(default)]
         pub variant: Option<String>,
         pub start_year: u16,
-        pub final_year: u16,
+        /// Absent or null: a game without a final year (Maharajiad A.10's second round).
+        #[serde(default)]
+        pub final_year: Option<u16>,
         /// The last phase played (`F1908M`).
         pub ended_after: String,
-        /// `played` (to the final year), `solo`, `conceded_solo` or `vote` (any other result).
-        pub end: String,
+        pub end: EndIn,
         /// The power that won alone (`solo`, `conceded_solo`).
         #[serde(default)]
         pub winner: Option<String>,
+        /// The powers an accepted draw includes (`vote`); absent: every survivor. Survivors
+        /// left out are presumed eliminated (WM D.IX(4)).
+        #[serde(default)]
+        pub draw: Option<Vec<String>>,
         /// Each power's centres at the end.
         pub centres: BTreeMap<String, u32>,
         /// Each power's centres at the end of each year played, for the count-back.
@@ -556,11 +1254,165 @@ pub mod contract {
     pub struct StintIn {
         pub name: String,
         pub from: String,
+        /// False for a temporary replacement (WM B.7, Maharajiad A.12).
+        #[serde(default = "yes")]
+        pub permanent: bool,
+    }
+
+    fn yes() -> bool {
+        true
+    }
+
+    /// One game's facts as either contract gives them (the round's boards add their round and
+    /// number).
+    pub struct GameFields<'a> {
+        pub start_year: u16,
+        pub final_year: Option<u16>,
+        pub ended_after: &'a str,
+        pub end: EndIn,
+        pub winner: Option<&'a str>,
+        pub draw: Option<&'a [String]>,
+        pub centres: &'a BTreeMap<String, u32>,
+        pub history: &'a BTreeMap<u16, BTreeMap<String, u32>>,
+        pub players: &'a BTreeMap<String, Vec<StintIn>>,
+    }
+
+    /// One game's facts read against the map and checked ([`check`]).
+    pub struct Game {
+        pub start_year: u16,
+        pub final_year: Option<u16>,
+        pub ended_after: Phase,
+        pub end: End,
+        pub centres: Vec<(Power, u32)>,
+        pub history: Vec<(u16, Vec<(Power, u32)>)>,
+        /// The powers whose players were given, each with its stints in order.
+        pub positions: Vec<(Power, Vec<Stint>)>,
+    }
+
+    fn phase(s: &str) -> Result<Phase, String> {
+        s.parse::<Phase>().map_err(|e| e.to_string())
+    }
+
+    fn power(map: &Map, name: &str) -> Result<Power, String> {
+        map.power_by_name(name)
+            .ok_or_else(|| format!("unknown power '{name}'"))
+    }
+
+    /// The map a rulebook's game is on: `variant`, or the rulebook's own.
+    pub fn map_of(rulebook: Rulebook, variant: Option<&str>) -> Result<&'static Map, String> {
+        let variant = variant.unwrap_or(rulebook.variant());
+        Map::variant(variant).ok_or_else(|| format!("unknown variant '{variant}'"))
+    }
+
+    /// How the game ended, typed: the winner named for a solo, and only then; a draw's powers
+    /// (WM D.IX(4)) only for a vote, every one of them a survivor.
+    fn end_of(map: &Map, g: &GameFields<'_>, centres: &[(Power, u32)]) -> Result<End, String> {
+        let winner = g.winner.map(|w| power(map, w)).transpose()?;
+        if g.draw.is_some() && g.end != EndIn::Vote {
+            return Err("draw names the powers of a draw accepted by vote: the end is vote".into());
+        }
+        let holds = |p: Power| centres.iter().find(|x| x.0 == p).map_or(0, |x| x.1);
+        match (g.end, winner) {
+            (EndIn::Solo, Some(w)) => Ok(End::Solo(w)),
+            (EndIn::ConcededSolo, Some(w)) => Ok(End::ConcededSolo(w)),
+            (EndIn::Solo | EndIn::ConcededSolo, None) => Err("a solo needs its winner".into()),
+            (e, Some(w)) => Err(format!(
+                "winner {} is for a solo, but the end is {}",
+                map.power_name(w),
+                match e {
+                    EndIn::Played => "played",
+                    EndIn::Stalemate => "stalemate",
+                    _ => "vote",
+                }
+            )),
+            (EndIn::Played, None) => Ok(End::Played),
+            (EndIn::Stalemate, None) => Ok(End::Stalemate),
+            (EndIn::Vote, None) => {
+                let mut included = Vec::new();
+                for name in g.draw.unwrap_or_default() {
+                    let p = power(map, name)?;
+                    if holds(p) == 0 {
+                        return Err(format!(
+                            "the draw includes {name}, which holds no centre: a draw is among \
+                             survivors (WM D.IX(4))"
+                        ));
+                    }
+                    included.push(p);
+                }
+                if g.draw.is_some_and(|d| d.is_empty()) {
+                    return Err("a draw includes at least one power".into());
+                }
+                let excluded = match g.draw {
+                    None => Vec::new(),
+                    Some(_) => centres
+                        .iter()
+                        .filter(|(p, c)| *c > 0 && !included.contains(p))
+                        .map(|(p, _)| *p)
+                        .collect(),
+                };
+                Ok(End::Vote { excluded })
+            }
+        }
+    }
+
+    /// Reads one game's facts against `map` and checks them against each other and the
+    /// rulebook ([`check`]); a contradiction is refused, never scored.
+    pub fn read_game(rulebook: Rulebook, map: &Map, g: &GameFields<'_>) -> Result<Game, String> {
+        if rulebook == Rulebook::Wm2004 && g.final_year.is_none() {
+            return Err("a WM game has a final year (WM B.3: 1909, 1912, 1915)".into());
+        }
+        let mut centres = Vec::new();
+        for (name, c) in g.centres {
+            centres.push((power(map, name)?, *c));
+        }
+        let mut history = Vec::new();
+        for (year, row) in g.history {
+            let mut counts = Vec::new();
+            for (name, c) in row {
+                counts.push((power(map, name)?, *c));
+            }
+            history.push((*year, counts));
+        }
+        let mut positions = Vec::new();
+        for (name, list) in g.players {
+            let mut stints = Vec::new();
+            for s in list {
+                stints.push(Stint {
+                    player: s.name.clone(),
+                    from: phase(&s.from)?,
+                    permanent: s.permanent,
+                });
+            }
+            positions.push((power(map, name)?, stints));
+        }
+        let game = Game {
+            start_year: g.start_year,
+            final_year: g.final_year,
+            ended_after: phase(g.ended_after)?,
+            end: end_of(map, g, &centres)?,
+            centres,
+            history,
+            positions,
+        };
+        check(
+            rulebook,
+            map,
+            &Facts {
+                start_year: game.start_year,
+                final_year: game.final_year,
+                ended_after: game.ended_after,
+                end: &game.end,
+                centres: &game.centres,
+                history: &game.history,
+                positions: &game.positions,
+            },
+        )?;
+        Ok(game)
     }
 
     #[derive(Serialize, Debug)]
     pub struct GameOut {
-        pub rulebook: String,
+        pub rulebook: Rulebook,
         pub seasons: u32,
         pub powers: Vec<PowerOut>,
     }
@@ -597,66 +1449,33 @@ pub mod contract {
         (x * 1000.0).round() / 1000.0
     }
 
-    fn phase(s: &str) -> Result<Phase, String> {
-        s.parse::<Phase>().map_err(|e| e.to_string())
-    }
-
     pub fn score(g: &GameIn) -> Result<GameOut, String> {
-        let wm_book = match g.rulebook.as_str() {
-            "wm2004" => true,
-            "maharajiad" => false,
-            r => return Err(format!("unknown rulebook '{r}' (wm2004, maharajiad)")),
-        };
-        let variant = g
-            .variant
-            .clone()
-            .unwrap_or_else(|| if wm_book { "standard" } else { "maharajah" }.into());
-        let map = Map::variant(&variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
-        let power = |name: &str| {
-            map.power_by_name(name)
-                .ok_or_else(|| format!("unknown power '{name}'"))
-        };
-        let mut counts = Vec::new();
-        for (name, c) in &g.centres {
-            counts.push((power(name)?, *c));
-        }
-        let winner = match g.end.as_str() {
-            "played" | "vote" => None,
-            "solo" | "conceded_solo" => Some(power(
-                g.winner.as_deref().ok_or("a solo needs its winner")?,
-            )?),
-            e => {
-                return Err(format!(
-                    "unknown end '{e}' (played, solo, conceded_solo, vote)"
-                ));
-            }
-        };
-        let scores = if wm_book {
-            wm(&counts, winner)
-        } else {
-            maharajiad(&counts, winner)
-        };
-        // The years to the final year, for the count-back (WM C.5).
-        let mut history: Vec<(u16, Vec<(Power, u32)>)> = Vec::new();
-        for (year, row) in &g.history {
-            let mut r = Vec::new();
-            for (name, c) in row {
-                r.push((power(name)?, *c));
-            }
-            history.push((*year, r));
-        }
-        if g.end == "vote" || g.end == "conceded_solo" {
-            let end = match winner {
-                Some(w) => VotedEnd::ConcededSolo(w),
-                None => VotedEnd::Other,
-            };
-            let solo = if wm_book {
-                WM_SOLO_CENTRES
-            } else {
-                MAHARAJIAD_SOLO_CENTRES
-            };
-            history = years_to_final(&history, g.final_year, end, solo);
-        }
+        let map = map_of(g.rulebook, g.variant.as_deref())?;
+        let game = read_game(
+            g.rulebook,
+            map,
+            &GameFields {
+                start_year: g.start_year,
+                final_year: g.final_year,
+                ended_after: &g.ended_after,
+                end: g.end,
+                winner: g.winner.as_deref(),
+                draw: g.draw.as_deref(),
+                centres: &g.centres,
+                history: &g.history,
+                players: &g.players,
+            },
+        )?;
+        let scores = scores(g.rulebook, &game.centres, &game.end);
+        // The years to the final year, for the count-back (WM C.5, Maharajiad A.18, B.X(1)).
+        let history = years_scored(
+            g.rulebook,
+            &game.history,
+            game.final_year,
+            game.ended_after,
+            &game.end,
+        );
+        let last_year = game.final_year.unwrap_or(game.ended_after.year);
         let of = |p: Power| -> Vec<(u16, u32)> {
             history
                 .iter()
@@ -667,10 +1486,10 @@ pub mod contract {
         ranked.sort_by(|a, b| {
             b.score
                 .total_cmp(&a.score)
-                .then_with(|| count_back(&of(b.power), &of(a.power), g.final_year))
+                .then_with(|| count_back(&of(b.power), &of(a.power), last_year))
         });
-        let seasons = seasons_in_game(g.start_year, g.final_year);
-        let ended = phase(&g.ended_after)?;
+        let seasons = seasons_in_game(game.start_year, game.final_year, game.ended_after);
+        let first = Phase::new(Season::Spring, game.start_year, PhaseKind::Movement);
         let mut powers = Vec::new();
         for (i, s) in ranked.iter().enumerate() {
             let name = map.power_name(s.power).to_string();
@@ -680,8 +1499,8 @@ pub mod contract {
                 Some(next) if next.score != s.score => "score".to_string(),
                 Some(next) => {
                     let (a, b) = (of(s.power), of(next.power));
-                    let first = a.iter().map(|x| x.0).min().unwrap_or(g.final_year);
-                    (first..=g.final_year)
+                    let first = a.iter().map(|x| x.0).min().unwrap_or(last_year);
+                    (first..=last_year)
                         .rev()
                         .find(|y| {
                             let at =
@@ -691,22 +1510,21 @@ pub mod contract {
                         .map_or("tied".to_string(), |y| format!("count-back {y}"))
                 }
             };
-            let stints: Vec<(String, Phase)> = match g.players.get(&name) {
-                Some(list) if !list.is_empty() => list
-                    .iter()
-                    .map(|st| Ok((st.name.clone(), phase(&st.from)?)))
-                    .collect::<Result<_, String>>()?,
-                _ => vec![(
-                    name.clone(),
-                    Phase::new(Season::Spring, g.start_year, PhaseKind::Movement),
-                )],
+            let stints: Vec<Stint> = match game.positions.iter().find(|x| x.0 == s.power) {
+                Some((_, list)) => list.clone(),
+                None => vec![Stint {
+                    player: name.clone(),
+                    from: first,
+                    permanent: true,
+                }],
             };
-            let starts: Vec<Phase> = stints.iter().map(|x| x.1).collect();
-            let played = seasons_played(g.start_year, g.final_year, &starts, ended);
-            let players = played
-                .into_iter()
-                .map(|(k, n)| PlayerOut {
-                    name: stints[k].0.clone(),
+            let credited =
+                credited_seasons(game.start_year, game.final_year, &stints, game.ended_after);
+            let players = stints
+                .iter()
+                .zip(credited)
+                .map(|(st, n)| PlayerOut {
+                    name: st.player.clone(),
                     seasons: n,
                     score: shown(prorate(s.score, n, seasons)),
                 })
@@ -728,7 +1546,7 @@ pub mod contract {
             }
         }
         Ok(GameOut {
-            rulebook: g.rulebook.clone(),
+            rulebook: g.rulebook,
             seasons,
             powers,
         })

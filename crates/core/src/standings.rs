@@ -7,17 +7,12 @@
 
 use crate::map::{Map, Power};
 use crate::phase::Phase;
-use crate::scoring::{self, CountryGame, PowerScore, VotedEnd};
-use serde::Serialize;
+use crate::scoring::{self, CountryGame, PowerScore};
+use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The rulebook a tournament is scored by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rulebook {
-    Wm2004,
-    Maharajiad,
-}
+pub use crate::scoring::{End, Rulebook, Stint};
 
 /// One entrant of the tournament.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,29 +21,6 @@ pub struct Entrant {
     pub name: String,
     /// Their team (WM B.2); None for a reserve outside any team, or under the Maharajiad.
     pub team: Option<String>,
-}
-
-/// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
-    /// Played to its final year (or stopped by a stalemate: the counts stand).
-    Played,
-    /// A power reached the victory count.
-    Solo(Power),
-    /// A solo conceded by vote (WM C.5, Maharajiad A.18).
-    ConcededSolo(Power),
-    /// Any other result accepted by vote (a draw): the counts carried to the final year.
-    Vote,
-}
-
-/// Who played a position from which phase on.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Stint {
-    pub player: String,
-    /// The first phase this player played.
-    pub from: Phase,
-    /// The initial player or a permanent replacement (WM B.7); false for a temporary one.
-    pub permanent: bool,
 }
 
 /// One power's position in a game: who played it, in order (the first from the start).
@@ -66,7 +38,8 @@ pub struct GameResult {
     /// 1-based board number within the round.
     pub board: u32,
     pub start_year: u16,
-    pub final_year: u16,
+    /// None: played until the victory criterion (Maharajiad A.10's second round).
+    pub final_year: Option<u16>,
     /// The last phase played.
     pub ended_after: Phase,
     pub end: End,
@@ -75,6 +48,39 @@ pub struct GameResult {
     /// Each power's centres at the end of each year played, oldest first.
     pub history: Vec<(u16, Vec<(Power, u32)>)>,
     pub positions: Vec<Position>,
+}
+
+impl GameResult {
+    /// The year the count-backs start after: the final year, or, without one, the last year
+    /// played.
+    pub fn last_year(&self) -> u16 {
+        self.final_year.unwrap_or(self.ended_after.year)
+    }
+}
+
+/// WM B.4: what the second round of a WM tournament is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundTwo {
+    /// B.1: the second team round (C.8, C.12), then the semi-final and the final.
+    #[default]
+    TeamRound,
+    /// B.4: "where less than 42 teams enter the tournament, the second round will become the
+    /// semi-final and will no longer apply to the team competition": round two is scored as
+    /// the semi-final (C.9-C.10), round three is the final (C.11), and the team competition is
+    /// round one's alone (C.12).
+    SemiFinal,
+}
+
+impl RoundTwo {
+    /// B.4's rule from the number of teams entered.
+    pub fn by_b4(teams: usize) -> RoundTwo {
+        if teams < 42 {
+            RoundTwo::SemiFinal
+        } else {
+            RoundTwo::TeamRound
+        }
+    }
 }
 
 /// What the standings are computed from.
@@ -93,6 +99,8 @@ pub struct TournamentIn<'a> {
     /// default (WM B.4 for round one, 49 for round two, one per board for the semi-final;
     /// Maharajiad A.16: each board's best plus one).
     pub advance: Vec<Option<usize>>,
+    /// WM B.4: whether round two is a team round or the semi-final (the Maharajiad ignores it).
+    pub round_two: RoundTwo,
 }
 
 /// One player's place in a round.
@@ -161,25 +169,33 @@ pub struct Standings {
 // WM B.4: the size of round two.
 
 /// WM B.4: how many boards round two has, given the number of teams of round one (seven players
-/// a team, B.2). "The second round will be 28 boards, except where this leads to greater than one
-/// half advancement from Round 1 to Round 2 or less than one third advancement ..., in which case
-/// the respective percentage will be applied (rounded down where advancement would otherwise
-/// exceed one half, and rounded up where advancement would otherwise not exceed one third, to
-/// the nearest whole number of boards)": more than one half, floor(players / 2 / 7) boards; less
-/// than one third, ceil(players / 3 / 7) boards. "More than 147 teams": 49 boards.
+/// a team, B.2): [`wm_round_two_boards_for`] their players.
+pub fn wm_round_two_boards(teams: usize) -> usize {
+    wm_round_two_boards_for(teams * SEATS)
+}
+
+/// Players a board, and so a team (WM B.2).
+const SEATS: usize = 7;
+
+/// WM B.4: how many boards round two has, given the number of round one's players. "The second
+/// round will be 28 boards, except where this leads to greater than one half advancement from
+/// Round 1 to Round 2 or less than one third advancement ..., in which case the respective
+/// percentage will be applied (rounded down where advancement would otherwise exceed one half,
+/// and rounded up where advancement would otherwise not exceed one third, to the nearest whole
+/// number of boards)": more than one half, floor(players / 2 / 7) boards; less than one third,
+/// ceil(players / 3 / 7) boards. "More than 147 teams" (1,029 players): 49 boards. Advancement
+/// is a share of the players, so a round without teams sends on as many as one with them.
 ///
 /// "Less than 42 teams": round two "will become the semi-final and will no longer apply to the
-/// team competition". The count returned is still the one the percentages give (for example 17
-/// boards for 35 teams); [`standings`] does not turn round two into the semi-final by itself: it
-/// scores the rounds as the four-round plan of B.1 (the director decides, by the games made).
-pub fn wm_round_two_boards(teams: usize) -> usize {
+/// team competition" ([`RoundTwo::SemiFinal`]); the count is still the one the percentages give
+/// (for example 17 boards for 35 teams).
+pub fn wm_round_two_boards_for(players: usize) -> usize {
     const BOARDS: usize = 28;
     const MOST_BOARDS: usize = 49;
-    const SEATS: usize = 7;
-    if teams > 147 {
+    const MOST_TEAMS: usize = 147;
+    if players > MOST_TEAMS * SEATS {
         return MOST_BOARDS;
     }
-    let players = teams * SEATS;
     let advancing = BOARDS * SEATS;
     if advancing * 2 > players {
         // More than one half would advance: one half, rounded down to whole boards.
@@ -397,6 +413,9 @@ struct Share {
     score: f64,
     bonus: f64,
     centres: f64,
+    /// The seasons credited (C.14), and the last stint of theirs (for the best country).
+    seasons: u32,
+    last_stint: usize,
     /// The first phase from which they held the position permanently (C.15), if ever.
     permanent_from: Option<Phase>,
 }
@@ -416,43 +435,36 @@ struct Pos {
     shares: Vec<Share>,
 }
 
+impl Pos {
+    /// Who the position's game is credited to for the best country (WM C.13, Maharajiad A.22)
+    /// when it changed hands: the player credited with the most seasons (C.14, A.23), level
+    /// ones by who held it last. One player per game, whose game it mostly was: a player who
+    /// left after two seasons of a game another went on to win is not its best country.
+    fn best_country_player(&self) -> Option<&str> {
+        self.shares
+            .iter()
+            .max_by_key(|s| (s.seasons, s.last_stint))
+            .map(|s| s.player.as_str())
+    }
+}
+
 struct Scored<'t> {
     game: &'t GameResult,
     positions: Vec<Pos>,
 }
 
-/// Scores one finished game: each position by WM C.1-C.4 or Maharajiad A.16-A.17, its
-/// count-back years by C.5 / A.18, and each player's prorated share by C.14 / A.23.
+/// Scores one finished game: each position by WM C.1-C.4 or Maharajiad A.16-A.17 (a draw's
+/// left-out survivors eliminated, WM D.IX(4)), its count-back years by C.5 / A.18, and each
+/// player's prorated share by C.14 / A.23.
 fn score_game<'t>(
     rulebook: Rulebook,
     g: &'t GameResult,
     team_of: &BTreeMap<&str, Option<&str>>,
 ) -> Scored<'t> {
-    let solo = match g.end {
-        End::Solo(p) | End::ConcededSolo(p) => Some(p),
-        End::Played | End::Vote => None,
-    };
-    let (scores, solo_centres) = match rulebook {
-        Rulebook::Wm2004 => (scoring::wm(&g.centres, solo), scoring::WM_SOLO_CENTRES),
-        Rulebook::Maharajiad => (
-            scoring::maharajiad(&g.centres, solo),
-            scoring::MAHARAJIAD_SOLO_CENTRES,
-        ),
-    };
+    let scores = scoring::scores(rulebook, &g.centres, &g.end);
     // C.5 / A.18: a game ended by vote has its counts carried to the final year.
-    let history = match g.end {
-        End::Vote => {
-            scoring::years_to_final(&g.history, g.final_year, VotedEnd::Other, solo_centres)
-        }
-        End::ConcededSolo(p) => scoring::years_to_final(
-            &g.history,
-            g.final_year,
-            VotedEnd::ConcededSolo(p),
-            solo_centres,
-        ),
-        End::Played | End::Solo(_) => g.history.clone(),
-    };
-    let seasons = scoring::seasons_in_game(g.start_year, g.final_year);
+    let history = scoring::years_scored(rulebook, &g.history, g.final_year, g.ended_after, &g.end);
+    let seasons = scoring::seasons_in_game(g.start_year, g.final_year, g.ended_after);
     let team = |p: &str| team_of.get(p).copied().flatten();
     let positions = g
         .positions
@@ -462,14 +474,10 @@ fn score_game<'t>(
             let (score, bonus, centres) = scored.map_or((0.0, 0.0, 0.0), |s| {
                 (s.score, s.bonus, f64::from(s.centres))
             });
-            let froms: Vec<Phase> = pos.stints.iter().map(|s| s.from).collect();
+            let credited =
+                scoring::credited_seasons(g.start_year, g.final_year, &pos.stints, g.ended_after);
             let mut shares: Vec<Share> = Vec::new();
-            for (i, played) in
-                scoring::seasons_played(g.start_year, g.final_year, &froms, g.ended_after)
-            {
-                let Some(stint) = pos.stints.get(i) else {
-                    continue;
-                };
+            for (i, (stint, played)) in pos.stints.iter().zip(credited).enumerate() {
                 let k = match shares.iter().position(|s| s.player == stint.player) {
                     Some(k) => k,
                     None => {
@@ -478,23 +486,29 @@ fn score_game<'t>(
                             score: 0.0,
                             bonus: 0.0,
                             centres: 0.0,
+                            seasons: 0,
+                            last_stint: i,
                             permanent_from: None,
                         });
                         shares.len() - 1
                     }
                 };
                 let s = &mut shares[k];
-                // C.14: "Total number of points" x "Number of seasons played" / "Total number
-                // of seasons in the game"; the bonus and the centres in the same proportion.
-                s.score += scoring::prorate(score, played, seasons);
-                s.bonus += scoring::prorate(bonus, played, seasons);
-                s.centres += scoring::prorate(centres, played, seasons);
+                s.seasons += played;
+                s.last_stint = i;
                 if stint.permanent {
                     s.permanent_from = Some(match s.permanent_from {
                         Some(f) => f.min(stint.from),
                         None => stint.from,
                     });
                 }
+            }
+            // C.14: "Total number of points" x "Number of seasons played" / "Total number of
+            // seasons in the game"; the bonus and the centres in the same proportion.
+            for s in &mut shares {
+                s.score = scoring::prorate(score, s.seasons, seasons);
+                s.bonus = scoring::prorate(bonus, s.seasons, seasons);
+                s.centres = scoring::prorate(centres, s.seasons, seasons);
             }
             let initial = pos.stints.first().map(|s| s.player.clone());
             let initial_team = initial.as_deref().and_then(team);
@@ -571,6 +585,9 @@ const C9: &str = "WM C.9 best on board";
 const C9A: &str = "WM C.9(a) least successful country";
 const C9B: &str = "WM C.9(b) count-back";
 const C9C: &str = "WM C.9(c) round two ranking";
+/// C.9(c) when round two is the semi-final (B.4): the round before it is round one, ranked by
+/// C.7, which brought the players there.
+const C9C_ONE: &str = "WM C.9(c) round one ranking";
 const C10: &str = "WM C.10 positional bonus";
 const C10A: &str = "WM C.10(a) score";
 const C10B: &str = "WM C.10(b) semi-final ranking";
@@ -689,6 +706,20 @@ impl<'t> Ctx<'t> {
         best
     }
 
+    /// How many played round one, for WM B.4's share advancing: the entrants on a team, if
+    /// there are teams (B.2: every player is on one; the others are reserves); without teams,
+    /// everyone who started a position of round one.
+    fn round_one_players(&self) -> usize {
+        let on_teams = self.team_of.values().filter(|t| t.is_some()).count();
+        if on_teams > 0 {
+            return on_teams;
+        }
+        self.of_round(1)
+            .flat_map(|g| g.positions.iter().filter_map(|p| p.initial.as_deref()))
+            .collect::<BTreeSet<&str>>()
+            .len()
+    }
+
     /// The players of a round, each with the game that counts.
     fn seats(&self, round: u8, names: Vec<String>) -> Vec<(String, Option<Seat<'_>>)> {
         names
@@ -716,7 +747,7 @@ impl<'t> Ctx<'t> {
     /// for a game to 1909, that is from the year before the final year (C.7(d), C.9(b), C.11(a),
     /// A.19(b)), down to the first year any game of the round recorded.
     fn countback_years(&self, round: u8) -> Vec<u16> {
-        let Some(last) = self.of_round(round).map(|g| g.game.final_year).max() else {
+        let Some(last) = self.of_round(round).map(|g| g.game.last_year()).max() else {
             return Vec::new();
         };
         let from = last.saturating_sub(1);
@@ -971,11 +1002,12 @@ impl<'t> Ctx<'t> {
             .collect();
         let ranked = rank(&criteria, &entries);
         let mut players = self.rows(R, &cands, &ranked, true);
-        // B.4 sets round two's size: the top N advance; a player who declines is passed over and
-        // the next ranked player takes the place (C.10's rule is for the final only).
+        // B.4 sets round two's size from round one's players: the top N advance; a player who
+        // declines is passed over and the next ranked player takes the place (C.10's rule is
+        // for the final only).
         let n = self
             .advance(R)
-            .unwrap_or_else(|| wm_round_two_boards(self.teams.len()) * 7);
+            .unwrap_or_else(|| wm_round_two_boards_for(self.round_one_players()) * SEATS);
         take_top(&mut players, n);
         WmOne {
             game_score: cands
@@ -988,13 +1020,14 @@ impl<'t> Ctx<'t> {
         }
     }
 
-    /// Round two: the team standings (C.12), then the players by C.8; the top N advance.
-    fn wm_two(&self, one: &WmOne) -> (RoundOut, Vec<TeamPlace>) {
-        const R: u8 = 2;
-        let seats = self.seats(R, self.round_players(R, &one.out.advancing));
-
-        // C.12: round one's and round two's points together, forfeits out (B.8).
-        let (s1, s2) = (self.team_scores(1), self.team_scores(R));
+    /// The team standings (C.12): round one's and round two's points together, forfeits out
+    /// (B.8), or round one's alone when round two is the semi-final (B.4).
+    fn wm_teams(&self, one: &WmOne) -> Vec<TeamPlace> {
+        let s1 = self.team_scores(1);
+        let s2 = match self.t.round_two {
+            RoundTwo::TeamRound => self.team_scores(2),
+            RoundTwo::SemiFinal => BTreeMap::new(),
+        };
         let (w1, w2) = (
             s1.values().map(Vec::len).max().unwrap_or(0),
             s2.values().map(Vec::len).max().unwrap_or(0),
@@ -1040,7 +1073,7 @@ impl<'t> Ctx<'t> {
             .iter()
             .map(|t| (t.team.as_str(), t.credits))
             .collect();
-        let teams: Vec<TeamPlace> = rank(&team_criteria, &team_entries)
+        rank(&team_criteria, &team_entries)
             .iter()
             .map(|r| {
                 let team = self.teams.get(r.index).copied().unwrap_or_default();
@@ -1052,7 +1085,15 @@ impl<'t> Ctx<'t> {
                     decided_by: r.decided_by.clone(),
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// Round two as a team round: the players by C.8 (C.8(d) by the team standings); the top N
+    /// advance.
+    fn wm_two(&self, one: &WmOne, teams: &[TeamPlace]) -> RoundOut {
+        const R: u8 = 2;
+        let seats = self.seats(R, self.round_players(R, &one.out.advancing));
+        let unplaced = (self.teams.len() + 1) as f64;
         let team_place: BTreeMap<&str, usize> =
             teams.iter().map(|t| (t.team.as_str(), t.place)).collect();
 
@@ -1105,16 +1146,17 @@ impl<'t> Ctx<'t> {
         let mut players = self.rows(R, &cands, &ranked, true);
         // 49 players (seven boards) go to the semi-final; declines are passed over.
         take_top(&mut players, self.advance(R).unwrap_or(49));
-        (round_out(players), teams)
+        round_out(players)
     }
 
     /// The semi-final: each board's best advances (C.9); a qualifier who declines is replaced
     /// by the best positional bonus (C.10).
-    fn wm_three(&self, two: &RoundOut) -> RoundOut {
-        const R: u8 = 3;
-        let seats = self.seats(R, self.round_players(R, &two.advancing));
-        let totals = self.power_totals(&[R]);
-        let years = self.countback_years(R);
+    /// `round`: three, or two when it is the semi-final (B.4); `two`: the round before,
+    /// whose ranking C.9(c) refers to (`c9c` names it).
+    fn wm_three(&self, two: &RoundOut, round: u8, c9c: &str) -> RoundOut {
+        let seats = self.seats(round, self.round_players(round, &two.advancing));
+        let totals = self.power_totals(&[round]);
+        let years = self.countback_years(round);
         let unranked = (two.rank.len() + 1) as f64;
         let cands: Vec<Cand<'_>> = seats
             .iter()
@@ -1126,12 +1168,13 @@ impl<'t> Ctx<'t> {
             })
             .collect();
         // C.9: the score, then (a) least successful country across the semi-final boards, (b)
-        // the count-back from 1911, (c) the round-two ranking (C.8).
+        // the count-back from 1911, (c) the round before's ranking (C.8; C.7 when round two is
+        // the semi-final, B.4).
         let c9_criteria = [
             Criterion::plain("score"),
             Criterion::plain(C9A),
             Criterion::years(C9B, &years),
-            Criterion::plain(C9C),
+            Criterion::plain(c9c),
         ];
         let c9_entries: Vec<Entry> = cands
             .iter()
@@ -1191,11 +1234,11 @@ impl<'t> Ctx<'t> {
                 ranked[k].decided_by = separation(&c9_criteria, a, b);
             }
         }
-        let mut players = self.rows(R, &cands, &ranked, true);
+        let mut players = self.rows(round, &cands, &ranked, true);
         // One finalist a board (or the director's number, down the list); those who decline
         // are replaced by C.10.
-        let n = self.advance(R).unwrap_or_else(|| {
-            self.of_round(R)
+        let n = self.advance(round).unwrap_or_else(|| {
+            self.of_round(round)
                 .map(|g| g.game.board)
                 .collect::<BTreeSet<_>>()
                 .len()
@@ -1243,10 +1286,10 @@ impl<'t> Ctx<'t> {
     }
 
     /// The final: the most centres wins (C.11).
-    fn wm_four(&self, three: &RoundOut) -> RoundOut {
-        const R: u8 = 4;
-        let seats = self.seats(R, self.round_players(R, &three.advancing));
-        let years = self.countback_years(R);
+    /// `round`: four, or three after a semi-final in round two (B.4).
+    fn wm_four(&self, three: &RoundOut, round: u8) -> RoundOut {
+        let seats = self.seats(round, self.round_players(round, &three.advancing));
+        let years = self.countback_years(round);
         let unranked = (three.rank.len() + 1) as f64;
         // C.11: "the highest number of supply centers at the end of the final game": the
         // scored centres (a solo is 34, C.4), prorated like points (C.14) when the position
@@ -1276,7 +1319,7 @@ impl<'t> Ctx<'t> {
             })
             .collect();
         let ranked = rank(&criteria, &entries);
-        round_out(self.rows(R, &cands, &ranked, false))
+        round_out(self.rows(round, &cands, &ranked, false))
     }
 
     fn wm(&self, round: u8) -> Standings {
@@ -1285,30 +1328,41 @@ impl<'t> Ctx<'t> {
             return s;
         }
         let one = self.wm_one();
+        // C.12: the team tournament is decided by rounds one and two, or by round one alone
+        // when round two is the semi-final (B.4).
+        let teams = self.wm_teams(&one);
+        let small = self.t.round_two == RoundTwo::SemiFinal;
         if round == 1 {
+            if small {
+                s.team_winner = teams.first().map(|t| t.team.clone());
+            }
             s.teams = one.teams;
             s.players = one.out.players;
             s.advancing = one.out.advancing;
             return s;
         }
-        let (two, teams) = self.wm_two(&one);
-        // C.12: the team tournament is decided by rounds one and two.
         s.team_winner = teams.first().map(|t| t.team.clone());
         s.teams = teams;
-        if round == 2 {
-            s.players = two.players;
-            s.advancing = two.advancing;
+        // B.1's four rounds, or B.4's three: round one, the semi-final, the final.
+        let (semi, last) = if small {
+            (self.wm_three(&one.out, 2, C9C_ONE), 3)
+        } else {
+            let two = self.wm_two(&one, &s.teams);
+            if round == 2 {
+                s.players = two.players;
+                s.advancing = two.advancing;
+                return s;
+            }
+            (self.wm_three(&two, 3, C9C), 4)
+        };
+        if round + 1 == last {
+            s.players = semi.players;
+            s.advancing = semi.advancing;
             return s;
         }
-        let three = self.wm_three(&two);
-        if round == 3 {
-            s.players = three.players;
-            s.advancing = three.advancing;
-            return s;
-        }
-        let four = self.wm_four(&three);
+        let four = self.wm_four(&semi, last);
         s.winner = winner_of(&four.players);
-        if round == 4 {
+        if round == last {
             s.players = four.players;
         }
         s
@@ -1463,8 +1517,9 @@ impl<'t> Ctx<'t> {
 
     /// WM C.13 ("based only on games in the first two rounds") and Maharajiad A.22 ("based on
     /// the results of the first round games"), by [`scoring::best_country`]: each game of a
-    /// power is its position's full score, under the name of the player who started it (the
-    /// trophy goes to a country's game; a replacement's share is not a game of its own).
+    /// power is its position's full score (the trophy goes to a country's game; a replacement's
+    /// share is not a game of its own), under the name of the player credited with most of its
+    /// seasons ([`Pos::best_country_player`]).
     fn best_countries(&self, round: u8) -> Vec<BestCountry> {
         let (last_round, clause) = match self.t.rulebook {
             Rulebook::Wm2004 => (2, "WM C.13"),
@@ -1475,13 +1530,15 @@ impl<'t> Ctx<'t> {
         let mut boards: Vec<u32> = Vec::new();
         for g in self.games.iter().filter(|g| rounds.contains(&g.game.round)) {
             for p in &g.positions {
-                let Some(player) = &p.initial else { continue };
+                let Some(player) = p.best_country_player() else {
+                    continue;
+                };
                 games.push(CountryGame {
                     power: p.power,
                     round: g.game.round,
                     score: p.score,
                     history: p.history.clone(),
-                    player: player.clone(),
+                    player: player.to_string(),
                 });
                 boards.push(g.game.board);
             }
@@ -1491,7 +1548,7 @@ impl<'t> Ctx<'t> {
             .games
             .iter()
             .filter(|g| rounds.contains(&g.game.round))
-            .map(|g| g.game.final_year)
+            .map(|g| g.game.last_year())
             .max()
             .unwrap_or(0)
             .saturating_sub(1);
@@ -1643,9 +1700,11 @@ pub fn csv(s: &Standings) -> String {
 
 /// The `chancery score` contract for a whole round (docs/score.md): the tournament's rulebook,
 /// its seed and entrants, and the finished games in; the standings out, as the directors' mail
-/// shows them.
+/// shows them. Each game is read and checked as the one-game contract reads it
+/// ([`scoring::contract::read_game`]).
 pub mod contract {
     use super::*;
+    use crate::scoring::contract::{EndIn, GameFields, StintIn, map_of, read_game};
     use serde::Deserialize;
     use std::collections::BTreeMap;
 
@@ -1653,7 +1712,7 @@ pub mod contract {
     #[serde(deny_unknown_fields)]
     pub struct RoundIn {
         /// `wm2004` or `maharajiad`.
-        pub rulebook: String,
+        pub rulebook: Rulebook,
         /// Absent: the rulebook's map.
         #[serde(default)]
         pub variant: Option<String>,
@@ -1672,6 +1731,10 @@ pub mod contract {
         /// How many advance from each round; absent or null: the rulebook's number.
         #[serde(default)]
         pub advance: Vec<Option<usize>>,
+        /// WM B.4: `team_round` or `semi_final`; absent: B.4's rule from the teams entered
+        /// (fewer than 42: the semi-final), or a team round when no entrant has a team.
+        #[serde(default)]
+        pub round_two: Option<RoundTwo>,
     }
 
     #[derive(Deserialize, Debug)]
@@ -1688,32 +1751,24 @@ pub mod contract {
         pub round: u8,
         pub board: u32,
         pub start_year: u16,
-        pub final_year: u16,
+        /// Absent or null: played until the victory criterion (Maharajiad A.10's second round).
+        #[serde(default)]
+        pub final_year: Option<u16>,
         /// The last phase played (`F1909M`).
         pub ended_after: String,
-        /// `played`, `solo`, `conceded_solo` or `vote`.
-        pub end: String,
+        /// `played`, `stalemate`, `solo`, `conceded_solo` or `vote`.
+        pub end: EndIn,
         #[serde(default)]
         pub winner: Option<String>,
+        /// The powers of a draw accepted by vote; survivors left out are presumed eliminated
+        /// (WM D.IX(4)). Absent: every survivor.
+        #[serde(default)]
+        pub draw: Option<Vec<String>>,
         pub centres: BTreeMap<String, u32>,
         #[serde(default)]
         pub history: BTreeMap<u16, BTreeMap<String, u32>>,
         /// Who played each power from which phase, in order (the first from the start).
         pub players: BTreeMap<String, Vec<StintIn>>,
-    }
-
-    #[derive(Deserialize, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct StintIn {
-        pub name: String,
-        pub from: String,
-        /// False for a temporary replacement (WM B.7).
-        #[serde(default = "yes")]
-        pub permanent: bool,
-    }
-
-    fn yes() -> bool {
-        true
     }
 
     /// The standings of a round given as JSON, as JSON; or why the input is wrong.
@@ -1742,88 +1797,61 @@ pub mod contract {
         serde_json::to_string_pretty(&out).map_err(|e| e.to_string())
     }
 
-    fn phase(s: &str) -> Result<Phase, String> {
-        s.parse::<Phase>().map_err(|e| e.to_string())
+    /// One board read and checked, or why not (naming the board).
+    fn board_of(rulebook: Rulebook, map: &Map, g: &BoardIn) -> Result<GameResult, String> {
+        // Maharajiad A.10: "The six first round games will be played until Fall 1910".
+        if rulebook == Rulebook::Maharajiad && g.round == 1 && g.final_year.is_none() {
+            return Err(format!(
+                "board {}: a first-round game has a final year (Maharajiad A.10: 1510)",
+                g.board
+            ));
+        }
+        let game = read_game(
+            rulebook,
+            map,
+            &GameFields {
+                start_year: g.start_year,
+                final_year: g.final_year,
+                ended_after: &g.ended_after,
+                end: g.end,
+                winner: g.winner.as_deref(),
+                draw: g.draw.as_deref(),
+                centres: &g.centres,
+                history: &g.history,
+                players: &g.players,
+            },
+        )
+        .map_err(|e| format!("board {}: {e}", g.board))?;
+        Ok(GameResult {
+            round: g.round,
+            board: g.board,
+            start_year: game.start_year,
+            final_year: game.final_year,
+            ended_after: game.ended_after,
+            end: game.end,
+            centres: game.centres,
+            history: game.history,
+            positions: game
+                .positions
+                .into_iter()
+                .map(|(power, stints)| Position { power, stints })
+                .collect(),
+        })
     }
 
     pub fn standings_of(r: &RoundIn) -> Result<Standings, String> {
-        let (rulebook, default_map) = match r.rulebook.as_str() {
-            "wm2004" => (Rulebook::Wm2004, "standard"),
-            "maharajiad" => (Rulebook::Maharajiad, "maharajah"),
-            x => return Err(format!("unknown rulebook '{x}' (wm2004, maharajiad)")),
-        };
-        let variant = r.variant.as_deref().unwrap_or(default_map);
-        let map = Map::variant(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
-        let power = |name: &str| {
-            map.power_by_name(name)
-                .ok_or_else(|| format!("unknown power '{name}'"))
-        };
-        let mut games = Vec::new();
-        for g in &r.games {
-            let winner = g.winner.as_deref().map(power).transpose()?;
-            let end = match (g.end.as_str(), winner) {
-                ("played", _) => End::Played,
-                ("vote", _) => End::Vote,
-                ("solo", Some(w)) => End::Solo(w),
-                ("conceded_solo", Some(w)) => End::ConcededSolo(w),
-                ("solo" | "conceded_solo", None) => {
-                    return Err(format!("board {}: a solo needs its winner", g.board));
-                }
-                (e, _) => {
-                    return Err(format!(
-                        "unknown end '{e}' (played, solo, conceded_solo, vote)"
-                    ));
-                }
-            };
-            let mut centres = Vec::new();
-            for (name, n) in &g.centres {
-                centres.push((power(name)?, *n));
-            }
-            let mut history = Vec::new();
-            for (year, row) in &g.history {
-                let mut counts = Vec::new();
-                for (name, n) in row {
-                    counts.push((power(name)?, *n));
-                }
-                history.push((*year, counts));
-            }
-            let mut positions = Vec::new();
-            for (name, stints) in &g.players {
-                let mut out = Vec::new();
-                for s in stints {
-                    out.push(Stint {
-                        player: s.name.clone(),
-                        from: phase(&s.from)?,
-                        permanent: s.permanent,
-                    });
-                }
-                if out.is_empty() {
-                    return Err(format!("board {}: {name} has no player", g.board));
-                }
-                positions.push(Position {
-                    power: power(name)?,
-                    stints: out,
-                });
-            }
-            games.push(GameResult {
-                round: g.round,
-                board: g.board,
-                start_year: g.start_year,
-                final_year: g.final_year,
-                ended_after: phase(&g.ended_after)?,
-                end,
-                centres,
-                history,
-                positions,
-            });
-        }
-        let entrants = if r.entrants.is_empty() {
-            let mut names: Vec<String> = games
+        let map = map_of(r.rulebook, r.variant.as_deref())?;
+        let games = r
+            .games
+            .iter()
+            .map(|g| board_of(r.rulebook, map, g))
+            .collect::<Result<Vec<_>, String>>()?;
+        let entrants: Vec<Entrant> = if r.entrants.is_empty() {
+            let names: BTreeSet<String> = games
                 .iter()
-                .flat_map(|g| g.positions.iter().map(|p| p.stints[0].player.clone()))
+                .flat_map(|g| g.positions.iter().filter_map(|p| p.stints.first()))
+                .map(|s| s.player.clone())
                 .collect();
-            names.sort();
-            names.dedup();
             names
                 .into_iter()
                 .map(|name| Entrant { name, team: None })
@@ -1837,14 +1865,26 @@ pub mod contract {
                 })
                 .collect()
         };
+        let teams: BTreeSet<&str> = entrants.iter().filter_map(|e| e.team.as_deref()).collect();
+        let round_two = match (r.rulebook, r.round_two) {
+            (Rulebook::Maharajiad, Some(_)) => {
+                return Err("round_two is WM B.4's; the Maharajiad has two rounds (A.9)".into());
+            }
+            (_, Some(given)) => given,
+            // B.4 decides from the teams entered; without teams there is no team competition
+            // to leave, and the rounds are B.1's four.
+            (_, None) if teams.is_empty() => RoundTwo::TeamRound,
+            (_, None) => RoundTwo::by_b4(teams.len()),
+        };
         let t = TournamentIn {
-            rulebook,
+            rulebook: r.rulebook,
             map,
             seed: r.seed.clone(),
             entrants,
             games,
             declined: r.declined.clone(),
             advance: r.advance.clone(),
+            round_two,
         };
         Ok(standings(&t, r.round))
     }
@@ -1910,7 +1950,7 @@ mod tests {
             round,
             board,
             start_year: start,
-            final_year: last,
+            final_year: Some(last),
             ended_after: Phase::new(Season::Fall, last, PhaseKind::Movement),
             end: End::Played,
             centres: counts.clone(),
@@ -2009,6 +2049,7 @@ mod tests {
             games,
             declined: Vec::new(),
             advance: Vec::new(),
+            round_two: RoundTwo::TeamRound,
         }
     }
 
@@ -2912,7 +2953,7 @@ mod tests {
     fn wm_b_8_e_an_outside_permanent_replacement_forfeits_the_position() {
         // England (42) passes to fred, on no team, permanently: team T loses it, keeping
         // alice's France (14). Germany (8) had an outside temporary replacement for one season:
-        // team U keeps it.
+        // team U keeps it (and victor his full points, C.14).
         let mut g = wm_game(1, 1, &board7(WM_POWERS, "1", [8, 10, 6, 4, 3, 2, 1]));
         set_stints(
             wm_map(),
@@ -2938,7 +2979,7 @@ mod tests {
         // The players' own shares stand (C.14): wendy 42 x 12 / 18, fred 42 x 6 / 18.
         assert_eq!(row(&s, "wendy").game_score, 28.0);
         assert_eq!(row(&s, "fred").game_score, 14.0);
-        assert!(close(row(&s, "victor").game_score, 8.0 * 17.0 / 18.0));
+        assert_eq!(row(&s, "victor").game_score, 8.0);
         // The temporary replacement has no advancement score.
         assert_eq!(row(&s, "sub").board, None);
     }
@@ -2990,6 +3031,203 @@ mod tests {
         assert_eq!(tim.decided_by, "tied");
         assert_eq!(tim.place, zed.place, "a tie shares the place");
         assert_eq!(zed.decided_by, "score");
+    }
+
+    #[test]
+    fn wm_c_14_a_player_stood_in_for_a_single_turn_keeps_full_points() {
+        // "A player who is replaced for more than one turn due to arranged absence ... will
+        // receive pro-rated points": so one replaced for a single turn keeps the full points.
+        let mut g = wm_game(1, 1, &board7(WM_POWERS, "1", [10, 8, 6, 4, 3, 2, 1]));
+        // England (24): Spring 1905 alone.
+        set_stints(
+            wm_map(),
+            &mut g,
+            "ENGLAND",
+            &[
+                ("E1", "S1901M", true),
+                ("s1", "S1905M", false),
+                ("E1", "F1905M", true),
+            ],
+        );
+        // France (14): the Winter 1904 builds and Spring 1905, one counted turn.
+        set_stints(
+            wm_map(),
+            &mut g,
+            "FRANCE",
+            &[
+                ("F1", "S1901M", true),
+                ("s2", "W1904A", false),
+                ("F1", "F1905M", true),
+            ],
+        );
+        // Germany (8): Spring and Fall 1903, two turns.
+        set_stints(
+            wm_map(),
+            &mut g,
+            "GERMANY",
+            &[
+                ("G1", "S1901M", true),
+                ("s3", "S1903M", false),
+                ("G1", "S1904M", true),
+            ],
+        );
+        // Italy (5): twice a single turn, two in all.
+        set_stints(
+            wm_map(),
+            &mut g,
+            "ITALY",
+            &[
+                ("I1", "S1901M", true),
+                ("s4", "S1903M", false),
+                ("I1", "F1903M", true),
+                ("s4", "S1906M", false),
+                ("I1", "F1906M", true),
+            ],
+        );
+        // Russia (3): the last turn, the game ending during the stand-in.
+        set_stints(
+            wm_map(),
+            &mut g,
+            "RUSSIA",
+            &[("R1", "S1901M", true), ("s5", "F1909M", false)],
+        );
+        let s = standings(&tournament(Rulebook::Wm2004, vec![g], &[]), 1);
+        assert_eq!(row(&s, "E1").game_score, 24.0);
+        assert_eq!(row(&s, "F1").game_score, 14.0);
+        assert!(close(row(&s, "G1").game_score, 8.0 * 16.0 / 18.0));
+        assert!(close(row(&s, "I1").game_score, 5.0 * 16.0 / 18.0));
+        assert_eq!(row(&s, "R1").game_score, 3.0);
+        // The stand-ins never count for advancement (C.15).
+        assert_eq!(row(&s, "s1").board, None);
+    }
+
+    #[test]
+    fn wm_b_4_a_round_without_teams_sends_on_a_share_of_its_players() {
+        // Four boards, no teams: 28 players; 28 boards would send on more than one half, so one
+        // half, two boards, 14 players.
+        let games: Vec<GameResult> = (1..=4)
+            .map(|b| {
+                wm_game(
+                    1,
+                    b,
+                    &board7(WM_POWERS, &b.to_string(), [10, 8, 6, 4, 3, 2, 1]),
+                )
+            })
+            .collect();
+        let s = standings(&tournament(Rulebook::Wm2004, games, &[]), 1);
+        assert_eq!(s.advancing.len(), 14);
+        assert_eq!(s.players.iter().filter(|p| p.advances).count(), 14);
+    }
+
+    /// Two teams in round one (X on board 1, Y on board 2): Y wins round one; in a round two
+    /// where X scores far more, as the semi-final (to 1912) of a small tournament (B.4).
+    fn wm_small() -> TournamentIn<'static> {
+        let b1 = wm_game(1, 1, &board7(WM_POWERS, "1", [10, 8, 6, 4, 3, 2, 0]));
+        let b2 = wm_game(1, 2, &board7(WM_POWERS, "2", [12, 9, 7, 3, 2, 1, 0]));
+        let semi = game(
+            wm_map(),
+            2,
+            1,
+            (1901, 1912),
+            &[
+                seat("AUSTRIA", "A1", 12),
+                seat("ENGLAND", "E1", 8),
+                seat("FRANCE", "F1", 6),
+                seat("GERMANY", "G1", 4),
+                seat("ITALY", "A2", 2),
+                seat("RUSSIA", "E2", 1),
+                seat("TURKEY", "F2", 1),
+            ],
+        );
+        let last = game(
+            wm_map(),
+            3,
+            1,
+            (1901, 1915),
+            &[
+                seat("AUSTRIA", "x1", 7),
+                seat("ENGLAND", "x2", 6),
+                seat("FRANCE", "x3", 4),
+                seat("GERMANY", "x4", 3),
+                seat("ITALY", "x5", 2),
+                seat("RUSSIA", "A1", 11),
+                seat("TURKEY", "x7", 1),
+            ],
+        );
+        let teams: Vec<(String, &str)> = WM_POWERS
+            .iter()
+            .flat_map(|p| {
+                [
+                    (format!("{}1", &p[..1]), "X"),
+                    (format!("{}2", &p[..1]), "Y"),
+                ]
+            })
+            .collect();
+        let teams: Vec<(&str, &str)> = teams.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+        let mut t = tournament(Rulebook::Wm2004, vec![b1, b2, semi, last], &teams);
+        t.round_two = RoundTwo::SemiFinal;
+        t
+    }
+
+    #[test]
+    fn wm_b_4_fewer_than_42_teams_round_two_is_the_semi_final() {
+        let mut t = wm_small();
+        assert_eq!(RoundTwo::by_b4(2), RoundTwo::SemiFinal);
+        assert_eq!(RoundTwo::by_b4(41), RoundTwo::SemiFinal);
+        assert_eq!(RoundTwo::by_b4(42), RoundTwo::TeamRound);
+        // Round one: 14 players, one half advance (B.4); the team competition is round one's
+        // alone, so it is decided now: Y (97 points to 96).
+        let one = standings(&t, 1);
+        assert_eq!(one.advancing.len(), 7);
+        assert_eq!(one.team_winner.as_deref(), Some("Y"));
+        // Round two is the semi-final: the board's best goes to the final (C.9); X's big
+        // round-two scores do not count for the teams ("will no longer apply to the team
+        // competition").
+        let two = standings(&t, 2);
+        assert_eq!(two.advancing, ["A1"]);
+        assert_eq!(two.team_winner.as_deref(), Some("Y"));
+        assert_eq!(team(&two, "Y").score, 97.0);
+        // Round three is the final (C.11).
+        let three = standings(&t, 3);
+        assert_eq!(three.winner.as_deref(), Some("A1"));
+        assert_eq!(row(&three, "A1").score, 11.0, "the final's centres");
+        assert!(standings(&t, 4).players.is_empty(), "no fourth round");
+        // B.1's four rounds: round two is a team round (C.8), and it counts for the teams.
+        t.round_two = RoundTwo::TeamRound;
+        let two = standings(&t, 2);
+        assert_eq!(two.advancing.len(), 7, "C.8: 49 at most");
+        assert_eq!(two.team_winner.as_deref(), Some("X"));
+        assert_eq!(standings(&t, 1).team_winner, None);
+    }
+
+    #[test]
+    fn wm_c_13_a_split_position_is_the_best_country_of_who_played_most_of_it() {
+        // England passed to rex from Spring 1903: E1 played 4 seasons, rex 14; France passed
+        // to fay from Fall 1905: 9 seasons each, and fay held it at the end.
+        let mut g = wm_game(1, 1, &board7(WM_POWERS, "1", [10, 8, 6, 4, 3, 2, 1]));
+        set_stints(
+            wm_map(),
+            &mut g,
+            "ENGLAND",
+            &[("E1", "S1901M", true), ("rex", "S1903M", true)],
+        );
+        set_stints(
+            wm_map(),
+            &mut g,
+            "FRANCE",
+            &[("F1", "S1901M", true), ("fay", "F1905M", true)],
+        );
+        let s = standings(&tournament(Rulebook::Wm2004, vec![g], &[]), 1);
+        let best = |power: &str| {
+            s.best_country
+                .iter()
+                .find(|b| b.power == power)
+                .map(|b| (b.player.as_str(), b.score))
+                .expect("best")
+        };
+        assert_eq!(best("ENGLAND"), ("rex", 24.0), "the position's full score");
+        assert_eq!(best("FRANCE"), ("fay", 14.0));
+        assert_eq!(best("GERMANY"), ("G1", 8.0));
     }
 
     // --- Maharajiad -----------------------------------------------------------------------
@@ -3249,6 +3487,77 @@ mod tests {
         assert!(close(row(&s, "B1").score, 12.0 * 8.0 / 20.0));
     }
 
+    #[test]
+    fn maharajiad_a_23_a_player_stood_in_for_a_single_turn_keeps_full_points() {
+        // A.23 has C.14's words: "A player who is was replaced for more than one turn due to
+        // arranged absence ... shall receive pro-rated points".
+        let mut b1 = mh_game(1, 1, &board7(MH_POWERS, "1", [12, 8, 7, 5, 4, 2, 1]));
+        set_stints(
+            mh_map(),
+            &mut b1,
+            "BAHMANA",
+            &[
+                ("B1", "S1501M", true),
+                ("sub", "S1505M", false),
+                ("B1", "F1505M", true),
+            ],
+        );
+        set_stints(
+            mh_map(),
+            &mut b1,
+            "DELHI",
+            &[
+                ("D1", "S1501M", true),
+                ("sub", "S1507M", false),
+                ("D1", "S1508M", true),
+            ],
+        );
+        let s = standings(&tournament(Rulebook::Maharajiad, vec![b1], &[]), 1);
+        assert_eq!(row(&s, "B1").score, 12.0);
+        assert!(close(row(&s, "D1").score, 8.0 * 18.0 / 20.0), "two turns");
+    }
+
+    #[test]
+    fn maharajiad_a_10_a_23_the_second_round_has_no_final_year() {
+        // The final is played "until a player has met the victory criterion": Bahmana's solo
+        // after Fall 1514, 28 movement turns; rex took Bahmana over from Spring 1511 (8).
+        let r1 = mh_game(1, 1, &board7(MH_POWERS, "1", [12, 10, 7, 5, 4, 2, 1]));
+        let mut r2 = mh_game(2, 1, &board7(MH_POWERS, "1", [19, 6, 5, 3, 2, 1, 1]));
+        r2.final_year = None;
+        r2.ended_after = ph("F1514M");
+        r2.end = End::Solo(power(mh_map(), "BAHMANA"));
+        set_stints(
+            mh_map(),
+            &mut r2,
+            "BAHMANA",
+            &[("B1", "S1501M", true), ("rex", "S1511M", true)],
+        );
+        let t = tournament(Rulebook::Maharajiad, vec![r1, r2], &[]);
+        let s = standings(&t, 2);
+        assert!(close(row(&s, "B1").score, 37.0 * 20.0 / 28.0));
+        assert!(close(row(&s, "rex").score, 37.0 * 8.0 / 28.0));
+        assert_eq!(s.winner.as_deref(), Some("B1"));
+    }
+
+    #[test]
+    fn maharajiad_b_x_1_a_stalemated_board_counts_back_on_its_counts_carried() {
+        // Board 1 stopped after Fall 1507 (no centre changed hands in three years): its counts
+        // stand to 1510. B1 and B2 (Bahmana, 10 each) are level on score and country; at the
+        // end of 1509 B1's carried 10 beat B2's 9.
+        let mut b1 = mh_game(1, 1, &board7(MH_POWERS, "1", [10, 8, 7, 5, 4, 2, 1]));
+        b1.ended_after = ph("F1507M");
+        b1.end = End::Stalemate;
+        b1.history = vec![(1507, b1.centres.clone())];
+        let mut b2 = mh_game(1, 2, &board7(MH_POWERS, "2", [10, 8, 7, 5, 4, 2, 1]));
+        set_year(mh_map(), &mut b2, 1509, "BAHMANA", 9);
+        let s = standings(&tournament(Rulebook::Maharajiad, vec![b1, b2], &[]), 1);
+        assert_eq!(names(&s)[..2], ["B1", "B2"]);
+        assert_eq!(
+            s.players[0].decided_by,
+            "Maharajiad A.19(b) count-back 1509"
+        );
+    }
+
     // --- Determinism, CSV, odd input --------------------------------------------------------
 
     #[test]
@@ -3306,7 +3615,7 @@ mod tests {
         let mut g = wm_game(1, 1, &board7(WM_POWERS, "1", [10, 8, 6, 4, 3, 2, 1]));
         g.positions[0].stints.clear();
         g.positions[1].power = Power(99);
-        g.final_year = 1800;
+        g.final_year = Some(1800);
         g.history.clear();
         let mut t = tournament(Rulebook::Wm2004, vec![g], &[]);
         t.advance = vec![Some(100), None, Some(0)];
