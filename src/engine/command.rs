@@ -351,7 +351,8 @@ async fn run(
             let Some(p) = current.as_ref() else {
                 return Ok(Done::refused("the game has no open phase"));
             };
-            match super::extension::take_holiday(c, env, g, p, ("GM", ""), now).await? {
+            let wins = super::extension::game_windows(c, g, now).await?;
+            match super::extension::take_holiday(c, env, g, p, ("GM", ""), &wins, now).await? {
                 Ok(deadline) => Ok(Done::ok(format!(
                     "holiday extension taken (not charged): the deadline is now {}; every \
                      player was told",
@@ -433,7 +434,7 @@ async fn rollback(
     };
     let rules = rules_of(g)?;
     let kind = phase.parse::<Phase>()?.kind;
-    let wins = windows(&store::unavailable(c, &g.id).await?);
+    let wins = super::extension::game_windows(c, g, now).await?;
     let deadline = policy::deadline(&rules, now, kind, &wins);
     store::roll_back(c, &g.id, p.seq, deadline).await?;
     let text = format!(
@@ -578,7 +579,10 @@ pub(super) async fn status_text(
     let players = store::players(c, &g.id).await?;
     let mut parts = Vec::new();
     for pl in &players {
-        let s = standing.iter().find(|s| s.power == pl.power);
+        // An NMR is judged by the orders, not by the mail.
+        let s = standing
+            .iter()
+            .find(|s| s.power == pl.power && !s.orders.is_empty());
         parts.push(format!(
             "{} {}",
             pl.power,
@@ -591,6 +595,11 @@ pub(super) async fn status_text(
     }
     let when = match paused {
         Some(left) => format!("paused, {} left", format_duration(left)),
+        None if p.held_until.is_some() => format!(
+            "deadline {}, results held for an NMR: only a replacement you name may send orders \
+             (WM D.VII(6)(b))",
+            format_gmt(p.deadline)
+        ),
         None => format!("deadline {}", format_gmt(p.deadline)),
     };
     // WM D.VII(5): the days of extension each position has used (the allowance is per game).
