@@ -226,20 +226,8 @@ pub(super) async fn order_mail(
     };
     // When the receiving server got it (WM D.VII(1)), or the confirmation box if earlier.
     let submitted = policy::submission_time(&rules, ctx.arrived, confirm_time);
-    // WM D.VII(6)(b): a phase whose results an NMR holds is closed to all but the replacement
-    // the GM named after the deadline.
+    let timeliness = timeliness(c, &g, &rules, &phase_row, &power_name, submitted).await?;
     let held = phase_row.held_until.is_some();
-    let timeliness = if held {
-        let replaced = store::replaced_at(c, &g.id, &power_name, &phase_row.phase).await?;
-        policy::timeliness_held(&rules, submitted, phase_row.deadline, replaced)
-    } else {
-        policy::timeliness(
-            &rules,
-            submitted,
-            phase_row.deadline,
-            phase_row.adjudication_started_at.is_some(),
-        )
-    };
     // Late orders feed the player's reliability record, refused or not (a replacement's orders
     // in a held phase are the first they could send: not late).
     if matches!(
@@ -390,6 +378,30 @@ pub(super) async fn order_mail(
     );
     answer(c, env, ctx, ack, Recipient::Registered, Some(&g)).await?;
     Ok((Processed::Accepted, tag))
+}
+
+/// Whether orders submitted at `submitted` are in time (WM D.VII(3)). A phase whose results an
+/// NMR holds is closed to all but the replacement the GM named after the deadline (WM
+/// D.VII(6)(b)).
+async fn timeliness(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    rules: &Rules,
+    phase: &PhaseRow,
+    power: &str,
+    submitted: Ts,
+) -> Result<policy::Timeliness> {
+    Ok(if phase.held_until.is_some() {
+        let replaced = store::replaced_at(c, &g.id, power, &phase.phase).await?;
+        policy::timeliness_held(rules, submitted, phase.deadline, replaced)
+    } else {
+        policy::timeliness(
+            rules,
+            submitted,
+            phase.deadline,
+            phase.adjudication_started_at.is_some(),
+        )
+    })
 }
 
 /// Combine the standing orders with a new set, per the submissions rule (WM D.III(3)).
