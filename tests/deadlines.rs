@@ -1013,6 +1013,13 @@ async fn wm_d_vii_6_b_an_nmr_holds_the_phase_closed_to_all_but_the_replacement()
             spring,
             "{late}: the published deadline stands"
         );
+        let status = admin::console_command(&pool, &e, "wm7", &GmCommand::Status, spring + 60)
+            .await
+            .expect("status");
+        assert!(
+            status.answer.contains("results held for an NMR"),
+            "{status:?}"
+        );
         // Nobody may change orders now: not France, not Turkey's own player.
         for (i, uid, orders) in [(2, 20, "A Par - Pic"), (6, 21, "A Con - Bul")] {
             deliver_orders(&pool, &secrets[i], i, uid, orders, spring + HOUR).await;
