@@ -200,23 +200,24 @@ async fn wm_d_vii_5_notice_guaranteed_then_discretionary_extensions_and_the_cap(
     );
 }
 
+/// A dated period's line: `UNAVAILABLE <from> TO <to>`, written to the minute in GMT.
+fn period(from: Ts, to: Ts) -> String {
+    let day = |t: Ts| chancery::commands::format_gmt(t).replace(" GMT", "");
+    format!("UNAVAILABLE {} TO {}", day(from), day(to))
+}
+
 #[tokio::test]
-async fn wm_d_vii_2_chained_periods_are_refused_and_a_covered_deadline_moves() {
+async fn wm_d_vii_2_one_period_a_week_declared_in_advance_and_a_covered_deadline_moves() {
+    // Issue 21, point 4: a player could move any deadline 63 hours an hour before it, every
+    // turn, with periods a minute apart or abutting a weekly one, as many as they liked.
     let (pool, secrets) = wm("unavailable").await;
     let first = deadline(&pool).await;
-    let day = |t: Ts| chancery::commands::format_gmt(t).replace(" GMT", "");
-    // A period of 40 hours around the deadline: recorded, and the deadline moves to its end.
-    // (Periods are written to the minute.)
-    let (from, to) = ((first - 20 * HOUR) / 60 * 60, (first + 20 * HOUR) / 60 * 60);
-    let ack = mail(
-        &pool,
-        &secrets,
-        0,
-        1,
-        &format!("UNAVAILABLE {} TO {}", day(from), day(to)),
-        T0 + HOUR,
-    )
-    .await;
+    // Periods are written to the minute.
+    let minute = |t: Ts| t / 60 * 60;
+    // A period of 40 hours around the deadline, declared days ahead: recorded, and the
+    // deadline moves to its end; every player is told.
+    let (from, to) = (minute(first - 20 * HOUR), minute(first + 20 * HOUR));
+    let ack = mail(&pool, &secrets, 0, 1, &period(from, to), T0 + HOUR).await;
     assert!(ack.contains("recorded"), "{ack}");
     assert!(ack.contains("the deadline fell in this period"), "{ack}");
     assert_eq!(deadline(&pool).await, to);
@@ -227,18 +228,99 @@ async fn wm_d_vii_2_chained_periods_are_refused_and_a_covered_deadline_moves() {
             .any(|o| o.1 == player(5) && o.3.contains("(WM D.VII(2))")),
         "every player is told"
     );
-    // A second period right after it would chain into 70 hours: refused.
+    // One period a week: abutting it, a minute after it, or six days after it began, it would
+    // be a second one (and so no chain of periods either).
+    for (uid, (a, b)) in [
+        (to, to + 30 * HOUR),
+        (to + 60, to + 10 * HOUR),
+        (from + 6 * DAY, from + 6 * DAY + 10 * HOUR),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let ack = mail(
+            &pool,
+            &secrets,
+            0,
+            2 + uid as u32,
+            &period(a, b),
+            T0 + 2 * HOUR,
+        )
+        .await;
+        assert!(
+            ack.contains("refused: a player has one unavailable period a week (WM D.VII(2))"),
+            "{ack}"
+        );
+    }
+    // A week after the first began is the next week's.
+    let next = from + 7 * DAY;
     let ack = mail(
         &pool,
         &secrets,
         0,
-        2,
-        &format!("UNAVAILABLE {} TO {}", day(to), day(to + 30 * HOUR)),
+        5,
+        &period(next, next + 64 * HOUR),
         T0 + 2 * HOUR,
     )
     .await;
-    assert!(ack.contains("may not be chained"), "{ack}");
+    assert!(ack.contains("recorded"), "{ack}");
     assert_eq!(deadline(&pool).await, to);
+    // Declared in advance, with the notice an extension needs: not an hour before the
+    // deadline, to move it 63 hours; never in the past.
+    let dl = deadline(&pool).await;
+    let late = minute(dl - HOUR);
+    for (uid, (a, b)) in [(late, late + 63 * HOUR), (T0, T0 + 10 * HOUR)]
+        .into_iter()
+        .enumerate()
+    {
+        let ack = mail(&pool, &secrets, 1, 6 + uid as u32, &period(a, b), late).await;
+        assert!(
+            ack.contains(
+                "refused: an unavailable period must be declared at least 12 hours before it starts"
+            ),
+            "{ack}"
+        );
+    }
+    assert_eq!(deadline(&pool).await, dl, "the deadline stands");
+    // A dated period may not abut the player's weekly one: that too is a second in its week.
+    // (T0 is Wednesday 2026-11-18; the first Tuesday occurrence is 2026-11-24.)
+    let ack = mail(
+        &pool,
+        &secrets,
+        3,
+        8,
+        "UNAVAILABLE WEEKLY TUESDAY 08:00 TO TUESDAY 20:00",
+        T0 + 3 * HOUR,
+    )
+    .await;
+    assert!(ack.contains("the first from 2026-11-24 08:00 GMT"), "{ack}");
+    let ack = mail(
+        &pool,
+        &secrets,
+        3,
+        9,
+        "UNAVAILABLE 2026-11-24 20:00 TO 2026-11-25 08:00",
+        T0 + 3 * HOUR,
+    )
+    .await;
+    assert!(
+        ack.contains("refused: you have a weekly unavailable period"),
+        "{ack}"
+    );
+    // The server keeps at most 8 dated periods to come for a player: a ninth, a week after
+    // the eighth, is refused (the lines of one mail see the ones before them).
+    let lines: Vec<String> = (0..9)
+        .map(|k| {
+            let a = minute(dl + 2 * DAY) + k * 7 * DAY;
+            period(a, a + HOUR)
+        })
+        .collect();
+    let ack = mail(&pool, &secrets, 4, 10, &lines.join("\n"), T0 + 3 * HOUR).await;
+    assert_eq!(ack.matches("GMT: recorded").count(), 8, "{ack}");
+    assert!(
+        ack.contains("refused: you have 8 dated unavailable periods to come already"),
+        "{ack}"
+    );
 }
 
 #[tokio::test]
@@ -869,30 +951,226 @@ async fn wm_d_ii_5_usable_conditional_orders_may_end_the_phase_at_once() {
     );
 }
 
+/// Spring 1901 orders for every power but Turkey (none are final).
+const SPRING: [&str; 6] = [
+    "A Vie - Gal",
+    "F Lon - Nth",
+    "A Par - Bur",
+    "A Mun - Ruh",
+    "A Ven H",
+    "A Mos - Ukr",
+];
+
+/// The mails of a kind to an address: (subject, body).
+async fn mails_to(pool: &SqlitePool, kind: &str, to: &str) -> Vec<(String, String)> {
+    outbox(pool)
+        .await
+        .into_iter()
+        .filter(|o| o.0 == kind && o.1 == to)
+        .map(|o| (o.2, o.3))
+        .collect()
+}
+
+/// The latest mail of a kind to an address, its body with whitespace made single.
+async fn last_to(pool: &SqlitePool, kind: &str, to: &str) -> String {
+    mails_to(pool, kind, to)
+        .await
+        .pop()
+        .map(|m| m.1.split_whitespace().collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
 #[tokio::test]
-async fn wm_d_vii_6_b_an_nmr_in_spring_1901_holds_the_results() {
-    let (pool, secrets) = wm("nmr-hold").await;
+async fn wm_d_vii_6_b_an_nmr_holds_the_phase_closed_to_all_but_the_replacement() {
+    // Issue 21, point 6: the hold moved the deadline 24 hours, and every player could change
+    // orders after the published deadline. Under either rule on late orders (WM D.VII(3) and
+    // its Alternative Rule, orders until the start of adjudication) the hold closes the phase.
+    for late in ["reject", "until_adjudication"] {
+        let name = format!("nmr-hold-{late}");
+        let (pool, secrets) = wm_with(&name, &[("late_orders".into(), late.into())]).await;
+        let e = env();
+        for (i, orders) in SPRING.iter().enumerate() {
+            mail(&pool, &secrets, i, 1 + i as u32, orders, T0 + HOUR).await;
+        }
+        let spring = deadline(&pool).await;
+        // Turkey sent nothing: no results, the masters are told; the deadline stands.
+        assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 0);
+        assert!(mails_to(&pool, "results", &player(2)).await.is_empty());
+        let held = mails_to(&pool, "report", GM).await;
+        assert_eq!(held.len(), 1, "{held:?}");
+        assert!(
+            held[0].0.contains("results held, NMR by TURKEY"),
+            "{}",
+            held[0].0
+        );
+        assert!(
+            held[0].1.contains("WM D.VII(6)(b)") && held[0].1.contains("REPLACE TURKEY <address>"),
+            "{}",
+            held[0].1
+        );
+        assert_eq!(
+            deadline(&pool).await,
+            spring,
+            "{late}: the published deadline stands"
+        );
+        let status = admin::console_command(&pool, &e, "wm7", &GmCommand::Status, spring + 60)
+            .await
+            .expect("status");
+        assert!(
+            status.answer.contains("results held for an NMR"),
+            "{status:?}"
+        );
+        // Nobody may change orders now: not France, not Turkey's own player.
+        for (i, uid, orders) in [(2, 20, "A Par - Pic"), (6, 21, "A Con - Bul")] {
+            deliver_orders(&pool, &secrets[i], i, uid, orders, spring + HOUR).await;
+            let refused = last_to(&pool, "rejection", &player(i)).await;
+            assert!(
+                refused
+                    .contains("only the replacement the GM names may send orders (WM D.VII(6)(b))"),
+                "{late} {i}: {refused}"
+            );
+        }
+        // Ticks meanwhile tell the GM nothing new; a day on, the GM is reminded.
+        assert_eq!(
+            engine::tick(&pool, &e, spring + 2 * HOUR)
+                .await
+                .expect("tick"),
+            0
+        );
+        assert_eq!(mails_to(&pool, "report", GM).await.len(), 1);
+        assert_eq!(
+            engine::tick(&pool, &e, spring + DAY + 60)
+                .await
+                .expect("tick"),
+            0
+        );
+        assert_eq!(mails_to(&pool, "report", GM).await.len(), 2);
+        // The GM names a replacement, whose orders are taken; the results go out at once.
+        let replace = GmCommand::Replace {
+            power: "TURKEY".into(),
+            address: "stand-in@example.test".into(),
+            permanent: true,
+        };
+        let at = spring + DAY + HOUR;
+        assert!(
+            admin::console_command(&pool, &e, "wm7", &replace, at)
+                .await
+                .expect("replace")
+                .ok
+        );
+        let mut c = pool.acquire().await.expect("conn");
+        let secret = store::players(&mut c, "wm7")
+            .await
+            .expect("players")
+            .into_iter()
+            .find(|p| p.power == "TURKEY")
+            .expect("turkey")
+            .secret;
+        drop(c);
+        let m = raw(
+            "stand-in@example.test",
+            "gm@example.test",
+            "wm7 TURKEY S1901M",
+            "Message-ID: <stand-in@x.test>\r\n",
+            &format!("SECRET {secret}\nA Con - Bul\n"),
+        );
+        deliver(&pool, "gm", 30, &m, Some(at + HOUR), at + HOUR).await;
+        assert!(
+            !mails_to(&pool, "ack", "stand-in@example.test")
+                .await
+                .is_empty(),
+            "{late}: the replacement's orders are taken"
+        );
+        assert_eq!(
+            engine::tick(&pool, &e, at + HOUR + 60).await.expect("tick"),
+            1
+        );
+        // France's orders are those of the deadline.
+        let results = last_to(&pool, "results", &player(0)).await;
+        assert!(
+            results.contains("A PAR - BUR") && !results.contains("A PAR - PIC"),
+            "{late}: {results}"
+        );
+        assert!(results.contains("A CON - BUL"), "{late}: {results}");
+    }
+}
+
+/// Player `i`'s orders for S1901M, as UID `uid`, arrived and read at `at`.
+async fn deliver_orders(pool: &SqlitePool, secret: &str, i: usize, uid: u32, orders: &str, at: Ts) {
+    let m = raw(
+        &player(i),
+        "gm@example.test",
+        &format!("wm7 {} S1901M", POWERS[i]),
+        &format!("Message-ID: <d{uid}@x.test>\r\n"),
+        &format!("SECRET {secret}\n{orders}\n"),
+    );
+    deliver(pool, "gm", uid, &m, Some(at), at).await;
+}
+
+#[tokio::test]
+async fn wm_d_vii_6_b_a_mail_without_orders_is_still_an_nmr() {
+    // Issue 21: a mail with only press, a vote or FINAL made an empty order set, so its power
+    // was not NMR and the results were not held.
+    let (pool, secrets) = wm("nmr-by-orders").await;
     let e = env();
-    for i in 0..6 {
-        mail(&pool, &secrets, i, 1 + i as u32, "", T0 + HOUR).await;
+    for (i, orders) in SPRING.iter().enumerate() {
+        mail(&pool, &secrets, i, 1 + i as u32, orders, T0 + HOUR).await;
+    }
+    mail(
+        &pool,
+        &secrets,
+        6,
+        7,
+        "PRESS TO ALL\nThe Sultan sends his regards.\nENDPRESS\nVOTE DRAW NO\nFINAL",
+        T0 + HOUR,
+    )
+    .await;
+    let status = admin::console_command(&pool, &e, "wm7", &GmCommand::Status, T0 + 2 * HOUR)
+        .await
+        .expect("status");
+    assert!(status.answer.contains("TURKEY none"), "{status:?}");
+    let spring = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 0);
+    assert!(mails_to(&pool, "results", &player(0)).await.is_empty());
+    let held = mails_to(&pool, "report", GM).await;
+    assert!(
+        held.iter()
+            .any(|m| m.0.contains("results held, NMR by TURKEY")),
+        "{held:?}"
+    );
+}
+
+#[tokio::test]
+async fn wm_d_vii_6_b_a_preview_shows_the_hold_and_the_results_without_it() {
+    // Issue 21: PREVIEW was refused while an NMR would hold the phase, which is exactly when
+    // a GM wants one.
+    let (pool, secrets) = wm("nmr-preview").await;
+    let e = env();
+    for (i, orders) in SPRING.iter().enumerate() {
+        mail(&pool, &secrets, i, 1 + i as u32, orders, T0 + HOUR).await;
     }
     let spring = deadline(&pool).await;
-    // Turkey sent nothing: no results, the masters are told, the deadline moves a day.
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 0);
-    let out = outbox(&pool).await;
-    assert!(!out.iter().any(|o| o.0 == "results"), "no results");
-    let held = out
-        .iter()
-        .find(|o| o.1 == GM && o.2.contains("results held, NMR by TURKEY"))
-        .expect("the GM is told");
-    assert!(held.3.contains("WM D.VII(6)(b)"), "{}", held.3);
-    assert_eq!(deadline(&pool).await, spring + DAY);
-    // Turkey's orders come (a replacement would send them): the results go out.
-    mail(&pool, &secrets, 6, 10, "A Con H", spring + HOUR).await;
-    assert_eq!(
-        engine::tick(&pool, &e, spring + DAY).await.expect("tick"),
-        1
+    let done = admin::console_command(&pool, &e, "wm7", &GmCommand::Preview, spring - HOUR)
+        .await
+        .expect("preview");
+    assert!(done.ok, "{done:?}");
+    let previews = mails_to(&pool, "preview", GM).await;
+    assert_eq!(previews.len(), 1, "{previews:?}");
+    let (subject, body) = &previews[0];
+    assert!(
+        subject.starts_with("PREVIEW, results held (NMR by TURKEY), nothing changed"),
+        "{subject}"
     );
+    assert!(body.contains("WM D.VII(6)(b)"), "{body}");
+    // The results without the hold: the orders that stand, Turkey's units holding.
+    assert!(body.contains("A Par - Bur"), "{body}");
+    assert!(body.contains("TURKEY: no orders received (NMR)"), "{body}");
+    // Nothing changed: no results, no hold; the tick still holds at the deadline.
+    assert!(mails_to(&pool, "results", &player(0)).await.is_empty());
+    assert!(mails_to(&pool, "report", GM).await.is_empty());
+    assert_eq!(deadline(&pool).await, spring);
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 0);
+    assert_eq!(mails_to(&pool, "report", GM).await.len(), 1);
 }
 
 #[tokio::test]

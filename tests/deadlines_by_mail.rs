@@ -130,10 +130,11 @@ async fn two_turns_with_an_extension_an_unavailable_period_and_an_nmr_by_mail() 
         wait_for(&stack, &player(i), "wm7 S1901M results", 1).await;
     }
 
-    // Fall: Germany, who NMRed, never makes contact; the others order at once.
+    // Fall: Germany, who NMRed, never makes contact; the others order at once (orders: a mail
+    // without any would be an NMR too).
     for i in [0, 1, 2, 4, 5, 6] {
         let subject = format!("wm7 {} F1901M", POWERS[i]);
-        let body = format!("SECRET {}\n", secrets[i]);
+        let body = order(i, "").replace("A Par - Bur", "A Bur H");
         send(&sender, &player(i), &subject, &body, &format!("f-{i}")).await;
     }
     for i in [0, 1, 2, 4, 5, 6] {

@@ -1554,3 +1554,38 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
         r.gm_draw_years = Some(3); // BT9
     });
 }
+
+// ------------------------------------------------------------------- unavailable periods
+
+#[test]
+fn wm_d_vii_2_an_unavailable_period_takes_the_games_notice_and_length() {
+    // WM D.VII(2) gives no notice for a period; Chancery asks the notice an extension needs
+    // (`extension_notice_hours`, D.VII(5)), so a game that asks more of extensions asks it of
+    // periods too. The length is `unavailable_hours_max` (D.VII(2): 64 hours).
+    use chancery::policy::{DAY, HOUR, OwnPeriods, UnavailableRefused, unavailable_window};
+    let now = 1_795_000_000;
+    let none = OwnPeriods::default();
+    for name in ["wm2004", "maharajiad"] {
+        let r = preset(name);
+        assert!(unavailable_window(&r, now + 12 * HOUR, now + 76 * HOUR, now, &none).is_ok());
+        assert_eq!(
+            unavailable_window(&r, now + 11 * HOUR, now + 20 * HOUR, now, &none),
+            Err(UnavailableRefused::TooSoon { notice_hours: 12 }),
+            "{name}"
+        );
+    }
+    let slow = datc_with(|r| r.extension_notice_hours = 48);
+    assert_eq!(
+        unavailable_window(&slow, now + 12 * HOUR, now + 20 * HOUR, now, &none),
+        Err(UnavailableRefused::TooSoon { notice_hours: 48 })
+    );
+    assert!(unavailable_window(&slow, now + 48 * HOUR, now + 56 * HOUR, now, &none).is_ok());
+    let short = datc_with(|r| r.unavailable_hours_max = 24);
+    assert_eq!(
+        unavailable_window(&short, now + DAY, now + DAY + 25 * HOUR, now, &none),
+        Err(UnavailableRefused::TooLong {
+            max_hours: 24,
+            hours: 25
+        })
+    );
+}

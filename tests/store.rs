@@ -367,7 +367,7 @@ async fn no_statement_of_the_store_scans_a_whole_table_unless_listed() {
         // The tick's list of open phases: one pass over the open ones (a partial index).
         "SELECT p.game_id FROM phases p JOIN games g",
         "SELECT p.* FROM phases p JOIN games g",
-        "SELECT min(p.deadline) AS t FROM phases p JOIN games g",
+        "SELECT min(coalesce(p.held_until, p.deadline)) AS t FROM phases p JOIN games g",
         // `chancery players report`: every player's record, over every game.
         "reliability_counts",
         // The poisoned messages: a partial index holding only those.

@@ -353,7 +353,8 @@ async fn run(
             let Some(p) = current.as_ref() else {
                 return Ok(Done::refused("the game has no open phase"));
             };
-            match super::extension::take_holiday(c, env, g, p, ("GM", ""), now).await? {
+            let wins = super::extension::game_windows(c, g, now).await?;
+            match super::extension::take_holiday(c, env, g, p, ("GM", ""), &wins, now).await? {
                 Ok(deadline) => Ok(Done::ok(format!(
                     "holiday extension taken (not charged): the deadline is now {}; every \
                      player was told",
@@ -435,7 +436,7 @@ async fn rollback(
     };
     let rules = rules_of(g)?;
     let kind = phase.parse::<Phase>()?.kind;
-    let wins = windows(&store::unavailable(c, &g.id).await?);
+    let wins = super::extension::game_windows(c, g, now).await?;
     let deadline = policy::deadline(&rules, now, kind, &wins);
     store::roll_back(c, &g.id, p.seq, deadline, now).await?;
     let text = format!(
@@ -589,13 +590,26 @@ pub(super) async fn status_text(
     };
     let standing = store::standing_orders(c, &g.id, &p.phase).await?;
     let players = store::players(c, &g.id).await?;
-    let state = |power: &str| match standing.iter().find(|s| s.power == power) {
+    // An NMR is judged by the orders, not by the mail.
+    let state = |power: &str| match standing
+        .iter()
+        .find(|s| s.power == power && !s.orders.is_empty())
+    {
         Some(s) if s.final_ => "final",
         Some(_) => "in",
         None => "none",
     };
     let when = match paused {
         Some(left) => format!("paused, {} left", format_duration(left)),
+        None if p.held_until.is_some() && to == StatusFor::Masters => format!(
+            "deadline {}, results held for an NMR: only a replacement you name may send orders \
+             (WM D.VII(6)(b))",
+            format_gmt(p.deadline)
+        ),
+        None if p.held_until.is_some() => format!(
+            "deadline {}, passed; the results are held (WM D.VII(6)(b))",
+            format_gmt(p.deadline)
+        ),
         None => format!("deadline {}", format_gmt(p.deadline)),
     };
     let own = match to {

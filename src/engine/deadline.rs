@@ -187,10 +187,14 @@ enum Decision {
     Waiting,
     /// The day before the deadline: reminders and the digest.
     Remind(Vec<NewMail>),
-    /// An NMR holds the results (WM D.VII(6)(b)): the masters are told, the deadline moves.
+    /// An NMR holds the results (WM D.VII(6)(b)): the masters are told; the phase stays closed
+    /// at its deadline, and the tick looks again at `until` (or when the replacement's orders
+    /// come).
     Hold {
         mails: Vec<NewMail>,
-        deadline: Ts,
+        until: Ts,
+        /// The powers without orders.
+        missing: Vec<String>,
     },
     Adjudicated {
         record: store::Adjudicated,
@@ -203,7 +207,7 @@ enum Decision {
 struct Writes {
     adjudicated: Vec<store::Adjudicated>,
     reminded: Vec<(String, i64)>,
-    deadlines: Vec<(String, i64, Ts)>,
+    held: Vec<(String, i64, Ts)>,
     mails: Vec<NewMail>,
 }
 
@@ -215,9 +219,8 @@ impl Writes {
                 self.reminded.push((f.game.id.clone(), f.phase.seq));
                 self.mails.extend(mails);
             }
-            Decision::Hold { mails, deadline } => {
-                self.deadlines
-                    .push((f.game.id.clone(), f.phase.seq, deadline));
+            Decision::Hold { mails, until, .. } => {
+                self.held.push((f.game.id.clone(), f.phase.seq, until));
                 self.mails.extend(mails);
             }
             Decision::Adjudicated { record, mails } => {
@@ -243,9 +246,12 @@ impl Writes {
             .map(|(g, s)| (g.as_str(), *s))
             .collect();
         store::mark_reminded(c, &reminded, now).await?;
-        for (game, seq, deadline) in &self.deadlines {
-            store::set_deadline(c, game, *seq, *deadline).await?;
-        }
+        let held: Vec<(&str, i64, Ts)> = self
+            .held
+            .iter()
+            .map(|(g, s, u)| (g.as_str(), *s, *u))
+            .collect();
+        store::hold_results(c, &held).await?;
         store::enqueue_many(c, &self.mails, now).await?;
         Ok(())
     }
@@ -255,6 +261,11 @@ impl Writes {
 fn decide(env: &Env, f: &store::GameFacts, now: Ts, read_through: Ts) -> Result<Decision> {
     let g = &f.game;
     let current = &f.phase;
+    // Results held for an NMR wait for their time, or for the replacement's orders (WM
+    // D.VII(6)(b)).
+    if current.held_until.is_some_and(|t| t > now) {
+        return Ok(Decision::Idle);
+    }
     let rules = rules_of(g)?;
     let map = map_of(g)?;
     // The board is read once, here, and kept typed for everything below.
@@ -264,11 +275,9 @@ fn decide(env: &Env, f: &store::GameFacts, now: Ts, read_through: Ts) -> Result<
     let due = passed && current.deadline <= read_through;
     let early = !passed && {
         let all_final = !due_powers.is_empty()
-            && due_powers.iter().all(|pw| {
-                f.standing
-                    .iter()
-                    .any(|s| s.power == map.power_name(*pw) && s.final_)
-            });
+            && due_powers
+                .iter()
+                .all(|pw| orders_of(f, map.power_name(*pw)).is_some_and(|s| s.final_));
         policy::may_adjudicate_early(
             &rules,
             now,
@@ -321,18 +330,52 @@ pub(super) async fn preview(
     let board = board_from_json(map, &f.phase.board, &f.phase.phase)?;
     let due = powers_with_orders_due(map, &board);
     let masters = masters_of(env, Some(&f.game), &f.masters);
-    let mails = match adjudicate_phase(env, f, &rules, map, &board, &due, now)? {
-        Decision::Adjudicated { mails, .. } => mails,
-        Decision::Hold { .. } => {
-            return Ok(Err(
-                "an NMR would hold the results in this phase (WM D.VII(6)(b))".into(),
-            ));
+    // What the tick would do: publish the results, or hold them for an NMR (WM D.VII(6)(b)).
+    // A hold is exactly when the GM wants to see them, so the preview then shows the hold and
+    // the results the tick would give without it (the NMR's units holding).
+    let (held, mails) = match adjudicate_phase(env, f, &rules, map, &board, &due, now)? {
+        Decision::Adjudicated { mails, .. } => (None, mails),
+        Decision::Hold { missing, .. } => {
+            let unheld = Rules {
+                no_nmr_phases: Vec::new(),
+                ..rules.clone()
+            };
+            match adjudicate_phase(env, f, &unheld, map, &board, &due, now)? {
+                Decision::Adjudicated { mails, .. } => (Some(missing), mails),
+                _ => (Some(missing), Vec::new()),
+            }
         }
-        _ => Vec::new(),
+        _ => (None, Vec::new()),
     };
     // The GM's copy sees all press; it goes to each master, marked as a preview.
     let Some(gm_copy) = mails.into_iter().find(|m| m.to == f.game.gm_address) else {
         return Ok(Err("the results could not be composed".into()));
+    };
+    let phase = &f.phase.phase;
+    let (subject, head) = match &held {
+        None => (
+            format!("PREVIEW, nothing changed: {}", gm_copy.subject),
+            format!(
+                "PREVIEW: {phase} adjudicated as if now, with the orders that stand. Nothing has\n\
+                 changed; the players have not been sent this, and their orders may still\n\
+                 change before the deadline."
+            ),
+        ),
+        Some(missing) => (
+            format!(
+                "PREVIEW, results held (NMR by {}), nothing changed: {}",
+                missing.join(", "),
+                gm_copy.subject
+            ),
+            format!(
+                "PREVIEW: the tick would HOLD the results of {phase}: no orders from {}, and no\n\
+                 NMR is allowed in this phase (WM D.VII(6)(b)). The player(s) must be replaced;\n\
+                 only the replacement may then send orders. Below, the results it would give\n\
+                 without the hold, with those units holding. Nothing has changed; the players\n\
+                 have not been sent this.",
+                missing.join(", ")
+            ),
+        ),
     };
     Ok(Ok(masters
         .iter()
@@ -341,16 +384,11 @@ pub(super) async fn preview(
             message_id: crate::outgoing::ids::new_message_id(
                 env,
                 "preview",
-                &format!("{}|{}|{now}|{to}", f.game.id, f.phase.phase),
+                &format!("{}|{phase}|{now}|{to}", f.game.id),
             ),
             to: to.clone(),
-            subject: format!("PREVIEW, nothing changed: {}", gm_copy.subject),
-            body: format!(
-                "PREVIEW: {} adjudicated as if now, with the orders that stand. Nothing has\n\
-                 changed; the players have not been sent this, and their orders may still\n\
-                 change before the deadline.\n\n{}",
-                f.phase.phase, gm_copy.body
-            ),
+            subject: subject.clone(),
+            body: format!("{head}\n\n{}", gm_copy.body),
             from: env.alert_from.clone(),
             ..gm_copy.clone()
         })
@@ -666,6 +704,9 @@ async fn alert_tick_failure(pool: &SqlitePool, env: &Env, game: &str, error: &st
     }
 }
 
+/// While an NMR holds the results (WM D.VII(6)(b)), the masters are reminded this often.
+pub const HOLD_REMINDER: Ts = policy::DAY;
+
 /// The GM's digest and the players' reminders go out this long before a deadline.
 pub const DIGEST_BEFORE: Ts = policy::DAY;
 
@@ -691,7 +732,7 @@ fn remind(
         if !due.contains(&pw) {
             continue;
         }
-        let s = f.standing.iter().find(|s| s.power == p.power);
+        let s = orders_of(f, &p.power);
         powers.push(crate::outgoing::render::DigestPower {
             power: p.power.clone(),
             player: p.address.clone(),
@@ -736,6 +777,14 @@ fn remind(
         mails.extend(or_alert(env, f, mail, &key));
     }
     mails
+}
+
+/// The orders that stand for `power`, if it has any: an NMR is judged by the orders, not by
+/// the mail (a mail with only press, a vote or FINAL leaves the power without orders).
+fn orders_of<'a>(f: &'a store::GameFacts, power: &str) -> Option<&'a store::StandingRow> {
+    f.standing
+        .iter()
+        .find(|s| s.power == power && !s.orders.is_empty())
 }
 
 /// Powers that have something to order in this phase.
@@ -796,8 +845,8 @@ fn conditionals_suffice(
         && !due.is_empty()
         && due.iter().all(|pw| {
             let name = map.power_name(*pw);
-            f.standing.iter().any(|s| s.power == name && s.final_)
-                || (!f.standing.iter().any(|s| s.power == name)
+            orders_of(f, name).is_some_and(|s| s.final_)
+                || (orders_of(f, name).is_none()
                     && f.conditional.iter().any(|(p, lines)| {
                         p == name && !conditional_orders(rules, map, board, *pw, lines).is_empty()
                     }))
@@ -818,7 +867,7 @@ fn adjudicate_phase(
     let current = &f.phase;
     let mut orders: Vec<(Power, Order)> = Vec::new();
     let mut written: HashMap<String, Vec<StandingOrder>> = HashMap::new();
-    for s in &f.standing {
+    for s in f.standing.iter().filter(|s| !s.orders.is_empty()) {
         let Some(pw) = map.power_by_name(&s.power) else {
             continue;
         };
@@ -867,14 +916,17 @@ fn adjudicate_phase(
     let phase: Phase = current.phase.parse()?;
     if policy::nmr_holds_results(rules, phase, &missing) {
         // WM D.VII(6)(b): no results while an NMR stands in these phases; the GM replaces the
-        // player. The deadline moves a day so the GM is not told every minute.
+        // player. The deadline stays as published, so the phase stays closed to all but the
+        // replacement; the masters are reminded daily, not every minute.
+        let until = now + HOLD_REMINDER;
         let mails = masters_of(env, Some(g), &f.masters)
             .iter()
-            .map(|to| compose::nmr_hold(env, to, g, &current.phase, &missing_names, now))
+            .map(|to| compose::nmr_hold(env, to, g, &current.phase, &missing_names, until, now))
             .collect();
         return Ok(Decision::Hold {
             mails,
-            deadline: now + policy::DAY,
+            until,
+            missing: missing_names,
         });
     }
     // Votes are due with this deadline (WM IX(2)). A game-end proposal that passes is

@@ -24,10 +24,26 @@ pub(super) async fn player_requests(
 ) -> Result<(Vec<String>, Ts)> {
     let mut notes = Vec::new();
     let mut deadline = phase.deadline;
+    // The game's periods that can still hold a deadline back: read once for the whole mail, and
+    // kept up to date as its lines add to them.
+    let needs_periods = requests.iter().any(|r| {
+        matches!(
+            r,
+            RequestOut::Extension { .. }
+                | RequestOut::Weekly { .. }
+                | RequestOut::HolidayExtension { .. }
+                | RequestOut::Unavailable { .. }
+        )
+    });
+    let mut periods = if needs_periods {
+        store::unavailable_after(c, &g.id, now).await?
+    } else {
+        Vec::new()
+    };
     for r in requests {
         match r {
             RequestOut::Extension { days, .. } => {
-                let wins = windows(&store::unavailable(c, &g.id).await?);
+                let wins = period_windows(&periods);
                 let used = u32::try_from(player.extension_days_used).unwrap_or(u32::MAX);
                 if let Err(e) = policy::extend(rules, deadline, now, *days, used, &wins) {
                     notes.push(format!("extension of {days} day(s) refused: {e}"));
@@ -41,8 +57,8 @@ pub(super) async fn player_requests(
                         g,
                         phase,
                         (&player.power, &player.address),
-                        *days,
-                        "guaranteed",
+                        (*days, "guaranteed"),
+                        &wins,
                         now,
                     )
                     .await?;
@@ -61,18 +77,13 @@ pub(super) async fn player_requests(
                 }
             }
             RequestOut::Weekly { period, .. } => {
-                let note = weekly(
-                    c,
-                    env,
-                    g,
-                    rules,
+                let asked = Asked {
                     phase,
                     player,
-                    period.as_ref(),
                     deadline,
                     now,
-                )
-                .await?;
+                };
+                let note = weekly(c, env, g, rules, &asked, period.as_ref(), &mut periods).await?;
                 if let Ok((_, Some(moved))) = &note {
                     deadline = *moved;
                 }
@@ -106,10 +117,10 @@ pub(super) async fn player_requests(
                 notes.push(abbreviations.unwrap_or("not read").to_string());
             }
             RequestOut::HolidayExtension { .. } => {
+                let wins = period_windows(&periods);
+                let who = (player.power.as_str(), player.address.as_str());
                 notes.push(
-                    match take_holiday(c, env, g, phase, (&player.power, &player.address), now)
-                        .await?
-                    {
+                    match take_holiday(c, env, g, phase, who, &wins, now).await? {
                         Ok(moved) => {
                             deadline = moved;
                             format!(
@@ -127,32 +138,113 @@ pub(super) async fn player_requests(
                     notes.push("unavailable period refused: the dates could not be read".into());
                     continue;
                 };
-                let own = windows(&store::unavailable_of(c, &g.id, &player.power).await?);
-                match policy::unavailable_window(rules, a, b, &own) {
-                    Ok(w) => {
-                        store::add_unavailable(c, &g.id, &player.power, w.from, w.to).await?;
+                let asked = Asked {
+                    phase,
+                    player,
+                    deadline,
+                    now,
+                };
+                let note = dated(c, env, g, rules, &asked, (a, b), &mut periods).await?;
+                notes.push(match note {
+                    Ok(moved) => {
                         let mut note = format!("unavailable from {f} to {t} GMT: recorded");
-                        // WM D.VII(2): no deadline inside a declared period, even one set
-                        // before the period was declared.
-                        if let Some(moved) =
-                            move_out_of_periods(c, env, g, phase, deadline, now).await?
-                        {
-                            deadline = moved;
+                        if let Some(m) = moved {
+                            deadline = m;
                             note.push_str(&format!(
                                 "; the deadline fell in this period and is now {}; every \
                                  player was told",
-                                format_gmt(deadline)
+                                format_gmt(m)
                             ));
                         }
-                        // One note a request: the acknowledgement pairs them by position.
-                        notes.push(note);
+                        note
                     }
-                    Err(e) => notes.push(format!("unavailable period refused: {e}")),
-                }
+                    Err(why) => format!("unavailable period refused: {why}"),
+                });
             }
         }
     }
     Ok((notes, deadline))
+}
+
+/// Who asks for an unavailable period, in which phase, with what deadline, and when.
+struct Asked<'a> {
+    phase: &'a PhaseRow,
+    player: &'a PlayerRow,
+    deadline: Ts,
+    now: Ts,
+}
+
+/// The game's unavailable periods not over at `now`: those that can hold a deadline back.
+pub(super) async fn game_windows(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    now: Ts,
+) -> Result<Vec<Window>> {
+    Ok(period_windows(
+        &store::unavailable_after(c, &g.id, now).await?,
+    ))
+}
+
+/// The windows of a game's periods.
+fn period_windows(periods: &[store::UnavailableRow]) -> Vec<Window> {
+    periods
+        .iter()
+        .map(|p| Window {
+            from: p.from_ts,
+            to: p.to_ts,
+        })
+        .collect()
+}
+
+/// A dated unavailable period (WM D.VII(2)): checked against the player's own periods in one
+/// statement, recorded, and a deadline it covers moves out. The new deadline if it moved, or
+/// why the period is refused.
+async fn dated(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    rules: &Rules,
+    asked: &Asked<'_>,
+    (from, to): (Ts, Ts),
+    periods: &mut Vec<store::UnavailableRow>,
+) -> Result<std::result::Result<Option<Ts>, String>> {
+    let power = &asked.player.power;
+    let own = store::unavailable_near(c, &g.id, power, from, asked.now).await?;
+    let w = match policy::unavailable_window(rules, from, to, asked.now, &own) {
+        Ok(w) => w,
+        Err(
+            e @ policy::UnavailableRefused::SecondInAWeek {
+                other,
+                weekly: false,
+            },
+        ) => {
+            return Ok(Err(format!(
+                "{e} (from {} to {})",
+                format_gmt(other.from),
+                format_gmt(other.to)
+            )));
+        }
+        Err(e) => return Ok(Err(e.to_string())),
+    };
+    store::add_unavailable(c, &g.id, power, w.from, w.to).await?;
+    periods.push(store::UnavailableRow {
+        power: power.clone(),
+        from_ts: w.from,
+        to_ts: w.to,
+        weekly: false,
+    });
+    // WM D.VII(2): no deadline inside a declared period, even one set before it was declared.
+    let wins = period_windows(periods);
+    Ok(Ok(move_out_of_periods(
+        c,
+        env,
+        g,
+        asked.phase,
+        asked.deadline,
+        &wins,
+        asked.now,
+    )
+    .await?))
 }
 
 /// A deadline that falls in a declared unavailable period moves to its end (WM D.VII(2)), and
@@ -163,10 +255,10 @@ async fn move_out_of_periods(
     g: &GameRow,
     phase: &PhaseRow,
     deadline: Ts,
+    wins: &[Window],
     now: Ts,
 ) -> Result<Option<Ts>> {
-    let all = windows(&store::unavailable(c, &g.id).await?);
-    let moved = policy::past_windows(deadline, &all);
+    let moved = policy::past_windows(deadline, wins);
     if moved == deadline {
         return Ok(None);
     }
@@ -194,22 +286,26 @@ async fn move_out_of_periods(
 const WEEKLY_AHEAD: i64 = 104;
 
 /// A weekly unavailable period declared or withdrawn (WM D.VII(2)): its occurrences replace the
-/// player's earlier weekly ones; a deadline it covers moves out; the masters are warned when the
-/// game's weekly periods leave no time in a week. The note, and the deadline if it moved.
-#[allow(clippy::too_many_arguments)]
+/// player's earlier weekly ones not yet begun, from the first that comes with notice and leaving
+/// the weeks of the player's other periods alone (one period a week); a deadline it covers
+/// moves out; the masters are warned when the game's periods leave no time in a week. The
+/// note, and the deadline if it moved.
 async fn weekly(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
     rules: &Rules,
-    phase: &PhaseRow,
-    player: &PlayerRow,
+    asked: &Asked<'_>,
     period: Option<&crate::sections::WeeklyPeriod>,
-    deadline: Ts,
-    now: Ts,
+    periods: &mut Vec<store::UnavailableRow>,
 ) -> Result<std::result::Result<(String, Option<Ts>), String>> {
+    let (player, now) = (asked.player, asked.now);
+    let withdraw = |periods: &mut Vec<store::UnavailableRow>| {
+        periods.retain(|r| !(r.power == player.power && r.weekly && r.from_ts > now));
+    };
     let Some(p) = period else {
-        store::replace_weekly(c, &g.id, &player.power, &[], now).await?;
+        store::withdraw_weekly(c, &g.id, &player.power, now).await?;
+        withdraw(periods);
         return Ok(Ok((
             "your weekly unavailable period is withdrawn".into(),
             None,
@@ -230,11 +326,36 @@ async fn weekly(
             (minutes + 59) / 60
         )));
     }
-    let occurrences = weekly_windows(p, tz, now, WEEKLY_AHEAD);
+    store::withdraw_weekly(c, &g.id, &player.power, now).await?;
+    withdraw(periods);
+    // The player's other periods: dated ones to come, and any begun in the past week.
+    let own =
+        windows(&store::unavailable_since(c, &g.id, &player.power, now - policy::WEEK).await?);
+    let occurrences =
+        policy::weekly_occurrences(rules, weekly_windows(p, tz, now, WEEKLY_AHEAD), now, &own);
+    let Some(first) = occurrences.first().copied() else {
+        return Ok(Err(
+            "every week ahead already has one of your unavailable periods (WM D.VII(2): one a \
+             week); your earlier weekly period is withdrawn"
+                .into(),
+        ));
+    };
     let rows: Vec<(Ts, Ts)> = occurrences.iter().map(|w| (w.from, w.to)).collect();
-    store::replace_weekly(c, &g.id, &player.power, &rows, now).await?;
-    let mut note = format!("recorded, in {zone} time, every week until withdrawn");
-    let moved = move_out_of_periods(c, env, g, phase, deadline, now).await?;
+    store::add_weekly(c, &g.id, &player.power, &rows).await?;
+    periods.extend(occurrences.iter().map(|w| store::UnavailableRow {
+        power: player.power.clone(),
+        from_ts: w.from,
+        to_ts: w.to,
+        weekly: true,
+    }));
+    let mut note = format!(
+        "recorded, in {zone} time, every week until withdrawn, the first from {} (WM D.VII(2): \
+         declared {} hours ahead at least, and one period a week)",
+        format_gmt(first.from),
+        rules.extension_notice_hours
+    );
+    let wins = period_windows(periods);
+    let moved = move_out_of_periods(c, env, g, asked.phase, asked.deadline, &wins, now).await?;
     if let Some(m) = moved {
         note.push_str(&format!(
             "; the deadline fell in it and is now {}; every player was told",
@@ -244,8 +365,7 @@ async fn weekly(
     // WM D.VII(2): "If several players state different unavailable periods such that the GM
     // thinks significant problems will arise, the GM must warn the TD": a week with no time
     // left for a deadline is such a problem.
-    let all = windows(&store::unavailable(c, &g.id).await?);
-    if no_time_in_a_week(&all, now) {
+    if no_time_in_a_week(&wins, now) {
         alert_masters(
             c,
             env,
@@ -339,6 +459,7 @@ fn no_time_in_a_week(windows: &[Window], now: Ts) -> bool {
 /// Grant an extension: the game's deadline moves for everybody, the days are charged to the
 /// position (`who`: the power and its player's address, for the reliability record), and every
 /// player is told (without saying who asked). Returns the new deadline.
+/// `wins`: the game's unavailable periods, which the new deadline is kept out of.
 #[allow(clippy::too_many_arguments)]
 async fn grant(
     c: &mut SqliteConnection,
@@ -346,16 +467,15 @@ async fn grant(
     g: &GameRow,
     phase: &PhaseRow,
     who: (&str, &str),
-    days: u32,
-    kind: &str,
+    (days, kind): (u32, &str),
+    wins: &[Window],
     now: Ts,
 ) -> Result<Ts> {
     let power = who.0;
-    let wins = windows(&store::unavailable(c, &g.id).await?);
     let current = store::current_phase(c, &g.id)
         .await?
         .map_or(phase.deadline, |p| p.deadline);
-    let deadline = policy::past_windows(current + Ts::from(days) * policy::DAY, &wins);
+    let deadline = policy::past_windows(current + Ts::from(days) * policy::DAY, wins);
     store::set_deadline(c, &g.id, phase.seq, deadline).await?;
     store::record_extension(c, &g.id, who, &phase.phase, i64::from(days), kind, now).await?;
     let text = if kind == "holiday" {
@@ -386,13 +506,15 @@ async fn grant(
 
 /// Take the holiday extension of a holiday the TD declared that falls in this turn (WM
 /// D.VII(5): "Should any one player in a game or the GM wish to exercise such an extension, it
-/// must be granted"; once a holiday, for the whole game). The new deadline, or why not.
+/// must be granted"; once a holiday, for the whole game). `wins`: the game's unavailable
+/// periods. The new deadline, or why not.
 pub(super) async fn take_holiday(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
     phase: &PhaseRow,
     who: (&str, &str),
+    wins: &[Window],
     now: Ts,
 ) -> Result<std::result::Result<Ts, String>> {
     let current = store::current_phase(c, &g.id)
@@ -403,9 +525,18 @@ pub(super) async fn take_holiday(
             "no holiday the TD declared falls in this turn, or its extension has been taken".into(),
         ));
     };
-    let wins = windows(&store::unavailable(c, &g.id).await?);
-    let (days, _) = policy::holiday_extension(current, h.from_ts, h.to_ts, &wins);
-    Ok(Ok(grant(c, env, g, phase, who, days, "holiday", now).await?))
+    let (days, _) = policy::holiday_extension(current, h.from_ts, h.to_ts, wins);
+    Ok(Ok(grant(
+        c,
+        env,
+        g,
+        phase,
+        who,
+        (days, "holiday"),
+        wins,
+        now,
+    )
+    .await?))
 }
 
 /// HOLIDAY <from> TO <to> <name>: the TD declares a holiday eligible for extensions that are
@@ -549,7 +680,7 @@ pub(super) async fn answer_request(
         )));
     }
     let rules = rules_of(g)?;
-    let wins = windows(&store::unavailable(c, &g.id).await?);
+    let wins = game_windows(c, g, now).await?;
     let used = u32::try_from(player.extension_days_used).unwrap_or(u32::MAX);
     if let Err(e) = policy::extend(&rules, p.deadline, r.asked_at, days, used, &wins) {
         return Ok(Done::refused(e.to_string()));
@@ -560,8 +691,8 @@ pub(super) async fn answer_request(
         g,
         p,
         (&name, &player.address),
-        days,
-        "discretionary",
+        (days, "discretionary"),
+        &wins,
         now,
     )
     .await?;

@@ -234,14 +234,14 @@ pub(super) async fn order_mail(
     };
     // When the receiving server got it (WM D.VII(1)), or the confirmation box if earlier.
     let submitted = policy::submission_time(&rules, ctx.arrived, confirm_time);
-    let timeliness = policy::timeliness(
-        &rules,
-        submitted,
-        phase_row.deadline,
-        phase_row.adjudication_started_at.is_some(),
-    );
-    // Late orders feed the player's reliability record, refused or not.
-    if timeliness != policy::Timeliness::OnTime {
+    let timeliness = timeliness(c, &g, &rules, &phase_row, &power_name, submitted).await?;
+    let held = phase_row.held_until.is_some();
+    // Late orders feed the player's reliability record, refused or not (a replacement's orders
+    // in a held phase are the first they could send: not late).
+    if matches!(
+        timeliness,
+        policy::Timeliness::LateAccepted | policy::Timeliness::LateRefused
+    ) {
         store::record_late(
             c,
             &g.id,
@@ -254,10 +254,16 @@ pub(super) async fn order_mail(
         .await?;
     }
     if timeliness == policy::Timeliness::LateRefused {
-        let e = format!(
+        let mut e = format!(
             "these orders arrived after the deadline ({}), and late orders are not accepted (WM D.VII(3))",
             compose::gmt(phase_row.deadline)
         );
+        if held {
+            e.push_str(
+                "; the results are held for an NMR, and until they go out only the replacement \
+                 the GM names may send orders (WM D.VII(6)(b))",
+            );
+        }
         let mail = reject(vec![e], &player.address);
         answer(c, env, ctx, mail, Recipient::Registered, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
@@ -282,17 +288,26 @@ pub(super) async fn order_mail(
     } else {
         combine_standing(map, &rules, &standing, &new)
     };
-    let final_ = read.final_ || (new.is_empty() && mine.is_some_and(|r| r.final_));
-    store::set_standing_orders(
-        c,
-        &g.id,
-        &phase_row.phase,
-        &power_name,
-        &combined,
-        final_,
-        now,
-    )
-    .await?;
+    // A mail with only press, a vote or FINAL gives no orders: the power stays without any
+    // (an NMR is judged by the orders, not by the mail), and there is nothing to mark final.
+    let final_ =
+        !combined.is_empty() && (read.final_ || (new.is_empty() && mine.is_some_and(|r| r.final_)));
+    if !combined.is_empty() || mine.is_some() {
+        store::set_standing_orders(
+            c,
+            &g.id,
+            &phase_row.phase,
+            &power_name,
+            &combined,
+            final_,
+            now,
+        )
+        .await?;
+    }
+    // The replacement's orders for a held phase: the tick looks at it again at once.
+    if timeliness == policy::Timeliness::Replacement {
+        store::wake_held(c, &g.id, phase_row.seq, now).await?;
+    }
     store::insert_submission(
         c,
         &g.id,
@@ -371,6 +386,30 @@ pub(super) async fn order_mail(
     );
     answer(c, env, ctx, ack, Recipient::Registered, Some(&g)).await?;
     Ok((Processed::Accepted, tag))
+}
+
+/// Whether orders submitted at `submitted` are in time (WM D.VII(3)). A phase whose results an
+/// NMR holds is closed to all but the replacement the GM named after the deadline (WM
+/// D.VII(6)(b)).
+async fn timeliness(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    rules: &Rules,
+    phase: &PhaseRow,
+    power: &str,
+    submitted: Ts,
+) -> Result<policy::Timeliness> {
+    Ok(if phase.held_until.is_some() {
+        let replaced = store::replaced_at(c, &g.id, power, &phase.phase).await?;
+        policy::timeliness_held(rules, submitted, phase.deadline, replaced)
+    } else {
+        policy::timeliness(
+            rules,
+            submitted,
+            phase.deadline,
+            phase.adjudication_started_at.is_some(),
+        )
+    })
 }
 
 /// Combine the standing orders with a new set, per the submissions rule (WM D.III(3)).

@@ -980,21 +980,29 @@ fn capitalise(s: &str) -> String {
     }
 }
 
+/// `until`: when the masters are reminded if the results are still held.
 pub fn nmr_hold(
     env: &Env,
     to: &str,
     g: &GameRow,
     phase: &str,
     missing: &[String],
+    until: Ts,
     now: Ts,
 ) -> NewMail {
+    let example = missing.first().map_or("<power>", String::as_str);
     let body = format!(
         "{game} {phase}: no orders from {who} at the deadline.\n\n\
          No NMR is allowed in this phase (WM D.VII(6)(b)): the results are held back and the\n\
-         player(s) must be replaced. The deadline has moved 24 hours, to {next}.\n",
+         player(s) must be replaced at once. The phase stays closed at its deadline: no player\n\
+         may send or change orders, except the replacement you name now, with a command mail\n\
+         (subject \"{game} GM\"):\n\n    REPLACE {example} <address>\n\n\
+         The replacement is sent the position and a new secret. The results go out as soon as\n\
+         every power has orders. PREVIEW shows what they would be. If they are still held at\n\
+         {next}, you will be reminded.\n",
         game = g.id,
         who = missing.join(", "),
-        next = gmt(now + crate::policy::DAY),
+        next = gmt(until),
     );
     NewMail {
         kind: MailKind::Alert,

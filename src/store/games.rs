@@ -529,23 +529,43 @@ pub async fn take_holiday(
     .await?)
 }
 
-/// Replace a player's weekly unavailable period by these occurrences (none: withdrawn). Those
-/// already over are kept (they no longer matter).
-pub async fn replace_weekly(
+/// An unavailable period of a game (WM D.VII(2)).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct UnavailableRow {
+    pub power: String,
+    pub from_ts: Ts,
+    pub to_ts: Ts,
+    /// An occurrence of the player's weekly period.
+    pub weekly: bool,
+}
+
+/// Withdraw a player's weekly unavailable period: its occurrences not yet begun are deleted
+/// (one already begun stands: it was declared with notice, and a deadline may have moved out
+/// of it).
+pub async fn withdraw_weekly(
     c: &mut SqliteConnection,
     game: &str,
     power: &str,
-    occurrences: &[(Ts, Ts)],
     now: Ts,
 ) -> Result<()> {
     sqlx::query(
-        "DELETE FROM unavailable WHERE game_id = $1 AND power = $2 AND weekly = 1 AND to_ts > $3",
+        "DELETE FROM unavailable WHERE game_id = $1 AND power = $2 AND from_ts > $3 AND weekly = 1",
     )
     .bind(game)
     .bind(power)
     .bind(now)
     .execute(&mut *c)
     .await?;
+    Ok(())
+}
+
+/// The occurrences of a player's weekly unavailable period, (from, to).
+pub async fn add_weekly(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+    occurrences: &[(Ts, Ts)],
+) -> Result<()> {
     for chunk in occurrences.chunks(500) {
         let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
             "INSERT INTO unavailable (game_id, power, from_ts, to_ts, weekly) ",
@@ -562,17 +582,65 @@ pub async fn replace_weekly(
     Ok(())
 }
 
-/// A player's own one-off unavailable periods.
-pub async fn unavailable_of(
+/// What a player's periods say of a new dated one starting at `from` (WM D.VII(2): one a
+/// week), in one statement by index: the player's period that starts nearest it within a week
+/// either side (by `unavailable_by_start`), and the dated ones not over at `now` (by
+/// `unavailable_dated`).
+pub async fn unavailable_near(
     c: &mut SqliteConnection,
     game: &str,
     power: &str,
-) -> Result<Vec<(Ts, Ts)>> {
-    let rows = sqlx::query(
-        "SELECT from_ts, to_ts FROM unavailable WHERE game_id = $1 AND power = $2 AND weekly = 0",
+    from: Ts,
+    now: Ts,
+) -> Result<crate::policy::OwnPeriods> {
+    use crate::policy::{OwnPeriods, WEEK, Window};
+    let row = sqlx::query(
+        "SELECT ahead, n.from_ts, n.to_ts, n.weekly
+         FROM (SELECT count(*) AS ahead FROM unavailable
+               WHERE game_id = $1 AND power = $2 AND weekly = 0 AND to_ts > $3)
+         LEFT JOIN unavailable n
+           ON n.game_id = $1 AND n.power = $2 AND n.from_ts > $4 AND n.from_ts < $5
+         ORDER BY abs(n.from_ts - $6) LIMIT 1",
     )
     .bind(game)
     .bind(power)
+    .bind(now)
+    .bind(from - WEEK)
+    .bind(from + WEEK)
+    .bind(from)
+    .fetch_one(&mut *c)
+    .await?;
+    let nearest = match (
+        row.try_get::<Option<Ts>, _>("from_ts")?,
+        row.try_get::<Option<Ts>, _>("to_ts")?,
+    ) {
+        (Some(from), Some(to)) => Some((
+            Window { from, to },
+            row.try_get::<Option<bool>, _>("weekly")?.unwrap_or(false),
+        )),
+        _ => None,
+    };
+    let ahead: i64 = row.try_get("ahead")?;
+    Ok(OwnPeriods {
+        nearest,
+        ahead: u32::try_from(ahead).unwrap_or(u32::MAX),
+    })
+}
+
+/// A player's periods that start after `since` (WM D.VII(2): a weekly period leaves the weeks
+/// of these alone). Bounded: the dated ones to come (a limit) and those begun since.
+pub async fn unavailable_since(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+    since: Ts,
+) -> Result<Vec<(Ts, Ts)>> {
+    let rows = sqlx::query(
+        "SELECT from_ts, to_ts FROM unavailable WHERE game_id = $1 AND power = $2 AND from_ts > $3",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(since)
     .fetch_all(&mut *c)
     .await?;
     rows.iter()
@@ -597,14 +665,39 @@ pub async fn add_unavailable(
     Ok(())
 }
 
-pub async fn unavailable(c: &mut SqliteConnection, game: &str) -> Result<Vec<(Ts, Ts)>> {
-    let rows = sqlx::query("SELECT from_ts, to_ts FROM unavailable WHERE game_id = $1")
-        .bind(game)
-        .fetch_all(&mut *c)
-        .await?;
-    rows.iter()
-        .map(|r| Ok((r.try_get("from_ts")?, r.try_get("to_ts")?)))
-        .collect()
+/// A game's unavailable periods that end after `after`: those that can still hold a deadline
+/// back or an adjudication (by `unavailable_by_end`; the ones over are never read again).
+pub async fn unavailable_after(
+    c: &mut SqliteConnection,
+    game: &str,
+    after: Ts,
+) -> Result<Vec<UnavailableRow>> {
+    Ok(sqlx::query_as(
+        "SELECT power, from_ts, to_ts, weekly FROM unavailable WHERE game_id = $1 AND to_ts > $2",
+    )
+    .bind(game)
+    .bind(after)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// When `power`'s player was last replaced in `phase` (WM B.8; D.VII(6)(b): a replacement
+/// named after the deadline may send the orders of a held phase).
+pub async fn replaced_at(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+    phase: &str,
+) -> Result<Option<Ts>> {
+    let row = sqlx::query(
+        "SELECT max(at) AS at FROM replacements WHERE game_id = $1 AND power = $2 AND phase = $3",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(phase)
+    .fetch_one(&mut *c)
+    .await?;
+    Ok(row.try_get("at")?)
 }
 
 /// Is `address` a registered player, master or observer of any game that is not finished?

@@ -15,6 +15,9 @@ pub struct PhaseRow {
     pub adjudicated_at: Option<Ts>,
     /// When the players were reminded and the masters sent the digest.
     pub reminded_at: Option<Ts>,
+    /// An NMR holds the results (WM D.VII(6)(b)): when the tick looks at the phase again. The
+    /// deadline stays as published, and the phase closed to all but the GM's replacement.
+    pub held_until: Option<Ts>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -132,7 +135,7 @@ pub async fn roll_back(
         .await?;
     sqlx::query(
         "UPDATE phases SET adjudicated_at = NULL, adjudication_started_at = NULL, results = NULL,
-             reminded_at = NULL, deadline = $1
+             reminded_at = NULL, held_until = NULL, deadline = $1
          WHERE game_id = $2 AND seq = $3",
     )
     .bind(deadline)
@@ -221,12 +224,29 @@ pub async fn set_deadline(
     seq: i64,
     deadline: Ts,
 ) -> Result<()> {
-    sqlx::query("UPDATE phases SET deadline = $1 WHERE game_id = $2 AND seq = $3")
-        .bind(deadline)
-        .bind(game)
-        .bind(seq)
-        .execute(&mut *c)
-        .await?;
+    // A new deadline opens the phase again: a hold for an NMR ends with it.
+    sqlx::query(
+        "UPDATE phases SET deadline = $1, held_until = NULL WHERE game_id = $2 AND seq = $3",
+    )
+    .bind(deadline)
+    .bind(game)
+    .bind(seq)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// The replacement's orders have come to a held phase: the tick looks at it at once.
+pub async fn wake_held(c: &mut SqliteConnection, game: &str, seq: i64, now: Ts) -> Result<()> {
+    sqlx::query(
+        "UPDATE phases SET held_until = min(held_until, $1)
+         WHERE game_id = $2 AND seq = $3 AND held_until IS NOT NULL",
+    )
+    .bind(now)
+    .bind(game)
+    .bind(seq)
+    .execute(&mut *c)
+    .await?;
     Ok(())
 }
 
@@ -265,7 +285,7 @@ pub async fn due_phases(c: &mut SqliteConnection, now: Ts) -> Result<Vec<PhaseRo
 
 pub async fn next_deadline(c: &mut SqliteConnection) -> Result<Option<Ts>> {
     let row = sqlx::query(
-        "SELECT min(p.deadline) AS t FROM phases p JOIN games g ON g.id = p.game_id
+        "SELECT min(coalesce(p.held_until, p.deadline)) AS t FROM phases p JOIN games g ON g.id = p.game_id
          WHERE g.status = 'active' AND g.paused_remaining IS NULL AND p.adjudicated_at IS NULL",
     )
     .fetch_one(&mut *c)

@@ -70,7 +70,8 @@ pub async fn tick_candidates(
     let rows = sqlx::query(
         "SELECT p.game_id FROM phases p JOIN games g ON g.id = p.game_id
          WHERE g.status = 'active' AND g.paused_remaining IS NULL AND p.adjudicated_at IS NULL
-           AND (p.deadline <= $1
+           -- A phase held for an NMR waits for its time (WM D.VII(6)(b)).
+           AND (coalesce(p.held_until, p.deadline) <= $1
                 OR (p.deadline <= $2 AND p.reminded_at IS NULL)
                 OR EXISTS (SELECT 1 FROM standing_orders s
                            WHERE s.game_id = p.game_id AND s.phase = p.phase AND s.final)
@@ -512,6 +513,23 @@ pub async fn mark_reminded(
     )
     .bind(now)
     .bind(serde_json::to_string(phases)?)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// WM D.VII(6)(b): the results of these phases are held for an NMR; the tick looks at each
+/// again at its time, (game, seq, until). The deadline is left as published.
+pub async fn hold_results(c: &mut SqliteConnection, held: &[(&str, i64, Ts)]) -> Result<()> {
+    if held.is_empty() {
+        return Ok(());
+    }
+    sqlx::query(
+        "UPDATE phases SET held_until = v.u
+         FROM (SELECT value ->> 0 AS g, value ->> 1 AS s, value ->> 2 AS u FROM json_each($1)) AS v
+         WHERE phases.game_id = v.g AND phases.seq = v.s",
+    )
+    .bind(serde_json::to_string(held)?)
     .execute(&mut *c)
     .await?;
     Ok(())

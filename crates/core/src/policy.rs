@@ -28,50 +28,151 @@ impl Window {
     }
 }
 
-/// A stated unavailable period, checked against the house rules' maximum (64 hours).
+/// "One period during each week" (WM D.VII(2)): two of a player's periods are in one week when
+/// they start less than a week apart. A weekly period keeps its local hours across daylight-saving
+/// changes, so its occurrences are a week give or take an hour apart: that hour is allowed.
+pub const WEEK: Ts = 7 * DAY;
+const WEEK_SLACK: Ts = HOUR;
+
+/// Whether periods starting at `a` and `b` fall in one week (WM D.VII(2)).
+pub fn same_week(a: Ts, b: Ts) -> bool {
+    (a - b).abs() < WEEK - WEEK_SLACK
+}
+
+/// The dated unavailable periods a player may have declared and not yet over. A limit of the
+/// server, not a house rule: neither rulebook counts them beyond "one period a week" (WM
+/// D.VII(2); Maharajiad B.VIII(2)), which bounds how often, not how far ahead; this bounds the
+/// rows one player can add.
+pub const UNAVAILABLE_AHEAD_MAX: u32 = 8;
+
+/// What the store found of a player's own periods around a new one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OwnPeriods {
+    /// The player's period (dated or an occurrence of the weekly one) that starts nearest the
+    /// new one within a week either side, and whether it is weekly.
+    pub nearest: Option<(Window, bool)>,
+    /// The player's dated periods not yet over.
+    pub ahead: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnavailableRefused {
+    EndsBeforeStart,
+    /// WM D.VII(2): "a specific 64 hour period".
+    TooLong {
+        max_hours: u32,
+        hours: i64,
+    },
+    /// Declared in advance, with the notice an extension needs (WM D.VII(2) read with
+    /// D.VII(5)): never in the past, and never at the last minute to move a deadline.
+    TooSoon {
+        notice_hours: u32,
+    },
+    /// WM D.VII(2): one period a week; `other` is the player's period in that week.
+    SecondInAWeek {
+        other: Window,
+        weekly: bool,
+    },
+    /// [`UNAVAILABLE_AHEAD_MAX`].
+    TooMany {
+        max: u32,
+    },
+}
+
+impl std::fmt::Display for UnavailableRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnavailableRefused::EndsBeforeStart => write!(f, "the period ends before it starts"),
+            UnavailableRefused::TooLong { max_hours, hours } => write!(
+                f,
+                "an unavailable period may last at most {max_hours} hours (WM D.VII(2)); this one \
+                 lasts {hours} hours"
+            ),
+            UnavailableRefused::TooSoon { notice_hours } => write!(
+                f,
+                "an unavailable period must be declared at least {notice_hours} hours before it \
+                 starts, as an extension must be asked (WM D.VII(2), D.VII(5))"
+            ),
+            UnavailableRefused::SecondInAWeek { weekly: true, .. } => write!(
+                f,
+                "you have a weekly unavailable period, and a player has one period a week (WM \
+                 D.VII(2)): change the weekly one, or withdraw it with UNAVAILABLE WEEKLY NONE"
+            ),
+            // The engine names the other period (times are written outside the core).
+            UnavailableRefused::SecondInAWeek { .. } => write!(
+                f,
+                "a player has one unavailable period a week (WM D.VII(2)), and you have another \
+                 that starts less than a week from this one"
+            ),
+            UnavailableRefused::TooMany { max } => write!(
+                f,
+                "you have {max} dated unavailable periods to come already, the most this server \
+                 keeps for a player"
+            ),
+        }
+    }
+}
+
+/// A dated unavailable period declared at `now` (WM D.VII(2); Maharajiad B.VIII(2)): at most
+/// `unavailable_hours_max` hours, declared with the notice an extension needs
+/// (`extension_notice_hours`, D.VII(5)), the player's only one in its week, and within the
+/// limit of periods to come. `own`: what the store found of the player's periods around it.
 pub fn unavailable_window(
     rules: &Rules,
     from: Ts,
     to: Ts,
-    own: &[Window],
-) -> Result<Window, String> {
+    now: Ts,
+    own: &OwnPeriods,
+) -> Result<Window, UnavailableRefused> {
     if to <= from {
-        return Err("the period ends before it starts".into());
+        return Err(UnavailableRefused::EndsBeforeStart);
     }
     let max = Ts::from(rules.unavailable_hours_max) * HOUR;
     if to - from > max {
-        return Err(format!(
-            "an unavailable period may last at most {} hours (WM D.VII(2)); this one lasts {} hours",
-            rules.unavailable_hours_max,
-            (to - from + HOUR - 1) / HOUR
-        ));
+        return Err(UnavailableRefused::TooLong {
+            max_hours: rules.unavailable_hours_max,
+            hours: (to - from + HOUR - 1) / HOUR,
+        });
     }
-    // WM D.VII(2) gives one period of at most 64 hours: periods that touch or overlap the
-    // player's own earlier ones are one period, and may not be chained into a longer one.
-    let (mut a, mut b) = (from, to);
-    for _ in 0..=own.len() {
-        let mut grew = false;
-        for w in own {
-            let touches = w.from <= b && a <= w.to;
-            if touches && (w.from < a || w.to > b) {
-                a = a.min(w.from);
-                b = b.max(w.to);
-                grew = true;
-            }
-        }
-        if !grew {
-            break;
-        }
+    if from < now + unavailable_notice(rules) {
+        return Err(UnavailableRefused::TooSoon {
+            notice_hours: rules.extension_notice_hours,
+        });
     }
-    if b - a > max {
-        return Err(format!(
-            "together with your earlier period it would make one of {} hours: periods may not \
-             be chained into one longer than {} hours (WM D.VII(2))",
-            (b - a + HOUR - 1) / HOUR,
-            rules.unavailable_hours_max
-        ));
+    if own.ahead >= UNAVAILABLE_AHEAD_MAX {
+        return Err(UnavailableRefused::TooMany {
+            max: UNAVAILABLE_AHEAD_MAX,
+        });
+    }
+    // One period a week: this also keeps periods from being chained into a longer one, however
+    // close (a minute apart is one period).
+    if let Some((other, weekly)) = own.nearest.filter(|(w, _)| same_week(w.from, from)) {
+        return Err(UnavailableRefused::SecondInAWeek { other, weekly });
     }
     Ok(Window { from, to })
+}
+
+/// How long before it starts an unavailable period must be declared: the notice an extension
+/// needs (WM D.VII(2) is silent; D.VII(5) gives extensions 12 hours, and a period that covers a
+/// deadline moves it as an extension would).
+pub fn unavailable_notice(rules: &Rules) -> Ts {
+    Ts::from(rules.extension_notice_hours) * HOUR
+}
+
+/// The occurrences of a weekly period declared at `now` that stand (WM D.VII(2)): those that
+/// start with the notice of [`unavailable_notice`], and none in a week that already has one of
+/// the player's other periods (`own`: dated ones, and weekly ones already begun).
+pub fn weekly_occurrences(
+    rules: &Rules,
+    occurrences: Vec<Window>,
+    now: Ts,
+    own: &[Window],
+) -> Vec<Window> {
+    let earliest = now + unavailable_notice(rules);
+    occurrences
+        .into_iter()
+        .filter(|w| w.from >= earliest && !own.iter().any(|o| same_week(o.from, w.from)))
+        .collect()
 }
 
 /// The time allowed for a turn of this kind (WM D.VII(4)(a)).
@@ -235,6 +336,9 @@ pub enum Timeliness {
     LateAccepted,
     /// After the deadline and refused (WM D.VII(3)).
     LateRefused,
+    /// After the deadline, while an NMR holds the results, from the replacement the GM named
+    /// since the deadline: the only orders a held phase takes (WM D.VII(6)(b)).
+    Replacement,
 }
 
 pub fn timeliness(
@@ -249,6 +353,27 @@ pub fn timeliness(
         Timeliness::LateAccepted
     } else {
         Timeliness::LateRefused
+    }
+}
+
+/// Orders in a phase whose results an NMR holds (WM D.VII(6)(b): "Any player who does not turn
+/// in orders for these seasons will be replaced immediately. The GM will not release results
+/// during either of these seasons if there is an NMR"). The phase stays closed as at its
+/// deadline, to everyone: the hold is the start of adjudication for D.VII(3)'s Alternative Rule,
+/// and no grace period opens. Only the replacement the GM named after the deadline
+/// (`replaced_at`: when the power's player was last replaced in this phase) may send orders,
+/// until the results go out.
+pub fn timeliness_held(
+    rules: &Rules,
+    submitted: Ts,
+    deadline: Ts,
+    replaced_at: Option<Ts>,
+) -> Timeliness {
+    match timeliness(rules, submitted, deadline, true) {
+        Timeliness::LateRefused if replaced_at.is_some_and(|t| t >= deadline) => {
+            Timeliness::Replacement
+        }
+        t => t,
     }
 }
 
@@ -362,11 +487,18 @@ mod tests {
 
     #[test]
     fn wm_d_vii_2_no_deadline_in_an_unavailable_period() {
-        let w =
-            unavailable_window(&wm(), T0 + 2 * DAY, T0 + 2 * DAY + 64 * HOUR, &[]).expect("64 h");
+        let none = OwnPeriods::default();
+        let w = unavailable_window(&wm(), T0 + 2 * DAY, T0 + 2 * DAY + 64 * HOUR, T0, &none)
+            .expect("64 h");
         assert_eq!(deadline(&wm(), T0, PhaseKind::Movement, &[w]), w.to);
-        assert!(unavailable_window(&wm(), T0, T0 + 65 * HOUR, &[]).is_err());
-        // Chained periods are all skipped.
+        assert_eq!(
+            unavailable_window(&wm(), T0 + DAY, T0 + DAY + 65 * HOUR, T0, &none),
+            Err(UnavailableRefused::TooLong {
+                max_hours: 64,
+                hours: 65
+            })
+        );
+        // Periods of several players that chain are all skipped.
         let w2 = Window {
             from: w.to - HOUR,
             to: w.to + 10 * HOUR,
@@ -375,27 +507,71 @@ mod tests {
     }
 
     #[test]
-    fn wm_d_vii_2_one_off_periods_may_not_be_chained() {
-        let first = unavailable_window(&wm(), T0, T0 + 40 * HOUR, &[]).expect("40 h");
-        // Right after it: one period of 70 hours.
-        let e = unavailable_window(&wm(), T0 + 40 * HOUR, T0 + 70 * HOUR, &[first])
-            .expect_err("chained");
-        assert!(
-            e.contains("may not be chained") && e.contains("70 hours"),
-            "{e}"
-        );
-        // Overlapping the start, and bridging two periods, too.
-        assert!(unavailable_window(&wm(), T0 - 30 * HOUR, T0 + HOUR, &[first]).is_err());
-        let later = Window {
-            from: T0 + 50 * HOUR,
-            to: T0 + 70 * HOUR,
+    fn wm_d_vii_2_one_period_a_week_declared_with_notice() {
+        let r = wm();
+        let none = OwnPeriods::default();
+        // Never in the past, nor at the last minute: the 12 hours an extension needs.
+        let e = unavailable_window(&r, T0 - HOUR, T0 + 40 * HOUR, T0, &none).expect_err("past");
+        assert_eq!(e, UnavailableRefused::TooSoon { notice_hours: 12 });
+        assert!(e.to_string().contains("WM D.VII(2), D.VII(5)"), "{e}");
+        assert!(unavailable_window(&r, T0 + 11 * HOUR, T0 + 40 * HOUR, T0, &none).is_err());
+        assert!(unavailable_window(&r, T0 + 12 * HOUR, T0 + 40 * HOUR, T0, &none).is_ok());
+        // One a week: right after another (a minute apart or abutting), or six days later, is
+        // a second period in that week, whether the other is dated or weekly.
+        let first = Window {
+            from: T0 + DAY,
+            to: T0 + DAY + 40 * HOUR,
         };
-        assert!(
-            unavailable_window(&wm(), T0 + 39 * HOUR, T0 + 51 * HOUR, &[first, later]).is_err()
+        for weekly in [false, true] {
+            let own = OwnPeriods {
+                nearest: Some((first, weekly)),
+                ahead: 1,
+            };
+            for start in [first.to, first.to + 60, first.from + 6 * DAY] {
+                assert_eq!(
+                    unavailable_window(&r, start, start + 10 * HOUR, T0, &own),
+                    Err(UnavailableRefused::SecondInAWeek {
+                        other: first,
+                        weekly
+                    }),
+                    "{weekly} {start}"
+                );
+            }
+            // A week after the other began, it is the next week's period.
+            let next = first.from + WEEK;
+            assert!(unavailable_window(&r, next, next + 64 * HOUR, T0, &own).is_ok());
+        }
+        // The limit on periods to come.
+        let many = OwnPeriods {
+            nearest: None,
+            ahead: UNAVAILABLE_AHEAD_MAX,
+        };
+        assert_eq!(
+            unavailable_window(&r, T0 + DAY, T0 + 2 * DAY, T0, &many),
+            Err(UnavailableRefused::TooMany {
+                max: UNAVAILABLE_AHEAD_MAX
+            })
         );
-        // A separate period a day later is fine; so is one inside the first.
-        assert!(unavailable_window(&wm(), T0 + 64 * HOUR, T0 + 100 * HOUR, &[first]).is_ok());
-        assert!(unavailable_window(&wm(), T0 + HOUR, T0 + 2 * HOUR, &[first]).is_ok());
+    }
+
+    #[test]
+    fn wm_d_vii_2_a_weekly_period_starts_with_notice_and_leaves_dated_weeks_alone() {
+        let r = wm();
+        let occ = |k: i64| Window {
+            from: T0 + k * WEEK + HOUR,
+            to: T0 + k * WEEK + 10 * HOUR,
+        };
+        // This week's begins within the notice; the player's dated period, midweek, is less
+        // than a week from the occurrences before and after it.
+        let dated = Window {
+            from: T0 + 2 * WEEK + 3 * DAY,
+            to: T0 + 2 * WEEK + 4 * DAY,
+        };
+        let kept = weekly_occurrences(&r, (0..5).map(occ).collect(), T0, &[dated]);
+        assert_eq!(kept, vec![occ(1), occ(4)]);
+        // Across a change of daylight saving an occurrence is an hour off the week.
+        assert!(!same_week(T0, T0 + WEEK - HOUR));
+        assert!(same_week(T0, T0 + WEEK - HOUR - 60));
     }
 
     #[test]
@@ -540,6 +716,29 @@ mod tests {
             Timeliness::LateAccepted
         );
         assert_eq!(timeliness(&mj(), T0 + 1, T0, true), Timeliness::LateRefused);
+    }
+
+    #[test]
+    fn wm_d_vii_6_b_a_held_phase_takes_only_the_replacements_orders() {
+        let dl = T0;
+        for r in [wm(), mj()] {
+            // Everyone is late, under either rule on late orders: the hold began adjudication.
+            assert_eq!(
+                timeliness_held(&r, dl + HOUR, dl, None),
+                Timeliness::LateRefused
+            );
+            // A replacement named before the deadline had the deadline like everyone.
+            assert_eq!(
+                timeliness_held(&r, dl + HOUR, dl, Some(dl - HOUR)),
+                Timeliness::LateRefused
+            );
+            assert_eq!(
+                timeliness_held(&r, dl + 2 * HOUR, dl, Some(dl + HOUR)),
+                Timeliness::Replacement
+            );
+            // Orders that reached the confirmation box in time are on time (WM D.VII(1)).
+            assert_eq!(timeliness_held(&r, dl - 60, dl, None), Timeliness::OnTime);
+        }
     }
 
     #[test]
