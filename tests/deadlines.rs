@@ -971,6 +971,15 @@ async fn mails_to(pool: &SqlitePool, kind: &str, to: &str) -> Vec<(String, Strin
         .collect()
 }
 
+/// The masters' notices that an NMR holds the results (WM D.VII(6)(b)): alerts to the GM.
+async fn holds(pool: &SqlitePool) -> Vec<(String, String)> {
+    mails_to(pool, "alert", GM)
+        .await
+        .into_iter()
+        .filter(|m| m.0.contains("results held"))
+        .collect()
+}
+
 /// The latest mail of a kind to an address, its body with whitespace made single.
 async fn last_to(pool: &SqlitePool, kind: &str, to: &str) -> String {
     mails_to(pool, kind, to)
@@ -996,7 +1005,7 @@ async fn wm_d_vii_6_b_an_nmr_holds_the_phase_closed_to_all_but_the_replacement()
         // Turkey sent nothing: no results, the masters are told; the deadline stands.
         assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 0);
         assert!(mails_to(&pool, "results", &player(2)).await.is_empty());
-        let held = mails_to(&pool, "report", GM).await;
+        let held = holds(&pool).await;
         assert_eq!(held.len(), 1, "{held:?}");
         assert!(
             held[0].0.contains("results held, NMR by TURKEY"),
@@ -1037,14 +1046,14 @@ async fn wm_d_vii_6_b_an_nmr_holds_the_phase_closed_to_all_but_the_replacement()
                 .expect("tick"),
             0
         );
-        assert_eq!(mails_to(&pool, "report", GM).await.len(), 1);
+        assert_eq!(holds(&pool).await.len(), 1);
         assert_eq!(
             engine::tick(&pool, &e, spring + DAY + 60)
                 .await
                 .expect("tick"),
             0
         );
-        assert_eq!(mails_to(&pool, "report", GM).await.len(), 2);
+        assert_eq!(holds(&pool).await.len(), 2);
         // The GM names a replacement, whose orders are taken; the results go out at once.
         let replace = GmCommand::Replace {
             power: "TURKEY".into(),
@@ -1132,7 +1141,7 @@ async fn wm_d_vii_6_b_a_mail_without_orders_is_still_an_nmr() {
     let spring = deadline(&pool).await;
     assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 0);
     assert!(mails_to(&pool, "results", &player(0)).await.is_empty());
-    let held = mails_to(&pool, "report", GM).await;
+    let held = holds(&pool).await;
     assert!(
         held.iter()
             .any(|m| m.0.contains("results held, NMR by TURKEY")),
@@ -1167,10 +1176,10 @@ async fn wm_d_vii_6_b_a_preview_shows_the_hold_and_the_results_without_it() {
     assert!(body.contains("TURKEY: no orders received (NMR)"), "{body}");
     // Nothing changed: no results, no hold; the tick still holds at the deadline.
     assert!(mails_to(&pool, "results", &player(0)).await.is_empty());
-    assert!(mails_to(&pool, "report", GM).await.is_empty());
+    assert!(holds(&pool).await.is_empty());
     assert_eq!(deadline(&pool).await, spring);
     assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 0);
-    assert_eq!(mails_to(&pool, "report", GM).await.len(), 1);
+    assert_eq!(holds(&pool).await.len(), 1);
 }
 
 #[tokio::test]
