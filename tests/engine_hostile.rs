@@ -639,11 +639,27 @@ async fn wm_d_vii_7_the_confirmation_box_vouches_only_for_the_same_mail_from_the
     };
     // A dummy with other orders; a copy that does not address the GM; a copy from another
     // player (England's address, France's secret and subject).
-    at_box(pool.clone(), mail(2, "gm@example.test", "dummy", "A Par - Bur")).await;
-    at_box(pool.clone(), mail(2, "confirm@example.test", "nogm", "A Mar - Spa")).await;
-    at_box(pool.clone(), mail(1, "gm@example.test", "other", "A Mar - Pie")).await;
+    at_box(
+        pool.clone(),
+        mail(2, "gm@example.test", "dummy", "A Par - Bur"),
+    )
+    .await;
+    at_box(
+        pool.clone(),
+        mail(2, "confirm@example.test", "nogm", "A Mar - Spa"),
+    )
+    .await;
+    at_box(
+        pool.clone(),
+        mail(1, "gm@example.test", "other", "A Mar - Pie"),
+    )
+    .await;
     // The genuine copy of the mail the GM gets late.
-    at_box(pool.clone(), mail(2, "gm@example.test", "same", "A Par - Gas")).await;
+    at_box(
+        pool.clone(),
+        mail(2, "gm@example.test", "same", "A Par - Gas"),
+    )
+    .await;
     let late = [
         ("dummy", "A Par - Pic"),
         ("nogm", "A Mar - Spa"),
@@ -691,8 +707,18 @@ async fn a_replayed_order_mail_is_refused_and_changes_nothing() {
     // Issue 21, point 8: a signed (or secret-bearing) mail copied to an ally could be sent to
     // the GM again later, by anyone holding it, to put back the orders it held.
     let pool = setup("replay", &["wm1"]).await;
-    let first = dated("Wed, 18 Nov 2026 12:00:00 +0000", "one", "A Par - Bur", false);
-    let second = dated("Wed, 18 Nov 2026 13:00:00 +0000", "two", "A Par - Pic", false);
+    let first = dated(
+        "Wed, 18 Nov 2026 12:00:00 +0000",
+        "one",
+        "A Par - Bur",
+        false,
+    );
+    let second = dated(
+        "Wed, 18 Nov 2026 13:00:00 +0000",
+        "two",
+        "A Par - Pic",
+        false,
+    );
     assert_eq!(
         deliver(&pool, "gm", 1, &first, Some(T0 + 2 * 3600), T0 + 2 * 3600).await,
         Processed::Accepted
@@ -703,13 +729,23 @@ async fn a_replayed_order_mail_is_refused_and_changes_nothing() {
     );
     // The first mail again, relayed under a new Message-ID (DKIM need not sign it), with its
     // Date and signature: older than the newest accepted one.
-    let replay = dated("Wed, 18 Nov 2026 12:00:00 +0000", "one-again", "A Par - Bur", true);
+    let replay = dated(
+        "Wed, 18 Nov 2026 12:00:00 +0000",
+        "one-again",
+        "A Par - Bur",
+        true,
+    );
     assert_eq!(
         deliver(&pool, "gm", 3, &replay, Some(T0 + 4 * 3600), T0 + 4 * 3600).await,
         Processed::Rejected
     );
     // The second again: accepted already.
-    let again = dated("Wed, 18 Nov 2026 13:00:00 +0000", "two", "A Par - Pic", true);
+    let again = dated(
+        "Wed, 18 Nov 2026 13:00:00 +0000",
+        "two",
+        "A Par - Pic",
+        true,
+    );
     assert_eq!(
         deliver(&pool, "gm", 4, &again, Some(T0 + 4 * 3600), T0 + 4 * 3600).await,
         Processed::Rejected
@@ -729,12 +765,22 @@ async fn a_replayed_order_mail_is_refused_and_changes_nothing() {
     );
     assert!(told[1].contains("was accepted already"), "{}", told[1]);
     // A new mail still counts, even one whose sender's clock runs ahead (dated at its arrival).
-    let ahead = dated("Fri, 27 Nov 2026 09:00:00 +0000", "three", "A Par - Gas", false);
+    let ahead = dated(
+        "Fri, 27 Nov 2026 09:00:00 +0000",
+        "three",
+        "A Par - Gas",
+        false,
+    );
     assert_eq!(
         deliver(&pool, "gm", 5, &ahead, Some(T0 + 5 * 3600), T0 + 5 * 3600).await,
         Processed::Accepted
     );
-    let next = dated("Wed, 18 Nov 2026 17:00:00 +0000", "four", "A Par - Bur", false);
+    let next = dated(
+        "Wed, 18 Nov 2026 17:00:00 +0000",
+        "four",
+        "A Par - Bur",
+        false,
+    );
     assert_eq!(
         deliver(&pool, "gm", 6, &next, Some(T0 + 6 * 3600), T0 + 6 * 3600).await,
         Processed::Accepted
@@ -771,26 +817,36 @@ async fn press_beyond_the_servers_cap_for_a_player_and_a_phase_is_refused_with_t
         "gm@example.test",
         "wm1 ENGLAND S1901M",
         "Message-ID: <long@player.test>\r\n",
-        &orders(1, &format!("PRESS TO ALL\n{long}ENDPRESS\nPRESS TO ALL\nShort.\nENDPRESS")),
+        &orders(
+            1,
+            &format!("PRESS TO ALL\n{long}ENDPRESS\nPRESS TO ALL\nShort.\nENDPRESS"),
+        ),
     );
     assert_eq!(
         deliver(&pool, "gm", 2, &m, None, T0 + 60).await,
         Processed::Accepted
     );
     let mut c = pool.acquire().await.expect("conn");
-    let kept: Vec<(String, String)> =
-        sqlx::query("SELECT author, body FROM press ORDER BY id")
-            .fetch_all(&mut *c)
-            .await
-            .expect("press")
-            .iter()
-            .map(|r| (r.get(0), r.get(1)))
-            .collect();
+    let kept: Vec<(String, String)> = sqlx::query("SELECT author, body FROM press ORDER BY id")
+        .fetch_all(&mut *c)
+        .await
+        .expect("press")
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
     drop(c);
     let by = |who: &str| kept.iter().filter(|k| k.0 == who).count();
     assert_eq!(by("FRANCE"), pieces - 1, "the cap on pieces");
-    assert!(!kept.iter().any(|k| k.1.contains(&format!("Note {pieces}."))));
-    assert_eq!(by("ENGLAND"), 0, "the cap on bytes refuses the long piece and the rest");
+    assert!(
+        !kept
+            .iter()
+            .any(|k| k.1.contains(&format!("Note {pieces}.")))
+    );
+    assert_eq!(
+        by("ENGLAND"),
+        0,
+        "the cap on bytes refuses the long piece and the rest"
+    );
     let out = outbox(&pool).await;
     for who in [2, 1] {
         let ack = out

@@ -411,7 +411,9 @@ fn count_votes(
                     "The proposal of {} failed: {why}.",
                     proposal.describe(map)
                 )),
-                Ok(new) if rule_change_passes(rules, &proposal, &alive, &t.ballots, t.gm_agrees) => {
+                Ok(new)
+                    if rule_change_passes(rules, &proposal, &alive, &t.ballots, t.gm_agrees) =>
+                {
                     out.told.push(format!(
                         "The proposal of {} has passed, with the GM's agreement (WM IX(5)): it \
                          holds from the next phase on.",

@@ -92,9 +92,11 @@ impl Proposal {
                     option: option.trim_end_matches(['=', ':']).to_ascii_lowercase(),
                     value: value.join(" "),
                 }),
-                _ => Err("write RULE, the option, then its new value (RULE submissions \
+                _ => Err(
+                    "write RULE, the option, then its new value (RULE submissions \
                           merge_per_unit)"
-                    .into()),
+                        .into(),
+                ),
             },
             "CONCEDE" | "CONCESSION" => match rest.as_slice() {
                 [w] | ["TO" | "to" | "To", w] => map
@@ -134,7 +136,9 @@ impl Proposal {
     pub fn resolved(self, survivors: &[Power]) -> Proposal {
         match self {
             Proposal::Draw(p)
-                if !p.is_empty() && p.len() == survivors.len() && survivors.iter().all(|s| p.contains(s)) =>
+                if !p.is_empty()
+                    && p.len() == survivors.len()
+                    && survivors.iter().all(|s| p.contains(s)) =>
             {
                 Proposal::Draw(Vec::new())
             }
@@ -247,10 +251,12 @@ pub fn read_proposal(map: &Map, rules: &Rules, text: &str) -> Result<Proposal, S
                 .options()
                 .into_iter()
                 .find(|(name, _)| *name == option)
-                .map(|(_, v)| match serde_json::from_str::<serde_json::Value>(&v) {
-                    Ok(serde_json::Value::String(s)) => s,
-                    _ => v,
-                })
+                .map(
+                    |(_, v)| match serde_json::from_str::<serde_json::Value>(&v) {
+                        Ok(serde_json::Value::String(s)) => s,
+                        _ => v,
+                    },
+                )
                 .ok_or_else(|| format!("unknown option '{option}'"))?;
             Ok(Proposal::Rule {
                 option,
@@ -471,18 +477,27 @@ mod tests {
         let wm = Rules::preset("wm2004").expect("wm");
         let read = |t: &str| read_proposal(m, &wm, t);
         let merged = read("RULE SUBMISSIONS MERGE_PER_UNIT").expect("an option and a value");
-        assert_eq!(merged, read("rule submissions merge_per_unit").expect("same"));
+        assert_eq!(
+            merged,
+            read("rule submissions merge_per_unit").expect("same")
+        );
         assert_eq!(merged.canonical(m), "RULE submissions merge_per_unit");
         assert_eq!(
             read("RULE MOVEMENT_DAYS 2").expect("days").canonical(m),
             "RULE movement_days 2"
         );
-        assert!(read("RULE VISIT WWW.SPAM.EXAMPLE NOW").is_err(), "no such option");
+        assert!(
+            read("RULE VISIT WWW.SPAM.EXAMPLE NOW").is_err(),
+            "no such option"
+        );
         assert!(
             read("RULE SUBMISSIONS BUY CHEAP WATCHES").is_err(),
             "no such value"
         );
-        assert!(read("RULE FINAL_YEAR 1912").is_err(), "fixed by the rulebook");
+        assert!(
+            read("RULE FINAL_YEAR 1912").is_err(),
+            "fixed by the rulebook"
+        );
         // The subject format, the one free-text option: only its fields and separators.
         assert_eq!(
             read("RULE SUBJECT_FORMAT {GAME}-{POWER}-{PHASE}")

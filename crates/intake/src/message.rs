@@ -215,7 +215,10 @@ pub fn read_message(raw: &[u8]) -> Result<ReadMessage, MessageError> {
         in_reply_to: msg.in_reply_to().as_text().map(str::to_string),
         subject: msg.subject().unwrap_or("").trim().to_string(),
         date: msg.header_raw("Date").map(|s| s.trim().to_string()),
-        dated: msg.date().filter(|d| d.is_valid()).map(|d| d.to_timestamp()),
+        dated: msg
+            .date()
+            .filter(|d| d.is_valid())
+            .map(|d| d.to_timestamp()),
         to: addresses(msg.to()),
         cc: addresses(msg.cc()),
         ..ReadMessage::default()
