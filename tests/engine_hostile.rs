@@ -703,7 +703,7 @@ fn dated(date: &str, id: &str, lines: &str, resent: bool) -> Vec<u8> {
 }
 
 #[tokio::test]
-async fn a_replayed_order_mail_is_refused_and_changes_nothing() {
+async fn wm_d_iii_3_an_older_mail_sent_again_is_refused_and_changes_nothing() {
     // Issue 21, point 8: a signed (or secret-bearing) mail copied to an ally could be sent to
     // the GM again later, by anyone holding it, to put back the orders it held.
     let pool = setup("replay", &["wm1"]).await;

@@ -227,7 +227,8 @@ pub(super) async fn order_mail(
             read = read_with(map, &rules, power, &phase_row, msg, &list)?;
         }
     }
-    let confirm_time = confirmed_at(c, map, &g, &player.address, msg, &read).await?;
+    // `from` as the reader wrote it (lower case), as the confirmation box recorded it.
+    let confirm_time = confirmed_at(c, map, &g, &from, msg, &read).await?;
     // When the receiving server got it (WM D.VII(1)), or the confirmation box if earlier.
     let submitted = policy::submission_time(&rules, ctx.arrived, confirm_time);
     let timeliness = policy::timeliness(
