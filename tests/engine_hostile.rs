@@ -692,7 +692,9 @@ fn dated(date: &str, id: &str, lines: &str, resent: bool) -> Vec<u8> {
         "{}From: {}\r\nTo: gm@example.test\r\nSubject: wm1 FRANCE S1901M\r\nDate: {date}\r\n\
          Message-ID: <{id}@player.test>\r\n\r\n{}",
         if resent {
-            "Received: from ally.example.test by mx.example.test\r\n"
+            // Redirected by the ally who got a copy (RFC 5322 §3.6.6): the content differs from
+            // the mail first delivered, so it is new mail, not a redelivery.
+            "Resent-From: ally@example.test\r\nResent-Date: Wed, 18 Nov 2026 16:00:00 +0000\r\n"
         } else {
             ""
         },
@@ -727,7 +729,7 @@ async fn wm_d_iii_3_an_older_mail_sent_again_is_refused_and_changes_nothing() {
         deliver(&pool, "gm", 2, &second, Some(T0 + 3 * 3600), T0 + 3 * 3600).await,
         Processed::Accepted
     );
-    // The first mail again, relayed under a new Message-ID (DKIM need not sign it), with its
+    // The first mail again, redirected under a new Message-ID (DKIM need not sign it), with its
     // Date and signature: older than the newest accepted one.
     let replay = dated(
         "Wed, 18 Nov 2026 12:00:00 +0000",
