@@ -199,6 +199,12 @@ pub struct Limits {
     pub stranger_answers_per_day: i64,
     /// Raw mail is kept this many days; then only its ledger row and metadata remain.
     pub raw_retention_days: i64,
+    /// Pieces of press one player may have accepted in one phase; more is refused, and the
+    /// acknowledgement says so. The rulebooks set no cap: this bounds what one player can put
+    /// in everyone's results.
+    pub press_per_phase: i64,
+    /// Bytes of press text one player may have accepted in one phase, all pieces together.
+    pub press_bytes_per_phase: i64,
 }
 
 impl Default for Limits {
@@ -210,6 +216,8 @@ impl Default for Limits {
             game_answers_per_hour: 300,
             stranger_answers_per_day: 1,
             raw_retention_days: 400,
+            press_per_phase: 20,
+            press_bytes_per_phase: 64 * 1024,
         }
     }
 }

@@ -236,7 +236,9 @@ async fn answers_are_rate_limited_and_orders_still_count() {
 
 #[tokio::test]
 async fn a_reused_message_id_is_new_mail_and_the_same_bytes_are_not() {
-    // Issue 9, point 7: deduplicate by position and content, not by Message-ID alone.
+    // Issue 9, point 7: deduplicate by position and content, not by Message-ID alone. A second
+    // mail under an accepted Message-ID is read and answered, not dropped as a duplicate; it is
+    // refused as a replay (issue 21, point 8).
     let pool = setup("dedup", &["wm1"]).await;
     let first = raw(
         &player(2),
@@ -258,7 +260,7 @@ async fn a_reused_message_id_is_new_mail_and_the_same_bytes_are_not() {
     );
     assert_eq!(
         deliver(&pool, "gm", 2, &second, None, T0 + 61).await,
-        Processed::Accepted
+        Processed::Rejected
     );
     // The first again under a new UID (a redelivery): nothing done twice.
     assert_eq!(
@@ -269,8 +271,13 @@ async fn a_reused_message_id_is_new_mail_and_the_same_bytes_are_not() {
         deliver(&pool, "gm", 2, &second, None, T0 + 63).await,
         Processed::AlreadyDone
     );
-    let acks = outbox(&pool).await.iter().filter(|o| o.0 == "ack").count();
-    assert_eq!(acks, 2, "each distinct mail is acknowledged once");
+    let out = outbox(&pool).await;
+    let answered = |kind: &str| out.iter().filter(|o| o.0 == kind).count();
+    assert_eq!(
+        (answered("ack"), answered("rejection")),
+        (1, 1),
+        "each distinct mail is answered once"
+    );
 }
 
 #[tokio::test]
@@ -593,4 +600,290 @@ async fn raw_mail_is_kept_for_the_retention_time_only() {
         .await
         .expect("ledger")
     );
+}
+
+/// The open phase's deadline of game `g`.
+async fn open_deadline(pool: &SqlitePool, g: &str) -> i64 {
+    let mut c = pool.acquire().await.expect("conn");
+    store::current_phase(&mut c, g)
+        .await
+        .expect("phase")
+        .expect("open")
+        .deadline
+}
+
+/// The orders that stand for `power` in S1901M.
+async fn standing(pool: &SqlitePool, power: &str) -> Vec<String> {
+    let mut c = pool.acquire().await.expect("conn");
+    store::standing_orders(&mut c, "wm1", "S1901M")
+        .await
+        .expect("standing")
+        .into_iter()
+        .filter(|r| r.power == power)
+        .flat_map(|r| r.orders.into_iter().map(|o| o.order))
+        .collect()
+}
+
+#[tokio::test]
+async fn wm_d_vii_7_the_confirmation_box_vouches_only_for_the_same_mail_from_the_same_sender() {
+    // Issue 21, point 7: the box's time was matched by Message-ID alone, so a dummy sent there
+    // before the deadline made any late mail reusing its Message-ID on time (WM D.VII(1)).
+    let pool = setup("confirm-match", &["wm1"]).await;
+    let deadline = open_deadline(&pool, "wm1").await;
+    let (before, after) = (deadline - 3600, deadline + 600);
+    let mail = |from: usize, to: &str, id: &str, lines: &str| {
+        raw(
+            &player(from),
+            to,
+            "wm1 FRANCE S1901M",
+            &format!("Cc: confirm@example.test\r\nMessage-ID: <{id}@player.test>\r\n"),
+            &orders(2, lines),
+        )
+    };
+    let mut uid = 0;
+    let mut at_box = |pool: SqlitePool, m: Vec<u8>| {
+        uid += 1;
+        let n = uid;
+        async move { deliver(&pool, "confirm", n, &m, Some(before), before).await }
+    };
+    // A dummy with other orders; a copy that does not address the GM; a copy from another
+    // player (England's address, France's secret and subject).
+    at_box(
+        pool.clone(),
+        mail(2, "gm@example.test", "dummy", "A Par - Bur"),
+    )
+    .await;
+    at_box(
+        pool.clone(),
+        mail(2, "confirm@example.test", "nogm", "A Mar - Spa"),
+    )
+    .await;
+    at_box(
+        pool.clone(),
+        mail(1, "gm@example.test", "other", "A Mar - Pie"),
+    )
+    .await;
+    // The genuine copy of the mail the GM gets late.
+    at_box(
+        pool.clone(),
+        mail(2, "gm@example.test", "same", "A Par - Gas"),
+    )
+    .await;
+    let late = [
+        ("dummy", "A Par - Pic"),
+        ("nogm", "A Mar - Spa"),
+        ("other", "A Mar - Pie"),
+    ];
+    for (i, (id, lines)) in late.iter().enumerate() {
+        let m = mail(2, "gm@example.test", id, lines);
+        assert_eq!(
+            deliver(&pool, "gm", 10 + i as u32, &m, Some(after), after).await,
+            Processed::Rejected,
+            "{id}: late, whatever the box received under its Message-ID"
+        );
+    }
+    assert!(standing(&pool, "FRANCE").await.is_empty());
+    let m = mail(2, "gm@example.test", "same", "A Par - Gas");
+    assert_eq!(
+        deliver(&pool, "gm", 20, &m, Some(after), after).await,
+        Processed::Accepted,
+        "the same mail from the same sender: the box's time counts"
+    );
+    assert_eq!(standing(&pool, "FRANCE").await, vec!["A PAR - GAS"]);
+    let out = outbox(&pool).await;
+    let rejections = out.iter().filter(|o| o.0 == "rejection").count();
+    assert_eq!(rejections, 3, "each late mail is told so");
+}
+
+/// A mail from France's player written at `date` (RFC 5322), as a replay would keep it.
+fn dated(date: &str, id: &str, lines: &str, resent: bool) -> Vec<u8> {
+    format!(
+        "{}From: {}\r\nTo: gm@example.test\r\nSubject: wm1 FRANCE S1901M\r\nDate: {date}\r\n\
+         Message-ID: <{id}@player.test>\r\n\r\n{}",
+        if resent {
+            // Redirected by the ally who got a copy (RFC 5322 §3.6.6): the content differs from
+            // the mail first delivered, so it is new mail, not a redelivery.
+            "Resent-From: ally@example.test\r\nResent-Date: Wed, 18 Nov 2026 16:00:00 +0000\r\n"
+        } else {
+            ""
+        },
+        player(2),
+        orders(2, lines)
+    )
+    .into_bytes()
+}
+
+#[tokio::test]
+async fn wm_d_iii_3_an_older_mail_sent_again_is_refused_and_changes_nothing() {
+    // Issue 21, point 8: a signed (or secret-bearing) mail copied to an ally could be sent to
+    // the GM again later, by anyone holding it, to put back the orders it held.
+    let pool = setup("replay", &["wm1"]).await;
+    let first = dated(
+        "Wed, 18 Nov 2026 12:00:00 +0000",
+        "one",
+        "A Par - Bur",
+        false,
+    );
+    let second = dated(
+        "Wed, 18 Nov 2026 13:00:00 +0000",
+        "two",
+        "A Par - Pic",
+        false,
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &first, Some(T0 + 2 * 3600), T0 + 2 * 3600).await,
+        Processed::Accepted
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 2, &second, Some(T0 + 3 * 3600), T0 + 3 * 3600).await,
+        Processed::Accepted
+    );
+    // The first mail again, redirected under a new Message-ID (DKIM need not sign it), with its
+    // Date and signature: older than the newest accepted one.
+    let replay = dated(
+        "Wed, 18 Nov 2026 12:00:00 +0000",
+        "one-again",
+        "A Par - Bur",
+        true,
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 3, &replay, Some(T0 + 4 * 3600), T0 + 4 * 3600).await,
+        Processed::Rejected
+    );
+    // The second again: accepted already.
+    let again = dated(
+        "Wed, 18 Nov 2026 13:00:00 +0000",
+        "two",
+        "A Par - Pic",
+        true,
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 4, &again, Some(T0 + 4 * 3600), T0 + 4 * 3600).await,
+        Processed::Rejected
+    );
+    assert_eq!(standing(&pool, "FRANCE").await, vec!["A PAR - PIC"]);
+    let out = outbox(&pool).await;
+    let told: Vec<String> = out
+        .iter()
+        .filter(|o| o.0 == "rejection" && o.1 == player(2))
+        .map(|o| o.3.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(told.len(), 2, "{told:?}");
+    assert!(
+        told[0].contains("before your newest accepted mail"),
+        "{}",
+        told[0]
+    );
+    assert!(told[1].contains("was accepted already"), "{}", told[1]);
+    // A new mail still counts, even one whose sender's clock runs ahead (dated at its arrival).
+    let ahead = dated(
+        "Fri, 27 Nov 2026 09:00:00 +0000",
+        "three",
+        "A Par - Gas",
+        false,
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 5, &ahead, Some(T0 + 5 * 3600), T0 + 5 * 3600).await,
+        Processed::Accepted
+    );
+    let next = dated(
+        "Wed, 18 Nov 2026 17:00:00 +0000",
+        "four",
+        "A Par - Bur",
+        false,
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 6, &next, Some(T0 + 6 * 3600), T0 + 6 * 3600).await,
+        Processed::Accepted
+    );
+    assert_eq!(standing(&pool, "FRANCE").await, vec!["A PAR - BUR"]);
+}
+
+#[tokio::test]
+async fn press_beyond_the_servers_cap_for_a_player_and_a_phase_is_refused_with_the_reason() {
+    // Issue 21, point 12: a player could put any amount of press in everyone's results.
+    let pool = setup("press-cap", &["wm1"]).await;
+    let limits = env().limits;
+    let pieces = limits.press_per_phase as usize + 1;
+    let blocks: String = (1..=pieces)
+        .map(|i| format!("PRESS TO ALL\nNote {i}.\nENDPRESS\n"))
+        .collect();
+    let m = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "Message-ID: <many@player.test>\r\n",
+        &orders(2, &blocks),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &m, None, T0 + 60).await,
+        Processed::Accepted
+    );
+    // One piece of many bytes from England.
+    let long: String = (0..limits.press_bytes_per_phase / 60 + 10)
+        .map(|_| format!("{}\n", "x".repeat(59)))
+        .collect();
+    let m = raw(
+        &player(1),
+        "gm@example.test",
+        "wm1 ENGLAND S1901M",
+        "Message-ID: <long@player.test>\r\n",
+        &orders(
+            1,
+            &format!("PRESS TO ALL\n{long}ENDPRESS\nPRESS TO ALL\nShort.\nENDPRESS"),
+        ),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 2, &m, None, T0 + 60).await,
+        Processed::Accepted
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    let kept: Vec<(String, String)> = sqlx::query("SELECT author, body FROM press ORDER BY id")
+        .fetch_all(&mut *c)
+        .await
+        .expect("press")
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    drop(c);
+    let by = |who: &str| kept.iter().filter(|k| k.0 == who).count();
+    assert_eq!(by("FRANCE"), pieces - 1, "the cap on pieces");
+    assert!(
+        !kept
+            .iter()
+            .any(|k| k.1.contains(&format!("Note {pieces}.")))
+    );
+    assert_eq!(
+        by("ENGLAND"),
+        0,
+        "the cap on bytes refuses the long piece and the rest"
+    );
+    let out = outbox(&pool).await;
+    for who in [2, 1] {
+        let ack = out
+            .iter()
+            .find(|o| o.0 == "ack" && o.1 == player(who))
+            .map(|o| o.3.split_whitespace().collect::<Vec<_>>().join(" "))
+            .expect("ack");
+        assert!(
+            ack.contains("this server takes at most 20 pieces of press, 65536 bytes in all"),
+            "{ack}"
+        );
+    }
+    // The next mail of the phase: France is at the cap.
+    let m = raw(
+        &player(2),
+        "gm@example.test",
+        "wm1 FRANCE S1901M",
+        "Message-ID: <more@player.test>\r\n",
+        &orders(2, "PRESS TO ALL\nOne more.\nENDPRESS"),
+    );
+    deliver(&pool, "gm", 3, &m, None, T0 + 120).await;
+    let mut c = pool.acquire().await.expect("conn");
+    let n: i64 = sqlx::query("SELECT count(*) FROM press WHERE author = 'FRANCE'")
+        .fetch_one(&mut *c)
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(n, pieces as i64 - 1);
 }

@@ -978,6 +978,92 @@ async fn votes_are_counted_and_only_their_result_is_published() {
 }
 
 #[tokio::test]
+async fn wm_ix_4_every_spelling_of_a_proposal_is_one_proposal_and_vote_rule_publishes_no_text() {
+    // Issue 21, point 9: proposals were grouped by their raw text, so one draw written two ways
+    // was two proposals (each published in its voter's word order), `VOTE DIAS` was never
+    // counted, and `VOTE RULE <any text>` published that text to everyone.
+    let (pool, _, _) = with_masters("spellings").await;
+    let e = env();
+    let vote = |uid: u32, i: usize, phase: &str, line: &str, at: i64| {
+        let pool = pool.clone();
+        let mail = raw(
+            &player(i),
+            "gm@example.test",
+            &format!("wm1 {} {phase}", POWERS[i]),
+            &format!("Message-ID: <sp{uid}@x.test>\r\n"),
+            &format!("SECRET s{}\n{line}\n", i + 1),
+        );
+        async move { deliver(&pool, "gm", uid, &mail, Some(at), at).await }
+    };
+    // Spring: a draw of England and France written both ways, which Germany refuses, and a
+    // house-rule proposal that is an advertisement.
+    for (i, line) in [
+        "VOTE DRAW FRANCE ENGLAND YES",
+        "VOTE DRAW ENGLAND FRANCE YES",
+        "VOTE DRAW ENGLAND, FRANCE YES",
+        "VOTE DRAW FRANCE AND ENGLAND NO\nVOTE RULE PRESS CHEAP WATCHES AT SPAM.EXAMPLE YES",
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert_eq!(
+            vote(i as u32 + 1, i, "S1901M", line, T0 + 60).await,
+            Processed::Accepted
+        );
+    }
+    let spring = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    let out = outbox(&pool).await;
+    let refused = out
+        .iter()
+        .find(|o| o.0 == "ack" && o.1 == player(3))
+        .map(|o| o.3.split_whitespace().collect::<Vec<_>>().join(" "))
+        .expect("Germany's acknowledgement");
+    assert!(
+        refused.contains("this vote is not counted: bad value for 'press'"),
+        "{refused}"
+    );
+    let results: Vec<_> = out
+        .iter()
+        .filter(|o| o.0 == "results" && o.2.contains("S1901M"))
+        .collect();
+    assert_eq!(results.len(), 8);
+    for r in &results {
+        let text = r.3.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            text.matches("The proposal of a draw of").count(),
+            1,
+            "one proposal, one result: {text}"
+        );
+        assert!(
+            text.contains("The proposal of a draw of ENGLAND, FRANCE failed"),
+            "{text}"
+        );
+        assert!(!text.to_lowercase().contains("watches"), "{text}");
+    }
+    // Fall: every power votes for the draw of all survivors, in four spellings: it passes.
+    let all = POWERS.join(" ");
+    let reversed = POWERS.iter().rev().copied().collect::<Vec<_>>().join(", ");
+    for i in 0..7 {
+        let line = match i % 4 {
+            0 => "VOTE DIAS YES".to_string(),
+            1 => "VOTE DRAW YES".to_string(),
+            2 => format!("VOTE DRAW {all} YES"),
+            _ => format!("VOTE DRAW {reversed} YES"),
+        };
+        assert_eq!(
+            vote(i as u32 + 20, i, "F1901M", &line, spring + 60).await,
+            Processed::Accepted
+        );
+    }
+    let fall = deadline(&pool).await;
+    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    let mut c = pool.acquire().await.expect("conn");
+    let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
+    assert_eq!(g.status, store::GameStatus::Finished, "the draw passed");
+}
+
+#[tokio::test]
 async fn a_stalemate_ends_the_game_unless_everyone_votes_to_continue() {
     // Issue 11, point 5; Maharajiad X(1) (here after one year, to keep the test short).
     for continue_vote in [false, true] {

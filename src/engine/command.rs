@@ -368,27 +368,7 @@ async fn run(
             super::extension::answer_request(c, env, g, current.as_ref(), power, granted, now).await
         }
         GmCommand::RefuseProposal(proposal) => {
-            if !store::refuse_proposal(c, &g.id, proposal, actor.who, now).await? {
-                return Ok(Done::refused(format!("{proposal} was refused already")));
-            }
-            let text = format!(
-                "The GM has refused the proposal {proposal} as repetitive (Maharajiad X(2)): votes on \
-                 it are not counted."
-            );
-            announce(
-                c,
-                env,
-                g,
-                &format!("{}|refuse|{proposal}", g.id),
-                "a proposal is refused",
-                &text,
-                None,
-                now,
-            )
-            .await?;
-            Ok(Done::ok(format!(
-                "{proposal} is refused; votes on it are not counted; every player was told"
-            )))
+            super::correction::refuse(c, env, g, actor, proposal, now).await
         }
         GmCommand::ObserverRemove(address) => {
             if store::remove_member(c, &g.id, address, Role::Observer).await? {

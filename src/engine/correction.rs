@@ -1,9 +1,9 @@
 //! The masters' commands on the board and on the game's course that are not about the clock:
-//! CORRECT (WM D.VIII(1)-(3)), AGREE to a house-rule proposal (WM IX(5); Maharajiad X(3)) and
-//! DECLARE DRAW (Agora BT9). Each runs in the caller's transaction, through
+//! CORRECT (WM D.VIII(1)-(3)), AGREE to a house-rule proposal (WM IX(5); Maharajiad X(3)),
+//! REFUSE a repetitive one (Maharajiad X(2)) and DECLARE DRAW (Agora BT9). Each runs in the caller's transaction, through
 //! `command::execute`, so each is audited.
 
-use super::command::{Done, announce};
+use super::command::{Actor, Done, announce};
 use super::*;
 use crate::commands::format_gmt;
 use crate::correction::Correction;
@@ -76,29 +76,68 @@ pub(super) async fn agree(
         return Ok(Done::refused("the game has no open phase"));
     };
     let (rules, map) = (rules_of(g)?, map_of(g)?);
-    let parsed = Proposal::parse(map, proposal);
-    let Some(Proposal::Rule { option, value }) = &parsed else {
-        return Ok(Done::refused(
-            "write AGREE RULE <option> <value>, as the players vote on it",
-        ));
+    // The proposal in its one spelling, as the players' votes on it are stored (WM IX(5)).
+    let parsed = match votes::read_proposal(map, &rules, proposal) {
+        Ok(p @ Proposal::Rule { .. }) => p,
+        Ok(_) => {
+            return Ok(Done::refused(
+                "write AGREE RULE <option> <value>, as the players vote on it",
+            ));
+        }
+        Err(why) => return Ok(Done::refused(why)),
     };
-    if let Err(why) = votes::changed_rules(&rules, option, value) {
-        return Ok(Done::refused(why));
-    }
-    if store::proposal_refused(c, &g.id, proposal).await? {
+    let proposal = parsed.canonical(map);
+    if store::proposal_refused(c, &g.id, &proposal).await? {
         return Ok(Done::refused(format!(
             "{proposal} was refused as repetitive"
         )));
     }
-    store::cast_vote(c, &g.id, &p.phase, votes::GM_BALLOT, proposal, "yes", now).await?;
-    let what = parsed
-        .as_ref()
-        .map_or_else(String::new, |x| x.describe(map));
+    store::cast_vote(c, &g.id, &p.phase, votes::GM_BALLOT, &proposal, "yes", now).await?;
     Ok(Done::ok(format!(
-        "you agree to {what}: it passes if every player remaining votes VOTE {proposal} YES by \
+        "you agree to {}: it passes if every player remaining votes VOTE {proposal} YES by \
          the deadline of {} ({}) (WM IX(5))",
+        parsed.describe(map),
         p.phase,
         format_gmt(p.deadline)
+    )))
+}
+
+/// REFUSE: the GM refuses a repetitive proposal (Maharajiad X(2); under WM, as the GM's
+/// practice): the votes on it are dropped and later ones not counted; every player is told.
+/// It is read as the players' votes are, so that every spelling of it is refused.
+pub(super) async fn refuse(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    actor: Actor<'_>,
+    proposal: &str,
+    now: Ts,
+) -> Result<Done> {
+    let (rules, map) = (rules_of(g)?, map_of(g)?);
+    let proposal = match votes::read_proposal(map, &rules, proposal) {
+        Ok(p) => p.canonical(map),
+        Err(why) => return Ok(Done::refused(why)),
+    };
+    if !store::refuse_proposal(c, &g.id, &proposal, actor.who, now).await? {
+        return Ok(Done::refused(format!("{proposal} was refused already")));
+    }
+    let text = format!(
+        "The GM has refused the proposal {proposal} as repetitive (Maharajiad X(2)): votes on \
+         it are not counted."
+    );
+    announce(
+        c,
+        env,
+        g,
+        &format!("{}|refuse|{proposal}", g.id),
+        "a proposal is refused",
+        &text,
+        None,
+        now,
+    )
+    .await?;
+    Ok(Done::ok(format!(
+        "{proposal} is refused; votes on it are not counted; every player was told"
     )))
 }
 

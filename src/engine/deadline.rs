@@ -416,7 +416,7 @@ fn count_votes(
     movement: bool,
 ) -> Votes {
     use crate::votes::{
-        Ballot, GM_BALLOT, Proposal, changed_rules, passes, rule_change_passes, survivors,
+        Ballot, Proposal, changed_rules, passes, rule_change_passes, survivors, tally,
     };
     let alive = survivors(map, board);
     let mut out = Votes {
@@ -425,20 +425,15 @@ fn count_votes(
         rules: None,
         told: Vec::new(),
     };
-    let mut proposals: Vec<&str> = f.votes.iter().map(|v| v.1.as_str()).collect();
-    proposals.dedup();
-    for text in proposals {
-        // A proposal the rules do not know is not counted (the player's acknowledgement
-        // showed it as written).
-        let Some(proposal) = Proposal::parse(map, text) else {
-            continue;
-        };
-        let ballots: Vec<(Power, Ballot)> = f
-            .votes
-            .iter()
-            .filter(|v| v.1 == text)
-            .filter_map(|v| Some((map.power_by_name(&v.0)?, Ballot::from_stored(&v.2)?)))
-            .collect();
+    // Every spelling of a proposal is counted together, each power's last ballot on it
+    // (WM IX(2), IX(4)); the ballots come oldest first.
+    let cast: Vec<(&str, &str, Ballot)> = f
+        .votes
+        .iter()
+        .filter_map(|v| Some((v.0.as_str(), v.1.as_str(), Ballot::from_stored(&v.2)?)))
+        .collect();
+    for t in tally(map, rules, &alive, &cast) {
+        let proposal = t.proposal;
         let failed = || {
             format!(
                 "The proposal of {} failed (WM IX(2): no tally is published).",
@@ -448,17 +443,15 @@ fn count_votes(
         if let Proposal::Rule { option, value } = &proposal {
             // WM IX(5): the GM and every player remaining; each passed change builds on the
             // ones before it.
-            let gm_agrees = f
-                .votes
-                .iter()
-                .any(|v| v.0 == GM_BALLOT && v.1 == text && v.2 == "yes");
             let base = out.rules.as_ref().unwrap_or(rules);
             match changed_rules(base, option, value) {
                 Err(why) => out.told.push(format!(
                     "The proposal of {} failed: {why}.",
                     proposal.describe(map)
                 )),
-                Ok(new) if rule_change_passes(rules, &proposal, &alive, &ballots, gm_agrees) => {
+                Ok(new)
+                    if rule_change_passes(rules, &proposal, &alive, &t.ballots, t.gm_agrees) =>
+                {
                     out.told.push(format!(
                         "The proposal of {} has passed, with the GM's agreement (WM IX(5)): it \
                          holds from the next phase on.",
@@ -470,7 +463,7 @@ fn count_votes(
             }
             continue;
         }
-        let passed = passes(rules, &proposal, &alive, &ballots, nmr, movement);
+        let passed = passes(rules, &proposal, &alive, &t.ballots, nmr, movement);
         if passed && !proposal.ends_game() {
             out.continue_passed = true;
         } else if passed && out.passed.is_none() {

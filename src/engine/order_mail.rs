@@ -212,6 +212,13 @@ pub(super) async fn order_mail(
         answer(c, env, ctx, mail, Recipient::Registered, Some(&g)).await?;
         return Ok((Processed::Rejected, tag));
     }
+    // A signed copy (or one with the secret) sent again must not undo newer orders.
+    let dated = dated_at(msg, ctx.arrived);
+    if let Some(e) = replayed(c, &g, &power_name, msg, dated).await? {
+        let mail = reject(vec![e], &player.address);
+        answer(c, env, ctx, mail, Recipient::Registered, Some(&g)).await?;
+        return Ok((Processed::Rejected, tag));
+    }
     // WM D.III(1): a list of the player's own abbreviations, once proven who sent it; this
     // mail's orders are read again with it.
     let listed = read.requests.iter().find_map(|r| match r {
@@ -228,10 +235,8 @@ pub(super) async fn order_mail(
             read = read_with(map, &rules, power, &phase_row, msg, &list)?;
         }
     }
-    let confirm_time = match &msg.message_id {
-        Some(id) => store::confirmation_time(c, id).await?,
-        None => None,
-    };
+    // `from` as the reader wrote it (lower case), as the confirmation box recorded it.
+    let confirm_time = confirmed_at(c, map, &g, &from, msg, &read).await?;
     // When the receiving server got it (WM D.VII(1)), or the confirmation box if earlier.
     let submitted = policy::submission_time(&rules, ctx.arrived, confirm_time);
     let timeliness = timeliness(c, &g, &rules, &phase_row, &power_name, submitted).await?;
@@ -269,86 +274,25 @@ pub(super) async fn order_mail(
         return Ok((Processed::Rejected, tag));
     }
 
-    // The standing order set.
-    let standing_rows = store::standing_orders(c, &g.id, &phase_row.phase).await?;
-    let mine = standing_rows.iter().find(|r| r.power == power_name);
-    let standing: Vec<StandingOrder> = mine.map(|r| r.orders.clone()).unwrap_or_default();
-    let new: Vec<StandingOrder> = read
-        .orders
-        .iter()
-        .filter_map(|l| {
-            l.typed.as_ref().map(|o| StandingOrder {
-                order: o.display(map).to_string(),
-                written: l.text.clone(),
-            })
-        })
-        .collect();
-    let combined = if new.is_empty() {
-        standing.clone()
-    } else {
-        combine_standing(map, &rules, &standing, &new)
+    // Press beyond the server's cap for a player and a phase is refused, and the reply says so.
+    let sent = store::press_sent(c, &g.id, &phase_row.phase, &power_name).await?;
+    cap_press(&mut read, sent, &env.limits);
+    let kept = Kept {
+        g: &g,
+        map,
+        rules: &rules,
+        phase: &phase_row.phase,
+        power: &power_name,
+        message_id: msg.message_id.as_deref(),
+        submitted,
+        dated,
+        late: timeliness == policy::Timeliness::LateAccepted,
+        now,
     };
-    // A mail with only press, a vote or FINAL gives no orders: the power stays without any
-    // (an NMR is judged by the orders, not by the mail), and there is nothing to mark final.
-    let final_ =
-        !combined.is_empty() && (read.final_ || (new.is_empty() && mine.is_some_and(|r| r.final_)));
-    if !combined.is_empty() || mine.is_some() {
-        store::set_standing_orders(
-            c,
-            &g.id,
-            &phase_row.phase,
-            &power_name,
-            &combined,
-            final_,
-            now,
-        )
-        .await?;
-    }
+    let (combined, final_) = record_effects(c, &kept, &read).await?;
     // The replacement's orders for a held phase: the tick looks at it again at once.
     if timeliness == policy::Timeliness::Replacement {
         store::wake_held(c, &g.id, phase_row.seq, now).await?;
-    }
-    store::insert_submission(
-        c,
-        &g.id,
-        &phase_row.phase,
-        &power_name,
-        msg.message_id.as_deref(),
-        submitted,
-        read.final_,
-        timeliness == policy::Timeliness::LateAccepted,
-        &serde_json::to_string(&read)?,
-    )
-    .await?;
-    for p in read.press.iter().filter(|p| p.status == "accepted") {
-        let recipients =
-            serde_json::to_string(&p.to.iter().filter(|t| *t != "ALL").collect::<Vec<_>>())?;
-        let press = store::NewPress {
-            author: &power_name,
-            recipients_json: &recipients,
-            grey: p.grey,
-            signature: p.signature.as_deref(),
-            attributed: p.as_power.as_deref(),
-            body: &p.body,
-        };
-        store::insert_press(c, &g.id, &phase_row.phase, &press, now).await?;
-    }
-    for v in &read.votes {
-        // A proposal the GM refused as repetitive is not voted on (Maharajiad X(2)); the players
-        // were told when it was refused.
-        if store::proposal_refused(c, &g.id, &v.proposal).await? {
-            continue;
-        }
-        store::cast_vote(
-            c,
-            &g.id,
-            &phase_row.phase,
-            &power_name,
-            &v.proposal,
-            v.vote,
-            now,
-        )
-        .await?;
     }
     // Any authenticated mail from the player is contact with the GM (WM D.VII(6)(a)).
     store::nmr_contact(c, &g.id, &power_name, now).await?;
@@ -410,6 +354,205 @@ async fn timeliness(
             phase.adjudication_started_at.is_some(),
         )
     })
+}
+
+/// What an accepted mail is stored as: its game, phase and power, and its times.
+struct Kept<'a> {
+    g: &'a GameRow,
+    map: &'static Map,
+    rules: &'a Rules,
+    phase: &'a str,
+    power: &'a str,
+    message_id: Option<&'a str>,
+    submitted: Ts,
+    dated: Ts,
+    late: bool,
+    now: Ts,
+}
+
+/// Store what an accepted mail does: the standing order set combined with its orders (WM
+/// D.III(3)), the submission as read, its accepted press and its votes. Returns the order set
+/// that now stands and whether it is final.
+async fn record_effects(
+    c: &mut SqliteConnection,
+    k: &Kept<'_>,
+    read: &MailRead,
+) -> Result<(Vec<StandingOrder>, bool)> {
+    let (g, map) = (k.g, k.map);
+    let standing_rows = store::standing_orders(c, &g.id, k.phase).await?;
+    let mine = standing_rows.iter().find(|r| r.power == k.power);
+    let standing: Vec<StandingOrder> = mine.map(|r| r.orders.clone()).unwrap_or_default();
+    let new: Vec<StandingOrder> = read
+        .orders
+        .iter()
+        .filter_map(|l| {
+            l.typed.as_ref().map(|o| StandingOrder {
+                order: o.display(map).to_string(),
+                written: l.text.clone(),
+            })
+        })
+        .collect();
+    let combined = if new.is_empty() {
+        standing.clone()
+    } else {
+        combine_standing(map, k.rules, &standing, &new)
+    };
+    // A mail with only press, a vote or FINAL gives no orders: the power stays without any
+    // (an NMR is judged by the orders, not by the mail), and there is nothing to mark final.
+    let final_ =
+        !combined.is_empty() && (read.final_ || (new.is_empty() && mine.is_some_and(|r| r.final_)));
+    if !combined.is_empty() || mine.is_some() {
+        store::set_standing_orders(c, &g.id, k.phase, k.power, &combined, final_, k.now).await?;
+    }
+    let read_json = serde_json::to_string(read)?;
+    let submission = store::NewSubmission {
+        game: &g.id,
+        phase: k.phase,
+        power: k.power,
+        message_id: k.message_id,
+        submitted_at: k.submitted,
+        dated_at: k.dated,
+        final_: read.final_,
+        late: k.late,
+        read_json: &read_json,
+    };
+    store::insert_submission(c, &submission).await?;
+    for p in read.press.iter().filter(|p| p.status == "accepted") {
+        let recipients =
+            serde_json::to_string(&p.to.iter().filter(|t| *t != "ALL").collect::<Vec<_>>())?;
+        let press = store::NewPress {
+            author: k.power,
+            recipients_json: &recipients,
+            grey: p.grey,
+            signature: p.signature.as_deref(),
+            attributed: p.as_power.as_deref(),
+            body: &p.body,
+        };
+        store::insert_press(c, &g.id, k.phase, &press, k.now).await?;
+    }
+    for v in &read.votes {
+        // A proposal the GM refused as repetitive is not voted on (Maharajiad X(2)); the players
+        // were told when it was refused.
+        if store::proposal_refused(c, &g.id, &v.proposal).await? {
+            continue;
+        }
+        store::cast_vote(c, &g.id, k.phase, k.power, &v.proposal, v.vote, k.now).await?;
+    }
+    Ok((combined, final_))
+}
+
+/// When a mail says it was written: its Date, never later than its arrival (a sender's clock
+/// ahead of ours must not date it in the future), or its arrival when it has no Date.
+fn dated_at(msg: &ReadMessage, arrived: Ts) -> Ts {
+    msg.dated.map_or(arrived, |d| d.min(arrived))
+}
+
+/// Why a mail is refused as a replay, if it is (issue 21, point 8): a copy of a mail already
+/// accepted (its Message-ID), or a mail dated before the power's newest accepted one. A signed
+/// mail copied to an ally, or one carrying the secret, could otherwise be sent to the GM again
+/// later to put back the orders it held. The rulebooks are silent; a careful GM takes the
+/// newest orders a player wrote, never an older mail that turns up again (WM D.III(3)).
+async fn replayed(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    power: &str,
+    msg: &ReadMessage,
+    dated: Ts,
+) -> Result<Option<String>> {
+    let id = msg.message_id.as_deref();
+    let (newest, seen) = store::submissions_before(c, &g.id, power, id).await?;
+    if seen {
+        return Ok(Some(format!(
+            "this mail (Message-ID {}) was accepted already: a copy of it sent again changes \
+             nothing. To change your orders, write a new mail",
+            id.unwrap_or_default()
+        )));
+    }
+    Ok(match newest {
+        Some(newest) if dated < newest => Some(format!(
+            "this mail is dated {}, before your newest accepted mail ({}): an older mail sent \
+             again must not undo newer orders, so nothing in it was used. To change your \
+             orders, write a new mail",
+            compose::gmt(dated),
+            compose::gmt(newest)
+        )),
+        _ => None,
+    })
+}
+
+/// When the confirmation box received this very mail (WM D.VII(1), D.VII(7)): a copy with the
+/// same Message-ID, from the same sender, in the same game, with the GM addressed as the rules
+/// require (the receipt recorded only such copies) and saying the same. A copy that shares only
+/// the Message-ID (a dummy sent before the deadline) lends its time to nothing.
+async fn confirmed_at(
+    c: &mut SqliteConnection,
+    map: &Map,
+    g: &GameRow,
+    from: &str,
+    msg: &ReadMessage,
+    read: &MailRead,
+) -> Result<Option<Ts>> {
+    let Some(id) = &msg.message_id else {
+        return Ok(None);
+    };
+    let digest = read_digest(map, read)?;
+    let copy = store::Confirmation {
+        message_id: id,
+        from,
+        game: &g.id,
+        read_digest: &digest,
+    };
+    Ok(store::confirmation_time(c, &copy).await?)
+}
+
+/// A digest of what a mail says, read for one power: its orders (canonical), the Final
+/// marker, its votes and its press, but not what became of them (the press cap depends on the
+/// press before it). The GM's copy and the confirmation box's copy of one mail digest alike.
+pub(super) fn read_digest(map: &Map, read: &MailRead) -> Result<String> {
+    let orders: Vec<String> = read
+        .understood()
+        .iter()
+        .map(|o| o.display(map).to_string())
+        .collect();
+    let votes: Vec<(&str, &str)> = read
+        .votes
+        .iter()
+        .map(|v| (v.proposal.as_str(), v.vote))
+        .collect();
+    let press: Vec<_> = read
+        .press
+        .iter()
+        .map(|p| (&p.to, p.grey, &p.signature, &p.as_power, &p.body))
+        .collect();
+    let said = serde_json::to_string(&(orders, read.final_, votes, press))?;
+    Ok(sha256_hex(said.as_bytes()))
+}
+
+/// Refuse the press of this mail beyond the server's cap for one player in one phase
+/// (`[limits] press_per_phase`, `press_bytes_per_phase`): `sent`, the pieces and bytes accepted
+/// before it. Pieces are taken in the order written until one would pass either cap; it and
+/// every later piece are refused, and the acknowledgement says why. The rulebooks set no cap;
+/// this keeps one player from burying the results (and everyone's mailbox) in press.
+pub(super) fn cap_press(read: &mut MailRead, sent: (i64, i64), limits: &Limits) {
+    let (mut pieces, mut bytes) = sent;
+    let mut full = false;
+    for p in read.press.iter_mut().filter(|p| p.status == "accepted") {
+        let size = i64::try_from(p.body.len()).unwrap_or(i64::MAX);
+        full = full
+            || pieces >= limits.press_per_phase
+            || bytes.saturating_add(size) > limits.press_bytes_per_phase;
+        if full {
+            p.status = "refused";
+            p.message = Some(format!(
+                "refused: this server takes at most {} pieces of press, {} bytes in all, from \
+                 a player in a phase, and this piece would pass it; send it with the next phase",
+                limits.press_per_phase, limits.press_bytes_per_phase
+            ));
+            continue;
+        }
+        pieces += 1;
+        bytes += size;
+    }
 }
 
 /// Combine the standing orders with a new set, per the submissions rule (WM D.III(3)).

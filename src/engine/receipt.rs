@@ -4,7 +4,8 @@ use super::*;
 
 /// The confirmation mailbox (WM D.VII(7)): record the time, answer with a receipt. Only
 /// registered players get receipts: anyone else's mail is recorded and not answered (a forged
-/// From would otherwise make the box mail anyone).
+/// From would otherwise make the box mail anyone). The time vouches for the GM's copy of the
+/// same mail only (`order_mail::confirmed_at`).
 pub(super) async fn receipt(
     c: &mut SqliteConnection,
     env: &Env,
@@ -20,9 +21,6 @@ pub(super) async fn receipt(
         let why = "confirmation box: the sender plays in no game";
         drop_mail(c, ctx, Some(&from), None, why).await?;
         return Ok(Processed::Dropped);
-    }
-    if let Some(id) = &msg.message_id {
-        store::record_confirmation(c, id, ctx.arrived, Some(&from)).await?;
     }
     let game = find_game(c, msg).await?;
     let gm_address = game
@@ -49,6 +47,11 @@ pub(super) async fn receipt(
                     let own =
                         super::abbreviations::stored(c, g, map, map.power_name(power)).await?;
                     let read = read_with(map, &rules, power, &phase_row, msg, &own)?;
+                    // The time is kept only for a copy the GM's copy can be matched with: the
+                    // GM addressed as the rules require (WM D.VII(7)), and what it says.
+                    if addressing.is_ok() {
+                        record(c, ctx, g, map, &from, msg, &read).await?;
+                    }
                     read.understood()
                         .iter()
                         .map(|o| o.display(map).to_string())
@@ -84,6 +87,30 @@ pub(super) async fn receipt(
     );
     answer(c, env, ctx, mail, Recipient::Registered, game.as_ref()).await?;
     Ok(Processed::Receipted)
+}
+
+/// Record when the box received this copy (WM D.VII(1)), with what vouches for it: its
+/// Message-ID, sender, game and a digest of what it says (`order_mail::read_digest`).
+async fn record(
+    c: &mut SqliteConnection,
+    ctx: &Ctx<'_>,
+    g: &GameRow,
+    map: &Map,
+    from: &str,
+    msg: &ReadMessage,
+    read: &MailRead,
+) -> Result<()> {
+    let Some(id) = &msg.message_id else {
+        return Ok(());
+    };
+    let digest = read_digest(map, read)?;
+    let copy = store::Confirmation {
+        message_id: id,
+        from,
+        game: &g.id,
+        read_digest: &digest,
+    };
+    Ok(store::record_confirmation(c, &copy, ctx.arrived).await?)
 }
 
 /// The phase of game `g` the subject names (`S1901M`), if the game has played or plays it.

@@ -206,29 +206,53 @@ pub async fn poisoned(c: &mut SqliteConnection) -> Result<Vec<PoisonedRow>> {
         .collect()
 }
 
+/// What a copy at the confirmation box vouches for (WM D.VII(1), D.VII(7)): a mail with this
+/// Message-ID, from this sender, in this game, saying what `read_digest` digests.
+pub struct Confirmation<'a> {
+    pub message_id: &'a str,
+    pub from: &'a str,
+    pub game: &'a str,
+    pub read_digest: &'a str,
+}
+
+/// Record a copy at the confirmation box; the earliest arrival of the same copy stands.
 pub async fn record_confirmation(
     c: &mut SqliteConnection,
-    message_id: &str,
+    k: &Confirmation<'_>,
     received_at: Ts,
-    from: Option<&str>,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO confirmations (message_id, received_at, from_address) VALUES ($1, $2, $3)
-         ON CONFLICT (message_id) DO UPDATE SET received_at = min(received_at, excluded.received_at)",
+        "INSERT INTO confirmations (message_id, from_address, game_id, read_digest, received_at)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (message_id, from_address, game_id, read_digest)
+         DO UPDATE SET received_at = min(received_at, excluded.received_at)",
     )
-    .bind(message_id)
+    .bind(k.message_id)
+    .bind(k.from)
+    .bind(k.game)
+    .bind(k.read_digest)
     .bind(received_at)
-    .bind(from)
     .execute(&mut *c)
     .await?;
     Ok(())
 }
 
-pub async fn confirmation_time(c: &mut SqliteConnection, message_id: &str) -> Result<Option<Ts>> {
-    let row = sqlx::query("SELECT received_at FROM confirmations WHERE message_id = $1")
-        .bind(message_id)
-        .fetch_optional(&mut *c)
-        .await?;
+/// When the confirmation box received this very copy, if it did: the same Message-ID, sender,
+/// game and content. A copy with only the Message-ID in common vouches for nothing.
+pub async fn confirmation_time(
+    c: &mut SqliteConnection,
+    k: &Confirmation<'_>,
+) -> Result<Option<Ts>> {
+    let row = sqlx::query(
+        "SELECT received_at FROM confirmations WHERE message_id = $1 AND from_address = $2
+         AND game_id = $3 AND read_digest = $4",
+    )
+    .bind(k.message_id)
+    .bind(k.from)
+    .bind(k.game)
+    .bind(k.read_digest)
+    .fetch_optional(&mut *c)
+    .await?;
     Ok(row.map(|r| r.try_get("received_at")).transpose()?)
 }
 

@@ -293,33 +293,80 @@ pub async fn next_deadline(c: &mut SqliteConnection) -> Result<Option<Ts>> {
     Ok(row.try_get("t")?)
 }
 
-#[allow(clippy::too_many_arguments)]
-pub async fn insert_submission(
-    c: &mut SqliteConnection,
-    game: &str,
-    phase: &str,
-    power: &str,
-    message_id: Option<&str>,
-    submitted_at: Ts,
-    final_: bool,
-    late: bool,
-    read_json: &str,
-) -> Result<()> {
+/// An accepted order mail, as stored.
+pub struct NewSubmission<'a> {
+    pub game: &'a str,
+    pub phase: &'a str,
+    pub power: &'a str,
+    pub message_id: Option<&'a str>,
+    /// When it counts as received (WM D.VII(1)).
+    pub submitted_at: Ts,
+    /// When it says it was written: its Date, never later than its arrival.
+    pub dated_at: Ts,
+    pub final_: bool,
+    pub late: bool,
+    /// What the reader understood, line by line (JSON).
+    pub read_json: &'a str,
+}
+
+pub async fn insert_submission(c: &mut SqliteConnection, s: &NewSubmission<'_>) -> Result<()> {
     sqlx::query(
-        "INSERT INTO submissions (game_id, phase, power, message_id, submitted_at, final, late, read)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO submissions (game_id, phase, power, message_id, submitted_at, final, late, read, dated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
-    .bind(game)
-    .bind(phase)
-    .bind(power)
-    .bind(message_id)
-    .bind(submitted_at)
-    .bind(final_)
-    .bind(late)
-    .bind(read_json)
+    .bind(s.game)
+    .bind(s.phase)
+    .bind(s.power)
+    .bind(s.message_id)
+    .bind(s.submitted_at)
+    .bind(s.final_)
+    .bind(s.late)
+    .bind(s.read_json)
+    .bind(s.dated_at)
     .execute(&mut *c)
     .await?;
     Ok(())
+}
+
+/// What a power's accepted mails so far say about a new one (replays): the newest date of any
+/// (its Date, or for rows from before dates were kept, its submission time), and whether one
+/// had this Message-ID.
+pub async fn submissions_before(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+    message_id: Option<&str>,
+) -> Result<(Option<Ts>, bool)> {
+    let row = sqlx::query(
+        "SELECT max(coalesce(dated_at, submitted_at)) AS newest,
+                coalesce(max(message_id = $3), 0) AS seen
+         FROM submissions WHERE game_id = $1 AND power = $2",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(message_id)
+    .fetch_one(&mut *c)
+    .await?;
+    Ok((row.try_get("newest")?, row.try_get::<i64, _>("seen")? != 0))
+}
+
+/// How much press `author` has had accepted in this phase: (pieces, bytes of text).
+pub async fn press_sent(
+    c: &mut SqliteConnection,
+    game: &str,
+    phase: &str,
+    author: &str,
+) -> Result<(i64, i64)> {
+    let row = sqlx::query(
+        "SELECT count(*) AS n, coalesce(sum(length(CAST(body AS BLOB))), 0) AS bytes
+         FROM press WHERE game_id = $1 AND phase = $2 AND author = $3",
+    )
+    .bind(game)
+    .bind(phase)
+    .bind(author)
+    .fetch_one(&mut *c)
+    .await?;
+    Ok((row.try_get("n")?, row.try_get("bytes")?))
 }
 
 pub async fn set_standing_orders(

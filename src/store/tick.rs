@@ -51,8 +51,9 @@ pub struct GameFacts {
     /// Conditional orders for this retreat or adjustment phase, sent with the movement orders
     /// before it (WM D.II(5)): (power, lines as written).
     pub conditional: Vec<(String, String)>,
-    /// The votes cast for this phase: (power, proposal, ballot). Secret: only their result
-    /// ever leaves the engine.
+    /// The votes cast for this phase: (power, proposal, ballot), oldest first (a power's last
+    /// ballot on a proposal is the one counted). Secret: only their result ever leaves the
+    /// engine.
     pub votes: Vec<(String, String, String)>,
     /// Each completed year, oldest first: (year, [(centre, owner)]).
     pub year_ends: Vec<YearEnd>,
@@ -195,7 +196,7 @@ pub async fn tick_facts(
     for r in sqlx::query(
         "SELECT v.game_id, v.power, v.proposal, v.ballot FROM json_each($1) j JOIN votes v
            ON v.game_id = j.value ->> 0 AND v.phase = j.value ->> 1
-         ORDER BY v.game_id, v.proposal, v.power",
+         ORDER BY v.game_id, v.cast_at, v.power, v.proposal",
     )
     .bind(&pairs)
     .fetch_all(&mut *c)

@@ -46,36 +46,103 @@ impl Ballot {
 }
 
 impl Proposal {
-    /// Read a proposal as written on a VOTE line (`DRAW`, `DRAW FRANCE ENGLAND`,
-    /// `CONCEDE FRANCE`); None if it is none of these.
+    /// Read a proposal as written on a VOTE line (`DRAW`, `DIAS`, `DRAW FRANCE ENGLAND`,
+    /// `CONCEDE FRANCE`, `CONTINUE`, `RULE <option> <value>`); None if it is none of these.
     pub fn parse(map: &Map, text: &str) -> Option<Proposal> {
+        Proposal::read(map, text).ok()
+    }
+
+    /// Read a proposal as written, or say why it is none. A draw is a set of powers: the
+    /// powers named are kept once each, in the map's order, so `DRAW FRANCE ENGLAND` and
+    /// `DRAW ENGLAND, FRANCE` are one proposal (WM IX(4)); `DIAS` ("draw including all
+    /// survivors") is `DRAW`.
+    pub fn read(map: &Map, text: &str) -> Result<Proposal, String> {
         let mut words = text.split_whitespace();
-        let head = words.next()?.to_ascii_uppercase();
+        let head = words.next().unwrap_or_default().to_ascii_uppercase();
         let rest: Vec<&str> = words.collect();
         match head.as_str() {
-            "DRAW" => {
+            "DRAW" | "DIAS" => {
                 let mut powers = Vec::new();
-                for w in rest {
-                    let p = map.power_by_name(w)?;
+                // `DRAW FRANCE AND ENGLAND`, `DRAW FRANCE & ENGLAND` (commas are gone already).
+                for w in rest
+                    .iter()
+                    .map(|w| w.trim_matches(','))
+                    .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("and") && *w != "&")
+                {
+                    if head == "DIAS" {
+                        return Err(
+                            "DIAS is a draw of all survivors and names no power: write DIAS, or \
+                             DRAW and the powers"
+                                .into(),
+                        );
+                    }
+                    let p = map
+                        .power_by_name(w)
+                        .ok_or_else(|| format!("{w} is no power of this game"))?;
                     if !powers.contains(&p) {
                         powers.push(p);
                     }
                 }
-                Some(Proposal::Draw(powers))
+                powers.sort();
+                Ok(Proposal::Draw(powers))
             }
-            "CONTINUE" if rest.is_empty() => Some(Proposal::Continue),
+            "CONTINUE" if rest.is_empty() => Ok(Proposal::Continue),
             "RULE" | "SET" => match rest.as_slice() {
-                [option, value @ ..] if !value.is_empty() => Some(Proposal::Rule {
+                [option, value @ ..] if !value.is_empty() => Ok(Proposal::Rule {
                     option: option.trim_end_matches(['=', ':']).to_ascii_lowercase(),
                     value: value.join(" "),
                 }),
-                _ => None,
+                _ => Err(
+                    "write RULE, the option, then its new value (RULE submissions \
+                          merge_per_unit)"
+                        .into(),
+                ),
             },
             "CONCEDE" | "CONCESSION" => match rest.as_slice() {
-                [w] | ["TO", w] | ["to", w] => map.power_by_name(w).map(Proposal::Concede),
-                _ => None,
+                [w] | ["TO" | "to" | "To", w] => map
+                    .power_by_name(w)
+                    .map(Proposal::Concede)
+                    .ok_or_else(|| format!("{w} is no power of this game")),
+                _ => Err("a win is conceded to one power only: CONCEDE FRANCE (WM IX(3))".into()),
             },
-            _ => None,
+            _ => Err(format!(
+                "\"{}\" is no proposal: write DRAW (all survivors), DIAS, DRAW and the powers, \
+                 CONCEDE and a power, CONTINUE, or RULE and an option and its value",
+                text.trim()
+            )),
+        }
+    }
+
+    /// The proposal as it is stored, agreed to, refused and voted on: one spelling for each
+    /// proposal, whatever the words and their order on the VOTE line.
+    pub fn canonical(&self, map: &Map) -> String {
+        match self {
+            Proposal::Draw(p) if p.is_empty() => "DRAW".to_string(),
+            Proposal::Draw(p) => format!(
+                "DRAW {}",
+                p.iter()
+                    .map(|x| map.power_name(*x))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            Proposal::Concede(p) => format!("CONCEDE {}", map.power_name(*p)),
+            Proposal::Continue => "CONTINUE".to_string(),
+            Proposal::Rule { option, value } => format!("RULE {option} {value}"),
+        }
+    }
+
+    /// The same proposal with a draw that names every power remaining read as the draw of all
+    /// survivors, which it is (WM IX(4)).
+    pub fn resolved(self, survivors: &[Power]) -> Proposal {
+        match self {
+            Proposal::Draw(p)
+                if !p.is_empty()
+                    && p.len() == survivors.len()
+                    && survivors.iter().all(|s| p.contains(s)) =>
+            {
+                Proposal::Draw(Vec::new())
+            }
+            other => other,
         }
     }
 
@@ -92,11 +159,9 @@ impl Proposal {
             ),
             Proposal::Concede(p) => format!("conceding the win to {}", map.power_name(*p)),
             Proposal::Continue => "continuing the game".to_string(),
+            // The value is the option's own, as `read_proposal` checked it: never free text.
             Proposal::Rule { option, value } => {
-                format!(
-                    "changing the house rule {option} to {}",
-                    value.to_lowercase()
-                )
+                format!("changing the house rule {option} to {value}")
             }
         }
     }
@@ -126,16 +191,131 @@ pub fn rule_change_passes(
 /// The rules a house-rule proposal would make, or why it may not make them: an option the
 /// rules do not know, a value it cannot take, or a change the tournament rules forbid (WM
 /// IX(5), "no changes may be made that contradict/violate the Tournament Rules"). The value is
-/// read as written, then in lower case (players write `VOTE RULE SUBMISSIONS MERGE_PER_UNIT`).
+/// read in lower case, then as written (players write `VOTE RULE SUBMISSIONS MERGE_PER_UNIT`,
+/// and a VOTE line reaches here in upper case).
 pub fn changed_rules(rules: &Rules, option: &str, value: &str) -> Result<Rules, String> {
     let new = rules
-        .set(option, value)
-        .or_else(|_| rules.set(option, &value.to_lowercase()))
+        .set(option, &value.to_lowercase())
+        .or_else(|_| rules.set(option, value))
         .map_err(|e| e.to_string())?;
-    match rules.forbidden_by_vote(&new) {
-        Some(why) => Err(why),
-        None => Ok(new),
+    if let Some(why) = rules.forbidden_by_vote(&new) {
+        return Err(why);
     }
+    if let Some(why) = free_text_by_vote(option, &new) {
+        return Err(why);
+    }
+    Ok(new)
+}
+
+/// The one option that takes free text, the subject format (WM D.II(2)), may be proposed by
+/// vote only as an arrangement of its fields: a house-rule proposal is published to every
+/// player with the results, and must not carry anyone's words anonymously. (The rulebooks
+/// are silent; a careful GM would not publish a player's text under cover of a vote.)
+fn free_text_by_vote(option: &str, new: &Rules) -> Option<String> {
+    if option != "subject_format" {
+        return None;
+    }
+    let format = &new.subject_format;
+    let mut rest = format.clone();
+    for field in ["{game}", "{power}", "{phase}"] {
+        if rest.matches(field).count() != 1 {
+            return Some(format!(
+                "a subject format must name {{game}}, {{power}} and {{phase}} once each; \
+                 {field} is not there once"
+            ));
+        }
+        rest = rest.replace(field, "");
+    }
+    let separators = |c: char| c.is_whitespace() || "-_:/.#".contains(c);
+    if !rest.chars().all(separators) || format.chars().count() > 60 {
+        return Some(
+            "a subject format proposed by vote holds only {game}, {power}, {phase} and the \
+             separators - _ : / . # (WM IX(5))"
+                .into(),
+        );
+    }
+    None
+}
+
+/// Read a proposal as a player votes on it (VOTE), or the GM agrees to (AGREE) or refuses it
+/// (REFUSE), against the game's rules: the proposal in its one spelling ([`Proposal::canonical`]),
+/// or why it is none. A house-rule proposal must name an option of these rules and a value it
+/// can take by vote (WM IX(5); Maharajiad X(3)); its value is then the option's own spelling of
+/// it, so that `merge_per_unit` and `MERGE_PER_UNIT` are one proposal, and nothing else is ever
+/// published.
+pub fn read_proposal(map: &Map, rules: &Rules, text: &str) -> Result<Proposal, String> {
+    match Proposal::read(map, text)? {
+        Proposal::Rule { option, value } => {
+            let new = changed_rules(rules, &option, &value)?;
+            let spelled = new
+                .options()
+                .into_iter()
+                .find(|(name, _)| *name == option)
+                .map(
+                    |(_, v)| match serde_json::from_str::<serde_json::Value>(&v) {
+                        Ok(serde_json::Value::String(s)) => s,
+                        _ => v,
+                    },
+                )
+                .ok_or_else(|| format!("unknown option '{option}'"))?;
+            Ok(Proposal::Rule {
+                option,
+                value: spelled,
+            })
+        }
+        other => Ok(other),
+    }
+}
+
+/// The ballots cast on one proposal, as counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    pub proposal: Proposal,
+    /// Each power's last ballot on it.
+    pub ballots: Vec<(Power, Ballot)>,
+    /// The GM's agreement, for a house-rule proposal (WM IX(5)).
+    pub gm_agrees: bool,
+}
+
+/// The ballots of a phase grouped by proposal. `cast`: (who: a power's name or [`GM_BALLOT`],
+/// the proposal as stored, the ballot), oldest first. Each is read again as its canonical
+/// proposal, a draw naming every power remaining being the draw of all survivors, so that
+/// every spelling of one proposal is counted together and a power's last ballot on it is the
+/// one that counts (WM IX(2): "players may submit revised votes"). A ballot on something that
+/// is no proposal under these rules is not counted (its voter was told when it was cast).
+/// The proposals come in the order they were first voted on.
+pub fn tally(
+    map: &Map,
+    rules: &Rules,
+    survivors: &[Power],
+    cast: &[(&str, &str, Ballot)],
+) -> Vec<Tally> {
+    let mut out: Vec<Tally> = Vec::new();
+    for (who, text, ballot) in cast {
+        let Ok(proposal) = read_proposal(map, rules, text) else {
+            continue;
+        };
+        let proposal = proposal.resolved(survivors);
+        let i = match out.iter().position(|t| t.proposal == proposal) {
+            Some(i) => i,
+            None => {
+                out.push(Tally {
+                    proposal,
+                    ballots: Vec::new(),
+                    gm_agrees: false,
+                });
+                out.len() - 1
+            }
+        };
+        let t = &mut out[i];
+        if *who == GM_BALLOT {
+            t.gm_agrees = *ballot == Ballot::Yes;
+        } else if let Some(p) = map.power_by_name(who) {
+            t.ballots.retain(|b| b.0 != p);
+            t.ballots.push((p, *ballot));
+        }
+    }
+    out
 }
 
 /// The powers still in the game: those with a centre or a unit.
@@ -215,7 +395,8 @@ mod tests {
         assert_eq!(Proposal::parse(m, "DRAW"), Some(Proposal::Draw(vec![])));
         assert_eq!(
             Proposal::parse(m, "DRAW FRANCE england"),
-            Some(Proposal::Draw(vec![p("FRANCE"), p("ENGLAND")]))
+            Some(Proposal::Draw(vec![p("ENGLAND"), p("FRANCE")])),
+            "a set of powers, in the map's order"
         );
         assert_eq!(
             Proposal::parse(m, "CONCEDE TO TURKEY"),
@@ -224,6 +405,111 @@ mod tests {
         assert_eq!(Proposal::parse(m, "continue"), Some(Proposal::Continue));
         assert_eq!(Proposal::parse(m, "DRAW NARNIA"), None);
         assert_eq!(Proposal::parse(m, "PIZZA"), None);
+        assert_eq!(Proposal::parse(m, ""), None);
+    }
+
+    #[test]
+    fn wm_ix_4_a_draw_is_a_set_of_powers_whatever_its_spelling() {
+        // Issue 21, point 9: `DRAW FRANCE ENGLAND` and `DRAW ENGLAND FRANCE` were two proposals,
+        // and `DIAS` was acknowledged and never counted.
+        let m = map();
+        let fe = Proposal::Draw(vec![p("ENGLAND"), p("FRANCE")]);
+        for text in [
+            "DRAW FRANCE ENGLAND",
+            "DRAW ENGLAND FRANCE",
+            "draw france and england",
+            "DRAW FRANCE & ENGLAND FRANCE",
+            "DRAW English French",
+        ] {
+            assert_eq!(Proposal::parse(m, text), Some(fe.clone()), "{text}");
+        }
+        assert_eq!(fe.canonical(m), "DRAW ENGLAND FRANCE");
+        assert_eq!(fe.describe(m), "a draw of ENGLAND, FRANCE");
+        assert_eq!(Proposal::parse(m, "DIAS"), Some(Proposal::Draw(vec![])));
+        assert!(Proposal::read(m, "DIAS FRANCE").is_err());
+        let e = Proposal::read(m, "DRAW FRANCE NARNIA").expect_err("no such power");
+        assert!(e.contains("NARNIA is no power"), "{e}");
+        // A draw naming everyone remaining is the draw of all survivors.
+        let two = [p("ENGLAND"), p("FRANCE")];
+        assert_eq!(fe.clone().resolved(&two), Proposal::Draw(vec![]));
+        assert_eq!(fe.clone().resolved(&all()), fe);
+        // Every canonical spelling reads back as itself.
+        for prop in [
+            fe.clone(),
+            Proposal::Draw(vec![]),
+            Proposal::Concede(p("TURKEY")),
+            Proposal::Continue,
+        ] {
+            assert_eq!(Proposal::parse(m, &prop.canonical(m)), Some(prop));
+        }
+    }
+
+    #[test]
+    fn wm_ix_2_every_spelling_of_a_proposal_is_counted_together_and_the_last_ballot_counts() {
+        // Issue 21, point 9: a unanimous draw failed when the players wrote it differently.
+        let m = map();
+        let wm = Rules::preset("wm2004").expect("wm");
+        let two = [p("ENGLAND"), p("FRANCE")];
+        let cast = [
+            ("FRANCE", "DRAW FRANCE ENGLAND", Ballot::Yes),
+            ("ENGLAND", "DRAW ENGLAND FRANCE", Ballot::No),
+            ("ENGLAND", "DIAS", Ballot::Yes),
+            ("GERMANY", "PIZZA", Ballot::Yes),
+            ("ENGLAND", "RULE submissions merge_per_unit", Ballot::Yes),
+            (GM_BALLOT, "RULE SUBMISSIONS MERGE_PER_UNIT", Ballot::Yes),
+        ];
+        let t = tally(m, &wm, &two, &cast);
+        assert_eq!(t.len(), 2, "{t:?}");
+        assert_eq!(t[0].proposal, Proposal::Draw(vec![]));
+        assert_eq!(
+            t[0].ballots,
+            vec![(p("FRANCE"), Ballot::Yes), (p("ENGLAND"), Ballot::Yes)]
+        );
+        assert!(passes(&wm, &t[0].proposal, &two, &t[0].ballots, &[], true));
+        assert!(t[1].gm_agrees && !t[0].gm_agrees);
+        assert_eq!(t[1].ballots, vec![(p("ENGLAND"), Ballot::Yes)]);
+    }
+
+    #[test]
+    fn wm_ix_5_a_rule_proposal_names_an_option_and_a_value_it_can_take() {
+        // Issue 21, point 9: `VOTE RULE <any text>` published the text in every results mail.
+        let m = map();
+        let wm = Rules::preset("wm2004").expect("wm");
+        let read = |t: &str| read_proposal(m, &wm, t);
+        let merged = read("RULE SUBMISSIONS MERGE_PER_UNIT").expect("an option and a value");
+        assert_eq!(
+            merged,
+            read("rule submissions merge_per_unit").expect("same")
+        );
+        assert_eq!(merged.canonical(m), "RULE submissions merge_per_unit");
+        assert_eq!(
+            read("RULE MOVEMENT_DAYS 2").expect("days").canonical(m),
+            "RULE movement_days 2"
+        );
+        assert!(
+            read("RULE VISIT WWW.SPAM.EXAMPLE NOW").is_err(),
+            "no such option"
+        );
+        assert!(
+            read("RULE SUBMISSIONS BUY CHEAP WATCHES").is_err(),
+            "no such value"
+        );
+        assert!(
+            read("RULE FINAL_YEAR 1912").is_err(),
+            "fixed by the rulebook"
+        );
+        // The subject format, the one free-text option: only its fields and separators.
+        assert_eq!(
+            read("RULE SUBJECT_FORMAT {GAME}-{POWER}-{PHASE}")
+                .expect("fields")
+                .canonical(m),
+            "RULE subject_format {game}-{power}-{phase}"
+        );
+        let e = read("RULE SUBJECT_FORMAT {GAME} {POWER} {PHASE} FRANCE LIES").expect_err("text");
+        assert!(e.contains("WM IX(5)"), "{e}");
+        assert!(read("RULE SUBJECT_FORMAT HELLO").is_err());
+        // The other proposals are read as ever.
+        assert_eq!(read("DIAS"), Ok(Proposal::Draw(vec![])));
     }
 
     #[test]
@@ -279,8 +565,9 @@ mod tests {
             }
         );
         assert!(!rule.ends_game());
+        let read = read_proposal(map(), &wm, "RULE SUBMISSIONS MERGE_PER_UNIT").expect("read");
         assert!(
-            rule.describe(map())
+            read.describe(map())
                 .contains("submissions to merge_per_unit")
         );
         let two = vec![p("FRANCE"), p("ENGLAND")];

@@ -78,6 +78,9 @@ pub struct ReadMessage {
     pub subject: String,
     /// `Date:` as written, if any.
     pub date: Option<String>,
+    /// `Date:` read, in seconds since the epoch, when it can be (a replayed copy keeps the date
+    /// it was written: issue 21, point 8).
+    pub dated: Option<i64>,
     pub auto: Option<AutoKind>,
     /// `Authentication-Results` header values, as received.
     pub authentication_results: Vec<String>,
@@ -269,6 +272,10 @@ pub fn read_message(raw: &[u8]) -> Result<ReadMessage, MessageError> {
         in_reply_to: msg.in_reply_to().as_text().map(str::to_string),
         subject: msg.subject().unwrap_or("").trim().to_string(),
         date: msg.header_raw("Date").map(|s| s.trim().to_string()),
+        dated: msg
+            .date()
+            .filter(|d| d.is_valid())
+            .map(|d| d.to_timestamp()),
         to: addresses(msg.to()),
         cc: addresses(msg.cc()),
         ..ReadMessage::default()

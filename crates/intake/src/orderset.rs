@@ -289,15 +289,23 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
             message,
         });
     }
-    out.votes = s
-        .votes
-        .into_iter()
-        .map(|v| VoteOut {
-            line: v.line,
-            proposal: v.proposal,
-            vote: v.ballot.as_str(),
-        })
-        .collect();
+    // Each vote is on a proposal in its one spelling (a draw is a set of powers; a house-rule
+    // proposal names an option and a value it can take: WM IX(4), IX(5)); a vote on anything
+    // else is refused here, with the reason, and never stored or published.
+    for v in s.votes {
+        match chancery_core::votes::read_proposal(map, ctx.rules, &v.proposal) {
+            Ok(p) => out.votes.push(VoteOut {
+                line: v.line,
+                proposal: p.canonical(map),
+                vote: v.ballot.as_str(),
+            }),
+            Err(why) => out.errors.push(Note {
+                line: v.line,
+                text: format!("VOTE {} {}", v.proposal, v.ballot.as_str().to_uppercase()),
+                why: format!("this vote is not counted: {why}"),
+            }),
+        }
+    }
     out.requests = s
         .requests
         .into_iter()
@@ -593,6 +601,31 @@ mod tests {
         assert!(!echoed.contains("zorblax"), "{echoed}");
         assert!(!echoed.contains("other-one"), "{echoed}");
         assert!(echoed.contains("[secret]"), "{echoed}");
+    }
+
+    #[test]
+    fn wm_ix_a_vote_is_on_a_proposal_in_its_one_spelling_or_refused() {
+        // Issue 21, point 9: proposals were kept as written, so spellings of one draw were
+        // counted apart, DIAS never, and VOTE RULE <any text> was published to everyone.
+        let r = read(
+            "From: p@x.test\nSubject: wm1 GERMANY S1901M\n\nVOTE DRAW GERMANY, FRANCE YES\nVOTE DIAS NO\nVOTE RULE SUBMISSIONS MERGE_PER_UNIT YES\nVOTE RULE PRESS VISIT SPAM.EXAMPLE YES\nVOTE PIZZA YES\n",
+        );
+        let votes: Vec<(&str, &str)> = r
+            .votes
+            .iter()
+            .map(|v| (v.proposal.as_str(), v.vote))
+            .collect();
+        assert_eq!(
+            votes,
+            vec![
+                ("DRAW FRANCE GERMANY", "yes"),
+                ("DRAW", "no"),
+                ("RULE submissions merge_per_unit", "yes"),
+            ]
+        );
+        assert_eq!(r.errors.len(), 2, "{:?}", r.errors);
+        assert!(r.errors[0].why.contains("not counted"), "{:?}", r.errors);
+        assert!(r.errors[1].why.contains("is no proposal"), "{:?}", r.errors);
     }
 
     #[test]
