@@ -620,6 +620,79 @@ async fn a_replacement_player_is_welcomed_and_the_season_is_recorded() {
 }
 
 #[tokio::test]
+async fn a_replacement_inherits_none_of_the_old_players_choices_wm_d_iii_1_d_vii_2_d_ii_5_d_ix() {
+    // Issue 21: the new player silently inherited the old one's abbreviations (WM D.III(1)),
+    // unavailable periods (D.VII(2)), conditional orders (D.II(5)) and votes (D.IX). They did
+    // not make those choices: the replacement clears them, and the welcome says so.
+    let (pool, secret, _) = with_masters("replace-choices").await;
+    let mut c = pool.acquire().await.expect("conn");
+    for power in ["FRANCE", "GERMANY"] {
+        store::set_abbreviations(&mut c, "wm1", power, r#"{"paree":"par"}"#, T0)
+            .await
+            .expect("abbreviations");
+        store::add_unavailable(&mut c, "wm1", power, T0 + 10 * DAY, T0 + 11 * DAY)
+            .await
+            .expect("unavailable");
+        store::replace_weekly(&mut c, "wm1", power, &[(T0 + 3 * DAY, T0 + 4 * DAY)], T0)
+            .await
+            .expect("weekly");
+        store::set_conditional(&mut c, "wm1", power, "S1901M", "A PAR - BUR", T0)
+            .await
+            .expect("conditional");
+        store::cast_vote(&mut c, "wm1", "S1901M", power, "DRAW", "YES", T0)
+            .await
+            .expect("vote");
+    }
+    drop(c);
+    let mail = raw(
+        GM,
+        "gm@example.test",
+        "wm1 GM",
+        "",
+        &format!("SECRET {secret}\nREPLACE FRANCE newbie@example.test PERMANENT\n"),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &mail, Some(T0 + 60), T0 + 60).await,
+        Processed::Accepted
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    let count = |table: &'static str, power: &'static str| {
+        sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(format!(
+            "SELECT count(*) FROM {table} WHERE game_id = 'wm1' AND power = '{power}'"
+        )))
+    };
+    for table in ["abbreviation_lists", "unavailable", "conditional_orders", "votes"] {
+        assert_eq!(
+            count(table, "FRANCE").fetch_one(&mut *c).await.expect("q"),
+            0,
+            "{table}: the old player's choices are cleared"
+        );
+        assert!(
+            count(table, "GERMANY").fetch_one(&mut *c).await.expect("q") > 0,
+            "{table}: another power's choices stay"
+        );
+    }
+    let out = outbox(&pool).await;
+    let welcome = &out
+        .iter()
+        .find(|o| o.0 == "start" && o.1 == "newbie@example.test")
+        .expect("welcome")
+        .3
+        .replace("\n", " ");
+    assert!(
+        welcome.contains("The previous player's own choices do not carry over"),
+        "{welcome}"
+    );
+    let reply = &out
+        .iter()
+        .find(|o| o.0 == "command-reply")
+        .expect("reply")
+        .3
+        .replace("\n  ", " ");
+    assert!(reply.contains("votes of FRANCE were cleared"), "{reply}");
+}
+
+#[tokio::test]
 async fn a_rollback_needs_the_tds_consent() {
     // Issue 11 acceptance: a ROLLBACK without TD consent is refused; WM D.VIII(1).
     let (pool, gm_secret, td_secret) = with_masters("rollback").await;

@@ -496,6 +496,7 @@ async fn replace(
     }
     let secret = secret::generate().map_err(EngineError::Refused)?;
     store::replace_player(c, &g.id, &name, &p.phase, address, &secret, permanent, now).await?;
+    store::forget_player_choices(c, &g.id, &name).await?;
     let board = board_from_json(map, &p.board, &p.phase)?;
     let standing: Vec<String> = store::standing_orders(c, &g.id, &p.phase)
         .await?
@@ -559,7 +560,8 @@ async fn replace(
     store::enqueue_many(c, &mails, now).await?;
     Ok(Done::ok(format!(
         "{address} plays {name} from {} on ({kind} replacement of {}); they were sent a welcome \
-         with a new secret, and {} was told",
+         with a new secret, and {} was told. The abbreviations, unavailable periods, conditional \
+         orders and votes of {name} were cleared: the new player makes their own",
         p.phase, old.address, old.address
     )))
 }
