@@ -601,7 +601,8 @@ pub struct WhitePress {
 }
 
 /// Grey press. There is deliberately no author field: the author is never revealed (WM
-/// D.X(2), Maharajiad B.XI(2)). Give grey press in order of receipt, never grouped by author.
+/// D.X(2), Maharajiad B.XI(2)). Grey press comes in the game's keyed order
+/// ([`crate::outgoing::compose::keyed_order`]), never in the order of receipt nor by author.
 #[derive(Serialize, Clone, Debug, Default)]
 pub struct GreyPress {
     /// The recipient powers; empty or `ALL`: everyone.

@@ -42,6 +42,20 @@ pub struct GameRow {
     pub status: GameStatus,
     /// Agora BT9: when a draw the GM declared takes effect (the first deadline at or after it).
     pub declared_end_at: Option<Ts>,
+    /// The game's own key for the order its press is published in (WM D.X(2), Maharajiad
+    /// B.XI(2)): never sent, never shown.
+    pub press_key: PressKey,
+}
+
+/// A game's press key (32 random bytes), kept out of logs and debug output.
+#[derive(Clone, PartialEq, Eq, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct PressKey(pub Vec<u8>);
+
+impl std::fmt::Debug for PressKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PressKey(<redacted>)")
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -64,7 +78,10 @@ pub async fn create_game(
     now: Ts,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO games (id, variant, rules, gm_address, confirm_address, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        // The press key from SQLite's generator (ChaCha20, seeded by the OS), as migration 0022
+        // gave the games before it.
+        "INSERT INTO games (id, variant, rules, gm_address, confirm_address, created_at, press_key)
+         VALUES ($1, $2, $3, $4, $5, $6, randomblob(32))",
     )
     .bind(id)
     .bind(variant)
