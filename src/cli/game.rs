@@ -48,7 +48,8 @@ pub enum Command {
         /// The player's time zone (IANA name), for the local times shown beside GMT.
         #[arg(long, default_value = "UTC")]
         tz: String,
-        /// The player's secret (default: a fresh one from the OS random generator).
+        /// The player's secret, at least 8 characters (default: a fresh one from the OS random
+        /// generator).
         #[arg(long)]
         secret: Option<String>,
     },

@@ -28,6 +28,12 @@ pub enum AdminError {
     Rules(String),
     #[error("cannot make a secret: {0}")]
     Secret(String),
+    #[error(
+        "a player's secret needs at least {MIN_SECRET_CHARS} characters (it is masked wherever the \
+         player's mail is quoted, and a short one would mask ordinary words); leave it out for a \
+         generated one"
+    )]
+    ShortSecret,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -80,6 +86,11 @@ pub async fn create_game_in(
     Ok(rules)
 }
 
+/// The shortest secret a GM may choose for a player: the echo masks the secret wherever it
+/// appears in the lines it quotes, and a secret of a few letters ("bur") is found inside
+/// ordinary orders and words.
+pub const MIN_SECRET_CHARS: usize = 8;
+
 /// A player to register.
 pub struct NewPlayer<'a> {
     pub game: &'a str,
@@ -115,6 +126,9 @@ pub async fn add_player_in(
     }
     // From the OS random generator: at least 64 bits, in words a player can type.
     let secret = match p.secret {
+        Some(s) if s.trim().chars().count() < MIN_SECRET_CHARS => {
+            return Err(AdminError::ShortSecret);
+        }
         Some(s) => s.to_string(),
         None => super::secret::generate().map_err(AdminError::Secret)?,
     };

@@ -410,9 +410,11 @@ fn redact_all(out: &mut MailRead, secret: &str) {
         }
     };
     r(&mut out.subject);
+    // The lines as written are masked; the canonical order is not: it is made of the map's own
+    // codes, and masking a secret that happens to spell one ("bur") would turn a well-read
+    // `A PAR - BUR` into `A PAR - [secret]` in the echo.
     for o in &mut out.orders {
         r(&mut o.text);
-        ro(&mut o.order);
         ro(&mut o.message);
     }
     for p in &mut out.press {
@@ -593,6 +595,17 @@ mod tests {
         assert!(!echoed.contains("zorblax"), "{echoed}");
         assert!(!echoed.contains("other-one"), "{echoed}");
         assert!(echoed.contains("[secret]"), "{echoed}");
+    }
+
+    #[test]
+    fn a_secret_is_masked_in_the_lines_quoted_never_in_the_canonical_orders() {
+        // Issue 21: the GM-chosen secret "bur" turned the echo of A Mun - Bur into
+        // "A MUN - [secret]".
+        let r =
+            read("From: p@x.test\nSubject: wm1 GERMANY S1901M\n\nSECRET bur\nA Mun - Bur\n");
+        let o = &r.orders[0];
+        assert_eq!(o.order.as_deref(), Some("A MUN - BUR"));
+        assert_eq!(o.text, "A Mun - [secret]");
     }
 
     #[test]
