@@ -63,3 +63,36 @@ fn a_secret_the_gm_chooses_has_at_least_eight_characters() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(secret: burgundy)"), "{out}");
 }
+
+/// Run `chancery` with `args`, its output a pipe whose reader is already gone (what `| head`
+/// leaves once it has its lines): (exit code, stderr).
+fn run_into_closed_pipe(args: &[&str]) -> (i32, String) {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chancery"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(writer)
+        .output()
+        .expect("run chancery");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn output_cut_short_by_its_reader_ends_quietly() {
+    // Issue 21: `chancery game ... | head` panicked with "failed printing to stdout".
+    let config = with_game("closed-pipe");
+    for args in [
+        vec!["game", "status", "--config", &config, "--id", "wm1"],
+        vec!["presets"],
+        vec!["presets", "--show", "wm2004"],
+    ] {
+        let (code, err) = run_into_closed_pipe(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("failed printing"), "{args:?}: {err}");
+    }
+}
