@@ -327,9 +327,11 @@ async fn the_start_mail_tells_each_reader_what_a_gm_must_state() {
         .expect("observer")
         .3;
     assert!(
-        !fan.contains("YOUR SECRET") && fan.contains("You observe it"),
+        !fan.contains("YOUR SECRET") && fan.contains("made you an\nobserver"),
         "{fan}"
     );
+    // Issue 21: an observer never asked for the mail; their first one says how to stop it.
+    assert!(fan.contains("OBSERVER REMOVE fan@example.test"), "{fan}");
 }
 
 #[tokio::test]
@@ -832,6 +834,88 @@ async fn observers_get_the_results_with_press_to_all_only() {
         .expect("England's results")
         .3;
     assert!(england.contains("A secret offer."), "{england}");
+}
+
+#[tokio::test]
+async fn an_observer_added_by_the_gm_is_told_how_to_stop_and_stops_by_mail() {
+    // Issue 21: mail went to an address given by `OBSERVER ADD` with no word on how to stop
+    // it. Its first mail says how; the observer's own `OBSERVER REMOVE` does it.
+    let (pool, secret, _) = with_masters("observer-opt-out").await;
+    let add = raw(
+        GM,
+        "gm@example.test",
+        "wm1 GM",
+        "",
+        &format!("SECRET {secret}\nOBSERVER ADD fan@example.test\n"),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &add, Some(T0 + 60), T0 + 60).await,
+        Processed::Accepted
+    );
+    let out = outbox(&pool).await;
+    let first = out
+        .iter()
+        .find(|o| o.1 == "fan@example.test")
+        .expect("the observer's first mail");
+    assert_eq!(first.0, "start");
+    assert!(first.2.contains("wm1 is under way: you observe it"), "{}", first.2);
+    let body = first.3.replace("\n", " ");
+    assert!(body.contains("If you do not want these mails"), "{body}");
+    assert!(body.contains("with the subject \"wm1 GM\""), "{body}");
+    assert!(body.contains("OBSERVER REMOVE fan@example.test"), "{body}");
+    assert!(!body.contains("YOUR SECRET"), "{body}");
+    // Nobody else may use the exception: a stranger, or an observer doing more than leaving.
+    for (uid, from, line) in [
+        (2, "eve@example.test", "OBSERVER REMOVE fan@example.test"),
+        (3, "fan@example.test", "OBSERVER REMOVE fan@example.test\nPAUSE"),
+        (4, "fan@example.test", "OBSERVER ADD friend@example.test"),
+    ] {
+        let m = raw(from, "gm@example.test", "wm1 GM", "", &format!("{line}\n"));
+        assert_eq!(
+            deliver(&pool, "gm", uid, &m, Some(T0 + 120), T0 + 120).await,
+            Processed::Rejected,
+            "{from}: {line}"
+        );
+    }
+    let mut c = pool.acquire().await.expect("conn");
+    let observes = |members: Vec<store::MemberRow>| {
+        members
+            .iter()
+            .any(|m| m.role == Role::Observer && m.address == "fan@example.test")
+    };
+    assert!(observes(store::members(&mut c, "wm1").await.expect("members")));
+    drop(c);
+    // The observer's own mail, without a secret: done, answered, audited.
+    let leave = raw(
+        "Fan@Example.test",
+        "gm@example.test",
+        "Re: wm1 GM",
+        "",
+        "OBSERVER REMOVE fan@example.test\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 5, &leave, Some(T0 + 180), T0 + 180).await,
+        Processed::Accepted
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    assert!(!observes(store::members(&mut c, "wm1").await.expect("members")));
+    drop(c);
+    let reply = outbox(&pool)
+        .await
+        .into_iter()
+        .rfind(|o| o.0 == "command-reply")
+        .expect("the observer is answered");
+    assert!(
+        reply.3.contains("OK: fan@example.test no longer observes wm1"),
+        "{}",
+        reply.3
+    );
+    assert!(
+        audit(&pool)
+            .await
+            .iter()
+            .any(|a| a.command == "OBSERVER REMOVE fan@example.test")
+    );
 }
 
 #[tokio::test]

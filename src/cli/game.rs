@@ -426,9 +426,11 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             Command::AddObserver {
                 id, address, tz, ..
             } => {
-                let m =
-                    admin::add_member(&pool, id, store::Role::Observer, address, tz, now).await?;
-                outln!("{} observes {id}", m.address)?;
+                let m = admin::add_observer(&pool, &cfg.env(), id, address, tz, now).await?;
+                outln!(
+                    "{} observes {id}; their first mail says how to stop being sent the game's mail",
+                    m.address
+                )?;
             }
             Command::Deadline { id, at, .. } => {
                 let t = commands::parse_gmt(at).ok_or_else(|| {

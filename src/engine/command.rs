@@ -281,7 +281,17 @@ async fn run(
                 secret: secret::generate().map_err(EngineError::Refused)?,
             };
             match store::add_member(c, &g.id, &m, now).await {
-                Ok(()) => Ok(Done::ok(format!("{address} observes {}", g.id))),
+                Ok(()) => {
+                    // They did not ask for the mails to come: the first one says how to stop.
+                    let told = if super::admin::welcome_observer(c, env, g, address, &m.tz, now)
+                        .await?
+                    {
+                        "they were sent a first mail saying how to stop being sent the game's mail"
+                    } else {
+                        "their start mail will say how to stop being sent the game's mail"
+                    };
+                    Ok(Done::ok(format!("{address} observes {}; {told}", g.id)))
+                }
                 Err(StoreError::MemberExists { .. }) => Ok(Done::refused(format!(
                     "{address} already has a part in {}",
                     g.id
@@ -530,6 +540,7 @@ async fn replace(
         role: "player",
         secret: &secret,
         takeover: Some(takeover),
+        joined: false,
     };
     let welcome = compose::start(env, g, &rules, &p.phase, p.deadline, &reader);
     let told = compose::announcement(

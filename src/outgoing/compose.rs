@@ -300,6 +300,8 @@ pub struct StartReader<'a> {
     pub secret: &'a str,
     /// Set when the reader replaces a player mid-game.
     pub takeover: Option<render::TakeoverView>,
+    /// The reader joins a game under way (an observer added mid-game).
+    pub joined: bool,
 }
 
 /// The start mail of a game to one reader: the power, the first deadline, the secret, how to
@@ -358,6 +360,8 @@ pub fn start(
             })
             .collect(),
         takeover: reader.takeover.clone(),
+        address: reader.address.to_string(),
+        joined: reader.joined,
     };
     let r = rendered(
         render::start(&v),
@@ -377,6 +381,8 @@ pub fn start(
         "start",
         &match &reader.takeover {
             Some(_) => format!("{}|takeover|{phase}|{}", g.id, reader.address),
+            // An observer added mid-game (again after a removal, perhaps): one a phase.
+            None if reader.joined => format!("{}|joined|{phase}|{}", g.id, reader.address),
             None => format!("{}|start|{}", g.id, reader.address),
         },
         &g.gm_address,

@@ -397,6 +397,10 @@ pub struct StartView {
     pub changed: Vec<ChangedOption>,
     /// Set when the reader takes over a power mid-game (WM B.8).
     pub takeover: Option<TakeoverView>,
+    /// The reader's own address (an observer's stop line names it).
+    pub address: String,
+    /// The reader joins a game under way (an observer added mid-game): no "has started".
+    pub joined: bool,
 }
 
 /// What a replacement player takes over: the position and the orders standing for it.
