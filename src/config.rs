@@ -151,7 +151,8 @@ pub struct Limits {
     pub game_answers_per_hour: i64,
     /// Answers to an address that plays in no game, per day (backscatter: From can be forged).
     pub stranger_answers_per_day: i64,
-    /// Raw mail is kept this many days; then only its ledger row and metadata remain.
+    /// Raw mail, press, what each submission was read as and the bodies of outgoing mail done
+    /// with are kept this many days; then they are emptied, and the rows and metadata remain.
     pub raw_retention_days: i64,
 }
 

@@ -50,7 +50,7 @@ pub async fn phase_boards(c: &mut SqliteConnection, game: &str) -> Result<Vec<(S
 }
 
 /// The results mails sent to `address` in a game, oldest first: (subject, body). At most
-/// `limit`, the latest ones.
+/// `limit`, the latest ones; not those whose body is past the retention.
 pub async fn results_sent_to(
     c: &mut SqliteConnection,
     game: &str,
@@ -60,7 +60,7 @@ pub async fn results_sent_to(
     let rows = sqlx::query(
         "SELECT subject, body FROM (
              SELECT id, subject, body FROM outbox
-             WHERE game_id = $1 AND to_address = $2 AND kind = 'results'
+             WHERE game_id = $1 AND to_address = $2 AND kind = 'results' AND body <> ''
              ORDER BY id DESC LIMIT $3)
          ORDER BY id",
     )
