@@ -710,10 +710,22 @@ async fn maharajiad_b_xi_2_press_is_published_in_the_games_keyed_order_not_as_it
     assert_eq!(engine::tick(&pool, &env(), at).await.expect("tick"), 1);
     let (results, _) = press_outcome(&pool, 6, 2).await;
     let press = section(&results, "\nPRESS\n");
-    let arrived = ["France one.", "We surrender.", "France two.", "Germany speaks."];
+    let arrived = [
+        "France one.",
+        "We surrender.",
+        "France two.",
+        "Germany speaks.",
+    ];
     let mut published: Vec<(usize, &str)> = arrived
         .iter()
-        .map(|body| (press.find(body).unwrap_or_else(|| panic!("{body}: {press}")), *body))
+        .map(|body| {
+            (
+                press
+                    .find(body)
+                    .unwrap_or_else(|| panic!("{body}: {press}")),
+                *body,
+            )
+        })
         .collect();
     published.sort_unstable();
     let published: Vec<&str> = published.into_iter().map(|(_, b)| b).collect();

@@ -25,7 +25,10 @@ fn mailserver_env(key: &str) -> String {
 fn run_hook(dir: &Path) {
     let out = Command::new("bash")
         .arg(repo("deploy/mailserver/user-patches.sh"))
-        .env("CHANCERY_POSTCONF", format!("postconf -c {}", dir.display()))
+        .env(
+            "CHANCERY_POSTCONF",
+            format!("postconf -c {}", dir.display()),
+        )
         .env("CHANCERY_POSTFIX_MAPS", dir.join("maps"))
         .env("CHANCERY_OPENDKIM_CONF", dir.join("opendkim.conf"))
         .output()
@@ -120,7 +123,10 @@ fn the_compose_mail_server_strips_forged_authentication_results() {
     // Forged: any header claiming the mail server's id, however written, is dropped.
     for forged in [
         format!("Authentication-Results: {id}; dkim=pass header.d=example.test"),
-        format!("authentication-results: (forged) {}; dkim=pass", id.to_uppercase()),
+        format!(
+            "authentication-results: (forged) {}; dkim=pass",
+            id.to_uppercase()
+        ),
         format!("Authentication-Results: \"{id}\";\n\tdkim=pass"),
         format!("Authentication-Results:{id};dkim=pass"),
     ] {

@@ -628,14 +628,18 @@ async fn press_submissions_and_sent_mail_bodies_are_kept_for_the_retention_time_
     );
     let mut c = pool.acquire().await.expect("conn");
     // Everything is sent but one results mail, still waiting for its turn.
-    let due = store::due_outbox(&mut c, i64::MAX, 1000).await.expect("due");
+    let due = store::due_outbox(&mut c, i64::MAX, 1000)
+        .await
+        .expect("due");
     let waiting = due
         .iter()
         .find(|m| m.kind == "results")
         .expect("a results mail")
         .id;
     for m in due.iter().filter(|m| m.id != waiting) {
-        store::mark_sent(&mut c, m.id, deadline).await.expect("sent");
+        store::mark_sent(&mut c, m.id, deadline)
+            .await
+            .expect("sent");
     }
     drop(c);
     let limits = env().limits;
@@ -643,7 +647,11 @@ async fn press_submissions_and_sent_mail_bodies_are_kept_for_the_retention_time_
     let kept = engine::purge_expired(&pool, &limits, T0 + 60 + retention)
         .await
         .expect("purge");
-    assert_eq!(kept, store::Purged::default(), "nothing is older than the retention yet");
+    assert_eq!(
+        kept,
+        store::Purged::default(),
+        "nothing is older than the retention yet"
+    );
     let purged = engine::purge_expired(&pool, &limits, deadline + 1 + retention)
         .await
         .expect("purge");

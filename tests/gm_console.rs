@@ -663,7 +663,12 @@ async fn a_replacement_inherits_none_of_the_old_players_choices_wm_d_iii_1_d_vii
             "SELECT count(*) FROM {table} WHERE game_id = 'wm1' AND power = '{power}'"
         )))
     };
-    for table in ["abbreviation_lists", "unavailable", "conditional_orders", "votes"] {
+    for table in [
+        "abbreviation_lists",
+        "unavailable",
+        "conditional_orders",
+        "votes",
+    ] {
         assert_eq!(
             count(table, "FRANCE").fetch_one(&mut *c).await.expect("q"),
             0,
@@ -858,7 +863,11 @@ async fn an_observer_added_by_the_gm_is_told_how_to_stop_and_stops_by_mail() {
         .find(|o| o.1 == "fan@example.test")
         .expect("the observer's first mail");
     assert_eq!(first.0, "start");
-    assert!(first.2.contains("wm1 is under way: you observe it"), "{}", first.2);
+    assert!(
+        first.2.contains("wm1 is under way: you observe it"),
+        "{}",
+        first.2
+    );
     let body = first.3.replace("\n", " ");
     assert!(body.contains("If you do not want these mails"), "{body}");
     assert!(body.contains("with the subject \"wm1 GM\""), "{body}");
@@ -867,7 +876,11 @@ async fn an_observer_added_by_the_gm_is_told_how_to_stop_and_stops_by_mail() {
     // Nobody else may use the exception: a stranger, or an observer doing more than leaving.
     for (uid, from, line) in [
         (2, "eve@example.test", "OBSERVER REMOVE fan@example.test"),
-        (3, "fan@example.test", "OBSERVER REMOVE fan@example.test\nPAUSE"),
+        (
+            3,
+            "fan@example.test",
+            "OBSERVER REMOVE fan@example.test\nPAUSE",
+        ),
         (4, "fan@example.test", "OBSERVER ADD friend@example.test"),
     ] {
         let m = raw(from, "gm@example.test", "wm1 GM", "", &format!("{line}\n"));
@@ -883,7 +896,9 @@ async fn an_observer_added_by_the_gm_is_told_how_to_stop_and_stops_by_mail() {
             .iter()
             .any(|m| m.role == Role::Observer && m.address == "fan@example.test")
     };
-    assert!(observes(store::members(&mut c, "wm1").await.expect("members")));
+    assert!(observes(
+        store::members(&mut c, "wm1").await.expect("members")
+    ));
     drop(c);
     // The observer's own mail, without a secret: done, answered, audited.
     let leave = raw(
@@ -898,7 +913,9 @@ async fn an_observer_added_by_the_gm_is_told_how_to_stop_and_stops_by_mail() {
         Processed::Accepted
     );
     let mut c = pool.acquire().await.expect("conn");
-    assert!(!observes(store::members(&mut c, "wm1").await.expect("members")));
+    assert!(!observes(
+        store::members(&mut c, "wm1").await.expect("members")
+    ));
     drop(c);
     let reply = outbox(&pool)
         .await
@@ -906,7 +923,9 @@ async fn an_observer_added_by_the_gm_is_told_how_to_stop_and_stops_by_mail() {
         .rfind(|o| o.0 == "command-reply")
         .expect("the observer is answered");
     assert!(
-        reply.3.contains("OK: fan@example.test no longer observes wm1"),
+        reply
+            .3
+            .contains("OK: fan@example.test no longer observes wm1"),
         "{}",
         reply.3
     );

@@ -564,9 +564,17 @@ async fn a_round_refused_on_a_later_board_by_mail_makes_no_board_at_all() {
     assert!(reply.contains("REFUSED: "), "{reply}");
     assert!(reply.contains("0 board(s) made"), "{reply}");
     let mut c = pool.acquire().await.expect("conn");
-    assert!(store::boards(&mut c, "wm07").await.expect("boards").is_empty());
     assert!(
-        store::game(&mut c, "wm07r1b1").await.expect("game").is_none(),
+        store::boards(&mut c, "wm07")
+            .await
+            .expect("boards")
+            .is_empty()
+    );
+    assert!(
+        store::game(&mut c, "wm07r1b1")
+            .await
+            .expect("game")
+            .is_none(),
         "board 1's game was undone with the round"
     );
     assert!(
@@ -603,7 +611,10 @@ async fn released_standings_name_players_never_by_address() {
     assert_eq!(released.len(), 8, "seven players and the director");
     for body in &released {
         assert!(!body.contains("@example.test"), "{body}");
-        assert!(body.contains("Player 00-0"), "a name given is shown: {body}");
+        assert!(
+            body.contains("Player 00-0"),
+            "a name given is shown: {body}"
+        );
         for n in 2..=7 {
             assert!(body.contains(&format!("player {n} ")), "player {n}: {body}");
         }

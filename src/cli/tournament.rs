@@ -164,7 +164,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .await?;
                 outln!(
                     "tournament {} created ({}, preset {}, map {}); published seed: {}",
-                    t.id, t.rulebook, t.preset, t.variant, t.seed
+                    t.id,
+                    t.rulebook,
+                    t.preset,
+                    t.variant,
+                    t.seed
                 )?;
                 Ok(())
             }
@@ -172,7 +176,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 let d = tournament::add_director(&pool, &id, &address, &tz).await?;
                 outln!(
                     "{} directs {id} (secret for command mails: {})",
-                    d.address, d.secret
+                    d.address,
+                    d.secret
                 )?;
                 Ok(())
             }

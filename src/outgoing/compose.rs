@@ -1078,10 +1078,22 @@ mod tests {
         let mut sorted = a.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..12).collect::<Vec<_>>(), "every item once");
-        assert_eq!(a, keyed_order(b"key one", "press|S1901M", 12), "reproducible");
+        assert_eq!(
+            a,
+            keyed_order(b"key one", "press|S1901M", 12),
+            "reproducible"
+        );
         assert_ne!(a, (0..12).collect::<Vec<_>>(), "not the order of arrival");
-        assert_ne!(a, keyed_order(b"key two", "press|S1901M", 12), "another key");
-        assert_ne!(a, keyed_order(b"key one", "press|F1901M", 12), "another phase");
+        assert_ne!(
+            a,
+            keyed_order(b"key two", "press|S1901M", 12),
+            "another key"
+        );
+        assert_ne!(
+            a,
+            keyed_order(b"key one", "press|F1901M", 12),
+            "another phase"
+        );
         assert!(keyed_order(b"", "", 0).is_empty());
     }
 }

@@ -356,8 +356,7 @@ mod supervise_tests {
     async fn a_task_that_dies_is_restarted_and_the_masters_are_told() {
         // Issue 21: the scheduler ran unsupervised; one panic outside a game's isolation
         // stopped every deadline for good, silently. Every task now runs under `supervise`.
-        let dir =
-            std::env::temp_dir().join(format!("chancery-supervise-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("chancery-supervise-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let pool = store::open(&dir.join("chancery.sqlite"))
             .await
@@ -383,18 +382,26 @@ mod supervise_tests {
         let counted = runs.clone();
         let (_stop, shutdown) = watch::channel(false);
         // The first run dies; the second ends as a task does on shutdown.
-        supervise(shared, Task::Scheduler, Duration::ZERO, shutdown, move || {
-            let runs = counted.clone();
-            async move {
-                if runs.fetch_add(1, Ordering::SeqCst) == 0 {
-                    panic!("a bug outside the per-game isolation");
+        supervise(
+            shared,
+            Task::Scheduler,
+            Duration::ZERO,
+            shutdown,
+            move || {
+                let runs = counted.clone();
+                async move {
+                    if runs.fetch_add(1, Ordering::SeqCst) == 0 {
+                        panic!("a bug outside the per-game isolation");
+                    }
                 }
-            }
-        })
+            },
+        )
         .await;
         assert_eq!(runs.load(Ordering::SeqCst), 2, "restarted once");
         let mut c = pool.acquire().await.expect("conn");
-        let alerts = store::due_outbox(&mut c, Ts::MAX, 10).await.expect("outbox");
+        let alerts = store::due_outbox(&mut c, Ts::MAX, 10)
+            .await
+            .expect("outbox");
         let alert = alerts
             .iter()
             .find(|m| m.kind == "alert" && m.to_address == "td@example.test")

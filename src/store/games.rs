@@ -196,7 +196,11 @@ pub async fn replace_player(
 /// (WM D.VII(2)), their conditional retreat and adjustment orders (WM D.II(5)) and their votes
 /// (WM D.IX; Maharajiad B.X). The orders standing for the phase stay: the welcome lists them,
 /// and they are adjudicated unless the new player sends others.
-pub async fn forget_player_choices(c: &mut SqliteConnection, game: &str, power: &str) -> Result<()> {
+pub async fn forget_player_choices(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+) -> Result<()> {
     for sql in [
         "DELETE FROM abbreviation_lists WHERE game_id = $1 AND power = $2",
         "DELETE FROM unavailable WHERE game_id = $1 AND power = $2",

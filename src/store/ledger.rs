@@ -322,12 +322,10 @@ pub async fn purge_press(c: &mut SqliteConnection, before: Ts) -> Result<u64> {
 /// Empty what the reader understood of each submission made before `before` (its lines as
 /// written, press included); when and whether it came stay.
 pub async fn purge_submissions(c: &mut SqliteConnection, before: Ts) -> Result<u64> {
-    let r = sqlx::query(
-        "UPDATE submissions SET read = '' WHERE submitted_at < $1 AND read <> ''",
-    )
-    .bind(before)
-    .execute(&mut *c)
-    .await?;
+    let r = sqlx::query("UPDATE submissions SET read = '' WHERE submitted_at < $1 AND read <> ''")
+        .bind(before)
+        .execute(&mut *c)
+        .await?;
     Ok(r.rows_affected())
 }
 

@@ -177,12 +177,12 @@ pub async fn entrants_in_sign_up_order(
     c: &mut SqliteConnection,
     tournament: &str,
 ) -> Result<Vec<String>> {
-    Ok(sqlx::query_scalar(
-        "SELECT address FROM entrants WHERE tournament_id = $1 ORDER BY rowid",
+    Ok(
+        sqlx::query_scalar("SELECT address FROM entrants WHERE tournament_id = $1 ORDER BY rowid")
+            .bind(tournament)
+            .fetch_all(&mut *c)
+            .await?,
     )
-    .bind(tournament)
-    .fetch_all(&mut *c)
-    .await?)
 }
 
 /// An entrant declines the next round (WM C.10, Maharajiad A.21); false if no such entrant.

@@ -601,8 +601,7 @@ mod tests {
     fn a_secret_is_masked_in_the_lines_quoted_never_in_the_canonical_orders() {
         // Issue 21: the GM-chosen secret "bur" turned the echo of A Mun - Bur into
         // "A MUN - [secret]".
-        let r =
-            read("From: p@x.test\nSubject: wm1 GERMANY S1901M\n\nSECRET bur\nA Mun - Bur\n");
+        let r = read("From: p@x.test\nSubject: wm1 GERMANY S1901M\n\nSECRET bur\nA Mun - Bur\n");
         let o = &r.orders[0];
         assert_eq!(o.order.as_deref(), Some("A MUN - BUR"));
         assert_eq!(o.text, "A Mun - [secret]");
