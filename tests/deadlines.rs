@@ -729,7 +729,7 @@ async fn maharajiad_b_xi_2_press_is_published_in_the_games_keyed_order_not_as_it
         .collect();
     published.sort_unstable();
     let published: Vec<&str> = published.into_iter().map(|(_, b)| b).collect();
-    let keyed: Vec<&str> = chancery::outgoing::compose::keyed_order(&key, "press|S1901M", 4)
+    let keyed: Vec<&str> = chancery::outgoing::compose::keyed_order(&key, "press|mj8|S1901M", 4)
         .into_iter()
         .map(|i| arrived[i])
         .collect();

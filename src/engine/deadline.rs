@@ -1022,6 +1022,8 @@ fn adjudicate_phase(
         &written,
         &missing_names,
         &f.press,
+        // The game's own press key (migration 0022); a server-wide secret would do as well.
+        &g.press_key.0,
         (!told.is_empty()).then(|| told.join("\n\n")),
         (!over).then_some(next_deadline),
     );

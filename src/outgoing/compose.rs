@@ -779,6 +779,7 @@ pub fn results_view(
     written: &HashMap<String, Vec<StandingOrder>>,
     missing: &[String],
     press: &[PressRow],
+    press_key: &[u8],
     told: Option<String>,
     next_deadline: Option<Ts>,
 ) -> render::ResultsView {
@@ -847,10 +848,10 @@ pub fn results_view(
     let mut white = Vec::new();
     let mut grey = Vec::new();
     // Never in the order it came (WM D.X(2); Maharajiad B.XI(2)): black or grey press sent in
-    // one mail with its author's white press would sit right beside it. The game's own key
-    // orders the phase's press; every reader gets the same order, none can work it out.
-    let context = format!("press|{}", adj.phase);
-    for p in keyed_order(&g.press_key.0, &context, press.len())
+    // one mail with its author's white press would sit right beside it. A secret key orders
+    // the phase's press; every reader gets the same order, none can work it out.
+    let context = format!("press|{}|{}", g.id, adj.phase);
+    for p in keyed_order(press_key, &context, press.len())
         .into_iter()
         .filter_map(|i| press.get(i))
     {
