@@ -153,6 +153,11 @@ impl ServerKey {
         ServerKey(bytes.into())
     }
 
+    /// The key itself, for keyed orders (never to be sent or logged).
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+
     /// HMAC-SHA-256 of `data` under this key, as lower-case hex.
     pub fn mac_hex(&self, data: &[u8]) -> String {
         use hmac::{KeyInit, Mac};
@@ -197,7 +202,8 @@ pub struct Limits {
     pub game_answers_per_hour: i64,
     /// Answers to an address that plays in no game, per day (backscatter: From can be forged).
     pub stranger_answers_per_day: i64,
-    /// Raw mail is kept this many days; then only its ledger row and metadata remain.
+    /// Raw mail, press, what each submission was read as and the bodies of outgoing mail done
+    /// with are kept this many days; then they are emptied, and the rows and metadata remain.
     pub raw_retention_days: i64,
     /// Pieces of press one player may have accepted in one phase; more is refused, and the
     /// acknowledgement says so. The rulebooks set no cap: this bounds what one player can put

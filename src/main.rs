@@ -1,5 +1,6 @@
 //! The `chancery` command: parse the command line, set up logging, run one command.
-//! Exit codes: 0 success, 1 failure, 2 usage error (clap's own).
+//! Exit codes: 0 success (also when the output's reader closed it early, as `| head` does),
+//! 1 failure, 2 usage error (clap's own).
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -11,6 +12,8 @@ fn main() -> ExitCode {
     init_logging(args.log_format);
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of the output went away (`chancery ... | head`): nothing to say.
+        Err(e) if cli::closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("chancery: {e:#}");
             ExitCode::FAILURE

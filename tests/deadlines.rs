@@ -743,6 +743,77 @@ async fn maharajiad_b_xi_1_black_press_is_printed_as_the_named_powers() {
 }
 
 #[tokio::test]
+async fn maharajiad_b_xi_2_press_is_published_in_the_games_keyed_order_not_as_it_came() {
+    // Issue 21: black press went out next to its author's own white press sent in the same
+    // mail (the order of arrival). The server's secret key orders the phase's press instead.
+    let (pool, secrets) = game_with("press-order", "mj8", "maharajiad", &nmrs_allowed()).await;
+    engine::start_game(&pool, "mj8", T0).await.expect("start");
+    // The server's secret orders the press; the tests' key is known here.
+    let key = env().key.bytes().to_vec();
+    // In order of arrival: France's white, France's black (as England), France's white, then
+    // Germany's white.
+    let france = raw(
+        &player(2),
+        "gm@example.test",
+        "mj8 FRANCE S1901M",
+        "Message-ID: <order1@x.test>\r\n",
+        &format!(
+            "SECRET {}\nA Par H\nPRESS TO ALL\nFrance one.\nENDPRESS\n\
+             BLACK PRESS TO ALL AS ENGLAND\nWe surrender.\nENDPRESS\n\
+             PRESS TO ALL\nFrance two.\nENDPRESS\n",
+            secrets[2]
+        ),
+    );
+    deliver(&pool, "gm", 1, &france, Some(T0 + HOUR), T0 + HOUR).await;
+    let germany = raw(
+        &player(3),
+        "gm@example.test",
+        "mj8 GERMANY S1901M",
+        "Message-ID: <order2@x.test>\r\n",
+        &format!(
+            "SECRET {}\nA Mun H\nPRESS TO ALL\nGermany speaks.\nENDPRESS\n",
+            secrets[3]
+        ),
+    );
+    deliver(&pool, "gm", 2, &germany, Some(T0 + 2 * HOUR), T0 + 2 * HOUR).await;
+    let mut c = pool.acquire().await.expect("conn");
+    let at = store::current_phase(&mut c, "mj8")
+        .await
+        .expect("q")
+        .expect("open")
+        .deadline;
+    drop(c);
+    assert_eq!(engine::tick(&pool, &env(), at).await.expect("tick"), 1);
+    let (results, _) = press_outcome(&pool, 6, 2).await;
+    let press = section(&results, "\nPRESS\n");
+    let arrived = [
+        "France one.",
+        "We surrender.",
+        "France two.",
+        "Germany speaks.",
+    ];
+    let mut published: Vec<(usize, &str)> = arrived
+        .iter()
+        .map(|body| {
+            (
+                press
+                    .find(body)
+                    .unwrap_or_else(|| panic!("{body}: {press}")),
+                *body,
+            )
+        })
+        .collect();
+    published.sort_unstable();
+    let published: Vec<&str> = published.into_iter().map(|(_, b)| b).collect();
+    let keyed: Vec<&str> = chancery::outgoing::compose::keyed_order(&key, "press|mj8|S1901M", 4)
+        .into_iter()
+        .map(|i| arrived[i])
+        .collect();
+    assert_eq!(published, keyed, "{press}");
+    assert_ne!(published, arrived, "not in the order it came: {press}");
+}
+
+#[tokio::test]
 async fn wm_d_iii_1_a_players_own_abbreviations_are_used_published_and_may_be_vetoed() {
     let (pool, secrets) = wm_with("abbreviations", &nmrs_allowed()).await;
     let e = env();

@@ -887,3 +887,126 @@ async fn press_beyond_the_servers_cap_for_a_player_and_a_phase_is_refused_with_t
         .get(0);
     assert_eq!(n, pieces as i64 - 1);
 }
+
+#[tokio::test]
+async fn press_submissions_and_sent_mail_bodies_are_kept_for_the_retention_time_only() {
+    // Issue 21: press, what each submission was read as, and outgoing mail (start mails carry
+    // secrets) were kept forever; `raw_retention_days` now applies to them too.
+    let pool = setup("purge-all", &["wm1", "wm2"]).await;
+    for (uid, game) in [(1, "wm1"), (2, "wm2")] {
+        let m = raw(
+            &player(2),
+            "gm@example.test",
+            &format!("{game} FRANCE S1901M"),
+            "",
+            &orders(2, "A Par - Bur\nPRESS TO ALL\nVive la France.\nENDPRESS"),
+        );
+        assert_eq!(
+            deliver(&pool, "gm", uid, &m, None, T0 + 60).await,
+            Processed::Accepted
+        );
+    }
+    // wm1's spring is adjudicated (its press published); wm2's stays open (paused, say).
+    let mut c = pool.acquire().await.expect("conn");
+    let deadline = store::current_phase(&mut c, "wm1")
+        .await
+        .expect("q")
+        .expect("open")
+        .deadline;
+    let wm2 = store::current_phase(&mut c, "wm2")
+        .await
+        .expect("q")
+        .expect("open");
+    store::set_deadline(&mut c, "wm2", wm2.seq, deadline + 1000 * DAY)
+        .await
+        .expect("wm2 waits");
+    drop(c);
+    assert_eq!(
+        engine::tick_with(&pool, &env(), deadline, deadline)
+            .await
+            .expect("tick")
+            .adjudicated,
+        1
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    // Everything is sent but one results mail, still waiting for its turn.
+    let due = store::due_outbox(&mut c, i64::MAX, 1000)
+        .await
+        .expect("due");
+    let waiting = due
+        .iter()
+        .find(|m| m.kind == store::MailKind::Results)
+        .expect("a results mail")
+        .id;
+    for m in due.iter().filter(|m| m.id != waiting) {
+        store::mark_sent(&mut c, m.id, deadline)
+            .await
+            .expect("sent");
+    }
+    drop(c);
+    let limits = env().limits;
+    let retention = limits.raw_retention_days * DAY;
+    let kept = engine::purge_expired(&pool, &limits, T0 + 60 + retention)
+        .await
+        .expect("purge");
+    assert_eq!(
+        kept,
+        store::Purged::default(),
+        "nothing is older than the retention yet"
+    );
+    let purged = engine::purge_expired(&pool, &limits, deadline + 1 + retention)
+        .await
+        .expect("purge");
+    assert_eq!(purged.raw_mail, 2);
+    assert_eq!(purged.press, 1, "the press of the phase still open stays");
+    assert_eq!(purged.submissions, 2);
+    assert!(purged.outbox_bodies > 7, "{purged:?}");
+    let mut c = pool.acquire().await.expect("conn");
+    let text = |sql: &'static str| sqlx::query_scalar::<_, String>(sql);
+    assert_eq!(
+        text("SELECT body FROM press WHERE game_id = 'wm1'")
+            .fetch_one(&mut *c)
+            .await
+            .expect("press"),
+        ""
+    );
+    assert_eq!(
+        text("SELECT body FROM press WHERE game_id = 'wm2'")
+            .fetch_one(&mut *c)
+            .await
+            .expect("press"),
+        "Vive la France."
+    );
+    let reads = text("SELECT read FROM submissions")
+        .fetch_all(&mut *c)
+        .await
+        .expect("submissions");
+    assert!(reads.iter().all(String::is_empty), "{reads:?}");
+    let bodies: Vec<(i64, String)> = sqlx::query_as("SELECT id, body FROM outbox")
+        .fetch_all(&mut *c)
+        .await
+        .expect("outbox");
+    for (id, body) in &bodies {
+        assert_eq!(
+            body.is_empty(),
+            *id != waiting,
+            "only mail still to send keeps its body: {id}"
+        );
+    }
+    // The rows that say what happened stay.
+    assert!(
+        store::processed(
+            &mut c,
+            &store::Seen {
+                mailbox: "gm",
+                uidvalidity: 1,
+                uid: 1,
+                sha256: "x",
+                content_sha256: "x",
+            },
+        )
+        .await
+        .expect("ledger")
+    );
+    assert_eq!(bodies.len(), purged.outbox_bodies as usize + 1);
+}

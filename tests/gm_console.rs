@@ -350,9 +350,11 @@ async fn the_start_mail_tells_each_reader_what_a_gm_must_state() {
         .expect("observer")
         .3;
     assert!(
-        !fan.contains("YOUR SECRET") && fan.contains("You observe it"),
+        !fan.contains("YOUR SECRET") && fan.contains("made you an\nobserver"),
         "{fan}"
     );
+    // Issue 21: an observer never asked for the mail; their first one says how to stop it.
+    assert!(fan.contains("OBSERVER REMOVE fan@example.test"), "{fan}");
 }
 
 #[tokio::test]
@@ -643,6 +645,84 @@ async fn a_replacement_player_is_welcomed_and_the_season_is_recorded() {
 }
 
 #[tokio::test]
+async fn a_replacement_inherits_none_of_the_old_players_choices_wm_d_iii_1_d_vii_2_d_ii_5_d_ix() {
+    // Issue 21: the new player silently inherited the old one's abbreviations (WM D.III(1)),
+    // unavailable periods (D.VII(2)), conditional orders (D.II(5)) and votes (D.IX). They did
+    // not make those choices: the replacement clears them, and the welcome says so.
+    let (pool, secret, _) = with_masters("replace-choices").await;
+    let mut c = pool.acquire().await.expect("conn");
+    for power in ["FRANCE", "GERMANY"] {
+        store::set_abbreviations(&mut c, "wm1", power, r#"{"paree":"par"}"#, T0)
+            .await
+            .expect("abbreviations");
+        store::add_unavailable(&mut c, "wm1", power, T0 + 10 * DAY, T0 + 11 * DAY)
+            .await
+            .expect("unavailable");
+        store::add_weekly(&mut c, "wm1", power, &[(T0 + 3 * DAY, T0 + 4 * DAY)])
+            .await
+            .expect("weekly");
+        store::set_conditional(&mut c, "wm1", power, "S1901M", "A PAR - BUR", T0)
+            .await
+            .expect("conditional");
+        store::cast_vote(&mut c, "wm1", "S1901M", power, "DRAW", "YES", T0)
+            .await
+            .expect("vote");
+    }
+    drop(c);
+    let mail = raw(
+        GM,
+        "gm@example.test",
+        "wm1 GM",
+        "",
+        &format!("SECRET {secret}\nREPLACE FRANCE newbie@example.test PERMANENT\n"),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &mail, Some(T0 + 60), T0 + 60).await,
+        Processed::Accepted
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    let count = |table: &'static str, power: &'static str| {
+        sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(format!(
+            "SELECT count(*) FROM {table} WHERE game_id = 'wm1' AND power = '{power}'"
+        )))
+    };
+    for table in [
+        "abbreviation_lists",
+        "unavailable",
+        "conditional_orders",
+        "votes",
+    ] {
+        assert_eq!(
+            count(table, "FRANCE").fetch_one(&mut *c).await.expect("q"),
+            0,
+            "{table}: the old player's choices are cleared"
+        );
+        assert!(
+            count(table, "GERMANY").fetch_one(&mut *c).await.expect("q") > 0,
+            "{table}: another power's choices stay"
+        );
+    }
+    let out = outbox(&pool).await;
+    let welcome = &out
+        .iter()
+        .find(|o| o.0 == "start" && o.1 == "newbie@example.test")
+        .expect("welcome")
+        .3
+        .replace("\n", " ");
+    assert!(
+        welcome.contains("The previous player's own choices do not carry over"),
+        "{welcome}"
+    );
+    let reply = &out
+        .iter()
+        .find(|o| o.0 == "command-reply")
+        .expect("reply")
+        .3
+        .replace("\n  ", " ");
+    assert!(reply.contains("votes of FRANCE were cleared"), "{reply}");
+}
+
+#[tokio::test]
 async fn a_rollback_needs_the_tds_consent() {
     // Issue 11 acceptance: a ROLLBACK without TD consent is refused; WM D.VIII(1).
     let (pool, gm_secret, td_secret) = with_masters("rollback").await;
@@ -782,6 +862,102 @@ async fn observers_get_the_results_with_press_to_all_only() {
         .expect("England's results")
         .3;
     assert!(england.contains("A secret offer."), "{england}");
+}
+
+#[tokio::test]
+async fn an_observer_added_by_the_gm_is_told_how_to_stop_and_stops_by_mail() {
+    // Issue 21: mail went to an address given by `OBSERVER ADD` with no word on how to stop
+    // it. Its first mail says how; the observer's own `OBSERVER REMOVE` does it.
+    let (pool, secret, _) = with_masters("observer-opt-out").await;
+    let add = raw(
+        GM,
+        "gm@example.test",
+        "wm1 GM",
+        "",
+        &format!("SECRET {secret}\nOBSERVER ADD fan@example.test\n"),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &add, Some(T0 + 60), T0 + 60).await,
+        Processed::Accepted
+    );
+    let out = outbox(&pool).await;
+    let first = out
+        .iter()
+        .find(|o| o.1 == "fan@example.test")
+        .expect("the observer's first mail");
+    assert_eq!(first.0, "start");
+    assert!(
+        first.2.contains("wm1 is under way: you observe it"),
+        "{}",
+        first.2
+    );
+    let body = first.3.replace("\n", " ");
+    assert!(body.contains("If you do not want these mails"), "{body}");
+    assert!(body.contains("with the subject \"wm1 GM\""), "{body}");
+    assert!(body.contains("OBSERVER REMOVE fan@example.test"), "{body}");
+    assert!(!body.contains("YOUR SECRET"), "{body}");
+    // Nobody else may use the exception: a stranger, or an observer doing more than leaving.
+    for (uid, from, line) in [
+        (2, "eve@example.test", "OBSERVER REMOVE fan@example.test"),
+        (
+            3,
+            "fan@example.test",
+            "OBSERVER REMOVE fan@example.test\nPAUSE",
+        ),
+        (4, "fan@example.test", "OBSERVER ADD friend@example.test"),
+    ] {
+        let m = raw(from, "gm@example.test", "wm1 GM", "", &format!("{line}\n"));
+        assert_eq!(
+            deliver(&pool, "gm", uid, &m, Some(T0 + 120), T0 + 120).await,
+            Processed::Rejected,
+            "{from}: {line}"
+        );
+    }
+    let mut c = pool.acquire().await.expect("conn");
+    let observes = |members: Vec<store::MemberRow>| {
+        members
+            .iter()
+            .any(|m| m.role == Role::Observer && m.address == "fan@example.test")
+    };
+    assert!(observes(
+        store::members(&mut c, "wm1").await.expect("members")
+    ));
+    drop(c);
+    // The observer's own mail, without a secret: done, answered, audited.
+    let leave = raw(
+        "Fan@Example.test",
+        "gm@example.test",
+        "Re: wm1 GM",
+        "",
+        "OBSERVER REMOVE fan@example.test\n",
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 5, &leave, Some(T0 + 180), T0 + 180).await,
+        Processed::Accepted
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    assert!(!observes(
+        store::members(&mut c, "wm1").await.expect("members")
+    ));
+    drop(c);
+    let reply = outbox(&pool)
+        .await
+        .into_iter()
+        .rfind(|o| o.0 == "command-reply")
+        .expect("the observer is answered");
+    assert!(
+        reply
+            .3
+            .contains("OK: fan@example.test no longer observes wm1"),
+        "{}",
+        reply.3
+    );
+    assert!(
+        audit(&pool)
+            .await
+            .iter()
+            .any(|a| a.command == "OBSERVER REMOVE fan@example.test")
+    );
 }
 
 #[tokio::test]

@@ -523,6 +523,110 @@ async fn directors_command_a_tournament_by_mail_and_strangers_cannot() {
 }
 
 #[tokio::test]
+async fn a_round_refused_on_a_later_board_by_mail_makes_no_board_at_all() {
+    // Issue 21: by mail, a ROUND refused on board 2 kept board 1 (its game, its row, its
+    // players' start mails), though the director was told it was refused. All or nothing, as
+    // at the console.
+    let pool = pool("round-all-or-nothing").await;
+    let (_, secret) = wm_tournament(&pool, "wm07", "seed", 2).await;
+    // Board 2's game name is taken: the round is refused when it comes to it.
+    engine::admin::create_game(
+        &pool,
+        &engine::admin::NewGame {
+            id: "wm07r1b2",
+            preset: "wm2004",
+            variant: "standard",
+            gm_address: "gm@example.test",
+            confirm_address: "confirm@example.test",
+            options: &[],
+        },
+        T0,
+    )
+    .await
+    .expect("the game in the way");
+    let mail = raw(
+        TD,
+        "gm@example.test",
+        "wm07 TD",
+        "Message-ID: <r1@example.test>\r\n",
+        &format!("SECRET {secret}\nROUND\nSTATUS\n"),
+    );
+    assert_eq!(
+        deliver(&pool, "gm", 1, &mail, Some(T0), T0).await,
+        Processed::Accepted
+    );
+    let out = outbox(&pool).await;
+    let reply = out
+        .iter()
+        .rfind(|(kind, to, _, _)| kind == "command-reply" && to == TD)
+        .map(|(_, _, _, body)| body.replace("\n  ", " "))
+        .expect("the director's reply");
+    assert!(reply.contains("REFUSED: "), "{reply}");
+    assert!(reply.contains("0 board(s) made"), "{reply}");
+    let mut c = pool.acquire().await.expect("conn");
+    assert!(
+        store::boards(&mut c, "wm07")
+            .await
+            .expect("boards")
+            .is_empty()
+    );
+    assert!(
+        store::game(&mut c, "wm07r1b1")
+            .await
+            .expect("game")
+            .is_none(),
+        "board 1's game was undone with the round"
+    );
+    assert!(
+        out.iter().all(|(kind, _, _, _)| kind != "start"),
+        "no start mail for a round that was not made: {out:?}"
+    );
+}
+
+#[tokio::test]
+async fn released_standings_name_players_never_by_address() {
+    // Issue 21: the released standings go to every player, and showed the address of each
+    // entrant who gave no name. They show the name, or "player N" (by sign-up order).
+    let pool = pool("public-names").await;
+    let (t, _) = wm_tournament(&pool, "wm08", "seed", 1).await;
+    let mut c = pool.acquire().await.expect("conn");
+    // All but the first player of the team signed up without a name.
+    sqlx::query("UPDATE entrants SET name = '' WHERE address <> 'p00x0@example.test'")
+        .execute(&mut *c)
+        .await
+        .expect("no names");
+    drop(c);
+    tournament::console(&pool, &env(), &t.id, &TdCommand::Round, T0)
+        .await
+        .expect("round");
+    tournament::console(&pool, &env(), &t.id, &TdCommand::Release, T0)
+        .await
+        .expect("release");
+    let released: Vec<String> = outbox(&pool)
+        .await
+        .into_iter()
+        .filter(|(kind, _, s, _)| kind == "standings" && s.starts_with("wm08 standings"))
+        .map(|(_, _, _, body)| body)
+        .collect();
+    assert_eq!(released.len(), 8, "seven players and the director");
+    for body in &released {
+        assert!(!body.contains("@example.test"), "{body}");
+        assert!(
+            body.contains("Player 00-0"),
+            "a name given is shown: {body}"
+        );
+        for n in 2..=7 {
+            assert!(body.contains(&format!("player {n} ")), "player {n}: {body}");
+        }
+    }
+    // The console keeps showing the directors who is who.
+    let mut c = pool.acquire().await.expect("conn");
+    let table = tournament::table(&mut c, &t).await.expect("table");
+    assert_eq!(table.names["p00x3@example.test"], "p00x3@example.test");
+    assert_eq!(table.public_names["p00x3@example.test"], "player 4");
+}
+
+#[tokio::test]
 async fn sign_up_is_checked_against_the_rulebook() {
     let pool = pool("signup").await;
     let (t, _) = wm_tournament(&pool, "wm06", "seed", 1).await;

@@ -27,7 +27,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         // Without --variant, or on input that is no JSON object, the contract's own errors.
         _ => text,
     };
-    println!("{}", chancery::json::adjudicate_json(&text)?);
+    outln!("{}", chancery::json::adjudicate_json(&text)?)?;
     Ok(())
 }
 

@@ -49,7 +49,8 @@ pub enum Command {
         /// The player's time zone (IANA name), for the local times shown beside GMT.
         #[arg(long, default_value = "UTC")]
         tz: String,
-        /// The player's secret (default: a fresh one from the OS random generator).
+        /// The player's secret, at least 8 characters (default: a fresh one from the OS random
+        /// generator).
         #[arg(long)]
         secret: Option<String>,
     },
@@ -365,10 +366,10 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                     now,
                 )
                 .await?;
-                println!("game {id} created ({preset}); add the players, then start it");
+                outln!("game {id} created ({preset}); add the players, then start it")?;
                 for (k, _) in &options {
                     if let Some((_, v)) = rules.options().into_iter().find(|o| o.0 == k) {
-                        println!("  {k} = {v} (changed from the preset)");
+                        outln!("  {k} = {v} (changed from the preset)")?;
                     }
                 }
             }
@@ -393,20 +394,15 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                     },
                 )
                 .await?;
-                println!(
+                outln!(
                     "{} plays {} in {id} (secret: {})",
                     p.address, p.power, p.secret
-                );
+                )?;
             }
             Command::Start { id, .. } => {
-                let deadline = admin::start_game_and_tell(
-                    &pool,
-                    &engine::env(&pool, &cfg, now).await?,
-                    id,
-                    now,
-                )
-                .await?;
-                println!("game {id} started; first deadline {}", gmt(deadline));
+                let env = engine::env(&pool, &cfg, now).await?;
+                let deadline = admin::start_game_and_tell(&pool, &env, id, now).await?;
+                outln!("game {id} started; first deadline {}", gmt(deadline))?;
             }
             Command::Status { id, .. } => status(&pool, id).await?,
             Command::AddMaster {
@@ -422,19 +418,22 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                     store::Role::Gm
                 };
                 let m = admin::add_member(&pool, id, role, address, tz, now).await?;
-                println!(
+                outln!(
                     "{} is {} of {id} (secret for command mails: {})",
                     m.address,
                     m.role.as_str().to_uppercase(),
                     m.secret
-                );
+                )?;
             }
             Command::AddObserver {
                 id, address, tz, ..
             } => {
-                let m =
-                    admin::add_member(&pool, id, store::Role::Observer, address, tz, now).await?;
-                println!("{} observes {id}", m.address);
+                let env = engine::env(&pool, &cfg, now).await?;
+                let m = admin::add_observer(&pool, &env, id, address, tz, now).await?;
+                outln!(
+                    "{} observes {id}; their first mail says how to stop being sent the game's mail",
+                    m.address
+                )?;
             }
             Command::Deadline { id, at, .. } => {
                 let t = commands::parse_gmt(at).ok_or_else(|| {
@@ -486,7 +485,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 if !done.ok {
                     anyhow::bail!("{}: refused: {}", cmd.canonical(), done.answer);
                 }
-                println!("{}: {}", cmd.canonical(), done.answer);
+                outln!("{}: {}", cmd.canonical(), done.answer)?;
             }
             Command::Preview { id, .. } => {
                 console(&pool, &cfg, id, &GmCommand::Preview, now).await?
@@ -562,14 +561,14 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                     .await?
                     .ok_or_else(|| anyhow::anyhow!("no game '{id}'"))?;
                 for a in store::audit_log(&mut c, &g.id).await? {
-                    println!(
+                    outln!(
                         "{}  {} ({})  {}  ->  {}",
                         gmt(a.at),
                         a.actor,
                         a.via,
                         a.command,
                         a.effect
-                    );
+                    )?;
                 }
             }
         }
@@ -589,7 +588,7 @@ async fn console(
     let done =
         admin::console_command(pool, &engine::env(pool, cfg, now).await?, id, cmd, now).await?;
     if done.ok {
-        println!("{}: {}", cmd.canonical(), done.answer);
+        outln!("{}: {}", cmd.canonical(), done.answer)?;
         Ok(())
     } else {
         anyhow::bail!("{}: refused: {}", cmd.canonical(), done.answer)
@@ -601,24 +600,24 @@ async fn status(pool: &sqlx::SqlitePool, id: &str) -> anyhow::Result<()> {
     let g = store::game(&mut c, id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("no game '{id}'"))?;
-    println!("game {} ({}), {}", g.id, g.variant, g.status);
+    outln!("game {} ({}), {}", g.id, g.variant, g.status)?;
     for m in store::members(&mut c, &g.id).await? {
-        println!("  {:8} {}", m.role.as_str().to_uppercase(), m.address);
+        outln!("  {:8} {}", m.role.as_str().to_uppercase(), m.address)?;
     }
     let paused = store::paused_remaining(&mut c, &g.id).await?;
     if let Some(p) = store::current_phase(&mut c, &g.id).await? {
         match paused {
-            Some(left) => println!(
+            Some(left) => outln!(
                 "phase {}, paused with {} left",
                 p.phase,
                 commands::format_duration(left)
-            ),
-            None => println!("phase {}, deadline {}", p.phase, gmt(p.deadline)),
+            )?,
+            None => outln!("phase {}, deadline {}", p.phase, gmt(p.deadline))?,
         }
         let standing = store::standing_orders(&mut c, &g.id, &p.phase).await?;
         for pl in store::players(&mut c, &g.id).await? {
             let s = standing.iter().find(|s| s.power == pl.power);
-            println!(
+            outln!(
                 "  {:8} {:28} {:17} extension days used: {}",
                 pl.power,
                 pl.address,
@@ -628,10 +627,10 @@ async fn status(pool: &sqlx::SqlitePool, id: &str) -> anyhow::Result<()> {
                     None => "no orders",
                 },
                 pl.extension_days_used
-            );
+            )?;
         }
     }
     let (pending, sent, failed) = store::outbox_counts(&mut c).await?;
-    println!("outbox: {pending} pending, {sent} sent, {failed} failed");
+    outln!("outbox: {pending} pending, {sent} sent, {failed} failed")?;
     Ok(())
 }

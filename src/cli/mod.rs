@@ -4,6 +4,34 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// `println!` for a command's output, returning the error instead of panicking: when the
+/// reader has gone (`chancery game status ... | head`), the write fails with a broken pipe,
+/// and `main` ends quietly (see [`closed_pipe`]). Defined before the command modules so
+/// that they see it.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// `print!` for a command's output, as [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// Whether a command failed because its output's reader went away (a closed pipe): not an
+/// error worth a message, as `head` closing after ten lines is not.
+pub fn closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 mod adjudicate;
 mod game;
 mod parse;
@@ -140,15 +168,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 None => {
                     for name in Rules::preset_names() {
                         let r = Rules::preset(name)?;
-                        println!("{name:12} {}", r.description);
+                        outln!("{name:12} {}", r.description)?;
                     }
                 }
                 Some(name) => {
                     let r = Rules::preset(&name)?;
-                    println!("{}: {}", r.name, r.description);
+                    outln!("{}: {}", r.name, r.description)?;
                     for (option, value) in r.options() {
                         let clause = Rules::clause(option).unwrap_or("");
-                        println!("  {option:30} {value:24} {clause}");
+                        outln!("  {option:30} {value:24} {clause}")?;
                     }
                 }
             }

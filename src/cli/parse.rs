@@ -109,6 +109,6 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         abbreviations: &abbreviations,
     };
     let read = chancery::orderset::read_mail(&ctx, &raw);
-    println!("{}", serde_json::to_string_pretty(&read)?);
+    outln!("{}", serde_json::to_string_pretty(&read)?)?;
     Ok(())
 }

@@ -18,7 +18,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
     runtime()?.block_on(async {
         let pool = store::open(&base.join(&cfg.database)).await?;
         let mut c = pool.acquire().await?;
-        println!(
+        outln!(
             "{:36} {:>9} {:>5} {:>5} {:>10} {:>14} {:>8} {:>9}",
             "player",
             "positions",
@@ -28,9 +28,9 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             "extension days",
             "replaced",
             "replacing"
-        );
+        )?;
         for r in store::reliability(&mut c).await? {
-            println!(
+            outln!(
                 "{:36} {:>9} {:>5} {:>5} {:>10} {:>14} {:>8} {:>9}",
                 r.address,
                 r.positions,
@@ -40,7 +40,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 r.extension_days,
                 r.replaced,
                 r.replacing
-            );
+            )?;
         }
         Ok(())
     })

@@ -28,7 +28,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         chancery::scoring::contract::score_json(&text)
     }
     .map_err(anyhow::Error::msg)?;
-    println!("{out}");
+    outln!("{out}")?;
     Ok(())
 }
 

@@ -18,52 +18,52 @@ pub fn run(a: ConfigArg) -> anyhow::Result<()> {
         let mut ok = true;
         for name in chancery::service::MAILBOXES {
             let s = states.iter().find(|s| s.mailbox == name);
-            println!("mailbox {name}:");
+            outln!("mailbox {name}:")?;
             let last_ok = s.and_then(|s| s.last_poll_ok);
-            println!("  last successful poll: {}", when(last_ok));
-            println!(
+            outln!("  last successful poll: {}", when(last_ok))?;
+            outln!(
                 "  last UID handled:     {}",
                 s.and_then(|s| s.last_uid)
                     .map_or("none".to_string(), |u| u.to_string())
-            );
-            println!("  polls:                {}", s.map_or(0, |s| s.polls));
+            )?;
+            outln!("  polls:                {}", s.map_or(0, |s| s.polls))?;
             if let Some(s) = s
                 && let (Some(e), Some(at)) = (&s.last_error, s.last_error_at)
             {
-                println!("  last error:           {e} ({})", when(Some(at)));
+                outln!("  last error:           {e} ({})", when(Some(at)))?;
             }
             if last_ok.is_none_or(|t| now - t > silent_after) {
-                println!("  ALERT: silent for more than {silent_after}s");
+                outln!("  ALERT: silent for more than {silent_after}s")?;
                 ok = false;
             }
         }
         let poisoned = store::poisoned(&mut c).await?;
-        println!("messages set aside: {}", poisoned.len());
+        outln!("messages set aside: {}", poisoned.len())?;
         for p in &poisoned {
-            println!(
+            outln!(
                 "  {} uid {} {}: {} ({})",
                 p.mailbox,
                 p.uid,
                 p.message_id.as_deref().unwrap_or("(no Message-ID)"),
                 p.error,
                 chancery::outgoing::compose::gmt(p.at)
-            );
+            )?;
         }
         let (pending, sent, failed) = store::outbox_counts(&mut c).await?;
-        println!("outgoing mail: {pending} pending, {sent} sent, {failed} failed");
+        outln!("outgoing mail: {pending} pending, {sent} sent, {failed} failed")?;
         // Mail caused again and not sent twice (coalesced alerts, notices already sent): never
         // silent (issue 21.1).
         let day_ago = chrono::Utc::now().timestamp() - 86_400;
         let dups = store::duplicate_counts(&mut c, day_ago).await?;
-        if dups.is_empty() {
-            println!("mail caused again and not sent (last 24 hours): none");
-        } else {
-            let list: Vec<String> = dups.iter().map(|(k, n)| format!("{k} {n}")).collect();
-            println!(
-                "mail caused again and not sent (last 24 hours): {}",
+        let list: Vec<String> = dups.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        outln!(
+            "mail caused again and not sent (last 24 hours): {}",
+            if list.is_empty() {
+                "none".to_string()
+            } else {
                 list.join(", ")
-            );
-        }
+            }
+        )?;
         if ok {
             Ok(())
         } else {

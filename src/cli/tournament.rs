@@ -114,7 +114,7 @@ pub enum Command {
 fn done(r: chancery::engine::Result<String>) -> anyhow::Result<()> {
     match r {
         Ok(said) => {
-            println!("{said}");
+            outln!("{said}")?;
             Ok(())
         }
         Err(e) => anyhow::bail!("refused: {e}"),
@@ -162,18 +162,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     now,
                 )
                 .await?;
-                println!(
+                outln!(
                     "tournament {} created ({}, preset {}, map {}); published seed: {}",
-                    t.id, t.rulebook, t.preset, t.variant, t.seed
-                );
+                    t.id,
+                    t.rulebook,
+                    t.preset,
+                    t.variant,
+                    t.seed
+                )?;
                 Ok(())
             }
             Command::AddDirector { id, address, tz } => {
                 let d = tournament::add_director(&pool, &id, &address, &tz).await?;
-                println!(
+                outln!(
                     "{} directs {id} (secret for command mails: {})",
-                    d.address, d.secret
-                );
+                    d.address,
+                    d.secret
+                )?;
                 Ok(())
             }
             Command::AddEntrant {
@@ -199,7 +204,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     declined: false,
                 };
                 tournament::add_entrant(&mut c, &t, &e).await?;
-                println!("{} signed up for {id}", e.address);
+                outln!("{} signed up for {id}", e.address)?;
                 Ok(())
             }
             Command::Round { id } => {
@@ -222,7 +227,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 let t = tournament::get(&mut c, &id).await?;
                 let table = tournament::table_of(&mut c, &t, round).await?;
                 drop(c);
-                print!(
+                out!(
                     "{}",
                     chancery::outgoing::render::standings_table(
                         &t.id,
@@ -231,7 +236,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         table.games,
                         &table.names,
                     )
-                );
+                )?;
                 if let Some(path) = csv {
                     std::fs::write(&path, chancery::standings::csv(&table.standings))?;
                     eprintln!("CSV written to {}", path.display());

@@ -28,6 +28,12 @@ pub enum AdminError {
     Rules(String),
     #[error("cannot make a secret: {0}")]
     Secret(String),
+    #[error(
+        "a player's secret needs at least {MIN_SECRET_CHARS} characters (it is masked wherever the \
+         player's mail is quoted, and a short one would mask ordinary words); leave it out for a \
+         generated one"
+    )]
+    ShortSecret,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -80,6 +86,11 @@ pub async fn create_game_in(
     Ok(rules)
 }
 
+/// The shortest secret a GM may choose for a player: the echo masks the secret wherever it
+/// appears in the lines it quotes, and a secret of a few letters ("bur") is found inside
+/// ordinary orders and words.
+pub const MIN_SECRET_CHARS: usize = 8;
+
 /// A player to register.
 pub struct NewPlayer<'a> {
     pub game: &'a str,
@@ -115,6 +126,9 @@ pub async fn add_player_in(
     }
     // From the OS random generator: at least 64 bits, in words a player can type.
     let secret = match p.secret {
+        Some(s) if s.trim().chars().count() < MIN_SECRET_CHARS => {
+            return Err(AdminError::ShortSecret);
+        }
         Some(s) => s.to_string(),
         None => super::secret::generate().map_err(AdminError::Secret)?,
     };
@@ -156,6 +170,79 @@ pub async fn add_member(
     };
     store::add_member(&mut c, &g.id, &m, now).await?;
     Ok(m)
+}
+
+/// Add an observer at the console, in one transaction with their first mail if the game is
+/// under way ([`welcome_observer`]).
+pub async fn add_observer(
+    pool: &SqlitePool,
+    env: &super::Env,
+    game: &str,
+    address: &str,
+    tz: &str,
+    now: Ts,
+) -> super::Result<store::MemberRow> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let g = store::game(&mut tx, game)
+        .await?
+        .ok_or_else(|| EngineError::NoGame(game.to_string()))?;
+    if tz != "UTC" && tz.parse::<chrono_tz::Tz>().is_err() {
+        return Err(EngineError::Refused(
+            AdminError::UnknownTimeZone(tz.to_string()).to_string(),
+        ));
+    }
+    let m = store::MemberRow {
+        role: store::Role::Observer,
+        address: address.to_ascii_lowercase(),
+        name: String::new(),
+        tz: tz.to_string(),
+        // Observers send no commands; the secret is never given out.
+        secret: super::secret::generate().map_err(EngineError::Refused)?,
+    };
+    store::add_member(&mut tx, &g.id, &m, now).await?;
+    welcome_observer(&mut tx, env, &g, &m.address, &m.tz, now).await?;
+    tx.commit().await?;
+    Ok(m)
+}
+
+/// An observer's first mail, when they are added to a game under way (added before the start,
+/// the start mail is their first): what they will receive, and how to stop it, since they did
+/// not ask for it themselves (`OBSERVER REMOVE` with their own address, from their own mail).
+/// Returns whether it was sent.
+pub(super) async fn welcome_observer(
+    c: &mut sqlx::SqliteConnection,
+    env: &super::Env,
+    g: &store::GameRow,
+    address: &str,
+    tz: &str,
+    now: Ts,
+) -> super::Result<bool> {
+    if g.status != store::GameStatus::Active {
+        return Ok(false);
+    }
+    let Some(p) = store::current_phase(c, &g.id).await? else {
+        return Ok(false);
+    };
+    let rules = rules_of(g)?;
+    let reader = compose::StartReader {
+        address,
+        tz,
+        power: "",
+        role: "observer",
+        secret: "",
+        takeover: None,
+        joined: true,
+    };
+    let mails = match compose::start(env, g, &rules, &p.phase, p.deadline, &reader) {
+        Ok(m) => vec![m],
+        Err(e) => {
+            let masters = super::masters_for(c, env, Some(g)).await?;
+            let key = format!("observer|{}|{address}", g.id);
+            super::compose_failed_mails(env, Some(g), &masters, &e, &key)
+        }
+    };
+    store::enqueue_many(c, &mails, now).await?;
+    Ok(true)
 }
 
 /// A master's command at the console: done in one transaction, audited as `console`.
@@ -284,6 +371,7 @@ pub(super) async fn start_in(
                 role: "player",
                 secret: &p.secret,
                 takeover: None,
+                joined: false,
             })
             .collect();
         readers.extend(members.iter().map(|m| compose::StartReader {
@@ -297,6 +385,7 @@ pub(super) async fn start_in(
             },
             secret: if m.role.is_master() { &m.secret } else { "" },
             takeover: None,
+            joined: false,
         }));
         let mut mails = Vec::new();
         for r in &readers {

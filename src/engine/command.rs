@@ -283,7 +283,17 @@ async fn run(
                 secret: secret::generate().map_err(EngineError::Refused)?,
             };
             match store::add_member(c, &g.id, &m, now).await {
-                Ok(()) => Ok(Done::ok(format!("{address} observes {}", g.id))),
+                Ok(()) => {
+                    // They did not ask for the mails to come: the first one says how to stop.
+                    let told = if super::admin::welcome_observer(c, env, g, address, &m.tz, now)
+                        .await?
+                    {
+                        "they were sent a first mail saying how to stop being sent the game's mail"
+                    } else {
+                        "their start mail will say how to stop being sent the game's mail"
+                    };
+                    Ok(Done::ok(format!("{address} observes {}; {told}", g.id)))
+                }
                 Err(StoreError::MemberExists { .. }) => Ok(Done::refused(format!(
                     "{address} already has a part in {}",
                     g.id
@@ -479,6 +489,7 @@ async fn replace(
     }
     let secret = secret::generate().map_err(EngineError::Refused)?;
     store::replace_player(c, &g.id, &name, &p.phase, address, &secret, permanent, now).await?;
+    store::forget_player_choices(c, &g.id, &name).await?;
     let board = board_from_json(map, &p.board, &p.phase)?;
     let standing: Vec<String> = store::standing_orders(c, &g.id, &p.phase)
         .await?
@@ -512,6 +523,7 @@ async fn replace(
         role: "player",
         secret: &secret,
         takeover: Some(takeover),
+        joined: false,
     };
     let welcome = compose::start(env, g, &rules, &p.phase, p.deadline, &reader);
     let told = compose::announcement(
@@ -542,7 +554,8 @@ async fn replace(
     store::enqueue_many(c, &mails, now).await?;
     Ok(Done::ok(format!(
         "{address} plays {name} from {} on ({kind} replacement of {}); they were sent a welcome \
-         with a new secret, and {} was told",
+         with a new secret, and {} was told. The abbreviations, unavailable periods, conditional \
+         orders and votes of {name} were cleared: the new player makes their own",
         p.phase, old.address, old.address
     )))
 }

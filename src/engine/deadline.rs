@@ -1067,6 +1067,8 @@ fn adjudicate_phase(
         &written,
         &missing_names,
         &f.press,
+        // The server's secret: no reader can work out the order (WM D.X(2), Maharajiad B.XI(2)).
+        env.key.bytes(),
         (!told.is_empty()).then(|| told.join("\n\n")),
         (!over).then_some(next_deadline),
     );

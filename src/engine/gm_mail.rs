@@ -1,6 +1,7 @@
 //! A master's command mail (subject `<game> GM`): from one of the game's masters only, who is
 //! authenticated as a player is (secret and/or DKIM, WM D.X(6)); each command line is done in
-//! the message's transaction and answered line by line.
+//! the message's transaction and answered line by line. The one exception: an observer's own
+//! `OBSERVER REMOVE <their address>`, which stops the game's mail to them.
 
 use super::command::{Actor, execute};
 use super::*;
@@ -46,11 +47,25 @@ pub(super) async fn command_mail(
     let from = msg.from_address.clone().unwrap_or_default();
     let rules = rules_of(g)?;
     let read = read_commands(&msg.lines);
-    let master = store::members(c, &g.id)
-        .await?
-        .into_iter()
-        .find(|m| m.role.is_master() && m.address.eq_ignore_ascii_case(&from));
+    let members = store::members(c, &g.id).await?;
+    let master = members
+        .iter()
+        .find(|m| m.role.is_master() && m.address.eq_ignore_ascii_case(&from))
+        .cloned();
+    // An observer the GM added never asked for the game's mail: their own mail saying
+    // `OBSERVER REMOVE <their address>`, and nothing else, stops it, without a secret (they
+    // were never given one; a forger can only stop mail its owner can stop alike).
+    let observer_leaving = master.is_none()
+        && members
+            .iter()
+            .any(|m| m.role == store::Role::Observer && m.address.eq_ignore_ascii_case(&from))
+        && !read.lines.is_empty()
+        && read.lines.iter().all(|l| {
+            matches!(&l.read, Ok(crate::commands::GmCommand::ObserverRemove(a))
+                if a.eq_ignore_ascii_case(&from))
+        });
     let refusal = match &master {
+        None if observer_leaving => None,
         None => Some(format!(
             "commands for game {} are accepted only from its masters; {from} is not one",
             g.id

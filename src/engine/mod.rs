@@ -30,6 +30,7 @@ mod order_mail;
 mod query_mail;
 mod receipt;
 mod receive;
+mod retention;
 pub mod secret;
 mod td_mail;
 pub mod tournament;
@@ -39,6 +40,7 @@ pub use deadline::*;
 use order_mail::*;
 use receipt::*;
 pub use receive::*;
+pub use retention::purge_expired;
 
 /// Why the engine could not finish a message or a tick (its transaction is rolled back).
 #[derive(Debug, thiserror::Error)]

@@ -135,7 +135,9 @@ pub(super) async fn query_mail(
                 None => "HISTORY".to_string(),
             };
             let body = if chosen.is_empty() {
-                "No results have been mailed to this address for that yet.\n".to_string()
+                "No results mailed to this address for that are on hand: none yet, or only \
+                 older ones than the server keeps.\n"
+                    .to_string()
             } else {
                 chosen
                     .iter()

@@ -94,11 +94,22 @@ pub(super) async fn command_mail(
     let mut lines = Vec::new();
     for l in &read.lines {
         let (ok, answer) = match &l.read {
-            Ok(cmd) => match tournament::execute(c, env, t, cmd, ctx.key, now).await {
-                Ok(done) => (true, done),
-                Err(EngineError::Refused(why)) => (false, why),
-                Err(e) => return Err(e),
-            },
+            // All or nothing, as at the console: a refused command leaves nothing it wrote
+            // (a ROUND refused on board k keeps none of boards 1..k-1, nor their start mails).
+            Ok(cmd) => {
+                store::begin_command(c).await?;
+                match tournament::execute(c, env, t, cmd, ctx.key, now).await {
+                    Ok(done) => {
+                        store::keep_command(c).await?;
+                        (true, done)
+                    }
+                    Err(EngineError::Refused(why)) => {
+                        store::undo_command(c).await?;
+                        (false, why)
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
             Err(e) => (false, e.clone()),
         };
         lines.push(CommandReplyLine {

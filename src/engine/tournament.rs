@@ -573,12 +573,16 @@ pub async fn standings_input(
 }
 
 /// The standings of the latest round, with how many of its games are over, and the names to
-/// show (an entrant's name, else their address).
+/// show.
 pub struct Table {
     pub standings: Standings,
     pub finished: usize,
     pub games: usize,
+    /// For the directors and the console: an entrant's name, else their address.
     pub names: HashMap<String, String>,
+    /// For every player (released standings): an entrant's name, else "player N" by sign-up
+    /// order; never an address.
+    pub public_names: HashMap<String, String>,
 }
 
 /// The standings now: the latest round's (round one before any is made).
@@ -611,6 +615,9 @@ pub async fn table_of(
         .iter()
         .filter(|g| i64::from(g.round) == round)
         .count();
+    let standings = standings::standings(&input, round as u8);
+    let signed_up = store::entrants_in_sign_up_order(c, &t.id).await?;
+    let public_names = public_names(&entrants, &signed_up, &standings);
     let names = entrants
         .into_iter()
         .map(|e| {
@@ -623,11 +630,51 @@ pub async fn table_of(
         })
         .collect();
     Ok(Table {
-        standings: standings::standings(&input, round as u8),
+        standings,
         finished,
         games,
         names,
+        public_names,
     })
+}
+
+/// The names every player may read: an entrant's own, else "player N" (N their place in the
+/// sign-up order); anyone else the standings name (a replacement who is no entrant) "player N"
+/// after them, in the order they appear. Players' addresses are theirs to give, not the TD's.
+fn public_names(
+    entrants: &[EntrantRow],
+    signed_up: &[String],
+    s: &Standings,
+) -> HashMap<String, String> {
+    let mut names: HashMap<String, String> = HashMap::new();
+    let mut number = 0;
+    let mut next = |names: &mut HashMap<String, String>, address: &str| {
+        if names.contains_key(address) {
+            return;
+        }
+        number += 1;
+        let named = entrants
+            .iter()
+            .find(|e| e.address == address)
+            .map(|e| e.name.trim())
+            .filter(|n| !n.is_empty());
+        let shown = named.map_or_else(|| format!("player {number}"), str::to_string);
+        names.insert(address.to_string(), shown);
+    };
+    for a in signed_up {
+        next(&mut names, a);
+    }
+    let shown = s
+        .players
+        .iter()
+        .map(|p| &p.player)
+        .chain(s.best_country.iter().map(|b| &b.player))
+        .chain(&s.advancing)
+        .chain(&s.winner);
+    for a in shown {
+        next(&mut names, a);
+    }
+    names
 }
 
 /// Mail the standings now to the directors, and to every entrant too if `everyone` (the TD
@@ -646,7 +693,12 @@ pub async fn mail_standings(
         &table.standings,
         table.finished,
         table.games,
-        &table.names,
+        // Released, every player reads it: names, never addresses.
+        if everyone {
+            &table.public_names
+        } else {
+            &table.names
+        },
     );
     let mut to: Vec<String> = store::directors(c, &t.id)
         .await?
@@ -654,7 +706,7 @@ pub async fn mail_standings(
         .map(|d| d.address)
         .collect();
     if everyone {
-        // Every entrant: the table names each one by address.
+        // Every entrant (the table's keys are their addresses).
         to.extend(table.names.keys().cloned());
     }
     to.sort();

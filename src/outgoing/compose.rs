@@ -346,6 +346,8 @@ pub struct StartReader<'a> {
     pub secret: &'a str,
     /// Set when the reader replaces a player mid-game.
     pub takeover: Option<render::TakeoverView>,
+    /// The reader joins a game under way (an observer added mid-game).
+    pub joined: bool,
 }
 
 /// The start mail of a game to one reader: the power, the first deadline, the secret, how to
@@ -404,6 +406,8 @@ pub fn start(
             })
             .collect(),
         takeover: reader.takeover.clone(),
+        address: reader.address.to_string(),
+        joined: reader.joined,
     };
     let r = rendered(
         render::start(&v),
@@ -429,6 +433,8 @@ pub fn start(
                 "{}|takeover|{phase}|{}|{}",
                 g.id, reader.address, reader.secret
             ),
+            // An observer added mid-game (again after a removal, perhaps): one a phase.
+            None if reader.joined => format!("{}|joined|{phase}|{}", g.id, reader.address),
             None => format!("{}|start|{}", g.id, reader.address),
         },
         &g.gm_address,
@@ -810,6 +816,28 @@ pub fn acknowledgement(
     ))
 }
 
+/// A keyed order of `n` items: the indices `0..n` sorted by SHA-256 of the key, the context
+/// and the index. The same key and context give the same order; without the key it cannot be
+/// predicted or inverted. `key` is a secret (a game's press key today; a server-wide secret
+/// can be passed the same way); `context` keeps the orders of two phases unrelated.
+pub fn keyed_order(key: &[u8], context: &str, n: usize) -> Vec<usize> {
+    use sha2::{Digest, Sha256};
+    let mut ranked: Vec<([u8; 32], usize)> = (0..n)
+        .map(|i| {
+            let mut h = Sha256::new();
+            // Lengths first: no two (key, context) pairs hash the same bytes.
+            h.update((key.len() as u64).to_be_bytes());
+            h.update(key);
+            h.update((context.len() as u64).to_be_bytes());
+            h.update(context.as_bytes());
+            h.update((i as u64).to_be_bytes());
+            (h.finalize().into(), i)
+        })
+        .collect();
+    ranked.sort_unstable();
+    ranked.into_iter().map(|(_, i)| i).collect()
+}
+
 /// What an adjudication says, for everyone: built once a phase, rendered for each reader by
 /// [`results`].
 #[allow(clippy::too_many_arguments)]
@@ -821,6 +849,7 @@ pub fn results_view(
     written: &HashMap<String, Vec<StandingOrder>>,
     missing: &[String],
     press: &[PressRow],
+    press_key: &[u8],
     told: Option<String>,
     next_deadline: Option<Ts>,
 ) -> render::ResultsView {
@@ -888,7 +917,14 @@ pub fn results_view(
     let (centres, unowned) = render::centre_views(map, &adj.next);
     let mut white = Vec::new();
     let mut grey = Vec::new();
-    for p in press {
+    // Never in the order it came (WM D.X(2); Maharajiad B.XI(2)): black or grey press sent in
+    // one mail with its author's white press would sit right beside it. A secret key orders
+    // the phase's press; every reader gets the same order, none can work it out.
+    let context = format!("press|{}|{}", g.id, adj.phase);
+    for p in keyed_order(press_key, &context, press.len())
+        .into_iter()
+        .filter_map(|i| press.get(i))
+    {
         // Press whose recipients cannot be read is never published (to all, as it once was).
         let Ok(to) = serde_json::from_str::<Vec<String>>(&p.recipients) else {
             continue;
@@ -1113,4 +1149,34 @@ pub fn reminder(
         &p.address,
         r,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::keyed_order;
+
+    #[test]
+    fn wm_d_x_2_the_keyed_order_is_a_permutation_fixed_by_its_key_and_context() {
+        let a = keyed_order(b"key one", "press|S1901M", 12);
+        let mut sorted = a.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..12).collect::<Vec<_>>(), "every item once");
+        assert_eq!(
+            a,
+            keyed_order(b"key one", "press|S1901M", 12),
+            "reproducible"
+        );
+        assert_ne!(a, (0..12).collect::<Vec<_>>(), "not the order of arrival");
+        assert_ne!(
+            a,
+            keyed_order(b"key two", "press|S1901M", 12),
+            "another key"
+        );
+        assert_ne!(
+            a,
+            keyed_order(b"key one", "press|F1901M", 12),
+            "another phase"
+        );
+        assert!(keyed_order(b"", "", 0).is_empty());
+    }
 }

@@ -397,6 +397,10 @@ pub struct StartView {
     pub changed: Vec<ChangedOption>,
     /// Set when the reader takes over a power mid-game (WM B.8).
     pub takeover: Option<TakeoverView>,
+    /// The reader's own address (an observer's stop line names it).
+    pub address: String,
+    /// The reader joins a game under way (an observer added mid-game): no "has started".
+    pub joined: bool,
 }
 
 /// What a replacement player takes over: the position and the orders standing for it.
@@ -601,7 +605,8 @@ pub struct WhitePress {
 }
 
 /// Grey press. There is deliberately no author field: the author is never revealed (WM
-/// D.X(2), Maharajiad B.XI(2)). Give grey press in order of receipt, never grouped by author.
+/// D.X(2), Maharajiad B.XI(2)). Grey press comes in the game's keyed order
+/// ([`crate::outgoing::compose::keyed_order`]), never in the order of receipt nor by author.
 #[derive(Serialize, Clone, Debug, Default)]
 pub struct GreyPress {
     /// The recipient powers; empty or `ALL`: everyone.

@@ -11,51 +11,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
-/// Keep a mailbox reader running: a reader task that dies anyway (a panic outside the
-/// per-message isolation) is restarted with backoff, and the masters are told.
-pub(super) async fn supervise_mailbox(
-    shared: Arc<Shared>,
-    name: &'static str,
-    cfg: ServerConfig,
-    mut shutdown: watch::Receiver<bool>,
-) {
-    let mut backoff = Duration::from_secs(1);
-    loop {
-        let task = tokio::spawn(mailbox_task(
-            shared.clone(),
-            name,
-            cfg.clone(),
-            shutdown.clone(),
-        ));
-        match task.await {
-            Ok(()) => return,
-            Err(e) => {
-                let why = if e.is_panic() {
-                    engine::panic_text(e.into_panic().as_ref())
-                } else {
-                    "cancelled".to_string()
-                };
-                tracing::error!("{name} mailbox task died ({why}); restarting in {backoff:?}");
-                let hour = shared.clock.now().div_euclid(3600);
-                alert(
-                    &shared,
-                    &format!("mailbox-died|{name}|{hour}"),
-                    &format!("the {name} mailbox reader died and was restarted"),
-                    &format!(
-                        "The reader of the {name} mailbox stopped on an unexpected error and was\n\
-                         restarted (in {backoff:?}). Error: {why}\n"
-                    ),
-                )
-                .await;
-                if pause(&mut shutdown, backoff).await {
-                    return;
-                }
-                backoff = (backoff * 2).min(Duration::from_secs(60));
-            }
-        }
-    }
-}
-
 /// Per connection-independent state of one mailbox reader.
 #[derive(Default)]
 struct Reader {
@@ -71,7 +26,7 @@ const MAX_ATTEMPTS: u32 = 3;
 /// Messages fetched per IMAP round: the backlog is never read into memory in one go.
 const FETCH_BATCH: usize = 50;
 
-async fn mailbox_task(
+pub(super) async fn mailbox_task(
     shared: Arc<Shared>,
     name: &'static str,
     cfg: ServerConfig,

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{Notify, watch};
 
-use mailbox::supervise_mailbox;
+use mailbox::mailbox_task;
 use outbox::outbox_task;
 use scheduler::scheduler_task;
 
@@ -190,25 +190,36 @@ pub async fn serve_with(
         .map(|a| a.to_server_config(base))
         .transpose()?;
     tracing::info!("serving; database {}", db.display());
-    let mut tasks = vec![
-        tokio::spawn(supervise_mailbox(
+    // Every task is supervised: one that dies anyway (a panic outside its own isolation) is
+    // restarted with backoff and the masters are told; a dead scheduler would otherwise
+    // stop every deadline while mail is still acknowledged.
+    let mut tasks = Vec::new();
+    for (name, cfg) in [("gm", gm), ("confirm", confirm)] {
+        let (s, stop) = (shared.clone(), shutdown.clone());
+        tasks.push(tokio::spawn(supervise(
             shared.clone(),
-            "gm",
-            gm,
+            Task::Mailbox(name),
+            FIRST_BACKOFF,
             shutdown.clone(),
-        )),
-        tokio::spawn(supervise_mailbox(
-            shared.clone(),
-            "confirm",
-            confirm,
-            shutdown.clone(),
-        )),
-        tokio::spawn(outbox_task(shared.clone(), smtp, archive, shutdown.clone())),
-    ];
+            move || mailbox_task(s.clone(), name, cfg.clone(), stop.clone()),
+        )));
+    }
+    let (s, stop) = (shared.clone(), shutdown.clone());
+    tasks.push(tokio::spawn(supervise(
+        shared.clone(),
+        Task::Outbox,
+        FIRST_BACKOFF,
+        shutdown.clone(),
+        move || outbox_task(s.clone(), smtp.clone(), archive.clone(), stop.clone()),
+    )));
     if which.scheduler {
-        tasks.push(tokio::spawn(scheduler_task(
+        let (s, stop) = (shared.clone(), shutdown.clone());
+        tasks.push(tokio::spawn(supervise(
             shared.clone(),
+            Task::Scheduler,
+            FIRST_BACKOFF,
             shutdown.clone(),
+            move || scheduler_task(s.clone(), stop.clone()),
         )));
     }
     let _ = shutdown.wait_for(|s| *s).await;
@@ -218,6 +229,77 @@ pub async fn serve_with(
     shared.pool.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The server's long-running tasks, as the masters' alerts name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Task {
+    /// The reader of the named mailbox.
+    Mailbox(&'static str),
+    Outbox,
+    Scheduler,
+}
+
+impl std::fmt::Display for Task {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Task::Mailbox(name) => write!(f, "the {name} mailbox reader"),
+            Task::Outbox => f.write_str("the outbox sender"),
+            Task::Scheduler => f.write_str("the scheduler (deadlines, reminders, digests)"),
+        }
+    }
+}
+
+/// The wait before a dead task's first restart; it doubles with each death, to a minute.
+const FIRST_BACKOFF: Duration = Duration::from_secs(1);
+
+/// Keep a task running until shutdown: `start` makes a fresh run of it. A run that ends by
+/// itself (on shutdown) ends the supervision; a run that dies (a panic outside the task's own
+/// isolation) is restarted after `backoff`, doubled each time up to a minute, and the masters
+/// are told (once an hour per task: a task dying in a loop is one alert, not thousands).
+pub(super) async fn supervise<F, Fut>(
+    shared: Arc<Shared>,
+    task: Task,
+    mut backoff: Duration,
+    mut shutdown: watch::Receiver<bool>,
+    start: F,
+) where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    loop {
+        match tokio::spawn(start()).await {
+            Ok(()) => return,
+            Err(e) => {
+                let why = if e.is_panic() {
+                    engine::panic_text(e.into_panic().as_ref())
+                } else {
+                    "cancelled".to_string()
+                };
+                tracing::error!("{task} died ({why}); restarting in {backoff:?}");
+                let hour = shared.clock.now().div_euclid(3600);
+                let key = match task {
+                    Task::Mailbox(name) => format!("mailbox-died|{name}|{hour}"),
+                    Task::Outbox => format!("task-died|outbox|{hour}"),
+                    Task::Scheduler => format!("task-died|scheduler|{hour}"),
+                };
+                alert(
+                    &shared,
+                    &key,
+                    &format!("{task} died and was restarted"),
+                    &format!(
+                        "One of Chancery's tasks, {task}, stopped on an unexpected error and\n\
+                         is restarted in {backoff:?}. Error: {why}\n"
+                    ),
+                )
+                .await;
+                if pause(&mut shutdown, backoff).await {
+                    return;
+                }
+                backoff = (backoff * 2).min(Duration::from_secs(60));
+            }
+        }
+    }
 }
 
 pub(super) fn stopping(s: &watch::Receiver<bool>) -> bool {
@@ -264,6 +346,78 @@ mod clock_tests {
             FastClock::new(5, 0).factor,
             1,
             "never slower than real time"
+        );
+    }
+}
+
+#[cfg(test)]
+mod supervise_tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[tokio::test]
+    async fn a_task_that_dies_is_restarted_and_the_masters_are_told() {
+        // Issue 21: the scheduler ran unsupervised; one panic outside a game's isolation
+        // stopped every deadline for good, silently. Every task now runs under `supervise`.
+        let dir = std::env::temp_dir().join(format!("chancery-supervise-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let pool = store::open(&dir.join("chancery.sqlite"))
+            .await
+            .expect("open");
+        let shared = Arc::new(Shared {
+            pool: pool.clone(),
+            env: Env {
+                masters: vec!["td@example.test".into()],
+                alert_from: "gm@example.test".into(),
+                message_id_domain: "chancery.example.test".into(),
+                ..Env::default()
+            },
+            clock: Arc::new(SystemClock),
+            outbox_ready: Notify::new(),
+            schedule_changed: Notify::new(),
+            poll_now: Notify::new(),
+            poll: Duration::from_secs(1),
+            grace: 5,
+            live: std::sync::Mutex::new(HashMap::new()),
+            started: Instant::now(),
+        });
+        let runs = Arc::new(AtomicUsize::new(0));
+        let counted = runs.clone();
+        let (_stop, shutdown) = watch::channel(false);
+        // The first run dies; the second ends as a task does on shutdown.
+        supervise(
+            shared,
+            Task::Scheduler,
+            Duration::ZERO,
+            shutdown,
+            move || {
+                let runs = counted.clone();
+                async move {
+                    if runs.fetch_add(1, Ordering::SeqCst) == 0 {
+                        panic!("a bug outside the per-game isolation");
+                    }
+                }
+            },
+        )
+        .await;
+        assert_eq!(runs.load(Ordering::SeqCst), 2, "restarted once");
+        let mut c = pool.acquire().await.expect("conn");
+        let alerts = store::due_outbox(&mut c, Ts::MAX, 10)
+            .await
+            .expect("outbox");
+        let alert = alerts
+            .iter()
+            .find(|m| m.kind == store::MailKind::Alert && m.to_address == "td@example.test")
+            .expect("the masters are told");
+        assert!(
+            alert.subject.contains("the scheduler") && alert.subject.contains("restarted"),
+            "{}",
+            alert.subject
+        );
+        assert!(
+            alert.body.contains("a bug outside the per-game isolation"),
+            "{}",
+            alert.body
         );
     }
 }

@@ -140,18 +140,19 @@ async fn deadline_waits(shared: &Shared, game: &str, deadline: Ts) {
     .await;
 }
 
-/// Keep raw mail only as long as configured; the ledger rows stay.
+/// Keep what people wrote only as long as configured (raw mail, press, submissions, outgoing
+/// mail's bodies); the rows that say what happened stay.
 pub(super) async fn purge(shared: &Shared) {
     let now = shared.clock.now();
-    let before = now - shared.env.limits.raw_retention_days.max(1) * crate::policy::DAY;
-    match shared.pool.acquire().await {
-        Ok(mut c) => match store::purge_raw(&mut c, before, now).await {
-            Ok(0) => {}
-            Ok(n) => {
-                tracing::info!("purged the raw text of {n} message(s) older than the retention")
-            }
-            Err(e) => tracing::warn!("purge: {e}"),
-        },
+    match engine::purge_expired(&shared.pool, &shared.env.limits, now).await {
+        Ok(p) if p == store::Purged::default() => {}
+        Ok(p) => tracing::info!(
+            raw_mail = p.raw_mail,
+            press = p.press,
+            submissions = p.submissions,
+            outbox_bodies = p.outbox_bodies,
+            "purged what is older than the retention"
+        ),
         Err(e) => tracing::warn!("purge: {e}"),
     }
 }

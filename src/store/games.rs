@@ -67,7 +67,8 @@ pub async fn create_game(
     now: Ts,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO games (id, variant, rules, gm_address, confirm_address, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO games (id, variant, rules, gm_address, confirm_address, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(id)
     .bind(variant)
@@ -173,6 +174,32 @@ pub async fn replace_player(
     .bind(if permanent { "permanent" } else { "temporary" })
     .execute(&mut *c)
     .await?;
+    Ok(())
+}
+
+/// What a player chose for themselves, forgotten when another takes the power over: the new
+/// player made none of those choices. Their abbreviations list (WM D.III(1): a replacement
+/// registers their own with the first orders), their unavailable periods, one-off and weekly
+/// (WM D.VII(2)), their conditional retreat and adjustment orders (WM D.II(5)) and their votes
+/// (WM D.IX; Maharajiad B.X). The orders standing for the phase stay: the welcome lists them,
+/// and they are adjudicated unless the new player sends others.
+pub async fn forget_player_choices(
+    c: &mut SqliteConnection,
+    game: &str,
+    power: &str,
+) -> Result<()> {
+    for sql in [
+        "DELETE FROM abbreviation_lists WHERE game_id = $1 AND power = $2",
+        "DELETE FROM unavailable WHERE game_id = $1 AND power = $2",
+        "DELETE FROM conditional_orders WHERE game_id = $1 AND power = $2",
+        "DELETE FROM votes WHERE game_id = $1 AND power = $2",
+    ] {
+        sqlx::query(sql)
+            .bind(game)
+            .bind(power)
+            .execute(&mut *c)
+            .await?;
+    }
     Ok(())
 }
 

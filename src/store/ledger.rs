@@ -340,3 +340,51 @@ pub async fn purge_raw(c: &mut SqliteConnection, before: Ts, now: Ts) -> Result<
     .await?;
     Ok(r.rows_affected())
 }
+
+/// What one purge emptied, by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Purged {
+    pub raw_mail: u64,
+    pub press: u64,
+    pub submissions: u64,
+    pub outbox_bodies: u64,
+}
+
+/// Empty the bodies of press written before `before`, once its phase is over (press of a
+/// phase still open is yet to be published); the rows stay.
+pub async fn purge_press(c: &mut SqliteConnection, before: Ts) -> Result<u64> {
+    let r = sqlx::query(
+        "UPDATE press SET body = '' WHERE created_at < $1 AND body <> ''
+           AND NOT EXISTS (SELECT 1 FROM phases p
+                           WHERE p.game_id = press.game_id AND p.phase = press.phase
+                             AND p.adjudicated_at IS NULL)",
+    )
+    .bind(before)
+    .execute(&mut *c)
+    .await?;
+    Ok(r.rows_affected())
+}
+
+/// Empty what the reader understood of each submission made before `before` (its lines as
+/// written, press included); when and whether it came stay.
+pub async fn purge_submissions(c: &mut SqliteConnection, before: Ts) -> Result<u64> {
+    let r = sqlx::query("UPDATE submissions SET read = '' WHERE submitted_at < $1 AND read <> ''")
+        .bind(before)
+        .execute(&mut *c)
+        .await?;
+    Ok(r.rows_affected())
+}
+
+/// Empty the bodies of outgoing mail made before `before` that is done with (sent, or given
+/// up): start mails carry secrets, results carry press. Mail still to send is never touched;
+/// the rows (Message-IDs, recipients, subjects) stay.
+pub async fn purge_outbox_bodies(c: &mut SqliteConnection, before: Ts) -> Result<u64> {
+    let r = sqlx::query(
+        "UPDATE outbox SET body = '' WHERE created_at < $1 AND body <> ''
+           AND (sent_at IS NOT NULL OR failed_at IS NOT NULL)",
+    )
+    .bind(before)
+    .execute(&mut *c)
+    .await?;
+    Ok(r.rows_affected())
+}

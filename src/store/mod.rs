@@ -55,6 +55,28 @@ pub use tournaments::*;
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+/// One command of a mail, inside the mail's transaction, undone alone when it is refused: a
+/// director's ROUND refused on its third board leaves no first two behind, as the console's
+/// own transaction would not (SQLite savepoints; [`keep_command`] or [`undo_command`] ends it).
+pub async fn begin_command(c: &mut SqliteConnection) -> Result<()> {
+    sqlx::query("SAVEPOINT command").execute(&mut *c).await?;
+    Ok(())
+}
+
+/// The command since [`begin_command`] stands.
+pub async fn keep_command(c: &mut SqliteConnection) -> Result<()> {
+    sqlx::query("RELEASE command").execute(&mut *c).await?;
+    Ok(())
+}
+
+/// Everything the command wrote since [`begin_command`] is undone; the mail's transaction goes
+/// on.
+pub async fn undo_command(c: &mut SqliteConnection) -> Result<()> {
+    sqlx::query("ROLLBACK TO command").execute(&mut *c).await?;
+    sqlx::query("RELEASE command").execute(&mut *c).await?;
+    Ok(())
+}
+
 /// Open (creating if needed) the database file, in WAL mode, and apply the migrations.
 pub async fn open(path: &Path) -> Result<SqlitePool> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {

@@ -53,7 +53,7 @@ pub async fn phase_boards(c: &mut SqliteConnection, game: &str) -> Result<Vec<(S
 }
 
 /// The results mails sent to `address` in a game, oldest first: (subject, body). At most
-/// `limit`, the latest ones.
+/// `limit`, the latest ones; not those whose body is past the retention.
 pub async fn results_sent_to(
     c: &mut SqliteConnection,
     game: &str,
@@ -64,7 +64,7 @@ pub async fn results_sent_to(
         "SELECT subject, body FROM (
              SELECT id, subject, body FROM outbox
              WHERE game_id = $1 AND to_address = $2 AND kind = 'results'
-               AND superseded_at IS NULL
+               AND superseded_at IS NULL AND body <> ''
              ORDER BY id DESC LIMIT $3)
          ORDER BY id",
     )

@@ -171,6 +171,20 @@ pub async fn entrants(c: &mut SqliteConnection, tournament: &str) -> Result<Vec<
     .await?)
 }
 
+/// A tournament's entrants' addresses in the order they signed up: "player N" in what every
+/// player reads, for an entrant who gave no name.
+pub async fn entrants_in_sign_up_order(
+    c: &mut SqliteConnection,
+    tournament: &str,
+) -> Result<Vec<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT address FROM entrants WHERE tournament_id = $1 ORDER BY rowid")
+            .bind(tournament)
+            .fetch_all(&mut *c)
+            .await?,
+    )
+}
+
 /// An entrant declines the next round (WM C.10, Maharajiad A.21); false if no such entrant.
 pub async fn set_declined(
     c: &mut SqliteConnection,

@@ -418,9 +418,11 @@ fn redact_all(out: &mut MailRead, secret: &str) {
         }
     };
     r(&mut out.subject);
+    // The lines as written are masked; the canonical order is not: it is made of the map's own
+    // codes, and masking a secret that happens to spell one ("bur") would turn a well-read
+    // `A PAR - BUR` into `A PAR - [secret]` in the echo.
     for o in &mut out.orders {
         r(&mut o.text);
-        ro(&mut o.order);
         ro(&mut o.message);
     }
     for p in &mut out.press {
@@ -626,6 +628,16 @@ mod tests {
         assert_eq!(r.errors.len(), 2, "{:?}", r.errors);
         assert!(r.errors[0].why.contains("not counted"), "{:?}", r.errors);
         assert!(r.errors[1].why.contains("is no proposal"), "{:?}", r.errors);
+    }
+
+    #[test]
+    fn a_secret_is_masked_in_the_lines_quoted_never_in_the_canonical_orders() {
+        // Issue 21: the GM-chosen secret "bur" turned the echo of A Mun - Bur into
+        // "A MUN - [secret]".
+        let r = read("From: p@x.test\nSubject: wm1 GERMANY S1901M\n\nSECRET bur\nA Mun - Bur\n");
+        let o = &r.orders[0];
+        assert_eq!(o.order.as_deref(), Some("A MUN - BUR"));
+        assert_eq!(o.text, "A Mun - [secret]");
     }
 
     #[test]
