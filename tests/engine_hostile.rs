@@ -1010,3 +1010,223 @@ async fn press_submissions_and_sent_mail_bodies_are_kept_for_the_retention_time_
     );
     assert_eq!(bodies.len(), purged.outbox_bodies as usize + 1);
 }
+
+/// Orders from player `i` (0-based) for game wm1.
+fn orders_of(i: usize, lines: &str) -> Vec<u8> {
+    raw(
+        &player(i),
+        "gm@example.test",
+        &format!("wm1 {} S1901M", POWERS[i]),
+        "",
+        &orders(i, lines),
+    )
+}
+
+/// Process `mails` (UID, bytes) of the GM box as one batch, as the mailbox reader does.
+async fn batch(pool: &SqlitePool, mails: &[(u32, &[u8])]) -> engine::BatchRun {
+    let readings: Vec<engine::Reading> = mails.iter().map(|(_, m)| engine::read(m)).collect();
+    let queued: Vec<engine::Queued> = mails
+        .iter()
+        .zip(&readings)
+        .map(|((uid, m), reading)| engine::Queued {
+            inc: Incoming {
+                mailbox: "gm",
+                uidvalidity: 1,
+                uid: *uid,
+                raw: m,
+                arrived: None,
+            },
+            reading,
+            span: tracing::info_span!(
+                "message",
+                uid = *uid,
+                game = tracing::field::Empty,
+                power = tracing::field::Empty
+            ),
+        })
+        .collect();
+    engine::process_batch(pool, &env(), &queued, T0 + 60)
+        .await
+        .expect("the batch commits")
+}
+
+/// The UIDs of the GM box in the ledger.
+async fn ledger_uids(pool: &SqlitePool) -> Vec<i64> {
+    let mut c = pool.acquire().await.expect("conn");
+    sqlx::query_scalar("SELECT uid FROM ledger WHERE mailbox = 'gm' ORDER BY uid")
+        .fetch_all(&mut *c)
+        .await
+        .expect("ledger")
+}
+
+/// Whom the acknowledgements go to.
+async fn acked(pool: &SqlitePool) -> Vec<String> {
+    outbox(pool)
+        .await
+        .into_iter()
+        .filter(|o| o.0 == "ack")
+        .map(|o| o.1)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_message_that_fails_in_a_batch_leaves_nothing_and_the_ones_before_it_commit() {
+    // Issue 22, point 4: messages are committed a group at a time, each in a savepoint of its
+    // own. France's submission cannot be written here (the store refuses it after France's
+    // standing orders were written): France's message must leave nothing behind, Austria's
+    // before it must commit, and England's after it is left for the next batch.
+    let pool = setup("batch-commit", &["wm1"]).await;
+    {
+        let mut c = pool.acquire().await.expect("conn");
+        sqlx::query(
+            "CREATE TRIGGER refuse_france BEFORE INSERT ON submissions WHEN NEW.power = 'FRANCE'
+             BEGIN SELECT RAISE(ABORT, 'the store refuses France'); END",
+        )
+        .execute(&mut *c)
+        .await
+        .expect("trigger");
+    }
+    let (austria, france, england) = (
+        orders_of(0, "A Vie - Gal"),
+        orders_of(2, "A Par - Bur"),
+        orders_of(1, "F Lon - Nth"),
+    );
+    let run = batch(&pool, &[(1, &austria), (2, &france), (3, &england)]).await;
+    assert_eq!(run.done, vec![Processed::Accepted]);
+    assert!(
+        matches!(&run.failed, Some(engine::Failure::Error(e)) if e.contains("the store refuses France")),
+        "{:?}",
+        run.failed
+    );
+    assert_eq!(ledger_uids(&pool).await, vec![1]);
+    assert_eq!(acked(&pool).await, vec![player(0)]);
+    assert_eq!(standing(&pool, "AUSTRIA").await, vec!["A VIE - GAL"]);
+    assert!(standing(&pool, "FRANCE").await.is_empty(), "undone");
+    {
+        let mut c = pool.acquire().await.expect("conn");
+        let kept: i64 = sqlx::query_scalar("SELECT count(*) FROM messages WHERE uid = 2")
+            .fetch_one(&mut *c)
+            .await
+            .expect("messages");
+        assert_eq!(kept, 0, "France's raw mail went with its savepoint");
+    }
+    // The reader goes on: England's in a new batch; France's alone fails again, and is set
+    // aside once it has failed too often.
+    let run = batch(&pool, &[(3, &england)]).await;
+    assert_eq!((run.done, run.failed), (vec![Processed::Accepted], None));
+    let inc = Incoming {
+        mailbox: "gm",
+        uidvalidity: 1,
+        uid: 2,
+        raw: &france,
+        arrived: None,
+    };
+    assert!(
+        engine::process_message(&pool, &env(), &inc, &engine::read(&france), T0 + 61)
+            .await
+            .is_err()
+    );
+    engine::poison_message(&pool, &env(), &inc, "the store refuses France", T0 + 62)
+        .await
+        .expect("set aside");
+    assert_eq!(ledger_uids(&pool).await, vec![1, 2, 3]);
+    assert_eq!(acked(&pool).await, vec![player(0), player(1)]);
+    assert!(standing(&pool, "FRANCE").await.is_empty());
+}
+
+/// A tracing layer that panics when the engine records `power` on the span of message `uid`:
+/// a bug in the middle of one message's handling, as the reader's isolation must survive.
+struct PanicOnPower {
+    uid: u64,
+}
+
+#[derive(Clone, Copy)]
+struct SpanUid(u64);
+
+struct UidVisitor(Option<u64>);
+
+impl tracing::field::Visit for UidVisitor {
+    fn record_u64(&mut self, field: &tracing::field::Field, value: u64) {
+        if field.name() == "uid" {
+            self.0 = Some(value);
+        }
+    }
+    fn record_debug(&mut self, _: &tracing::field::Field, _: &dyn std::fmt::Debug) {}
+}
+
+impl<S> tracing_subscriber::Layer<S> for PanicOnPower
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+{
+    fn on_new_span(
+        &self,
+        attrs: &tracing::span::Attributes<'_>,
+        id: &tracing::span::Id,
+        ctx: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        let mut uid = UidVisitor(None);
+        attrs.record(&mut uid);
+        if let (Some(u), Some(span)) = (uid.0, ctx.span(id)) {
+            span.extensions_mut().insert(SpanUid(u));
+        }
+    }
+
+    fn on_record(
+        &self,
+        id: &tracing::span::Id,
+        values: &tracing::span::Record<'_>,
+        ctx: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        let Some(span) = ctx.span(id) else { return };
+        let ours = span
+            .extensions()
+            .get::<SpanUid>()
+            .is_some_and(|u| u.0 == self.uid);
+        let power = span.metadata().fields().field("power");
+        drop(span);
+        if ours && power.is_some_and(|f| values.contains(&f)) {
+            panic!("a bug in the handling of message {}", self.uid);
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_message_that_panics_in_a_batch_is_rolled_back_alone_and_the_ones_before_it_commit() {
+    // Issue 22, point 4: a panic in the middle of one message of a batch (here as the engine
+    // names the message's power) must not take the messages before it with it, nor leave
+    // anything of its own; the connection stays usable for the next batch.
+    use tracing_subscriber::layer::SubscriberExt;
+    let pool = setup("batch-panic", &["wm1"]).await;
+    let subscriber = tracing_subscriber::registry().with(PanicOnPower { uid: 2 });
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let (austria, france, england) = (
+        orders_of(0, "A Vie - Gal"),
+        orders_of(2, "A Par - Bur"),
+        orders_of(1, "F Lon - Nth"),
+    );
+    let run = batch(&pool, &[(1, &austria), (2, &france), (3, &england)]).await;
+    assert_eq!(run.done, vec![Processed::Accepted]);
+    assert!(
+        matches!(&run.failed, Some(engine::Failure::Panic(e)) if e.contains("a bug in the handling of message 2")),
+        "{:?}",
+        run.failed
+    );
+    assert_eq!(ledger_uids(&pool).await, vec![1]);
+    assert_eq!(acked(&pool).await, vec![player(0)]);
+    assert!(standing(&pool, "FRANCE").await.is_empty());
+    let run = batch(&pool, &[(3, &england)]).await;
+    assert_eq!((run.done, run.failed), (vec![Processed::Accepted], None));
+    assert_eq!(ledger_uids(&pool).await, vec![1, 3]);
+}
+
+#[tokio::test]
+async fn a_message_repeated_in_one_batch_is_processed_once() {
+    // The ledger rows of a batch's earlier messages are seen by its later ones: the same mail
+    // twice in one batch (a redelivery under a new UID) is one message.
+    let pool = setup("batch-dedup", &["wm1"]).await;
+    let austria = orders_of(0, "A Vie - Gal");
+    let run = batch(&pool, &[(1, &austria), (2, &austria)]).await;
+    assert_eq!(run.done, vec![Processed::Accepted, Processed::AlreadyDone]);
+    assert_eq!(ledger_uids(&pool).await, vec![1]);
+    assert_eq!(acked(&pool).await, vec![player(0)]);
+}

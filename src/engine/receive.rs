@@ -13,6 +13,88 @@ pub async fn process_message(
     now: Ts,
 ) -> Result<Processed> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let outcome = process_in(&mut tx, env, inc, reading, now).await?;
+    tx.commit().await?;
+    Ok(outcome)
+}
+
+/// One message of a batch: where it was found, how it reads, and the span its handling is
+/// logged in (the engine records the game and the power in it).
+pub struct Queued<'a> {
+    pub inc: Incoming<'a>,
+    pub reading: &'a Reading,
+    pub span: tracing::Span,
+}
+
+/// Why a message of a batch was left out of the batch's commit (nothing of it was kept).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// Its handling failed (possibly the store): the caller tries it again alone.
+    Error(String),
+    /// Its handling panicked: the caller sets it aside.
+    Panic(String),
+}
+
+/// What [`process_batch`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchRun {
+    /// The outcomes of the batch's first `done.len()` messages, committed together.
+    pub done: Vec<Processed>,
+    /// The message after those failed and was rolled back alone; the ones after it were not
+    /// tried (mail is handled in the order it arrived).
+    pub failed: Option<Failure>,
+}
+
+/// Process messages in order in one transaction, each as [`process_message`] would (its effects,
+/// answers and ledger row all or nothing, in a savepoint of its own), with one commit for all
+/// of them: one write to disk instead of one per message (issue 22). The first message that
+/// fails or panics is rolled back to its savepoint and stops the batch; the ones before it still
+/// commit. `Err`: the batch could not be begun or committed (or a failure not undone), and
+/// nothing of it was committed.
+pub async fn process_batch(
+    pool: &SqlitePool,
+    env: &Env,
+    batch: &[Queued<'_>],
+    now: Ts,
+) -> Result<BatchRun> {
+    use futures::FutureExt;
+    use tracing::Instrument;
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut run = BatchRun {
+        done: Vec::with_capacity(batch.len()),
+        failed: None,
+    };
+    for q in batch {
+        store::savepoint(&mut tx, store::Savepoint::Message).await?;
+        let handling = process_in(&mut tx, env, &q.inc, q.reading, now).instrument(q.span.clone());
+        // A panic is caught here as the mailbox reader catches it for a message alone: what the
+        // message wrote is undone with its savepoint, and the batch stops at it.
+        let failure = match std::panic::AssertUnwindSafe(handling).catch_unwind().await {
+            Ok(Ok(outcome)) => {
+                store::keep_savepoint(&mut tx, store::Savepoint::Message).await?;
+                run.done.push(outcome);
+                continue;
+            }
+            Ok(Err(e)) => Failure::Error(e.to_string()),
+            Err(panic) => Failure::Panic(format!("panic: {}", panic_text(panic.as_ref()))),
+        };
+        store::undo_savepoint(&mut tx, store::Savepoint::Message).await?;
+        run.failed = Some(failure);
+        break;
+    }
+    tx.commit().await?;
+    Ok(run)
+}
+
+/// One message's handling inside the caller's transaction: the dedup check, then its effects,
+/// answers and ledger row.
+async fn process_in(
+    c: &mut SqliteConnection,
+    env: &Env,
+    inc: &Incoming<'_>,
+    reading: &Reading,
+    now: Ts,
+) -> Result<Processed> {
     let seen = store::Seen {
         mailbox: inc.mailbox,
         uidvalidity: inc.uidvalidity,
@@ -20,8 +102,7 @@ pub async fn process_message(
         sha256: &reading.sha256,
         content_sha256: &reading.content_sha256,
     };
-    if store::processed(&mut tx, &seen).await? {
-        tx.rollback().await?;
+    if store::processed(c, &seen).await? {
         return Ok(Processed::AlreadyDone);
     }
     // A server clock ahead of ours must not date a mail in the future.
@@ -42,23 +123,20 @@ pub async fn process_message(
     let (outcome, tag) = match (&reading.message, auto) {
         (_, Some(kind)) => {
             let reason = format!("automatic mail ({}): never answered", kind.as_str());
-            drop_mail(&mut tx, &ctx, head.from_address.as_deref(), None, &reason).await?;
+            drop_mail(c, &ctx, head.from_address.as_deref(), None, &reason).await?;
             (Processed::Auto, Tag::default())
         }
-        (Err(e), None) => (
-            unreadable(&mut tx, env, &ctx, head, e).await?,
-            Tag::default(),
-        ),
+        (Err(e), None) => (unreadable(c, env, &ctx, head, e).await?, Tag::default()),
         (Ok(msg), None) if inc.mailbox == "confirm" => (
-            receipt(&mut tx, env, &ctx, msg, inc.raw.len() as u64).await?,
+            receipt(c, env, &ctx, msg, inc.raw.len() as u64).await?,
             Tag::default(),
         ),
-        (Ok(msg), None) => order_mail(&mut tx, env, &ctx, msg).await?,
+        (Ok(msg), None) => order_mail(c, env, &ctx, msg).await?,
     };
     let m = reading.message.as_ref().ok();
     let subject = m.map_or(head.subject.as_str(), |m| m.subject.as_str());
     store::record_message(
-        &mut tx,
+        c,
         &seen,
         m.map_or(head.message_id.as_deref(), |m| m.message_id.as_deref()),
         inc.raw,
@@ -79,7 +157,6 @@ pub async fn process_message(
         },
     )
     .await?;
-    tx.commit().await?;
     Ok(outcome)
 }
 

@@ -97,14 +97,14 @@ pub(super) async fn command_mail(
             // All or nothing, as at the console: a refused command leaves nothing it wrote
             // (a ROUND refused on board k keeps none of boards 1..k-1, nor their start mails).
             Ok(cmd) => {
-                store::begin_command(c).await?;
+                store::savepoint(c, store::Savepoint::Command).await?;
                 match tournament::execute(c, env, t, cmd, ctx.key, now).await {
                     Ok(done) => {
-                        store::keep_command(c).await?;
+                        store::keep_savepoint(c, store::Savepoint::Command).await?;
                         (true, done)
                     }
                     Err(EngineError::Refused(why)) => {
-                        store::undo_command(c).await?;
+                        store::undo_savepoint(c, store::Savepoint::Command).await?;
                         (false, why)
                     }
                     Err(e) => return Err(e),

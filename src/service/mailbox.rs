@@ -1,7 +1,8 @@
 //! The mailbox readers: one task a mailbox, supervised; each message handled in isolation.
 
 use super::{Shared, alert, pause, stopping};
-use crate::engine::{self, Incoming, Processed};
+use crate::engine::{self, Failure, Incoming, Processed, Queued, Reading};
+use crate::policy::Ts;
 use crate::store;
 use crate::transport::ServerConfig;
 use crate::transport::imap::{Fetched, Mailbox};
@@ -25,6 +26,10 @@ struct Reader {
 const MAX_ATTEMPTS: u32 = 3;
 /// Messages fetched per IMAP round: the backlog is never read into memory in one go.
 const FETCH_BATCH: usize = 50;
+/// Messages committed together: one write to disk for the group instead of one a message
+/// (issue 22), each message still all or nothing in it (`engine::process_batch`). Small enough
+/// that the store's write lock is not held for long against the other mailbox and the outbox.
+const COMMIT_GROUP: usize = 25;
 
 pub(super) async fn mailbox_task(
     shared: Arc<Shared>,
@@ -88,15 +93,23 @@ async fn run_mailbox(
                 .fetch_after(last, FETCH_BATCH)
                 .await
                 .map_err(|e| e.to_string())?;
-            let mut marks = Marks::default();
-            for f in batch.messages {
-                if stopping(shutdown) {
-                    return marks.flush(&mut mb).await;
-                }
+            if stopping(shutdown) {
+                return Ok(());
+            }
+            for f in &batch.messages {
                 last = last.max(f.uid);
                 reader.missing.remove(&f.uid);
-                handle(shared, name, uidvalidity, f, reader, &mut marks).await?;
             }
+            let mut marks = Marks::default();
+            handle(
+                shared,
+                name,
+                uidvalidity,
+                batch.messages,
+                reader,
+                &mut marks,
+            )
+            .await?;
             marks.flush(&mut mb).await?;
             for uid in batch.missing {
                 reader.missing.entry(uid).or_insert(0);
@@ -155,7 +168,7 @@ async fn retry_missing(
             Some(f) => {
                 reader.missing.remove(&uid);
                 let mut marks = Marks::default();
-                handle(shared, name, uidvalidity, f, reader, &mut marks).await?;
+                handle(shared, name, uidvalidity, vec![f], reader, &mut marks).await?;
                 marks.flush(mb).await?;
             }
             None if batch.missing.contains(&uid) => {
@@ -184,78 +197,218 @@ async fn retry_missing(
     Ok(())
 }
 
-/// Handle one fetched message in isolation: read it off the async workers, process it in its
-/// own task, and set it aside (poisoned, alerted) if that panics or keeps failing. Only the
-/// store being unusable stops the reader (it then reconnects and tries again).
+/// A fetched message, read (or not: reading it panicked), with the span its handling is logged
+/// in.
+struct Read {
+    uid: u32,
+    raw: Vec<u8>,
+    /// When the server received it, in game time.
+    arrived: Option<Ts>,
+    reading: Result<Reading, String>,
+    span: tracing::Span,
+}
+
+impl Read {
+    fn incoming<'a>(&'a self, name: &'static str, uidvalidity: u32) -> Incoming<'a> {
+        Incoming {
+            mailbox: name,
+            uidvalidity,
+            uid: self.uid,
+            raw: &self.raw,
+            arrived: self.arrived,
+        }
+    }
+}
+
+/// Handle fetched messages in order, each in isolation: read off the async workers, processed
+/// in groups committed together, and set aside (poisoned, alerted) if reading or processing it
+/// panics or keeps failing. Only the store being unusable stops the reader (it then reconnects
+/// and tries again).
 async fn handle(
     shared: &Shared,
     name: &'static str,
     uidvalidity: u32,
-    f: Fetched,
+    fetched: Vec<Fetched>,
+    reader: &mut Reader,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let read = read_all(shared, name, fetched).await?;
+    for group in read.chunks(COMMIT_GROUP) {
+        handle_group(shared, name, uidvalidity, group, reader, marks).await?;
+    }
+    Ok(())
+}
+
+/// Read every message in one blocking task (reading is CPU work), each under its own
+/// `catch_unwind`: a message whose reading panics is set aside alone.
+async fn read_all(
+    shared: &Shared,
+    name: &'static str,
+    fetched: Vec<Fetched>,
+) -> Result<Vec<Read>, String> {
+    let clock = shared.clock.clone();
+    let read = tokio::task::spawn_blocking(move || {
+        fetched
+            .into_iter()
+            .map(|f| {
+                // The engine fills in the game and the power once it knows them.
+                let span = tracing::info_span!(
+                    "message",
+                    mailbox = name,
+                    uid = f.uid,
+                    game = tracing::field::Empty,
+                    power = tracing::field::Empty
+                );
+                let (raw, oversized) = (&f.raw, f.oversized);
+                let reading = std::panic::catch_unwind(|| engine::read_fetched(raw, oversized))
+                    .map_err(|panic| format!("panic: {}", engine::panic_text(panic.as_ref())));
+                Read {
+                    uid: f.uid,
+                    arrived: f.internal_date.map(|d| clock.game_time(d)),
+                    raw: f.raw,
+                    reading,
+                    span,
+                }
+            })
+            .collect()
+    })
+    .await;
+    read.map_err(join_text)
+}
+
+/// Process a group of read messages in order, committed together: a message that could not be
+/// read, or whose processing panics, is set aside alone; one whose processing fails is tried
+/// again alone; the messages after it go on in a new batch.
+async fn handle_group(
+    shared: &Shared,
+    name: &'static str,
+    uidvalidity: u32,
+    group: &[Read],
+    reader: &mut Reader,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let now = shared.clock.now();
+    let mut rest = group;
+    while let Some(first) = rest.first() {
+        let settled = match &first.reading {
+            Err(e) => {
+                let outcome = Err((true, e.clone()));
+                settle(shared, name, uidvalidity, first, outcome, reader, marks).await?;
+                1
+            }
+            Ok(_) => commit_run(shared, name, uidvalidity, rest, now, reader, marks).await?,
+        };
+        rest = &rest[settled..];
+    }
+    Ok(())
+}
+
+/// Commit the messages at the start of `rest` that were read, together, and settle them; the
+/// first that fails stops the batch and is settled alone. Returns how many of `rest` were
+/// settled (at least one: the first message of `rest` was read).
+async fn commit_run(
+    shared: &Shared,
+    name: &'static str,
+    uidvalidity: u32,
+    rest: &[Read],
+    now: Ts,
+    reader: &mut Reader,
+    marks: &mut Marks,
+) -> Result<usize, String> {
+    let queued: Vec<Queued<'_>> = rest
+        .iter()
+        .map_while(|r| {
+            Some(Queued {
+                inc: r.incoming(name, uidvalidity),
+                reading: r.reading.as_ref().ok()?,
+                span: r.span.clone(),
+            })
+        })
+        .collect();
+    let run = match engine::process_batch(&shared.pool, &shared.env, &queued, now).await {
+        Ok(run) => run,
+        Err(e) => {
+            // Nothing of the batch was committed: each message alone, with its own isolation.
+            let n = queued.len();
+            tracing::warn!("{n} messages could not be committed together ({e}); each goes alone");
+            for r in &rest[..n] {
+                handle_alone(shared, name, uidvalidity, r, now, reader, marks).await?;
+            }
+            return Ok(n);
+        }
+    };
+    let done = run.done.len();
+    for (r, outcome) in rest.iter().zip(run.done) {
+        settle(shared, name, uidvalidity, r, Ok(outcome), reader, marks).await?;
+    }
+    let (Some(failed), Some(r)) = (run.failed, rest.get(done)) else {
+        return Ok(done);
+    };
+    match failed {
+        // Set aside at once, as the panic of a message processed alone is.
+        Failure::Panic(e) => {
+            settle(shared, name, uidvalidity, r, Err((true, e)), reader, marks).await?
+        }
+        // Counted and retried as a message alone (it may be the store).
+        Failure::Error(_) => handle_alone(shared, name, uidvalidity, r, now, reader, marks).await?,
+    }
+    Ok(done + 1)
+}
+
+/// Process one read message in its own transaction, a panic caught.
+async fn handle_alone(
+    shared: &Shared,
+    name: &'static str,
+    uidvalidity: u32,
+    r: &Read,
+    now: Ts,
+    reader: &mut Reader,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    use futures::FutureExt;
+    use tracing::Instrument;
+    let outcome = match &r.reading {
+        Err(e) => Err((true, e.clone())),
+        Ok(reading) => {
+            let inc = r.incoming(name, uidvalidity);
+            // A panic in the engine is caught here: this message is set aside, the mailbox
+            // goes on (the transaction it had open rolls back as it is dropped).
+            let run = engine::process_message(&shared.pool, &shared.env, &inc, reading, now)
+                .instrument(r.span.clone());
+            match std::panic::AssertUnwindSafe(run).catch_unwind().await {
+                Err(panic) => Err((
+                    true,
+                    format!("panic: {}", engine::panic_text(panic.as_ref())),
+                )),
+                Ok(Err(e)) => Err((false, e.to_string())),
+                Ok(Ok(p)) => Ok(p),
+            }
+        }
+    };
+    settle(shared, name, uidvalidity, r, outcome, reader, marks).await
+}
+
+/// What became of a message, settled: logged, its failures counted (an error is retried by
+/// reconnecting, until it has failed too often; a panic is not retried) and set aside, the
+/// outbox and the scheduler woken, and its flag noted.
+#[allow(clippy::too_many_arguments)]
+async fn settle(
+    shared: &Shared,
+    name: &'static str,
+    uidvalidity: u32,
+    r: &Read,
+    outcome: Result<Processed, (bool, String)>,
     reader: &mut Reader,
     marks: &mut Marks,
 ) -> Result<(), String> {
     use tracing::Instrument;
-    // The engine fills in the game and the power once it knows them.
-    let span = tracing::info_span!(
-        "message",
-        mailbox = name,
-        uid = f.uid,
-        game = tracing::field::Empty,
-        power = tracing::field::Empty
-    );
-    handle_in_span(shared, name, uidvalidity, f, reader, marks)
-        .instrument(span)
-        .await
-}
-
-async fn handle_in_span(
-    shared: &Shared,
-    name: &'static str,
-    uidvalidity: u32,
-    f: Fetched,
-    reader: &mut Reader,
-    marks: &mut Marks,
-) -> Result<(), String> {
-    let uid = f.uid;
-    let oversized = f.oversized;
-    let raw = Arc::new(f.raw);
-    let arrived = f.internal_date.map(|d| shared.clock.game_time(d));
-    let now = shared.clock.now();
-    let outcome = {
-        let raw2 = raw.clone();
-        let read =
-            tokio::task::spawn_blocking(move || engine::read_fetched(&raw2, oversized)).await;
-        match read {
-            Err(e) => Err((true, join_text(e))),
-            Ok(reading) => {
-                use futures::FutureExt;
-                let inc = Incoming {
-                    mailbox: name,
-                    uidvalidity,
-                    uid,
-                    raw: &raw,
-                    arrived,
-                };
-                // A panic in the engine is caught here: this message is set aside, the mailbox
-                // goes on (the transaction it had open rolls back as it is dropped).
-                let run = engine::process_message(&shared.pool, &shared.env, &inc, &reading, now);
-                match std::panic::AssertUnwindSafe(run).catch_unwind().await {
-                    Err(panic) => Err((
-                        true,
-                        format!("panic: {}", engine::panic_text(panic.as_ref())),
-                    )),
-                    Ok(Err(e)) => Err((false, e.to_string())),
-                    Ok(Ok(p)) => Ok(p),
-                }
-            }
-        }
-    };
+    let uid = r.uid;
     let processed = match outcome {
         Ok(p) => {
             reader.attempts.remove(&uid);
             if p != Processed::AlreadyDone {
-                tracing::info!(outcome = ?p, "processed");
+                r.span
+                    .in_scope(|| tracing::info!(outcome = ?p, "processed"));
             }
             p
         }
@@ -268,15 +421,10 @@ async fn handle_in_span(
                     "uid {uid}: {error} (attempt {n} of {MAX_ATTEMPTS})"
                 ));
             }
-            tracing::warn!(%error, "set aside");
-            let inc = Incoming {
-                mailbox: name,
-                uidvalidity,
-                uid,
-                raw: &raw,
-                arrived,
-            };
-            engine::poison_message(&shared.pool, &shared.env, &inc, &error, now)
+            r.span.in_scope(|| tracing::warn!(%error, "set aside"));
+            let inc = r.incoming(name, uidvalidity);
+            engine::poison_message(&shared.pool, &shared.env, &inc, &error, shared.clock.now())
+                .instrument(r.span.clone())
                 .await
                 .map_err(|e| format!("uid {uid}: cannot set it aside: {e}"))?;
             reader.attempts.remove(&uid);

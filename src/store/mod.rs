@@ -55,25 +55,54 @@ pub use tournaments::*;
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
-/// One command of a mail, inside the mail's transaction, undone alone when it is refused: a
-/// director's ROUND refused on its third board leaves no first two behind, as the console's
-/// own transaction would not (SQLite savepoints; [`keep_command`] or [`undo_command`] ends it).
-pub async fn begin_command(c: &mut SqliteConnection) -> Result<()> {
-    sqlx::query("SAVEPOINT command").execute(&mut *c).await?;
+/// A part of a transaction that can be undone alone (SQLite savepoints): [`savepoint`] starts it,
+/// [`keep_savepoint`] or [`undo_savepoint`] ends it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Savepoint {
+    /// One message of a batch committed together (`engine::process_batch`): a message that
+    /// fails leaves nothing behind, and the messages before it still commit.
+    Message,
+    /// One command of a mail, inside the mail's transaction: a director's ROUND refused on its
+    /// third board leaves no first two behind, as the console's own transaction would not.
+    Command,
+}
+
+impl Savepoint {
+    /// Its statements: start, keep, undo (whole literals, as every statement of the store).
+    fn sql(self) -> [&'static str; 3] {
+        match self {
+            Savepoint::Message => [
+                "SAVEPOINT message",
+                "RELEASE message",
+                "ROLLBACK TO message",
+            ],
+            Savepoint::Command => [
+                "SAVEPOINT command",
+                "RELEASE command",
+                "ROLLBACK TO command",
+            ],
+        }
+    }
+}
+
+/// Start `part` inside the open transaction.
+pub async fn savepoint(c: &mut SqliteConnection, part: Savepoint) -> Result<()> {
+    sqlx::query(part.sql()[0]).execute(&mut *c).await?;
     Ok(())
 }
 
-/// The command since [`begin_command`] stands.
-pub async fn keep_command(c: &mut SqliteConnection) -> Result<()> {
-    sqlx::query("RELEASE command").execute(&mut *c).await?;
+/// What `part` wrote since [`savepoint`] stands.
+pub async fn keep_savepoint(c: &mut SqliteConnection, part: Savepoint) -> Result<()> {
+    sqlx::query(part.sql()[1]).execute(&mut *c).await?;
     Ok(())
 }
 
-/// Everything the command wrote since [`begin_command`] is undone; the mail's transaction goes
-/// on.
-pub async fn undo_command(c: &mut SqliteConnection) -> Result<()> {
-    sqlx::query("ROLLBACK TO command").execute(&mut *c).await?;
-    sqlx::query("RELEASE command").execute(&mut *c).await?;
+/// Everything `part` wrote since [`savepoint`] is undone (savepoints opened inside it too); the
+/// transaction goes on.
+pub async fn undo_savepoint(c: &mut SqliteConnection, part: Savepoint) -> Result<()> {
+    let [_, release, rollback] = part.sql();
+    sqlx::query(rollback).execute(&mut *c).await?;
+    sqlx::query(release).execute(&mut *c).await?;
     Ok(())
 }
 
@@ -92,6 +121,9 @@ pub async fn open(path: &Path) -> Result<SqlitePool> {
         // FULL: a committed ledger row survives power loss, not only a crash.
         .synchronous(SqliteSynchronous::Full)
         .foreign_keys(true)
+        // A batch of messages keeps each message's undo copy (its savepoint's) in memory, not
+        // in a temporary file written for every page a message changes (issue 22).
+        .pragma("temp_store", "memory")
         .busy_timeout(Duration::from_secs(10));
     let pool = SqlitePoolOptions::new()
         .max_connections(4)

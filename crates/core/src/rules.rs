@@ -426,12 +426,21 @@ impl Rules {
             "agora" | "agora2020" => "agora2020".to_string(),
             other => other.to_string(),
         };
-        let text = PRESETS
+        // Each preset is parsed once: every stored board read (one a mail) asks for the
+        // default rules, and parsing the TOML was a tenth of a mail's handling (issue 22).
+        static PARSED: std::sync::OnceLock<Vec<(&str, Result<Rules, RulesError>)>> =
+            std::sync::OnceLock::new();
+        let parsed = PARSED.get_or_init(|| {
+            PRESETS
+                .iter()
+                .map(|(n, text)| (*n, Rules::from_toml(n, text)))
+                .collect()
+        });
+        parsed
             .iter()
             .find(|(n, _)| *n == key)
-            .map(|(_, t)| *t)
-            .ok_or_else(|| RulesError::UnknownPreset(name.to_string()))?;
-        Rules::from_toml(&key, text)
+            .map(|(_, rules)| rules.clone())
+            .ok_or_else(|| RulesError::UnknownPreset(name.to_string()))?
     }
 
     /// Parse a full rules table (as in a preset file).
