@@ -3,13 +3,21 @@
 
 use super::*;
 
+/// Whom a message is for: the power (named in the subject, else the sender's), the current
+/// phase, and the game's players as they were read to find the power.
+pub(super) struct Addressed {
+    pub(super) power: Power,
+    pub(super) phase: PhaseRow,
+    pub(super) players: Vec<store::PlayerRow>,
+}
+
 /// The power a message is for (named in the subject, else the sender's), and the current phase.
 pub(super) async fn power_and_phase(
     c: &mut SqliteConnection,
     g: &GameRow,
     msg: &ReadMessage,
     from: &str,
-) -> Result<Option<(Power, PhaseRow)>> {
+) -> Result<Option<Addressed>> {
     let map = map_of(g)?;
     let players = store::players(c, &g.id).await?;
     let named = msg
@@ -28,28 +36,32 @@ pub(super) async fn power_and_phase(
     let Some(phase) = store::current_phase(c, &g.id).await? else {
         return Ok(None);
     };
-    Ok(Some((power, phase)))
+    Ok(Some(Addressed {
+        power,
+        phase,
+        players,
+    }))
 }
 
+/// Read a mail's body for `power` against `board` (the stored board of the phase, read once a
+/// mail: the acknowledgement shows it too).
 pub(super) fn read_with(
     map: &'static Map,
     rules: &Rules,
     power: Power,
-    phase_row: &PhaseRow,
+    board: &Board,
     msg: &ReadMessage,
     abbreviations: &HashMap<String, crate::map::Province>,
-) -> Result<MailRead> {
-    let phase: Phase = phase_row.phase.parse()?;
-    let board = board_from_json(map, &phase_row.board, &phase_row.phase)?;
+) -> MailRead {
     let ctx = ReadContext {
         map,
         rules,
         power,
-        phase: phase.kind,
-        board: Some(&board),
+        phase: board.phase.kind,
+        board: Some(board),
         abbreviations,
     };
-    Ok(read_body(&ctx, msg))
+    read_body(&ctx, msg)
 }
 
 /// An order mail to the GM address.
@@ -132,10 +144,15 @@ pub(super) async fn order_mail(
         return Ok((Processed::Rejected, tag));
     }
     let found = power_and_phase(c, &g, msg, &from).await?;
-    if let Some((power, _)) = &found {
-        tracing::Span::current().record("power", map_of(&g)?.power_name(*power));
+    if let Some(a) = &found {
+        tracing::Span::current().record("power", map_of(&g)?.power_name(a.power));
     }
-    let Some((power, phase_row)) = found else {
+    let Some(Addressed {
+        power,
+        phase: phase_row,
+        players,
+    }) = found
+    else {
         let e = format!(
             "the subject must name your power, as in \"{}\"",
             rules.subject_format.replace("{game}", &g.id)
@@ -148,7 +165,6 @@ pub(super) async fn order_mail(
     let power_name = map.power_name(power).to_string();
     tag.power = Some(power_name.clone());
     tag.phase = Some(phase_row.phase.clone());
-    let players = store::players(c, &g.id).await?;
     let Some(player) = players.iter().find(|p| p.power == power_name).cloned() else {
         let e = format!("{power_name} has no player in this game");
         // Before the sender is proven, From is answered as registered only if it is.
@@ -158,7 +174,8 @@ pub(super) async fn order_mail(
     };
     let phase: Phase = phase_row.phase.parse()?;
     let own = super::abbreviations::stored(c, &g, map, &power_name).await?;
-    let mut read = read_with(map, &rules, power, &phase_row, msg, &own)?;
+    let board = board_from_json(map, &phase_row.board, &phase_row.phase)?;
+    let mut read = read_with(map, &rules, power, &board, msg, &own);
     // Who sent it: the registered player, proven by secret or DKIM (a failure is answered at the
     // registered address, and reported to the GM: WM D.X(6)).
     if let Err(e) = acceptance::authenticate(
@@ -232,7 +249,7 @@ pub(super) async fn order_mail(
                 .await?;
         abbreviations_note = Some(note);
         if let Some(list) = list {
-            read = read_with(map, &rules, power, &phase_row, msg, &list)?;
+            read = read_with(map, &rules, power, &board, msg, &list);
         }
     }
     // `from` as the reader wrote it (lower case), as the confirmation box recorded it.
@@ -309,7 +326,6 @@ pub(super) async fn order_mail(
         now,
     )
     .await?;
-    let units = board_from_json(map, &phase_row.board, &phase_row.phase)?;
     let ack = compose::acknowledgement(
         env,
         &g,
@@ -320,7 +336,7 @@ pub(super) async fn order_mail(
         &read,
         &combined,
         final_,
-        &units,
+        &board,
         power,
         &phase_row.phase,
         deadline,

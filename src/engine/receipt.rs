@@ -36,7 +36,11 @@ pub(super) async fn receipt(
             to_only = rules.gm_address == crate::rules::GmAddress::To;
             let addressing = acceptance::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc);
             let orders = match power_and_phase(c, g, msg, &from).await? {
-                Some((power, current)) => {
+                Some(Addressed {
+                    power,
+                    phase: current,
+                    ..
+                }) => {
                     // Read against the phase the subject names, when the game has it: a receipt
                     // read late (an outage) must not read the orders against a later board.
                     let phase_row = match subject_phase(c, g, &msg.subject).await? {
@@ -46,7 +50,8 @@ pub(super) async fn receipt(
                     let map = map_of(g)?;
                     let own =
                         super::abbreviations::stored(c, g, map, map.power_name(power)).await?;
-                    let read = read_with(map, &rules, power, &phase_row, msg, &own)?;
+                    let board = board_from_json(map, &phase_row.board, &phase_row.phase)?;
+                    let read = read_with(map, &rules, power, &board, msg, &own);
                     // The time is kept only for a copy the GM's copy can be matched with: the
                     // GM addressed as the rules require (WM D.VII(7)), and what it says.
                     if addressing.is_ok() {

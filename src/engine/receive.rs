@@ -64,14 +64,18 @@ pub async fn process_batch(
         done: Vec::with_capacity(batch.len()),
         failed: None,
     };
-    for q in batch {
-        store::savepoint(&mut tx, store::Savepoint::Message).await?;
+    for (i, q) in batch.iter().enumerate() {
+        // The previous message's savepoint is kept (the commit keeps the last one's).
+        if i == 0 {
+            store::savepoint(&mut tx, store::Savepoint::Message).await?;
+        } else {
+            store::renew_savepoint(&mut tx, store::Savepoint::Message).await?;
+        }
         let handling = process_in(&mut tx, env, &q.inc, q.reading, now).instrument(q.span.clone());
         // A panic is caught here as the mailbox reader catches it for a message alone: what the
         // message wrote is undone with its savepoint, and the batch stops at it.
         let failure = match std::panic::AssertUnwindSafe(handling).catch_unwind().await {
             Ok(Ok(outcome)) => {
-                store::keep_savepoint(&mut tx, store::Savepoint::Message).await?;
                 run.done.push(outcome);
                 continue;
             }

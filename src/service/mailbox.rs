@@ -82,42 +82,14 @@ async fn run_mailbox(
     }
     loop {
         let started = shared.clock.now();
-        let mut last = {
+        let last = {
             let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
             store::last_uid(&mut c, name, uidvalidity)
                 .await
                 .map_err(|e| e.to_string())?
         };
-        loop {
-            let batch = mb
-                .fetch_after(last, FETCH_BATCH)
-                .await
-                .map_err(|e| e.to_string())?;
-            if stopping(shutdown) {
-                return Ok(());
-            }
-            for f in &batch.messages {
-                last = last.max(f.uid);
-                reader.missing.remove(&f.uid);
-            }
-            let mut marks = Marks::default();
-            handle(
-                shared,
-                name,
-                uidvalidity,
-                batch.messages,
-                reader,
-                &mut marks,
-            )
-            .await?;
-            marks.flush(&mut mb).await?;
-            for uid in batch.missing {
-                reader.missing.entry(uid).or_insert(0);
-                last = last.max(uid);
-            }
-            if !batch.more {
-                break;
-            }
+        if !catch_up(shared, name, uidvalidity, &mut mb, shutdown, reader, last).await? {
+            return Ok(());
         }
         retry_missing(shared, name, uidvalidity, &mut mb, reader).await?;
         // Everything that had arrived when this poll started has been read.
@@ -145,6 +117,60 @@ async fn run_mailbox(
             None => return Ok(()),
             Some(Ok(())) => {}
             Some(Err(e)) => return Err(e.to_string()),
+        }
+    }
+}
+
+/// Read everything above UID `last`, a batch at a time, the next batch fetched while this one
+/// is handled (the mail server works while the engine does). Each batch is flagged once it is
+/// handled. Returns false when stopping.
+async fn catch_up(
+    shared: &Shared,
+    name: &'static str,
+    uidvalidity: u32,
+    mb: &mut Mailbox,
+    shutdown: &watch::Receiver<bool>,
+    reader: &mut Reader,
+    mut last: u32,
+) -> Result<bool, String> {
+    let mut batch = mb
+        .fetch_after(last, FETCH_BATCH)
+        .await
+        .map_err(|e| e.to_string())?;
+    loop {
+        if stopping(shutdown) {
+            return Ok(false);
+        }
+        for f in &batch.messages {
+            last = last.max(f.uid);
+            reader.missing.remove(&f.uid);
+        }
+        // Listed without a body: retried after this poll; the high-water mark passes them.
+        for uid in &batch.missing {
+            reader.missing.entry(*uid).or_insert(0);
+            last = last.max(*uid);
+        }
+        let mut marks = Marks::default();
+        let handling = handle(
+            shared,
+            name,
+            uidvalidity,
+            batch.messages,
+            reader,
+            &mut marks,
+        );
+        let next = if batch.more {
+            let (handled, next) = tokio::join!(handling, mb.fetch_after(last, FETCH_BATCH));
+            handled?;
+            Some(next.map_err(|e| e.to_string())?)
+        } else {
+            handling.await?;
+            None
+        };
+        marks.flush(mb).await?;
+        match next {
+            Some(b) => batch = b,
+            None => return Ok(true),
         }
     }
 }

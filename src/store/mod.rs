@@ -68,18 +68,21 @@ pub enum Savepoint {
 }
 
 impl Savepoint {
-    /// Its statements: start, keep, undo (whole literals, as every statement of the store).
-    fn sql(self) -> [&'static str; 3] {
+    /// Its statements: start, keep, undo, and keep then start the next (whole literals, as
+    /// every statement of the store).
+    fn sql(self) -> [&'static str; 4] {
         match self {
             Savepoint::Message => [
                 "SAVEPOINT message",
                 "RELEASE message",
                 "ROLLBACK TO message",
+                "RELEASE message; SAVEPOINT message",
             ],
             Savepoint::Command => [
                 "SAVEPOINT command",
                 "RELEASE command",
                 "ROLLBACK TO command",
+                "RELEASE command; SAVEPOINT command",
             ],
         }
     }
@@ -97,10 +100,17 @@ pub async fn keep_savepoint(c: &mut SqliteConnection, part: Savepoint) -> Result
     Ok(())
 }
 
+/// [`keep_savepoint`] and start the next `part`, in one round trip to the database (a batch
+/// does this between two messages).
+pub async fn renew_savepoint(c: &mut SqliteConnection, part: Savepoint) -> Result<()> {
+    sqlx::query(part.sql()[3]).execute(&mut *c).await?;
+    Ok(())
+}
+
 /// Everything `part` wrote since [`savepoint`] is undone (savepoints opened inside it too); the
 /// transaction goes on.
 pub async fn undo_savepoint(c: &mut SqliteConnection, part: Savepoint) -> Result<()> {
-    let [_, release, rollback] = part.sql();
+    let [_, release, rollback, _] = part.sql();
     sqlx::query(rollback).execute(&mut *c).await?;
     sqlx::query(release).execute(&mut *c).await?;
     Ok(())
