@@ -2,7 +2,8 @@
 //!
 //! Each entry point runs in one transaction: the message's effects (submission, standing orders,
 //! press, votes, requests), the mail it causes (in the outbox) and its ledger row commit together,
-//! so a crash at any point loses nothing and repeats nothing. The decisions themselves are the
+//! so a crash at any point loses nothing and repeats nothing. `process_batch` commits several
+//! messages in one transaction, each in a savepoint of its own: all or nothing per message still. The decisions themselves are the
 //! pure core's (`game`, `orderset`, `adjudicator`); mail text comes from `render`.
 
 use crate::acceptance;
