@@ -262,32 +262,16 @@ async fn mail_benches(
 
     // Receipt latency: from the SMTP server's acceptance of a mail to the confirmation box to
     // the receipt in the player's mailbox. Ten mails in flight at a time. Timed alone: the
-    // ingestion's acknowledgements are sent first, and the players' inboxes read past them
-    // (else the receipts would be timed through the mail server's delivery of that flood,
-    // and the bench's own reading of it).
+    // ingestion's acknowledgements are sent and delivered first, and the players' inboxes read
+    // past them (else the receipts would be timed through the mail server's delivery of that
+    // flood, and the bench's own reading of it).
     drain_outbox(&pool).await?;
     let mut sent_at: HashMap<String, Instant> = HashMap::new();
     let mut latencies: Vec<f64> = Vec::new();
     let mut readers: Vec<(Mailbox, u32)> = Vec::new();
     for i in 0..7 {
-        let mut mb = Mailbox::connect(
-            &imap(imap_port, &format!("player{}@example.test", i + 1)),
-            "INBOX",
-        )
-        .await
-        .map_err(|e| e.to_string())?;
-        let mut last = 0;
-        loop {
-            let read = mb
-                .fetch_after(last, 1000)
-                .await
-                .map_err(|e| e.to_string())?;
-            last = read.messages.iter().map(|f| f.uid).fold(last, u32::max);
-            if !read.more {
-                break;
-            }
-        }
-        readers.push((mb, last));
+        let address = format!("player{}@example.test", i + 1);
+        readers.push(read_past_delivered(&pool, imap_port, &address).await?);
     }
     let started = Instant::now();
     let mut next = 0;
@@ -350,6 +334,50 @@ async fn drain_outbox(pool: &sqlx::SqlitePool) -> Result<(), String> {
         }
         if waiting.elapsed() > Duration::from_secs(600) {
             return Err(format!("{pending} mails still unsent after 600 s"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A reader of `address`'s inbox, past every mail the outbox has sent there (waiting for the
+/// mail server to deliver them): the UID the receipts come after.
+async fn read_past_delivered(
+    pool: &sqlx::SqlitePool,
+    imap_port: u16,
+    address: &str,
+) -> Result<(Mailbox, u32), String> {
+    let sent: i64 = {
+        let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
+        sqlx::query_scalar(
+            "SELECT count(*) FROM outbox WHERE to_address = $1 AND sent_at IS NOT NULL",
+        )
+        .bind(address)
+        .fetch_one(&mut *c)
+        .await
+        .map_err(|e| e.to_string())?
+    };
+    let mut mb = Mailbox::connect(&imap(imap_port, address), "INBOX")
+        .await
+        .map_err(|e| e.to_string())?;
+    let (mut last, mut delivered) = (0, 0);
+    let waiting = Instant::now();
+    loop {
+        let read = mb
+            .fetch_after(last, 1000)
+            .await
+            .map_err(|e| e.to_string())?;
+        delivered += read.messages.len() as i64;
+        last = read.messages.iter().map(|f| f.uid).fold(last, u32::max);
+        if read.more {
+            continue;
+        }
+        if delivered >= sent {
+            return Ok((mb, last));
+        }
+        if waiting.elapsed() > Duration::from_secs(600) {
+            return Err(format!(
+                "{delivered} of {sent} mails to {address} delivered after 600 s"
+            ));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
