@@ -292,8 +292,10 @@ pub(super) async fn order_mail(
     }
 
     // Press beyond the server's cap for a player and a phase is refused, and the reply says so.
-    let sent = store::press_sent(c, &g.id, &phase_row.phase, &power_name).await?;
-    cap_press(&mut read, sent, &env.limits);
+    if read.press.iter().any(|p| p.status == "accepted") {
+        let sent = store::press_sent(c, &g.id, &phase_row.phase, &power_name).await?;
+        cap_press(&mut read, sent, &env.limits);
+    }
     let kept = Kept {
         g: &g,
         map,

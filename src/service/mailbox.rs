@@ -31,6 +31,14 @@ const FETCH_BATCH: usize = 50;
 /// that the store's write lock is not held for long against the other mailbox and the outbox.
 const COMMIT_GROUP: usize = 25;
 
+/// The mailbox being read: what every step of the reading needs.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    shared: &'a Shared,
+    name: &'static str,
+    uidvalidity: u32,
+}
+
 pub(super) async fn mailbox_task(
     shared: Arc<Shared>,
     name: &'static str,
@@ -88,10 +96,15 @@ async fn run_mailbox(
                 .await
                 .map_err(|e| e.to_string())?
         };
-        if !catch_up(shared, name, uidvalidity, &mut mb, shutdown, reader, last).await? {
+        let src = Source {
+            shared,
+            name,
+            uidvalidity,
+        };
+        if !catch_up(src, &mut mb, shutdown, reader, last).await? {
             return Ok(());
         }
-        retry_missing(shared, name, uidvalidity, &mut mb, reader).await?;
+        retry_missing(src, &mut mb, reader).await?;
         // Everything that had arrived when this poll started has been read.
         let finished = shared.clock.now();
         shared.set_live(name, |l| {
@@ -121,29 +134,28 @@ async fn run_mailbox(
     }
 }
 
-/// Read everything above UID `last`, a batch at a time, the next batch fetched while this one
-/// is handled (the mail server works while the engine does). Each batch is flagged once it is
-/// handled. Returns false when stopping.
+/// Read everything above UID `last`, a batch at a time. While one batch is processed, the
+/// previous one is flagged and the next one fetched and read: the mail server and the reading
+/// work beside the engine, whose transactions are the only steps taken one after another.
+/// Returns false when stopping.
 async fn catch_up(
-    shared: &Shared,
-    name: &'static str,
-    uidvalidity: u32,
+    src: Source<'_>,
     mb: &mut Mailbox,
     shutdown: &watch::Receiver<bool>,
     reader: &mut Reader,
     mut last: u32,
 ) -> Result<bool, String> {
-    let mut batch = mb
-        .fetch_after(last, FETCH_BATCH)
-        .await
-        .map_err(|e| e.to_string())?;
+    let mut batch = fetch_and_read(src, mb, last).await?;
+    // The flags of the batch processed last, set while the next one is processed.
+    let mut flags = Marks::default();
     loop {
         if stopping(shutdown) {
+            flags.flush(mb).await?;
             return Ok(false);
         }
-        for f in &batch.messages {
-            last = last.max(f.uid);
-            reader.missing.remove(&f.uid);
+        for r in &batch.read {
+            last = last.max(r.uid);
+            reader.missing.remove(&r.uid);
         }
         // Listed without a body: retried after this poll; the high-water mark passes them.
         for uid in &batch.missing {
@@ -151,39 +163,61 @@ async fn catch_up(
             last = last.max(*uid);
         }
         let mut marks = Marks::default();
-        let handling = handle(
-            shared,
-            name,
-            uidvalidity,
-            batch.messages,
-            reader,
-            &mut marks,
-        );
-        let next = if batch.more {
-            let (handled, next) = tokio::join!(handling, mb.fetch_after(last, FETCH_BATCH));
-            handled?;
-            Some(next.map_err(|e| e.to_string())?)
-        } else {
-            handling.await?;
-            None
+        let processing = process_read(src, &batch.read, reader, &mut marks);
+        let more = batch.more;
+        let beside = async {
+            flags.flush(mb).await?;
+            if !more {
+                return Ok(None);
+            }
+            fetch_and_read(src, mb, last).await.map(Some)
         };
-        marks.flush(mb).await?;
-        match next {
-            Some(b) => batch = b,
-            None => return Ok(true),
+        let (processed, next) = tokio::join!(processing, beside);
+        processed?;
+        flags = marks;
+        match next? {
+            Some(next) => batch = next,
+            None => {
+                flags.flush(mb).await?;
+                return Ok(true);
+            }
         }
     }
+}
+
+/// A batch of messages fetched and read.
+struct ReadBatch {
+    read: Vec<Read>,
+    /// UIDs listed without a body (see [`crate::transport::imap::Batch::missing`]).
+    missing: Vec<u32>,
+    /// More messages wait above this batch.
+    more: bool,
+}
+
+async fn fetch_and_read(src: Source<'_>, mb: &mut Mailbox, last: u32) -> Result<ReadBatch, String> {
+    let batch = mb
+        .fetch_after(last, FETCH_BATCH)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(ReadBatch {
+        read: read_all(src, batch.messages).await?,
+        missing: batch.missing,
+        more: batch.more,
+    })
 }
 
 /// Fetch again the messages the server listed without a body; alert the masters once when one
 /// keeps failing. They are never skipped: the high-water mark may pass them, this list does not.
 async fn retry_missing(
-    shared: &Shared,
-    name: &'static str,
-    uidvalidity: u32,
+    src: Source<'_>,
     mb: &mut Mailbox,
     reader: &mut Reader,
 ) -> Result<(), String> {
+    let Source {
+        shared,
+        name,
+        uidvalidity,
+    } = src;
     let uids: Vec<u32> = reader.missing.keys().copied().collect();
     for uid in uids {
         let batch = mb
@@ -194,7 +228,7 @@ async fn retry_missing(
             Some(f) => {
                 reader.missing.remove(&uid);
                 let mut marks = Marks::default();
-                handle(shared, name, uidvalidity, vec![f], reader, &mut marks).await?;
+                handle(src, vec![f], reader, &mut marks).await?;
                 marks.flush(mb).await?;
             }
             None if batch.missing.contains(&uid) => {
@@ -230,15 +264,15 @@ struct Read {
     raw: Vec<u8>,
     /// When the server received it, in game time.
     arrived: Option<Ts>,
-    reading: Result<Reading, String>,
+    reading: Result<Reading, Failure>,
     span: tracing::Span,
 }
 
 impl Read {
-    fn incoming<'a>(&'a self, name: &'static str, uidvalidity: u32) -> Incoming<'a> {
+    fn incoming<'a>(&'a self, src: Source<'_>) -> Incoming<'a> {
         Incoming {
-            mailbox: name,
-            uidvalidity,
+            mailbox: src.name,
+            uidvalidity: src.uidvalidity,
             uid: self.uid,
             raw: &self.raw,
             arrived: self.arrived,
@@ -251,28 +285,32 @@ impl Read {
 /// panics or keeps failing. Only the store being unusable stops the reader (it then reconnects
 /// and tries again).
 async fn handle(
-    shared: &Shared,
-    name: &'static str,
-    uidvalidity: u32,
+    src: Source<'_>,
     fetched: Vec<Fetched>,
     reader: &mut Reader,
     marks: &mut Marks,
 ) -> Result<(), String> {
-    let read = read_all(shared, name, fetched).await?;
+    let read = read_all(src, fetched).await?;
+    process_read(src, &read, reader, marks).await
+}
+
+/// Process read messages in order, in groups committed together.
+async fn process_read(
+    src: Source<'_>,
+    read: &[Read],
+    reader: &mut Reader,
+    marks: &mut Marks,
+) -> Result<(), String> {
     for group in read.chunks(COMMIT_GROUP) {
-        handle_group(shared, name, uidvalidity, group, reader, marks).await?;
+        handle_group(src, group, reader, marks).await?;
     }
     Ok(())
 }
 
 /// Read every message in one blocking task (reading is CPU work), each under its own
 /// `catch_unwind`: a message whose reading panics is set aside alone.
-async fn read_all(
-    shared: &Shared,
-    name: &'static str,
-    fetched: Vec<Fetched>,
-) -> Result<Vec<Read>, String> {
-    let clock = shared.clock.clone();
+async fn read_all(src: Source<'_>, fetched: Vec<Fetched>) -> Result<Vec<Read>, String> {
+    let (name, clock) = (src.name, src.shared.clock.clone());
     let read = tokio::task::spawn_blocking(move || {
         fetched
             .into_iter()
@@ -287,7 +325,9 @@ async fn read_all(
                 );
                 let (raw, oversized) = (&f.raw, f.oversized);
                 let reading = std::panic::catch_unwind(|| engine::read_fetched(raw, oversized))
-                    .map_err(|panic| format!("panic: {}", engine::panic_text(panic.as_ref())));
+                    .map_err(|panic| {
+                        Failure::Panic(format!("panic: {}", engine::panic_text(panic.as_ref())))
+                    });
                 Read {
                     uid: f.uid,
                     arrived: f.internal_date.map(|d| clock.game_time(d)),
@@ -306,23 +346,20 @@ async fn read_all(
 /// read, or whose processing panics, is set aside alone; one whose processing fails is tried
 /// again alone; the messages after it go on in a new batch.
 async fn handle_group(
-    shared: &Shared,
-    name: &'static str,
-    uidvalidity: u32,
+    src: Source<'_>,
     group: &[Read],
     reader: &mut Reader,
     marks: &mut Marks,
 ) -> Result<(), String> {
-    let now = shared.clock.now();
+    let now = src.shared.clock.now();
     let mut rest = group;
     while let Some(first) = rest.first() {
         let settled = match &first.reading {
-            Err(e) => {
-                let outcome = Err((true, e.clone()));
-                settle(shared, name, uidvalidity, first, outcome, reader, marks).await?;
+            Err(failure) => {
+                settle(src, first, Err(failure.clone()), reader, marks).await?;
                 1
             }
-            Ok(_) => commit_run(shared, name, uidvalidity, rest, now, reader, marks).await?,
+            Ok(_) => commit_run(src, rest, now, reader, marks).await?,
         };
         rest = &rest[settled..];
     }
@@ -333,9 +370,7 @@ async fn handle_group(
 /// first that fails stops the batch and is settled alone. Returns how many of `rest` were
 /// settled (at least one: the first message of `rest` was read).
 async fn commit_run(
-    shared: &Shared,
-    name: &'static str,
-    uidvalidity: u32,
+    src: Source<'_>,
     rest: &[Read],
     now: Ts,
     reader: &mut Reader,
@@ -345,47 +380,43 @@ async fn commit_run(
         .iter()
         .map_while(|r| {
             Some(Queued {
-                inc: r.incoming(name, uidvalidity),
+                inc: r.incoming(src),
                 reading: r.reading.as_ref().ok()?,
                 span: r.span.clone(),
             })
         })
         .collect();
-    let run = match engine::process_batch(&shared.pool, &shared.env, &queued, now).await {
+    let run = match engine::process_batch(&src.shared.pool, &src.shared.env, &queued, now).await {
         Ok(run) => run,
         Err(e) => {
             // Nothing of the batch was committed: each message alone, with its own isolation.
             let n = queued.len();
             tracing::warn!("{n} messages could not be committed together ({e}); each goes alone");
             for r in &rest[..n] {
-                handle_alone(shared, name, uidvalidity, r, now, reader, marks).await?;
+                handle_alone(src, r, now, reader, marks).await?;
             }
             return Ok(n);
         }
     };
     let done = run.done.len();
     for (r, outcome) in rest.iter().zip(run.done) {
-        settle(shared, name, uidvalidity, r, Ok(outcome), reader, marks).await?;
+        settle(src, r, Ok(outcome), reader, marks).await?;
     }
     let (Some(failed), Some(r)) = (run.failed, rest.get(done)) else {
         return Ok(done);
     };
     match failed {
         // Set aside at once, as the panic of a message processed alone is.
-        Failure::Panic(e) => {
-            settle(shared, name, uidvalidity, r, Err((true, e)), reader, marks).await?
-        }
+        Failure::Panic(_) => settle(src, r, Err(failed), reader, marks).await?,
         // Counted and retried as a message alone (it may be the store).
-        Failure::Error(_) => handle_alone(shared, name, uidvalidity, r, now, reader, marks).await?,
+        Failure::Error(_) => handle_alone(src, r, now, reader, marks).await?,
     }
     Ok(done + 1)
 }
 
 /// Process one read message in its own transaction, a panic caught.
 async fn handle_alone(
-    shared: &Shared,
-    name: &'static str,
-    uidvalidity: u32,
+    src: Source<'_>,
     r: &Read,
     now: Ts,
     reader: &mut Reader,
@@ -394,40 +425,39 @@ async fn handle_alone(
     use futures::FutureExt;
     use tracing::Instrument;
     let outcome = match &r.reading {
-        Err(e) => Err((true, e.clone())),
+        Err(failure) => Err(failure.clone()),
         Ok(reading) => {
-            let inc = r.incoming(name, uidvalidity);
+            let inc = r.incoming(src);
             // A panic in the engine is caught here: this message is set aside, the mailbox
             // goes on (the transaction it had open rolls back as it is dropped).
-            let run = engine::process_message(&shared.pool, &shared.env, &inc, reading, now)
-                .instrument(r.span.clone());
+            let run =
+                engine::process_message(&src.shared.pool, &src.shared.env, &inc, reading, now)
+                    .instrument(r.span.clone());
             match std::panic::AssertUnwindSafe(run).catch_unwind().await {
-                Err(panic) => Err((
-                    true,
-                    format!("panic: {}", engine::panic_text(panic.as_ref())),
-                )),
-                Ok(Err(e)) => Err((false, e.to_string())),
+                Err(panic) => Err(Failure::Panic(format!(
+                    "panic: {}",
+                    engine::panic_text(panic.as_ref())
+                ))),
+                Ok(Err(e)) => Err(Failure::Error(e.to_string())),
                 Ok(Ok(p)) => Ok(p),
             }
         }
     };
-    settle(shared, name, uidvalidity, r, outcome, reader, marks).await
+    settle(src, r, outcome, reader, marks).await
 }
 
 /// What became of a message, settled: logged, its failures counted (an error is retried by
 /// reconnecting, until it has failed too often; a panic is not retried) and set aside, the
 /// outbox and the scheduler woken, and its flag noted.
-#[allow(clippy::too_many_arguments)]
 async fn settle(
-    shared: &Shared,
-    name: &'static str,
-    uidvalidity: u32,
+    src: Source<'_>,
     r: &Read,
-    outcome: Result<Processed, (bool, String)>,
+    outcome: Result<Processed, Failure>,
     reader: &mut Reader,
     marks: &mut Marks,
 ) -> Result<(), String> {
     use tracing::Instrument;
+    let shared = src.shared;
     let uid = r.uid;
     let processed = match outcome {
         Ok(p) => {
@@ -438,17 +468,18 @@ async fn settle(
             }
             p
         }
-        Err((panicked, error)) => {
+        Err(failure) => {
             let n = reader.attempts.entry(uid).or_insert(0);
             *n += 1;
-            if !panicked && *n < MAX_ATTEMPTS {
+            let error = match failure {
                 // Possibly the database (locked, full): reconnect and try this UID again.
-                return Err(format!(
-                    "uid {uid}: {error} (attempt {n} of {MAX_ATTEMPTS})"
-                ));
-            }
+                Failure::Error(e) if *n < MAX_ATTEMPTS => {
+                    return Err(format!("uid {uid}: {e} (attempt {n} of {MAX_ATTEMPTS})"));
+                }
+                Failure::Error(e) | Failure::Panic(e) => e,
+            };
             r.span.in_scope(|| tracing::warn!(%error, "set aside"));
-            let inc = r.incoming(name, uidvalidity);
+            let inc = r.incoming(src);
             engine::poison_message(&shared.pool, &shared.env, &inc, &error, shared.clock.now())
                 .instrument(r.span.clone())
                 .await
