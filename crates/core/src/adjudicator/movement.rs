@@ -185,45 +185,63 @@ fn choose_orders(
 ) -> (Vec<Kind>, Vec<usize>) {
     let mut kind = vec![Kind::Hold; n];
     let mut chosen: Vec<usize> = vec![NONE; results.len()];
-    // Each unit's candidates in input order ((unit, input index) pairs are unique, so an
-    // unstable sort, which needs no buffer, gives the order a stable sort by unit would).
-    candidates.sort_unstable_by_key(|c| (c.0, c.1));
-    for cands in candidates.chunk_by(|a, b| a.0 == b.0) {
-        let u = cands[0].0;
+    // Each unit's candidates, in input order: a list threaded through `next` (candidates are in
+    // input order; taking them last to first and putting each at the head keeps that order).
+    let mut first = vec![NONE; n];
+    let mut next = vec![NONE; candidates.len()];
+    for (c, cand) in candidates.iter().enumerate().rev() {
+        next[c] = first[cand.0];
+        first[cand.0] = c;
+    }
+    let of_unit = |head: usize| {
+        std::iter::successors((head != NONE).then_some(head), |&c| {
+            (next[c] != NONE).then_some(next[c])
+        })
+    };
+    for (u, &head) in first.iter().enumerate() {
+        if head == NONE {
+            continue;
+        }
         match rules.multiple_orders {
             MultipleOrders::LastWins => {
                 // WM D.III(5): the last order, reading top to bottom.
-                if let Some((_, last_k, last)) = cands.last() {
-                    for (_, k, c) in &cands[..cands.len() - 1] {
-                        if c.is_some() {
-                            results[*k].reason = Some(Reason::Superseded);
-                            results[*k].note = Some("a later order for this unit is used".into());
-                        }
+                let mut last = head;
+                for c in of_unit(head) {
+                    last = c;
+                }
+                for c in of_unit(head).filter(|&c| c != last) {
+                    let (_, k, kd) = &candidates[c];
+                    if kd.is_some() {
+                        results[*k].reason = Some(Reason::Superseded);
+                        results[*k].note = Some("a later order for this unit is used".into());
                     }
-                    if let Some(kd) = last {
-                        kind[u] = kd.clone();
-                        chosen[*last_k] = u;
-                    }
+                }
+                let (_, k, kd) = &mut candidates[last];
+                if let Some(kd) = kd.take() {
+                    kind[u] = kd;
+                    chosen[*k] = u;
                 }
             }
             MultipleOrders::Hold => {
                 // DATC 4.D.3 (c), Maharajiad B.IV(6): illegal orders are ignored first; two
                 // different legal orders leave the unit holding.
-                let legal = || cands.iter().filter(|(_, _, c)| c.is_some());
-                let Some((_, _, Some(first))) = legal().next() else {
+                let mut legal = of_unit(head).filter(|&c| candidates[c].2.is_some());
+                let Some(first_legal) = legal.next() else {
                     continue;
                 };
-                if legal().all(|(_, _, c)| c.as_ref() == Some(first)) {
-                    kind[u] = first.clone();
-                    for (_, k, _) in legal() {
-                        chosen[*k] = u;
-                    }
-                } else {
-                    for (_, k, _) in legal() {
-                        results[*k].reason = Some(Reason::Ambiguous);
-                        results[*k].note =
+                let same = legal.all(|c| candidates[c].2 == candidates[first_legal].2);
+                for c in of_unit(head).filter(|&c| candidates[c].2.is_some()) {
+                    let k = candidates[c].1;
+                    if same {
+                        chosen[k] = u;
+                    } else {
+                        results[k].reason = Some(Reason::Ambiguous);
+                        results[k].note =
                             Some("the unit has several different orders and holds".into());
                     }
+                }
+                if same && let Some(kd) = candidates[first_legal].2.take() {
+                    kind[u] = kd;
                 }
             }
         }
@@ -1215,20 +1233,25 @@ impl Resolver<'_> {
     fn dislodgements(&self) -> Vec<Option<Dislodged>> {
         let n = self.units.len();
         let mut dislodged: Vec<Option<Dislodged>> = vec![None; n];
-        for (i, out) in dislodged.iter_mut().enumerate() {
-            let moved = matches!(self.kind[i], Kind::Move { .. }) && self.slot[i].res;
-            if moved {
+        // Moves in unit order, so that (were two to succeed into one province) the last one
+        // counts, as the walk of the province's movers would have it.
+        for k in 0..n {
+            let Kind::Move { dest, .. } = self.kind[k] else {
+                continue;
+            };
+            if !self.slot[k].res {
                 continue;
             }
-            let mut attackers = self.movers(self.origin(i));
-            while let Some(k) = self.next_mover(&mut attackers) {
-                if self.slot[k].res {
-                    *out = Some(Dislodged {
-                        unit: self.units[i],
-                        attacker_from: self.origin(k),
-                        by_convoy: self.slot[k].by_convoy,
-                    });
-                }
+            let Some(i) = self.unit_at[dest.0 as usize] else {
+                continue;
+            };
+            let moved_away = matches!(self.kind[i], Kind::Move { .. }) && self.slot[i].res;
+            if !moved_away {
+                dislodged[i] = Some(Dislodged {
+                    unit: self.units[i],
+                    attacker_from: self.origin(k),
+                    by_convoy: self.slot[k].by_convoy,
+                });
             }
         }
         dislodged
@@ -1305,7 +1328,7 @@ impl Resolver<'_> {
         let occupied = super::occupied(units);
         let mut contested = Vec::new();
         for p in self.map.all_provinces() {
-            if occupied.contains(p) {
+            if occupied.contains(p) || self.first_mover[p.0 as usize] == NONE {
                 continue;
             }
             let mut standoff = false;
