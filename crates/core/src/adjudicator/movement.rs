@@ -110,14 +110,45 @@ impl Slot {
     };
 }
 
+/// The kinds of order, for passes over the units of one kind at a time: a branch on each unit's
+/// kind in a pass over all units goes wrong about every other unit, the kinds being mixed.
+#[derive(Clone, Copy)]
+enum Group {
+    Hold,
+    Move,
+    SupportHold,
+    SupportMove,
+    Convoy,
+}
+
+const GROUPS: usize = 5;
+
+impl Kind {
+    fn group(&self) -> Group {
+        match self {
+            Kind::Hold => Group::Hold,
+            Kind::Move { .. } => Group::Move,
+            Kind::SupportHold { .. } => Group::SupportHold,
+            Kind::SupportMove { .. } => Group::SupportMove,
+            Kind::Convoy { .. } => Group::Convoy,
+        }
+    }
+}
+
 struct Resolver<'a> {
     map: &'a Map,
     units: &'a [Unit],
     unit_at: Vec<Option<usize>>,
     kind: Vec<Kind>,
     slot: Vec<Slot>,
+    /// The units grouped by the kind of their order, each group in unit order; group `g` is
+    /// `by_group[group_start[g]..group_start[g + 1]]`.
+    by_group: Vec<usize>,
+    group_start: [usize; GROUPS + 1],
     /// The first unit (by index) moving into each province, or NONE.
     first_mover: Vec<usize>,
+    /// The provinces someone moves into.
+    move_dests: ProvinceSet,
     cycle: Vec<usize>,
     guess_based: bool,
     recursion_hits: i32,
@@ -673,13 +704,31 @@ impl Ctx<'_> {
 
 impl<'a> Resolver<'a> {
     fn new(map: &'a Map, units: &'a [Unit], unit_at: Vec<Option<usize>>, kind: Vec<Kind>) -> Self {
+        // A counting sort of the units by group (stable, so each group stays in unit order).
+        let mut group_start = [0; GROUPS + 1];
+        for k in &kind {
+            group_start[k.group() as usize + 1] += 1;
+        }
+        for g in 0..GROUPS {
+            group_start[g + 1] += group_start[g];
+        }
+        let mut fill = group_start;
+        let mut by_group = vec![0; kind.len()];
+        for (i, k) in kind.iter().enumerate() {
+            let g = k.group() as usize;
+            by_group[fill[g]] = i;
+            fill[g] += 1;
+        }
         Resolver {
             map,
             units,
             unit_at,
             slot: vec![Slot::EMPTY; kind.len()],
             kind,
+            by_group,
+            group_start,
             first_mover: vec![NONE; map.province_count()],
+            move_dests: ProvinceSet::default(),
             cycle: Vec::new(),
             guess_based: false,
             recursion_hits: 0,
@@ -705,6 +754,11 @@ impl Chain {
 }
 
 impl Resolver<'_> {
+    /// The positions in `by_group` of the units whose orders are of group `g`.
+    fn group(&self, g: Group) -> std::ops::Range<usize> {
+        self.group_start[g as usize]..self.group_start[g as usize + 1]
+    }
+
     fn origin(&self, i: usize) -> Province {
         self.units[i].location.province
     }
@@ -768,7 +822,8 @@ impl Resolver<'_> {
     /// by land); an adjacent move that does not say so goes by convoy only if a fleet of the
     /// army's own power is ordered to convoy it there (unless only explicit convoys count).
     fn settle_convoy_intent(&mut self, rules: &Rules) {
-        for i in 0..self.kind.len() {
+        for at in self.group(Group::Move) {
+            let i = self.by_group[at];
             if let Kind::Move { convoy, .. } = self.kind[i] {
                 self.slot[i].by_convoy = convoy == Intent::Convoy;
             }
@@ -776,7 +831,8 @@ impl Resolver<'_> {
         if rules.convoy_intent != ConvoyIntent::ExplicitOrOwnFleet {
             return;
         }
-        for f in 0..self.kind.len() {
+        for at in self.group(Group::Convoy) {
+            let f = self.by_group[at];
             let Kind::Convoy { army, dest } = self.kind[f] else {
                 continue;
             };
@@ -794,46 +850,56 @@ impl Resolver<'_> {
     }
 
     /// Thread the lists: moves into each province, the valid supports of each order, the valid
-    /// convoys of each army. Units are taken last to first and put at the head of their list,
-    /// so every list runs in unit order.
+    /// convoys of each army. Each group's units are taken last to first and put at the head of
+    /// their list, so every list runs in unit order. (A list holds one group only: the supports
+    /// of a unit that moves are all move supports, of one that stays all hold supports.)
     fn link_orders(&mut self) {
-        for i in (0..self.kind.len()).rev() {
-            match self.kind[i] {
-                Kind::Move { dest, .. } => {
-                    if let Some(head) = self.first_mover.get_mut(dest.0 as usize) {
-                        self.slot[i].next_mover = *head;
-                        *head = i;
-                    }
+        for at in self.group(Group::Move).rev() {
+            let i = self.by_group[at];
+            let Kind::Move { dest, .. } = self.kind[i] else {
+                continue;
+            };
+            if let Some(head) = self.first_mover.get_mut(dest.0 as usize) {
+                self.slot[i].next_mover = *head;
+                *head = i;
+                self.move_dests.insert(dest);
+            }
+        }
+        for at in self.group(Group::SupportHold).rev() {
+            let i = self.by_group[at];
+            if let Kind::SupportHold { target } = self.kind[i]
+                && !matches!(self.kind[target], Kind::Move { .. })
+            {
+                self.link_support(i, target);
+            }
+        }
+        for at in self.group(Group::SupportMove).rev() {
+            let i = self.by_group[at];
+            if let Kind::SupportMove {
+                target,
+                dest,
+                coast,
+            } = self.kind[i]
+                && let Kind::Move { dest: d, to, .. } = self.kind[target]
+                && d == dest
+                && (coast.is_none() || coast == to.coast)
+            {
+                self.link_support(i, target);
+            }
+        }
+        for at in self.group(Group::Convoy).rev() {
+            let i = self.by_group[at];
+            let Kind::Convoy { army, dest } = self.kind[i] else {
+                continue;
+            };
+            if self.move_dest(army) == Some(dest) && self.slot[army].by_convoy {
+                self.slot[i].valid = true;
+                if self.river_convoy_disrupted(i, dest) {
+                    self.slot[i].disrupted = true;
+                } else {
+                    self.slot[i].next_convoy = self.slot[army].first_convoy;
+                    self.slot[army].first_convoy = i;
                 }
-                Kind::SupportHold { target } => {
-                    if !matches!(self.kind[target], Kind::Move { .. }) {
-                        self.link_support(i, target);
-                    }
-                }
-                Kind::SupportMove {
-                    target,
-                    dest,
-                    coast,
-                } => {
-                    if let Kind::Move { dest: d, to, .. } = self.kind[target]
-                        && d == dest
-                        && (coast.is_none() || coast == to.coast)
-                    {
-                        self.link_support(i, target);
-                    }
-                }
-                Kind::Convoy { army, dest } => {
-                    if self.move_dest(army) == Some(dest) && self.slot[army].by_convoy {
-                        self.slot[i].valid = true;
-                        if self.river_convoy_disrupted(i, dest) {
-                            self.slot[i].disrupted = true;
-                        } else {
-                            self.slot[i].next_convoy = self.slot[army].first_convoy;
-                            self.slot[army].first_convoy = i;
-                        }
-                    }
-                }
-                Kind::Hold => {}
             }
         }
     }
@@ -847,7 +913,8 @@ impl Resolver<'_> {
     /// A convoyed move with no convoy to carry it has no route; a move by land straight at a unit
     /// moving back by land is a head-to-head battle.
     fn settle_routes_and_head_to_heads(&mut self) {
-        for i in 0..self.kind.len() {
+        for at in self.group(Group::Move) {
+            let i = self.by_group[at];
             let (dest, route_len) = match &self.kind[i] {
                 Kind::Move { dest, route, .. } => (*dest, route.len()),
                 _ => continue,
@@ -1199,9 +1266,7 @@ impl Resolver<'_> {
         results: &mut Vec<OrderResult>,
     ) -> Adjudication {
         let mut dislodged = self.dislodgements();
-        let outcomes: Vec<(Outcome, Option<Reason>)> = (0..self.units.len())
-            .map(|i| self.outcome(i, dislodged[i].is_some()))
-            .collect();
+        let outcomes = self.outcomes(&dislodged);
         for (k, &u) in chosen.iter().enumerate() {
             if u != NONE {
                 (results[k].outcome, results[k].reason) = outcomes[u];
@@ -1235,7 +1300,8 @@ impl Resolver<'_> {
         let mut dislodged: Vec<Option<Dislodged>> = vec![None; n];
         // Moves in unit order, so that (were two to succeed into one province) the last one
         // counts, as the walk of the province's movers would have it.
-        for k in 0..n {
+        for at in self.group(Group::Move) {
+            let k = self.by_group[at];
             let Kind::Move { dest, .. } = self.kind[k] else {
                 continue;
             };
@@ -1257,25 +1323,37 @@ impl Resolver<'_> {
         dislodged
     }
 
-    /// The outcome of unit `i`'s order, and why it failed.
-    fn outcome(&mut self, i: usize, dislodged: bool) -> (Outcome, Option<Reason>) {
-        let s = self.slot[i];
-        match self.kind[i] {
-            Kind::Hold if dislodged => (Outcome::Fails, Some(Reason::Dislodged)),
-            Kind::Hold => (Outcome::Succeeds, None),
-            Kind::Move { .. } => {
-                if s.res {
-                    (Outcome::Succeeds, None)
-                } else if s.paradox {
-                    (Outcome::Fails, Some(Reason::Paradox))
-                } else if s.by_convoy && !self.path(i) {
-                    (Outcome::Fails, Some(Reason::NoConvoy))
-                } else {
-                    (Outcome::Fails, Some(Reason::Bounce))
-                }
+    /// Each unit's outcome, and why it failed. Every decision is settled by now (the guess
+    /// algorithm settles each order it is asked about, and every order was asked), so the
+    /// passes may go group by group.
+    fn outcomes(&mut self, dislodged: &[Option<Dislodged>]) -> Vec<(Outcome, Option<Reason>)> {
+        debug_assert!(self.slot.iter().all(|s| s.resolved));
+        let mut out = vec![(Outcome::Succeeds, None); self.units.len()];
+        for at in self.group(Group::Hold) {
+            let i = self.by_group[at];
+            if dislodged[i].is_some() {
+                out[i] = (Outcome::Fails, Some(Reason::Dislodged));
             }
-            Kind::SupportHold { .. } | Kind::SupportMove { .. } | Kind::Convoy { .. } => {
-                if !s.valid {
+        }
+        for at in self.group(Group::Move) {
+            let i = self.by_group[at];
+            let s = self.slot[i];
+            out[i] = if s.res {
+                (Outcome::Succeeds, None)
+            } else if s.paradox {
+                (Outcome::Fails, Some(Reason::Paradox))
+            } else if s.by_convoy && !self.path(i) {
+                (Outcome::Fails, Some(Reason::NoConvoy))
+            } else {
+                (Outcome::Fails, Some(Reason::Bounce))
+            };
+        }
+        for g in [Group::SupportHold, Group::SupportMove, Group::Convoy] {
+            for at in self.group(g) {
+                let i = self.by_group[at];
+                let s = self.slot[i];
+                let dislodged = dislodged[i].is_some();
+                out[i] = if !s.valid {
                     (Outcome::Fails, Some(Reason::Void))
                 } else if s.disrupted && !dislodged {
                     (Outcome::Fails, Some(Reason::Disrupted))
@@ -1285,9 +1363,10 @@ impl Resolver<'_> {
                     (Outcome::Succeeds, None)
                 } else {
                     (Outcome::Fails, Some(Reason::Cut))
-                }
+                };
             }
         }
+        out
     }
 
     /// The units on the next board (movers in their new place), each province's `held_since`
@@ -1327,10 +1406,7 @@ impl Resolver<'_> {
     fn standoffs(&mut self, units: &[Unit]) -> Vec<Province> {
         let occupied = super::occupied(units);
         let mut contested = Vec::new();
-        for p in self.map.all_provinces() {
-            if occupied.contains(p) || self.first_mover[p.0 as usize] == NONE {
-                continue;
-            }
+        for p in self.move_dests.difference(occupied).iter() {
             let mut standoff = false;
             let mut movers = self.movers(p);
             while let Some(k) = self.next_mover(&mut movers) {
