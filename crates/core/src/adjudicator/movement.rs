@@ -89,6 +89,13 @@ struct Slot {
     first_convoy: usize,
     /// For a convoying fleet, the next fleet convoying the same army, or NONE.
     next_convoy: usize,
+    /// The move succeeded: the unit is elsewhere on the next board.
+    moved: bool,
+    /// The unit whose move dislodged this one, or NONE.
+    dislodger: usize,
+    /// The order's outcome, and why it failed.
+    outcome: Outcome,
+    reason: Option<Reason>,
 }
 
 impl Slot {
@@ -107,6 +114,10 @@ impl Slot {
         next_support: NONE,
         first_convoy: NONE,
         next_convoy: NONE,
+        moved: false,
+        dislodger: NONE,
+        outcome: Outcome::Succeeds,
+        reason: None,
     };
 }
 
@@ -1265,14 +1276,15 @@ impl Resolver<'_> {
         chosen: &[usize],
         results: &mut Vec<OrderResult>,
     ) -> Adjudication {
-        let mut dislodged = self.dislodgements();
-        let outcomes = self.outcomes(&dislodged);
+        self.find_dislodgements();
+        self.settle_outcomes();
         for (k, &u) in chosen.iter().enumerate() {
             if u != NONE {
-                (results[k].outcome, results[k].reason) = outcomes[u];
+                (results[k].outcome, results[k].reason) =
+                    (self.slot[u].outcome, self.slot[u].reason);
             }
         }
-        let (units, held_since, gone) = self.next_units(board, &mut dislodged);
+        let (units, held_since, gone) = self.next_units(board);
         let contested = self.standoffs(&units);
         let next = Board {
             phase: board.phase.successor(),
@@ -1294,10 +1306,9 @@ impl Resolver<'_> {
         }
     }
 
-    /// Each unit that did not move away and into whose province a move succeeded is dislodged.
-    fn dislodgements(&self) -> Vec<Option<Dislodged>> {
-        let n = self.units.len();
-        let mut dislodged: Vec<Option<Dislodged>> = vec![None; n];
+    /// Marks the moves that succeeded, and dislodges the unit in each one's destination unless
+    /// it moved away.
+    fn find_dislodgements(&mut self) {
         // Moves in unit order, so that (were two to succeed into one province) the last one
         // counts, as the walk of the province's movers would have it.
         for at in self.group(Group::Move) {
@@ -1308,87 +1319,86 @@ impl Resolver<'_> {
             if !self.slot[k].res {
                 continue;
             }
-            let Some(i) = self.unit_at[dest.0 as usize] else {
-                continue;
-            };
-            let moved_away = matches!(self.kind[i], Kind::Move { .. }) && self.slot[i].res;
-            if !moved_away {
-                dislodged[i] = Some(Dislodged {
-                    unit: self.units[i],
-                    attacker_from: self.origin(k),
-                    by_convoy: self.slot[k].by_convoy,
-                });
+            self.slot[k].moved = true;
+            if let Some(i) = self.unit_at[dest.0 as usize]
+                && !(matches!(self.kind[i], Kind::Move { .. }) && self.slot[i].res)
+            {
+                self.slot[i].dislodger = k;
             }
         }
-        dislodged
     }
 
     /// Each unit's outcome, and why it failed. Every decision is settled by now (the guess
     /// algorithm settles each order it is asked about, and every order was asked), so the
     /// passes may go group by group.
-    fn outcomes(&mut self, dislodged: &[Option<Dislodged>]) -> Vec<(Outcome, Option<Reason>)> {
+    fn settle_outcomes(&mut self) {
         debug_assert!(self.slot.iter().all(|s| s.resolved));
-        let mut out = vec![(Outcome::Succeeds, None); self.units.len()];
         for at in self.group(Group::Hold) {
             let i = self.by_group[at];
-            if dislodged[i].is_some() {
-                out[i] = (Outcome::Fails, Some(Reason::Dislodged));
+            if self.slot[i].dislodger != NONE {
+                self.fail(i, Reason::Dislodged);
             }
         }
         for at in self.group(Group::Move) {
             let i = self.by_group[at];
             let s = self.slot[i];
-            out[i] = if s.res {
-                (Outcome::Succeeds, None)
-            } else if s.paradox {
-                (Outcome::Fails, Some(Reason::Paradox))
+            if s.res {
+                continue;
+            }
+            let why = if s.paradox {
+                Reason::Paradox
             } else if s.by_convoy && !self.path(i) {
-                (Outcome::Fails, Some(Reason::NoConvoy))
+                Reason::NoConvoy
             } else {
-                (Outcome::Fails, Some(Reason::Bounce))
+                Reason::Bounce
             };
+            self.fail(i, why);
         }
         for g in [Group::SupportHold, Group::SupportMove, Group::Convoy] {
             for at in self.group(g) {
                 let i = self.by_group[at];
                 let s = self.slot[i];
-                let dislodged = dislodged[i].is_some();
-                out[i] = if !s.valid {
-                    (Outcome::Fails, Some(Reason::Void))
+                let dislodged = s.dislodger != NONE;
+                let why = if !s.valid {
+                    Reason::Void
                 } else if s.disrupted && !dislodged {
-                    (Outcome::Fails, Some(Reason::Disrupted))
+                    Reason::Disrupted
                 } else if dislodged {
-                    (Outcome::Fails, Some(Reason::Dislodged))
-                } else if s.res {
-                    (Outcome::Succeeds, None)
+                    Reason::Dislodged
+                } else if !s.res {
+                    Reason::Cut
                 } else {
-                    (Outcome::Fails, Some(Reason::Cut))
+                    continue;
                 };
+                self.fail(i, why);
             }
         }
-        out
+    }
+
+    fn fail(&mut self, i: usize, why: Reason) {
+        self.slot[i].outcome = Outcome::Fails;
+        self.slot[i].reason = Some(why);
     }
 
     /// The units on the next board (movers in their new place), each province's `held_since`
     /// (Maharajiad B.I(3)), and the dislodged units, which leave the board.
-    fn next_units(
-        &self,
-        board: &Board,
-        dislodged: &mut [Option<Dislodged>],
-    ) -> (Vec<Unit>, Vec<Option<Phase>>, Vec<Dislodged>) {
-        let n = self.units.len();
-        let mut units: Vec<Unit> = Vec::with_capacity(n);
+    fn next_units(&self, board: &Board) -> (Vec<Unit>, Vec<Option<Phase>>, Vec<Dislodged>) {
+        let mut units: Vec<Unit> = Vec::with_capacity(self.units.len());
         let mut held_since: Vec<Option<Phase>> = vec![None; board.held_since.len()];
         let mut gone: Vec<Dislodged> = Vec::new();
-        for (i, d) in dislodged.iter_mut().enumerate() {
-            if let Some(d) = d.take() {
-                gone.push(d);
+        for (i, (unit, s)) in self.units.iter().zip(&self.slot).enumerate() {
+            if s.dislodger != NONE {
+                gone.push(Dislodged {
+                    unit: *unit,
+                    attacker_from: self.origin(s.dislodger),
+                    by_convoy: self.slot[s.dislodger].by_convoy,
+                });
                 continue;
             }
-            let mut u = self.units[i];
+            let mut u = *unit;
             let from = u.location.province.0 as usize;
-            if let Kind::Move { to, .. } = self.kind[i]
-                && self.slot[i].res
+            if s.moved
+                && let Kind::Move { to, .. } = self.kind[i]
             {
                 u.location = to;
                 // A unit that moves in stands there from the next phase on (B.I(3)).
