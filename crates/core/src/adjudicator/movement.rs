@@ -435,8 +435,6 @@ impl Ctx<'_> {
             Ok(u) => u,
             Err(c) => return c,
         };
-        let unit = &self.units[u];
-        let here = unit.location.province;
         match order {
             Order::Hold { .. } => Compiled::Ok(u, Kind::Hold),
             Order::Move {
@@ -446,120 +444,132 @@ impl Ctx<'_> {
                 route,
                 ..
             } => self.compile_move(u, *dest, *dest_coast, *via_convoy, route),
-            Order::SupportHold { target, .. } => {
-                let t = match self.target_unit(target) {
-                    Ok(t) => t,
-                    Err(c) => return c,
-                };
-                if t == u {
-                    return illegal("a unit cannot support itself");
-                }
-                if !self
-                    .map
-                    .unit_reaches(unit.unit_type, unit.location, target.province)
-                {
-                    return illegal(format!(
-                        "{} cannot reach {}, so it cannot support there",
-                        self.code(here),
-                        self.code(target.province)
-                    ));
-                }
-                Compiled::Ok(u, Kind::SupportHold { target: t })
-            }
+            Order::SupportHold { target, .. } => self.compile_support_hold(u, target),
             Order::SupportMove {
                 target,
                 dest,
                 dest_coast,
                 ..
-            } => {
-                let t = match self.target_unit(target) {
-                    Ok(t) => t,
-                    Err(c) => return c,
-                };
-                if t == u {
-                    return illegal("a unit cannot support its own move");
-                }
-                if *dest == here {
-                    // DATC 6.D.34: support into one's own province.
-                    return illegal("a unit cannot support a move into its own province");
-                }
-                if *dest == target.province {
-                    return illegal("a unit cannot move to the province it is in");
-                }
-                if !self.map.unit_reaches(unit.unit_type, unit.location, *dest) {
-                    return illegal(format!(
-                        "{} cannot reach {}, so it cannot support a move there",
-                        self.code(here),
-                        self.code(*dest)
-                    ));
-                }
-                let tu = &self.units[t];
-                let possible = match tu.unit_type {
-                    // DATC 6.D.31: the supporting fleet may not be the one the convoy needs.
-                    UnitType::Army => {
-                        self.map.is_land(*dest)
-                            && self.army_can_reach(tu.location.province, *dest, Some(here))
-                    }
-                    UnitType::Fleet => match dest_coast {
-                        Some(c) if !self.map.info(*dest).coasts.is_empty() => self
-                            .map
-                            .fleet_adjacent(tu.location, Location::with_coast(*dest, *c)),
-                        _ => self.map.fleet_reaches_province(tu.location, *dest),
-                    },
-                };
-                if !possible {
-                    return illegal(format!(
-                        "the unit in {} cannot move to {}",
-                        self.code(target.province),
-                        self.code(*dest)
-                    ));
-                }
-                let coast = match tu.unit_type {
-                    UnitType::Fleet if !self.map.info(*dest).coasts.is_empty() => *dest_coast,
-                    _ => None,
-                };
-                Compiled::Ok(
-                    u,
-                    Kind::SupportMove {
-                        target: t,
-                        dest: *dest,
-                        coast,
-                    },
-                )
-            }
-            Order::Convoy { army, dest, .. } => {
-                if unit.unit_type != UnitType::Fleet || !self.map.is_convoy_space(here) {
-                    // DATC 6.F.1: no convoys from coastal provinces (but from a river province:
-                    // Maharajiad B.I(2)).
-                    return illegal("only a fleet at sea (or on a river) can convoy");
-                }
-                let t = match self.target_unit(army) {
-                    Ok(t) => t,
-                    Err(c) => return c,
-                };
-                if self.units[t].unit_type != UnitType::Army {
-                    return illegal("only armies can be convoyed");
-                }
-                let from = army.province;
-                if !convoy::on_some_route(self.map, from, *dest, here, self.seas) {
-                    // DATC 4.E.1, 6.G.19: a convoy no route could use is illegal.
-                    return illegal(format!(
-                        "{} is on no convoy route from {} to {}",
-                        self.code(here),
-                        self.code(from),
-                        self.code(*dest)
-                    ));
-                }
-                Compiled::Ok(
-                    u,
-                    Kind::Convoy {
-                        army: t,
-                        dest: *dest,
-                    },
-                )
-            }
+            } => self.compile_support_move(u, target, *dest, *dest_coast),
+            Order::Convoy { army, dest, .. } => self.compile_convoy(u, army, *dest),
             _ => illegal("not a movement order"),
         }
+    }
+
+    fn compile_support_hold(&self, u: usize, target: &UnitRef) -> Compiled {
+        let unit = &self.units[u];
+        let here = unit.location.province;
+        let t = match self.target_unit(target) {
+            Ok(t) => t,
+            Err(c) => return c,
+        };
+        if t == u {
+            return illegal("a unit cannot support itself");
+        }
+        if !self
+            .map
+            .unit_reaches(unit.unit_type, unit.location, target.province)
+        {
+            return illegal(format!(
+                "{} cannot reach {}, so it cannot support there",
+                self.code(here),
+                self.code(target.province)
+            ));
+        }
+        Compiled::Ok(u, Kind::SupportHold { target: t })
+    }
+
+    fn compile_support_move(
+        &self,
+        u: usize,
+        target: &UnitRef,
+        dest: Province,
+        dest_coast: Option<Coast>,
+    ) -> Compiled {
+        let unit = &self.units[u];
+        let here = unit.location.province;
+        let t = match self.target_unit(target) {
+            Ok(t) => t,
+            Err(c) => return c,
+        };
+        if t == u {
+            return illegal("a unit cannot support its own move");
+        }
+        if dest == here {
+            // DATC 6.D.34: support into one's own province.
+            return illegal("a unit cannot support a move into its own province");
+        }
+        if dest == target.province {
+            return illegal("a unit cannot move to the province it is in");
+        }
+        if !self.map.unit_reaches(unit.unit_type, unit.location, dest) {
+            return illegal(format!(
+                "{} cannot reach {}, so it cannot support a move there",
+                self.code(here),
+                self.code(dest)
+            ));
+        }
+        let tu = &self.units[t];
+        let possible = match tu.unit_type {
+            // DATC 6.D.31: the supporting fleet may not be the one the convoy needs.
+            UnitType::Army => {
+                self.map.is_land(dest)
+                    && self.army_can_reach(tu.location.province, dest, Some(here))
+            }
+            UnitType::Fleet => match dest_coast {
+                Some(c) if !self.map.info(dest).coasts.is_empty() => self
+                    .map
+                    .fleet_adjacent(tu.location, Location::with_coast(dest, c)),
+                _ => self.map.fleet_reaches_province(tu.location, dest),
+            },
+        };
+        if !possible {
+            return illegal(format!(
+                "the unit in {} cannot move to {}",
+                self.code(target.province),
+                self.code(dest)
+            ));
+        }
+        let coast = match tu.unit_type {
+            UnitType::Fleet if !self.map.info(dest).coasts.is_empty() => dest_coast,
+            _ => None,
+        };
+        Compiled::Ok(
+            u,
+            Kind::SupportMove {
+                target: t,
+                dest,
+                coast,
+            },
+        )
+    }
+
+    fn compile_convoy(&self, u: usize, army: &UnitRef, dest: Province) -> Compiled {
+        let unit = &self.units[u];
+        let here = unit.location.province;
+        if unit.unit_type != UnitType::Fleet || !self.map.is_convoy_space(here) {
+            // DATC 6.F.1: no convoys from coastal provinces (but from a river province:
+            // Maharajiad B.I(2)).
+            return illegal("only a fleet at sea (or on a river) can convoy");
+        }
+        let t = match self.target_unit(army) {
+            Ok(t) => t,
+            Err(c) => return c,
+        };
+        if self.units[t].unit_type != UnitType::Army {
+            return illegal("only armies can be convoyed");
+        }
+        let from = army.province;
+        if !convoy::on_some_route(self.map, from, dest, here, self.seas) {
+            // DATC 4.E.1, 6.G.19: a convoy no route could use is illegal.
+            return illegal(format!(
+                "{} is on no convoy route from {} to {}",
+                self.code(here),
+                self.code(from),
+                self.code(dest)
+            ));
+        }
+        Compiled::Ok(u, Kind::Convoy { army: t, dest })
     }
 
     fn compile_move(
@@ -570,146 +580,178 @@ impl Ctx<'_> {
         via_convoy: bool,
         route: &[Province],
     ) -> Compiled {
-        let unit = &self.units[u];
-        let here = unit.location.province;
-        if dest == here {
+        if dest == self.units[u].location.province {
             return illegal("a unit cannot move to the province it is in");
         }
-        match unit.unit_type {
-            UnitType::Army => {
-                if !self.map.is_land(dest) {
-                    return illegal(format!("an army cannot move to {}, a sea", self.code(dest)));
-                }
-                let adjacent = self.map.army_adjacent(here, dest);
-                // An adjacent move that does not ask for a convoy needs no route check: it is
-                // legal by land, and it can only go by convoy if an own fleet's convoy order
-                // matches, which is legal only if a route exists (on_some_route).
-                let convoy_possible = if adjacent && !via_convoy {
-                    true
+        match self.units[u].unit_type {
+            UnitType::Army => self.compile_army_move(u, dest, via_convoy, route),
+            UnitType::Fleet => self.compile_fleet_move(u, dest, dest_coast, via_convoy),
+        }
+    }
+
+    fn compile_army_move(
+        &self,
+        u: usize,
+        dest: Province,
+        via_convoy: bool,
+        route: &[Province],
+    ) -> Compiled {
+        let here = self.units[u].location.province;
+        if !self.map.is_land(dest) {
+            return illegal(format!("an army cannot move to {}, a sea", self.code(dest)));
+        }
+        let adjacent = self.map.army_adjacent(here, dest);
+        // An adjacent move that does not ask for a convoy needs no route check: it is
+        // legal by land, and it can only go by convoy if an own fleet's convoy order
+        // matches, which is legal only if a route exists (on_some_route).
+        let convoy_possible = if adjacent && !via_convoy {
+            true
+        } else {
+            convoy::route_exists(self.map, here, dest, self.seas)
+        };
+        let honour_route = self.rules.convoy_routes == ConvoyRoutes::Honoured && !route.is_empty();
+        if honour_route && !convoy::route_is_chain(self.map, here, dest, route, self.seas) {
+            return illegal(format!(
+                "the route written is not a chain of fleets at sea from {} to {}",
+                self.code(here),
+                self.code(dest)
+            ));
+        }
+        if !adjacent && !convoy_possible {
+            return illegal(format!(
+                "{} is not next to {}, and no fleets could convoy it there",
+                self.code(here),
+                self.code(dest)
+            ));
+        }
+        if via_convoy && !convoy_possible {
+            return illegal(format!(
+                "no fleets could convoy {} to {}",
+                self.code(here),
+                self.code(dest)
+            ));
+        }
+        let convoy = if via_convoy || !adjacent {
+            Intent::Convoy
+        } else if convoy_possible {
+            Intent::OwnFleetDecides
+        } else {
+            Intent::Land
+        };
+        Compiled::Ok(
+            u,
+            Kind::Move {
+                dest,
+                to: Location::new(dest),
+                convoy,
+                route: if honour_route {
+                    route.to_vec()
                 } else {
-                    convoy::route_exists(self.map, here, dest, self.seas)
-                };
-                let honour_route =
-                    self.rules.convoy_routes == ConvoyRoutes::Honoured && !route.is_empty();
-                if honour_route && !convoy::route_is_chain(self.map, here, dest, route, self.seas) {
-                    return illegal(format!(
-                        "the route written is not a chain of fleets at sea from {} to {}",
-                        self.code(here),
-                        self.code(dest)
-                    ));
-                }
-                if !adjacent && !convoy_possible {
-                    return illegal(format!(
-                        "{} is not next to {}, and no fleets could convoy it there",
-                        self.code(here),
-                        self.code(dest)
-                    ));
-                }
-                if via_convoy && !convoy_possible {
-                    return illegal(format!(
-                        "no fleets could convoy {} to {}",
-                        self.code(here),
-                        self.code(dest)
-                    ));
-                }
-                let convoy = if via_convoy || !adjacent {
-                    Intent::Convoy
-                } else if convoy_possible {
-                    Intent::OwnFleetDecides
-                } else {
-                    Intent::Land
-                };
-                Compiled::Ok(
-                    u,
-                    Kind::Move {
-                        dest,
-                        to: Location::new(dest),
-                        convoy,
-                        route: if honour_route {
-                            route.to_vec()
-                        } else {
-                            Vec::new()
-                        },
-                    },
-                )
-            }
-            UnitType::Fleet => {
-                if via_convoy {
-                    return illegal("only armies can be convoyed");
-                }
-                let coasts = &self.map.info(dest).coasts;
-                let to = if coasts.is_empty() {
-                    // DATC 4.B.6: an irrelevant coast is ignored.
-                    Location::new(dest)
-                } else {
-                    let reachable: Vec<Coast> = coasts
-                        .iter()
-                        .copied()
-                        .filter(|c| {
-                            self.map
-                                .fleet_adjacent(unit.location, Location::with_coast(dest, *c))
-                        })
-                        .collect();
-                    let choice = match (dest_coast, reachable.as_slice()) {
-                        (_, []) => None,
-                        (Some(c), r) if r.contains(&c) => Some(c),
-                        (Some(c), [only]) => match self.rules.wrong_move_coast {
-                            // WM D.IV(3)(b): an inaccurate coast never invalidates the move.
-                            WrongMoveCoast::Corrected => Some(*only),
-                            WrongMoveCoast::Illegal => {
-                                return illegal(format!(
-                                    "{} cannot reach {}/{}",
-                                    self.code(here),
-                                    self.code(dest),
-                                    c.code()
-                                ));
-                            }
-                        },
-                        // DATC 4.B.2: the only possible coast.
-                        (None, [only]) => Some(*only),
-                        (_, many) => {
-                            // DATC 4.B.1, WM D.IV(3)(b): the ambiguous cases.
-                            let names: Vec<String> = many
-                                .iter()
-                                .map(|c| format!("{}/{}", self.code(dest), c.code()))
-                                .collect();
-                            return illegal(format!(
-                                "'{}' is ambiguous for a fleet from {}: write {}",
-                                self.code(dest),
-                                self.map.info(here).name,
-                                names.join(" or ")
-                            ));
-                        }
-                    };
-                    match choice {
-                        Some(c) => Location::with_coast(dest, c),
-                        None => {
-                            return illegal(format!(
-                                "a fleet in {} cannot reach {}",
-                                self.code(here),
-                                self.code(dest)
-                            ));
-                        }
+                    Vec::new()
+                },
+            },
+        )
+    }
+
+    fn compile_fleet_move(
+        &self,
+        u: usize,
+        dest: Province,
+        dest_coast: Option<Coast>,
+        via_convoy: bool,
+    ) -> Compiled {
+        let unit = &self.units[u];
+        let here = unit.location.province;
+        if via_convoy {
+            return illegal("only armies can be convoyed");
+        }
+        let to = match self.fleet_destination(u, dest, dest_coast) {
+            Ok(to) => to,
+            Err(c) => return c,
+        };
+        if !self.map.fleet_adjacent(unit.location, to) {
+            return illegal(format!(
+                "a fleet in {} cannot reach {}",
+                self.code(here),
+                self.code(dest)
+            ));
+        }
+        Compiled::Ok(
+            u,
+            Kind::Move {
+                dest,
+                to,
+                convoy: Intent::Land,
+                route: Vec::new(),
+            },
+        )
+    }
+
+    /// Where a fleet's move into `dest` ends: the province, or the coast written, corrected or
+    /// implied (DATC 4.B); `Err` if none fits.
+    fn fleet_destination(
+        &self,
+        u: usize,
+        dest: Province,
+        dest_coast: Option<Coast>,
+    ) -> Result<Location, Compiled> {
+        let unit = &self.units[u];
+        let here = unit.location.province;
+        let coasts = &self.map.info(dest).coasts;
+        Ok(if coasts.is_empty() {
+            // DATC 4.B.6: an irrelevant coast is ignored.
+            Location::new(dest)
+        } else {
+            let reachable: Vec<Coast> = coasts
+                .iter()
+                .copied()
+                .filter(|c| {
+                    self.map
+                        .fleet_adjacent(unit.location, Location::with_coast(dest, *c))
+                })
+                .collect();
+            let choice = match (dest_coast, reachable.as_slice()) {
+                (_, []) => None,
+                (Some(c), r) if r.contains(&c) => Some(c),
+                (Some(c), [only]) => match self.rules.wrong_move_coast {
+                    // WM D.IV(3)(b): an inaccurate coast never invalidates the move.
+                    WrongMoveCoast::Corrected => Some(*only),
+                    WrongMoveCoast::Illegal => {
+                        return Err(illegal(format!(
+                            "{} cannot reach {}/{}",
+                            self.code(here),
+                            self.code(dest),
+                            c.code()
+                        )));
                     }
-                };
-                if !self.map.fleet_adjacent(unit.location, to) {
-                    return illegal(format!(
+                },
+                // DATC 4.B.2: the only possible coast.
+                (None, [only]) => Some(*only),
+                (_, many) => {
+                    // DATC 4.B.1, WM D.IV(3)(b): the ambiguous cases.
+                    let names: Vec<String> = many
+                        .iter()
+                        .map(|c| format!("{}/{}", self.code(dest), c.code()))
+                        .collect();
+                    return Err(illegal(format!(
+                        "'{}' is ambiguous for a fleet from {}: write {}",
+                        self.code(dest),
+                        self.map.info(here).name,
+                        names.join(" or ")
+                    )));
+                }
+            };
+            match choice {
+                Some(c) => Location::with_coast(dest, c),
+                None => {
+                    return Err(illegal(format!(
                         "a fleet in {} cannot reach {}",
                         self.code(here),
                         self.code(dest)
-                    ));
+                    )));
                 }
-                Compiled::Ok(
-                    u,
-                    Kind::Move {
-                        dest,
-                        to,
-                        convoy: Intent::Land,
-                        route: Vec::new(),
-                    },
-                )
             }
-        }
+        })
     }
 }
 
