@@ -9,6 +9,29 @@
 //! `diplomacy` crate (0.2, a dev-dependency only; see `side_by_side`): the run prints on how
 //! many phases the two judges disagree (which moves succeed, which supports are given, which
 //! units are dislodged), the crate's median and p99 per phase timed the same way, and the ratio.
+//!
+//! Figures on the development machine (2 cores shared with other jobs: criterion's means wander
+//! by a factor of two under load, the interleaved medians by about 10%), from
+//! `cargo bench -p chancery-core --bench adjudicate`; "after" is two runs, at load averages of
+//! about 10 and 14:
+//!
+//! | standard map, 160 phases            | before (2fea49c) | after (issue 22 point 5) |
+//! |-------------------------------------|------------------|--------------------------|
+//! | median per phase (interleaved)      | 8.4–8.5 µs       | 3.8 / 4.2 µs             |
+//! | p99 per phase (interleaved)         | 10.4–10.5 µs     | 4.5 / 5.2 µs             |
+//! | same phase repeated, median         | 4.5 µs           | 2.3 / 3.2 µs             |
+//! | criterion, all 160 phases           | 1.91 ms (84 k/s) | 0.85 / 0.93 ms           |
+//! | `diplomacy` crate, median / p99     | 156 / 230 µs     | 178 / 263, 155 / 231 µs  |
+//! | ratio crate / Chancery, median      | 18x              | 47x, 37x                 |
+//! | Maharajah map, median / p99         | 8.1 / 10.2 µs    | 3.7 / 4.8, 3.6 / 4.5 µs  |
+//!
+//! The judges disagree on none of the 160 phases (moves, supports, dislodgements) when the crate
+//! is given Chancery's map; on its own `standard_map()`, which lacks eleven borders, on 82.
+//! The "before" column is the adjudicator of commit 2fea49c run by this same bench
+//! (`git checkout 2fea49c -- crates/core/src`); the optimisation commits after it say what
+//! changed. For a profile: `perf record -g <bench binary> --bench --profile-time 8
+//! movement_phase/all_160_phases`, or callgrind with `--branch-sim=yes` on a build with
+//! `CARGO_PROFILE_BENCH_DEBUG=line-tables-only`.
 
 use chancery_core::adjudicator::adjudicate;
 use chancery_core::map::Map;
