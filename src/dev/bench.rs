@@ -171,6 +171,7 @@ async fn mail_benches(
         archive_mailbox: Some(server(imap_port, "archive@example.test")),
         masters: vec!["td@example.test".into()],
         deadline_grace_seconds: 5,
+        smtp_connections: 4,
         // Seven senders mail hundreds of times each here: the answer limits would (rightly)
         // silence them. This measures the pipeline; tests/engine_hostile.rs tests the limits.
         limits: crate::engine::Limits {
