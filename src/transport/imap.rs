@@ -247,6 +247,11 @@ impl Mailbox {
         self.max_message_bytes = bytes;
     }
 
+    /// How many messages the folder holds, as the server last said (EXISTS).
+    pub fn exists(&self) -> u32 {
+        self.exists
+    }
+
     /// The folder's UIDVALIDITY at SELECT time.
     pub fn uidvalidity(&self) -> u32 {
         self.uidvalidity
