@@ -95,7 +95,7 @@ async fn storm_games(pool: &sqlx::SqlitePool, games: usize, t0: Ts) -> Result<()
     ];
     for g in 0..games {
         let id = format!("g{g}");
-        new_game(&pool, &id, t0).await?;
+        new_game(pool, &id, t0).await?;
         let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
         for (i, p) in POWERS.iter().enumerate() {
             let orders: Vec<engine::StandingOrder> = opening[i]
@@ -117,11 +117,7 @@ async fn storm_games(pool: &sqlx::SqlitePool, games: usize, t0: Ts) -> Result<()
 /// `games` games with one deadline: adjudicated, stored, and their results enqueued; then, with
 /// a mail stack, sent through the outbox as `chancery serve` sends them, and the mail server's
 /// own rate measured beside it.
-async fn storm(
-    dir: &Path,
-    opts: &Options,
-    stack: Option<&LocalStack>,
-) -> Result<(), String> {
+async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result<(), String> {
     let db = dir.join("storm.sqlite");
     let pool = store::open(&db).await.map_err(|e| e.to_string())?;
     let t0: Ts = 1_795_000_000;
@@ -131,8 +127,6 @@ async fn storm(
         message_id_domain: "chancery.example.test".into(),
         alert_from: "gm@example.test".into(),
         confirm_from: "confirm@example.test".into(),
-        // The GM's copies go to the TD's mailbox, not the GM box the service reads.
-        masters: vec!["td@example.test".into()],
         ..Env::default()
     };
     let env = engine::keyed(&pool, env, t0)
@@ -147,10 +141,11 @@ async fn storm(
     let (pending, _, _) = store::outbox_counts(&mut c)
         .await
         .map_err(|e| e.to_string())?;
-    let size: i64 = sqlx::query_scalar("SELECT coalesce(avg(length(body)), 0) FROM outbox")
-        .fetch_one(&mut *c)
-        .await
-        .map_err(|e| e.to_string())?;
+    let size: i64 =
+        sqlx::query_scalar("SELECT CAST(coalesce(avg(length(body)), 0) AS INTEGER) FROM outbox")
+            .fetch_one(&mut *c)
+            .await
+            .map_err(|e| e.to_string())?;
     drop(c);
     pool.close().await;
     println!(
@@ -216,9 +211,10 @@ struct Delivery<'a> {
     connections: usize,
 }
 
-/// The mailboxes the storm's results go to: the seven players and the TD (the GM's copy).
+/// The mailboxes the storm's results go to: the seven players and the GM box (the GM's copy,
+/// which the service reads and sets aside as automatic mail, as it would in a real storm).
 const STORM_READERS: [&str; 8] = [
-    "player1", "player2", "player3", "player4", "player5", "player6", "player7", "td",
+    "player1", "player2", "player3", "player4", "player5", "player6", "player7", "gm",
 ];
 
 impl Delivery<'_> {
@@ -318,7 +314,12 @@ pub async fn run(root: &Path, opts: &Options) -> Result<(), String> {
         let _ = std::fs::remove_dir_all(&dir);
         return result;
     }
-    let stack = LocalStack::start(root, &dir, 33000)?;
+    // Another bench (or stack) on the machine: MAILSTACK_PORT_BASE moves this one.
+    let base = std::env::var("MAILSTACK_PORT_BASE")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(33000);
+    let stack = LocalStack::start(root, &dir, base)?;
     let mut result = Ok(());
     if opts.games > 0 {
         let storm_dir = dir.join("storm");

@@ -96,30 +96,54 @@ impl Envelope<'_> {
         out
     }
 
-    /// Send the envelope: in one write where the server offers PIPELINING (RFC 2920: then
-    /// every reply is read, in order, before any is judged, so the session stays in step), else
-    /// one command at a time. DATA is never in the pipeline: a refused recipient must stop the
-    /// mail before any of it goes.
+    /// Send the envelope and DATA, and leave the session ready for the message. Where the
+    /// server offers PIPELINING (RFC 2920) the envelope and DATA go in one write, and every reply
+    /// is read, in order, before any is judged, so the session stays in step: one round trip
+    /// instead of three. Should a recipient be refused and DATA still be taken (the archive
+    /// alone accepted), the data is ended at once, empty: the mail does not go, and the archive
+    /// gets an empty message with no Message-ID, which no lookup can mistake for it. Without
+    /// PIPELINING, one command at a time.
     async fn send(&self, c: &mut Connection) -> Result<SendReport, SendError> {
+        if !c.pipelining {
+            let report = self.send_stepwise(c).await?;
+            c.conn
+                .command(Data)
+                .await
+                .map_err(|e| step_error("SMTP DATA", e, false))?;
+            return Ok(report);
+        }
+        let mut commands = self.commands();
+        commands.push(("SMTP DATA".to_string(), Data.to_string(), false));
+        let all: String = commands.iter().map(|(_, text, _)| text.as_str()).collect();
+        // `command` writes it all, then reads the first reply.
+        let mut replies = Vec::with_capacity(commands.len());
+        replies.push(c.conn.command(all).await);
+        while replies.len() < commands.len() && !lost(replies.last()) {
+            replies.push(c.conn.read_response().await);
+        }
+        let data_taken =
+            replies.len() == commands.len() && replies.last().is_some_and(|r| r.is_ok());
+        let judged = judge(commands, replies);
+        if judged.is_err() && data_taken {
+            // End the data at once (an empty message), then the caller's RSET follows.
+            let _ = c.conn.message(b"").await;
+        }
+        judged
+    }
+
+    /// The envelope one command at a time (no PIPELINING): stop at the first refusal that is
+    /// not the archive's.
+    async fn send_stepwise(&self, c: &mut Connection) -> Result<SendReport, SendError> {
         let commands = self.commands();
         let mut replies = Vec::with_capacity(commands.len());
-        if c.pipelining {
-            let all: String = commands.iter().map(|(_, text, _)| text.as_str()).collect();
-            // `command` writes it all, then reads the first reply.
-            replies.push(c.conn.command(all).await);
-            while replies.len() < commands.len() && !lost(replies.last()) {
-                replies.push(c.conn.read_response().await);
-            }
-        } else {
-            for (_, text, archive) in &commands {
-                let reply = c.conn.command(text).await;
-                let stop = reply
-                    .as_ref()
-                    .is_err_and(|e| !*archive || !(e.is_permanent() || e.is_transient()));
-                replies.push(reply);
-                if stop {
-                    break;
-                }
+        for (_, text, archive) in &commands {
+            let reply = c.conn.command(text).await;
+            let stop = reply
+                .as_ref()
+                .is_err_and(|e| !*archive || !(e.is_permanent() || e.is_transient()));
+            replies.push(reply);
+            if stop {
+                break;
             }
         }
         judge(commands, replies)
@@ -127,15 +151,24 @@ impl Envelope<'_> {
 }
 
 /// Whether a reply says the session itself is gone (no SMTP reply was read).
-fn lost(reply: Option<&Result<lettre::transport::smtp::response::Response, lettre::transport::smtp::Error>>) -> bool {
-    reply.is_some_and(|r| r.as_ref().is_err_and(|e| !(e.is_permanent() || e.is_transient())))
+fn lost(
+    reply: Option<
+        &Result<lettre::transport::smtp::response::Response, lettre::transport::smtp::Error>,
+    >,
+) -> bool {
+    reply.is_some_and(|r| {
+        r.as_ref()
+            .is_err_and(|e| !(e.is_permanent() || e.is_transient()))
+    })
 }
 
 /// The envelope's outcome from its replies: the first refusal (or lost session) fails the
 /// mail, except the archive's refusal, which the report carries.
 fn judge(
     commands: Vec<(String, String, bool)>,
-    replies: Vec<Result<lettre::transport::smtp::response::Response, lettre::transport::smtp::Error>>,
+    replies: Vec<
+        Result<lettre::transport::smtp::response::Response, lettre::transport::smtp::Error>,
+    >,
 ) -> Result<SendReport, SendError> {
     let mut report = SendReport::default();
     let answered = replies.len();
@@ -493,11 +526,8 @@ impl Sender {
                 archive: self.bcc.as_ref().map(|b| &b.email),
                 eight_bit: !bytes.is_ascii(),
             };
+            // The envelope and DATA: the session now waits for the message.
             let report = envelope.send(c).await?;
-            c.conn
-                .command(Data)
-                .await
-                .map_err(|e| step_error("SMTP DATA", e, false))?;
             step.store(STEP_DATA, std::sync::atomic::Ordering::SeqCst);
             c.conn
                 .message(&bytes)

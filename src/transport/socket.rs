@@ -81,7 +81,10 @@ impl lettre::transport::smtp::client::AsyncTokioStream for Stream {
 
 /// A TCP connection to `cfg`'s server, with TCP_NODELAY: a protocol of short commands and
 /// replies must not wait for the peer's delayed ACK (40 ms a step, issue 22).
-pub(crate) async fn tcp_connect(cfg: &ServerConfig, what: &str) -> Result<TcpStream, TransportError> {
+pub(crate) async fn tcp_connect(
+    cfg: &ServerConfig,
+    what: &str,
+) -> Result<TcpStream, TransportError> {
     let addr = (cfg.host.as_str(), cfg.port);
     let tcp = with_timeout(CONNECT_TIMEOUT, &format!("{what} connect"), async {
         TcpStream::connect(addr).await.map_err(|e| {
@@ -129,4 +132,3 @@ pub(crate) async fn tls_wrap(
     .await?;
     Ok(Stream::Tls(Box::new(tls)))
 }
-
