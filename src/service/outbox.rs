@@ -2,10 +2,17 @@
 //!
 //! Several senders work side by side (`smtp_connections`, 4 by default), each on its own SMTP
 //! connection: the relay does its own work for every mail (a queue file, an fsync), and one
-//! connection waits for that a mail at a time. Each sender claims a batch of due rows, sends
-//! them one after the other and records what became of them in one transaction; a row is only
-//! ever held by one sender (the claim is made under a lock and the rows in flight are known),
-//! so a slow or failing mail holds up its own sender alone, and the others go on.
+//! connection waits for that a mail at a time. Each sender claims a batch of due rows (a row is
+//! only ever held by one sender: the claim is made under a lock and the rows in flight are
+//! known), so a slow or failing mail holds up its own sender alone, and the others go on.
+//!
+//! Each row is marked as being sent right before its attempt, and its outcome recorded right
+//! after, on the sender's own connection to the store with `synchronous = NORMAL`: a commit
+//! there is a write to the WAL, not an fsync, and survives a crash of the process (not of the
+//! machine, where the archive still decides). So after a crash only the mails that were on the
+//! wire are in doubt, one a connection, and the archive is asked about them; the relay may not
+//! have delivered its copy yet, so a mail not found there waits (`ARCHIVE_GRACE`) before it is
+//! sent again.
 
 use super::{Shared, alert, pause, stopping};
 use crate::policy::Ts;
@@ -13,14 +20,19 @@ use crate::store::{self, OutboxRow};
 use crate::transport::ServerConfig;
 use crate::transport::imap::Mailbox;
 use crate::transport::smtp::{FailureKind, OutMail, SendError, SendReport, Sender};
+use sqlx::SqliteConnection;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{Notify, watch};
 
-/// Rows a sender claims at a time: large enough that recording them is one transaction for
-/// many mails, small enough that the others find work while it sends.
+/// Rows a sender claims at a time: one claim (a read of the due rows) for many mails, small
+/// enough that the others find work while it sends.
 const CLAIM: i64 = 50;
+
+/// How long a mail cut short by a crash and not found in the archive waits before it is sent
+/// again: the relay delivers its archive copy after it accepts the mail, and in a storm later.
+const ARCHIVE_GRACE: Ts = 60;
 
 fn backoff_secs(attempts: i64) -> Ts {
     // 5 s, 10 s, 20 s … capped at an hour.
@@ -88,8 +100,22 @@ async fn sender_loop(
     claims: &Claims,
     mut shutdown: watch::Receiver<bool>,
 ) {
+    let mut marks = None;
     while !stopping(&shutdown) {
-        let sent = match claim_and_send(shared, sender, archive, claims, &shutdown).await {
+        if marks.is_none() {
+            marks = match marks_connection(shared).await {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    tracing::warn!("outbox: {e}");
+                    if pause(&mut shutdown, Duration::from_secs(1)).await {
+                        break;
+                    }
+                    continue;
+                }
+            };
+        }
+        let Some(c) = marks.as_mut() else { continue };
+        let sent = match claim_and_send(shared, c, sender, archive, claims, &shutdown).await {
             Ok(n) => n,
             Err(e) => {
                 tracing::warn!("outbox: {e}");
@@ -109,6 +135,23 @@ async fn sender_loop(
     }
 }
 
+/// The sender's own connection to the store, for its marks: `synchronous = NORMAL`, so that a
+/// mark is a WAL write and not an fsync (see the module's comment). Taken out of the pool, so
+/// that no other work runs with that setting.
+async fn marks_connection(shared: &Shared) -> Result<SqliteConnection, String> {
+    let mut c = shared
+        .pool
+        .acquire()
+        .await
+        .map_err(|e| e.to_string())?
+        .detach();
+    sqlx::query("PRAGMA synchronous = NORMAL")
+        .execute(&mut c)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(c)
+}
+
 /// How long to sleep when nothing was due: until the next row's attempt, at most 5 s.
 async fn next_wait(shared: &Shared) -> Duration {
     let next = match shared.pool.acquire().await {
@@ -126,17 +169,18 @@ async fn next_wait(shared: &Shared) -> Duration {
 /// Claim a batch, send it, record it, and let the batch go. How many rows it handled.
 async fn claim_and_send(
     shared: &Shared,
+    marks: &mut SqliteConnection,
     sender: &Sender,
     archive: Option<&ServerConfig>,
     claims: &Claims,
     shutdown: &watch::Receiver<bool>,
 ) -> Result<usize, String> {
-    let rows = claim(shared, archive.is_some(), claims).await?;
+    let rows = claim(shared, claims).await?;
     if rows.is_empty() {
         return Ok(0);
     }
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-    let result = send_batch(shared, sender, archive, rows, shutdown).await;
+    let result = send_batch(shared, marks, sender, archive, rows, shutdown).await;
     if let Ok(mut inflight) = claims.inflight.lock() {
         for id in &ids {
             inflight.remove(id);
@@ -145,10 +189,9 @@ async fn claim_and_send(
     result.map(|()| ids.len())
 }
 
-/// Take up to [`CLAIM`] due rows that no other sender holds. With an archive, they are marked
-/// as being sent in one transaction (a crash from here on leaves them marked, and the archive
-/// says which went).
-async fn claim(shared: &Shared, batched: bool, claims: &Claims) -> Result<Vec<OutboxRow>, String> {
+/// Take up to [`CLAIM`] due rows that no other sender holds (in memory: nothing is marked until
+/// a row's own attempt).
+async fn claim(shared: &Shared, claims: &Claims) -> Result<Vec<OutboxRow>, String> {
     let _one_at_a_time = claims.claiming.lock().await;
     let held = claims.inflight.lock().map(|s| s.len()).unwrap_or(0) as i64;
     let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
@@ -170,17 +213,6 @@ async fn claim(shared: &Shared, batched: bool, claims: &Claims) -> Result<Vec<Ou
             inflight.insert(row.id);
             rows.push(row);
         }
-    }
-    if batched {
-        // Rows cut short by a crash keep their mark until the archive has been asked.
-        let fresh: Vec<i64> = rows
-            .iter()
-            .filter(|r| r.sending_since.is_none())
-            .map(|r| r.id)
-            .collect();
-        store::mark_sending_many(&shared.pool, &fresh, shared.clock.now())
-            .await
-            .map_err(|e| e.to_string())?;
     }
     if more {
         claims.more.notify_waiters();
@@ -210,42 +242,36 @@ enum Outcome {
     Postpone(Ts),
 }
 
-/// Send a claimed batch on this sender's connection, one mail after the other, and record the
-/// outcomes: with an archive, in one transaction at the end (a crash before it leaves the rows
-/// marked, and the archive decides); without one, each as it comes (a crash resends at most the
-/// mail in flight).
+/// Send a claimed batch on this sender's connection, one mail after the other, each marked
+/// before its attempt and recorded after it.
 async fn send_batch(
     shared: &Shared,
+    marks: &mut SqliteConnection,
     sender: &Sender,
     archive: Option<&ServerConfig>,
     rows: Vec<OutboxRow>,
     shutdown: &watch::Receiver<bool>,
 ) -> Result<(), String> {
-    let batched = archive.is_some();
-    let mut outcomes: Vec<(i64, Outcome)> = Vec::with_capacity(rows.len());
     for row in rows {
         if stopping(shutdown) {
             break;
         }
-        let outcome = send_row(shared, sender, archive, &row).await?;
-        if batched {
-            outcomes.push((row.id, outcome));
-        } else {
-            record(shared, &[(row.id, outcome)]).await?;
-        }
+        let outcome = send_row(shared, marks, sender, archive, &row).await?;
+        record(marks, shared.clock.now(), row.id, &outcome).await?;
     }
-    record(shared, &outcomes).await
+    Ok(())
 }
 
 /// One row: settled against the archive if an earlier attempt was cut short, else sent.
 async fn send_row(
     shared: &Shared,
+    marks: &mut SqliteConnection,
     sender: &Sender,
     archive: Option<&ServerConfig>,
     row: &OutboxRow,
 ) -> Result<Outcome, String> {
     let now = shared.clock.now();
-    if row.sending_since.is_some() {
+    if let Some(since) = row.sending_since {
         // The last attempt was cut short: never send twice if the first got through.
         match already_sent(archive, &row.message_id).await {
             Some(true) => {
@@ -255,6 +281,10 @@ async fn send_row(
                     row.to_address
                 );
                 return Ok(Outcome::Sent);
+            }
+            // Not there yet: the relay may still be delivering its copy.
+            Some(false) if now - since < ARCHIVE_GRACE => {
+                return Ok(Outcome::Postpone(now + 10));
             }
             Some(false) => {}
             // The archive cannot be asked now: wait rather than risk a duplicate.
@@ -266,14 +296,11 @@ async fn send_row(
             ),
         }
     }
-    // Marked again right before the attempt: with an archive the claim marked fresh rows
-    // already, and a row cut short keeps its mark; without one, this is the only mark.
-    if archive.is_none() || row.sending_since.is_some() {
-        let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
-        store::mark_sending(&mut c, row.id, now)
-            .await
-            .map_err(|e| e.to_string())?;
-    }
+    // Marked right before the attempt: from here until its outcome is recorded, a crash leaves
+    // this mail in doubt, and the archive decides.
+    store::mark_sending(marks, row.id, now)
+        .await
+        .map_err(|e| e.to_string())?;
     let result = sender.send(&out_mail(row)).await;
     Ok(outcome(shared, row, result, now).await)
 }
@@ -354,25 +381,18 @@ async fn archive_refused(shared: &Shared, row: &OutboxRow, e: &str, now: Ts) {
     .await;
 }
 
-/// Record outcomes in one transaction (one fsync for the batch, not one a mail).
-async fn record(shared: &Shared, outcomes: &[(i64, Outcome)]) -> Result<(), String> {
-    if outcomes.is_empty() {
-        return Ok(());
+/// Record a row's outcome on the sender's own connection (a WAL write, see the module).
+async fn record(
+    c: &mut SqliteConnection,
+    now: Ts,
+    id: i64,
+    outcome: &Outcome,
+) -> Result<(), String> {
+    match outcome {
+        Outcome::Sent => store::mark_sent(c, id, now).await,
+        Outcome::Failed(why) => store::mark_failed(c, id, now, why).await,
+        Outcome::Retry(next, why) => store::mark_retry(c, id, *next, why).await,
+        Outcome::Postpone(next) => store::postpone(c, id, *next).await,
     }
-    let now = shared.clock.now();
-    let mut tx = shared
-        .pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(|e| e.to_string())?;
-    for (id, outcome) in outcomes {
-        let done = match outcome {
-            Outcome::Sent => store::mark_sent(&mut tx, *id, now).await,
-            Outcome::Failed(why) => store::mark_failed(&mut tx, *id, now, why).await,
-            Outcome::Retry(next, why) => store::mark_retry(&mut tx, *id, *next, why).await,
-            Outcome::Postpone(next) => store::postpone(&mut tx, *id, *next).await,
-        };
-        done.map_err(|e| e.to_string())?;
-    }
-    tx.commit().await.map_err(|e| e.to_string())
+    .map_err(|e| e.to_string())
 }
