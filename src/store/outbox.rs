@@ -345,33 +345,6 @@ pub async fn mark_sending(c: &mut SqliteConnection, id: i64, now: Ts) -> Result<
     Ok(())
 }
 
-/// Mark several rows as being sent, in one transaction (one fsync, not one a row). Safe
-/// because the archive decides, for any row still marked after a crash, whether it went.
-pub async fn mark_sending_many(pool: &sqlx::SqlitePool, ids: &[i64], now: Ts) -> Result<()> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    for id in ids {
-        mark_sending(&mut tx, *id, now).await?;
-    }
-    tx.commit().await?;
-    Ok(())
-}
-
-/// Mark several rows as sent, in one transaction.
-pub async fn mark_sent_many(pool: &sqlx::SqlitePool, ids: &[i64], now: Ts) -> Result<()> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    for id in ids {
-        mark_sent(&mut tx, *id, now).await?;
-    }
-    tx.commit().await?;
-    Ok(())
-}
-
 pub async fn mark_sent(c: &mut SqliteConnection, id: i64, now: Ts) -> Result<()> {
     sqlx::query(
         "UPDATE outbox SET sent_at = $1, sending_since = NULL, last_error = NULL WHERE id = $2",
