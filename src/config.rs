@@ -34,6 +34,14 @@ pub struct Config {
     pub deadline_grace_seconds: i64,
     #[serde(default)]
     pub limits: Limits,
+    /// SMTP connections the outbox sends on side by side (issue 22: one connection is held to
+    /// one mail at a time by the relay's own work per mail).
+    #[serde(default = "default_smtp_connections")]
+    pub smtp_connections: usize,
+}
+
+fn default_smtp_connections() -> usize {
+    4
 }
 
 fn default_grace() -> i64 {

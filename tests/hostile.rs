@@ -99,6 +99,7 @@ fn config(stack: &Stack, db: &Path, poll: u64) -> Config {
         masters: vec!["td@example.test".into()],
         deadline_grace_seconds: 2,
         limits: Default::default(),
+        smtp_connections: 4,
     }
 }
 

@@ -140,6 +140,13 @@ pub struct BenchArgs {
     /// Games whose deadline falls at the same instant.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
+    /// Only adjudicate and enqueue the storm's results; do not send them (no mail stack is
+    /// needed when no receipts or ingestion are asked for either).
+    #[arg(long)]
+    pub no_send: bool,
+    /// SMTP connections the outbox sends on (and the mail server's own rate is measured on).
+    #[arg(long, default_value_t = 4)]
+    pub connections: usize,
 }
 
 pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -192,7 +199,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let root = std::env::current_dir()?;
             runtime()?
                 .block_on(chancery::dev::bench::run(
-                    &root, b.receipts, b.ingest, b.games,
+                    &root,
+                    &chancery::dev::bench::Options {
+                        receipts: b.receipts,
+                        ingest: b.ingest,
+                        games: b.games,
+                        send: !b.no_send,
+                        connections: b.connections,
+                    },
                 ))
                 .map_err(anyhow::Error::msg)
         }

@@ -62,12 +62,24 @@ async fn new_game(pool: &sqlx::SqlitePool, id: &str, start: Ts) -> Result<(), St
     Ok(())
 }
 
-/// 1,000 games with one deadline: adjudicated, stored, and their results enqueued.
-async fn storm(dir: &Path, games: usize) -> Result<(), String> {
-    let pool = store::open(&dir.join("storm.sqlite"))
-        .await
-        .map_err(|e| e.to_string())?;
-    let t0: Ts = 1_795_000_000;
+/// What `chancery bench` runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Confirmation receipts to time (0: none).
+    pub receipts: usize,
+    /// Order mails to ingest from a filled mailbox (0: none).
+    pub ingest: usize,
+    /// Games whose deadline falls at the same instant.
+    pub games: usize,
+    /// Send the storm's results through the outbox and time their delivery (and the mail
+    /// server's own rate beside it).
+    pub send: bool,
+    /// The outbox's SMTP connections (`smtp_connections`).
+    pub connections: usize,
+}
+
+/// The storm's games, each with seven players' orders standing and its deadline passed.
+async fn storm_games(pool: &sqlx::SqlitePool, games: usize, t0: Ts) -> Result<(), String> {
     let opening = [
         ["A VIE - GAL", "A BUD - SER", "F TRI - ALB", ""],
         ["F LON - NTH", "F EDI - NWG", "A LVP - YOR", ""],
@@ -84,7 +96,7 @@ async fn storm(dir: &Path, games: usize) -> Result<(), String> {
     ];
     for g in 0..games {
         let id = format!("g{g}");
-        new_game(&pool, &id, t0).await?;
+        new_game(pool, &id, t0).await?;
         let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
         for (i, p) in POWERS.iter().enumerate() {
             let orders: Vec<engine::StandingOrder> = opening[i]
@@ -100,6 +112,17 @@ async fn storm(dir: &Path, games: usize) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
         }
     }
+    Ok(())
+}
+
+/// `games` games with one deadline: adjudicated, stored, and their results enqueued; then, with
+/// a mail stack, sent through the outbox as `chancery serve` sends them, and the mail server's
+/// own rate measured beside it.
+async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result<(), String> {
+    let db = dir.join("storm.sqlite");
+    let pool = store::open(&db).await.map_err(|e| e.to_string())?;
+    let t0: Ts = 1_795_000_000;
+    storm_games(&pool, opts.games, t0).await?;
     let env = Env {
         authserv_id: "mx.example.test".into(),
         message_id_domain: "chancery.example.test".into(),
@@ -119,29 +142,194 @@ async fn storm(dir: &Path, games: usize) -> Result<(), String> {
     let (pending, _, _) = store::outbox_counts(&mut c)
         .await
         .map_err(|e| e.to_string())?;
+    let size: i64 =
+        sqlx::query_scalar("SELECT CAST(coalesce(avg(length(body)), 0) AS INTEGER) FROM outbox")
+            .fetch_one(&mut *c)
+            .await
+            .map_err(|e| e.to_string())?;
+    drop(c);
+    pool.close().await;
     println!(
         "deadline storm: {n} games adjudicated, stored, and {pending} results mails enqueued in {:.2} s ({:.2} ms per game)",
         took.as_secs_f64(),
         took.as_secs_f64() * 1000.0 / n.max(1) as f64
     );
+    if let Some(stack) = stack {
+        let sent = Delivery {
+            db: &db,
+            dir,
+            expected: pending,
+            connections: opts.connections,
+        };
+        let (accepted, visible) = sent.deliver(stack, start).await?;
+        let sending = accepted - took;
+        println!(
+            "storm delivery: the last of {pending} results mails accepted by the MTA {:.1} s after the deadline, the last in its reader's inbox after {:.1} s; outbox {:.0} mails/s on {} connections",
+            accepted.as_secs_f64(),
+            visible.as_secs_f64(),
+            pending as f64 / sending.as_secs_f64(),
+            opts.connections
+        );
+        let mta = super::smtp_baseline::send(
+            stack.smtp_port(),
+            usize::try_from(pending).unwrap_or(0),
+            usize::try_from(size).unwrap_or(0),
+            opts.connections,
+            ["baseline1@bench.test", "baseline2@bench.test"],
+        )
+        .await?;
+        let ours = pending as f64 / sending.as_secs_f64();
+        let theirs = pending as f64 / mta.as_secs_f64();
+        println!(
+            "the MTA's own rate, same run: {pending} mails of {size} bytes to two recipients on {} connections in {:.1} s = {theirs:.0} mails/s; the outbox reached {:.0}% of it",
+            opts.connections,
+            mta.as_secs_f64(),
+            100.0 * ours / theirs
+        );
+    }
+    println!("peak memory (RSS): {:.0} MB", peak_rss_mb());
     Ok(())
 }
 
+/// The process's peak resident set (VmHWM), in MB; NaN where /proc cannot tell.
+fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+/// The storm's results sent by the outbox, as `chancery serve` sends them.
+struct Delivery<'a> {
+    db: &'a Path,
+    dir: &'a Path,
+    expected: i64,
+    connections: usize,
+}
+
+/// The mailboxes the storm's results go to: the seven players and the GM box (the GM's copy,
+/// which the service reads and sets aside as automatic mail, as it would in a real storm).
+const STORM_READERS: [&str; 8] = [
+    "player1", "player2", "player3", "player4", "player5", "player6", "player7", "gm",
+];
+
+impl Delivery<'_> {
+    /// Run the service's outbox until every row is sent; when the last was accepted by the MTA,
+    /// and when the last was in its reader's inbox, both since `deadline`.
+    async fn deliver(
+        &self,
+        stack: &LocalStack,
+        deadline: Instant,
+    ) -> Result<(Duration, Duration), String> {
+        let cfg = self.config(stack);
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let base = self.dir.to_path_buf();
+        let server = tokio::spawn(async move {
+            service::serve_with(
+                cfg,
+                &base,
+                Arc::new(SystemClock),
+                stopped,
+                Tasks { scheduler: false },
+            )
+            .await
+        });
+        let pool = store::open(self.db).await.map_err(|e| e.to_string())?;
+        let accepted = wait_for(deadline, async || {
+            let mut c = pool.acquire().await.ok()?;
+            let (pending, _, _) = store::outbox_counts(&mut c).await.ok()?;
+            Some(pending == 0)
+        })
+        .await?;
+        let _ = stop.send(true);
+        let _ = server.await;
+        let visible = wait_for(deadline, async || {
+            Some(inbox_total(stack.imap_port()).await >= self.expected as u64)
+        })
+        .await?;
+        Ok((accepted, visible))
+    }
+
+    fn config(&self, stack: &LocalStack) -> Config {
+        let (smtp_port, imap_port) = (stack.smtp_port(), stack.imap_port());
+        Config {
+            database: self.db.to_path_buf(),
+            authserv_id: "mx.example.test".into(),
+            message_id_domain: "chancery.example.test".into(),
+            poll_seconds: 30,
+            smtp: server(smtp_port, ""),
+            gm_mailbox: server(imap_port, "gm@example.test"),
+            confirm_mailbox: server(imap_port, "confirm@example.test"),
+            archive_mailbox: Some(server(imap_port, "archive@example.test")),
+            masters: vec!["td@example.test".into()],
+            deadline_grace_seconds: 5,
+            smtp_connections: self.connections,
+            limits: Default::default(),
+        }
+    }
+}
+
+/// Poll `done` every 100 ms (for at most 30 minutes); the time since `from` when it held.
+async fn wait_for(
+    from: Instant,
+    mut done: impl AsyncFnMut() -> Option<bool>,
+) -> Result<Duration, String> {
+    loop {
+        if done().await == Some(true) {
+            return Ok(from.elapsed());
+        }
+        if from.elapsed() > Duration::from_secs(1800) {
+            return Err("the storm's mail was not delivered in 30 minutes".into());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Messages in the storm readers' inboxes, all together.
+async fn inbox_total(imap_port: u16) -> u64 {
+    let mut total = 0;
+    for user in STORM_READERS {
+        let cfg = imap(imap_port, &format!("{user}@example.test"));
+        if let Ok(mb) = Mailbox::connect(&cfg, "INBOX").await {
+            total += u64::from(mb.exists());
+            mb.logout().await;
+        }
+    }
+    total
+}
+
 /// Run the benches. `root` is the repository (for `scripts/mailstack`).
-pub async fn run(root: &Path, receipts: usize, ingest: usize, games: usize) -> Result<(), String> {
+pub async fn run(root: &Path, opts: &Options) -> Result<(), String> {
     crate::transport::init_crypto();
     let dir = std::env::temp_dir().join(format!("chb-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    storm(&dir, games).await?;
-    if receipts == 0 && ingest == 0 {
+    if opts.receipts == 0 && opts.ingest == 0 && !opts.send {
         // The storm alone: no mail stack needed.
+        let result = storm(&dir, opts, None).await;
         let _ = std::fs::remove_dir_all(&dir);
-        return Ok(());
+        return result;
     }
-
-    let stack = LocalStack::start(root, &dir, 33000)?;
-    let result = mail_benches(&dir, &stack, receipts, ingest).await;
+    // Another bench (or stack) on the machine: MAILSTACK_PORT_BASE moves this one.
+    let base = std::env::var("MAILSTACK_PORT_BASE")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(33000);
+    let stack = LocalStack::start(root, &dir, base)?;
+    let mut result = Ok(());
+    if opts.games > 0 {
+        let storm_dir = dir.join("storm");
+        std::fs::create_dir_all(&storm_dir).map_err(|e| e.to_string())?;
+        result = storm(&storm_dir, opts, opts.send.then_some(&stack)).await;
+    }
+    if result.is_ok() && (opts.receipts > 0 || opts.ingest > 0) {
+        result = mail_benches(&dir, &stack, opts.receipts, opts.ingest).await;
+    }
     drop(stack);
     let _ = std::fs::remove_dir_all(&dir);
     result
@@ -172,6 +360,7 @@ async fn mail_benches(
         archive_mailbox: Some(server(imap_port, "archive@example.test")),
         masters: vec!["td@example.test".into()],
         deadline_grace_seconds: 5,
+        smtp_connections: 4,
         // Seven senders mail hundreds of times each here: the answer limits would (rightly)
         // silence them. This measures the pipeline; tests/engine_hostile.rs tests the limits.
         limits: crate::engine::Limits {

@@ -216,6 +216,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), String> {
         archive_mailbox: Some(server(imap_port, "archive@example.test")),
         masters: vec!["td@example.test".into()],
         deadline_grace_seconds: 5,
+        smtp_connections: 4,
         limits: Default::default(),
     };
     {

@@ -5,3 +5,4 @@
 pub mod bench;
 pub mod demo;
 pub mod localstack;
+mod smtp_baseline;

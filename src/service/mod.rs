@@ -205,12 +205,21 @@ pub async fn serve_with(
         )));
     }
     let (s, stop) = (shared.clone(), shutdown.clone());
+    let connections = cfg.smtp_connections.max(1);
     tasks.push(tokio::spawn(supervise(
         shared.clone(),
         Task::Outbox,
         FIRST_BACKOFF,
         shutdown.clone(),
-        move || outbox_task(s.clone(), smtp.clone(), archive.clone(), stop.clone()),
+        move || {
+            outbox_task(
+                s.clone(),
+                smtp.clone(),
+                archive.clone(),
+                connections,
+                stop.clone(),
+            )
+        },
     )));
     if which.scheduler {
         let (s, stop) = (shared.clone(), shutdown.clone());

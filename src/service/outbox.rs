@@ -1,32 +1,61 @@
 //! The outbox task: sends what the engine enqueued, once, with the archive as the witness.
+//!
+//! Several senders work side by side (`smtp_connections`, 4 by default), each on its own SMTP
+//! connection: the relay does its own work for every mail (a queue file, an fsync), and one
+//! connection waits for that a mail at a time. Each sender claims a batch of due rows (a row is
+//! only ever held by one sender: the claim is made under a lock and the rows in flight are
+//! known), so a slow or failing mail holds up its own sender alone, and the others go on.
+//!
+//! Each row is marked as being sent right before its attempt, and its outcome recorded right
+//! after, on the sender's own connection to the store with `synchronous = NORMAL`: a commit
+//! there is a write to the WAL, not an fsync, and survives a crash of the process (not of the
+//! machine, where the archive still decides). So after a crash only the mails that were on the
+//! wire are in doubt, one a connection, and the archive is asked about them; the relay may not
+//! have delivered its copy yet, so a mail not found there waits (`ARCHIVE_GRACE`) before it is
+//! sent again.
 
 use super::{Shared, alert, pause, stopping};
 use crate::policy::Ts;
-use crate::store;
+use crate::store::{self, OutboxRow};
 use crate::transport::ServerConfig;
 use crate::transport::imap::Mailbox;
-use crate::transport::smtp::{FailureKind, OutMail, SendError, Sender};
-use std::sync::Arc;
+use crate::transport::smtp::{FailureKind, OutMail, SendError, SendReport, Sender};
+use sqlx::SqliteConnection;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
+
+/// Rows a sender claims at a time: one claim (a read of the due rows) for many mails, small
+/// enough that the others find work while it sends.
+const CLAIM: i64 = 50;
+
+/// How long a mail cut short by a crash and not found in the archive waits before it is sent
+/// again: the relay delivers its archive copy after it accepts the mail, and in a storm later.
+const ARCHIVE_GRACE: Ts = 60;
 
 fn backoff_secs(attempts: i64) -> Ts {
     // 5 s, 10 s, 20 s … capped at an hour.
     (5_i64 << attempts.clamp(0, 10)).min(3600)
 }
 
+/// What the senders share: which rows are in flight, and the lock under which rows are claimed.
+struct Claims {
+    inflight: Mutex<HashSet<i64>>,
+    claiming: tokio::sync::Mutex<()>,
+    /// Wakes the other senders when a claim found more due than it took.
+    more: Notify,
+}
+
 pub(super) async fn outbox_task(
     shared: Arc<Shared>,
     cfg: ServerConfig,
     archive: Option<ServerConfig>,
+    connections: usize,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    let sender = loop {
-        let made = Sender::new(&cfg).and_then(|s| match &archive {
-            Some(a) => s.with_bcc(&a.username),
-            None => Ok(s),
-        });
-        match made {
+    let senders = loop {
+        match senders(&cfg, archive.as_ref(), connections) {
             Ok(s) => break s,
             Err(e) => {
                 tracing::warn!("smtp: {e}");
@@ -36,28 +65,159 @@ pub(super) async fn outbox_task(
             }
         }
     };
+    let claims = Claims {
+        inflight: Mutex::new(HashSet::new()),
+        claiming: tokio::sync::Mutex::new(()),
+        more: Notify::new(),
+    };
+    let workers = senders.iter().map(|sender| {
+        let shutdown = shutdown.clone();
+        sender_loop(&shared, sender, archive.as_ref(), &claims, shutdown)
+    });
+    futures::future::join_all(workers).await;
+}
+
+fn senders(
+    cfg: &ServerConfig,
+    archive: Option<&ServerConfig>,
+    n: usize,
+) -> Result<Vec<Sender>, crate::transport::TransportError> {
+    (0..n.max(1))
+        .map(|_| {
+            Sender::new(cfg).and_then(|s| match archive {
+                Some(a) => s.with_bcc(&a.username),
+                None => Ok(s),
+            })
+        })
+        .collect()
+}
+
+/// One sender: claim, send, record; wait when nothing is due.
+async fn sender_loop(
+    shared: &Shared,
+    sender: &Sender,
+    archive: Option<&ServerConfig>,
+    claims: &Claims,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let mut marks = None;
     while !stopping(&shutdown) {
-        if let Err(e) = send_due(&shared, &sender, archive.as_ref(), &shutdown).await {
-            tracing::warn!("outbox: {e}");
-        }
-        let wait = {
-            let next = match shared.pool.acquire().await {
-                Ok(mut c) => store::next_outbox_attempt(&mut c).await.ok().flatten(),
-                Err(_) => None,
+        if marks.is_none() {
+            marks = match marks_connection(shared).await {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    tracing::warn!("outbox: {e}");
+                    if pause(&mut shutdown, Duration::from_secs(1)).await {
+                        break;
+                    }
+                    continue;
+                }
             };
-            let now = shared.clock.now();
-            match next {
-                Some(t) if t <= now => Duration::from_millis(10),
-                Some(t) => Duration::from_secs(u64::try_from(t - now).unwrap_or(1).min(5)),
-                None => Duration::from_secs(5),
+        }
+        let Some(c) = marks.as_mut() else { continue };
+        let sent = match claim_and_send(shared, c, sender, archive, claims, &shutdown).await {
+            Ok(n) => n,
+            Err(e) => {
+                tracing::warn!("outbox: {e}");
+                0
             }
         };
+        if sent > 0 {
+            continue;
+        }
+        let wait = next_wait(shared).await;
         tokio::select! {
             _ = shared.outbox_ready.notified() => {}
+            _ = claims.more.notified() => {}
             _ = tokio::time::sleep(wait) => {}
             _ = shutdown.wait_for(|v| *v) => break,
         }
     }
+}
+
+/// The sender's own connection to the store, for its marks: `synchronous = NORMAL`, so that a
+/// mark is a WAL write and not an fsync (see the module's comment). Taken out of the pool, so
+/// that no other work runs with that setting.
+async fn marks_connection(shared: &Shared) -> Result<SqliteConnection, String> {
+    let mut c = shared
+        .pool
+        .acquire()
+        .await
+        .map_err(|e| e.to_string())?
+        .detach();
+    sqlx::query("PRAGMA synchronous = NORMAL")
+        .execute(&mut c)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(c)
+}
+
+/// How long to sleep when nothing was due: until the next row's attempt, at most 5 s.
+async fn next_wait(shared: &Shared) -> Duration {
+    let next = match shared.pool.acquire().await {
+        Ok(mut c) => store::next_outbox_attempt(&mut c).await.ok().flatten(),
+        Err(_) => None,
+    };
+    let now = shared.clock.now();
+    match next {
+        Some(t) if t <= now => Duration::from_millis(50),
+        Some(t) => Duration::from_secs(u64::try_from(t - now).unwrap_or(1).min(5)),
+        None => Duration::from_secs(5),
+    }
+}
+
+/// Claim a batch, send it, record it, and let the batch go. How many rows it handled.
+async fn claim_and_send(
+    shared: &Shared,
+    marks: &mut SqliteConnection,
+    sender: &Sender,
+    archive: Option<&ServerConfig>,
+    claims: &Claims,
+    shutdown: &watch::Receiver<bool>,
+) -> Result<usize, String> {
+    let rows = claim(shared, claims).await?;
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let result = send_batch(shared, marks, sender, archive, rows, shutdown).await;
+    if let Ok(mut inflight) = claims.inflight.lock() {
+        for id in &ids {
+            inflight.remove(id);
+        }
+    }
+    result.map(|()| ids.len())
+}
+
+/// Take up to [`CLAIM`] due rows that no other sender holds (in memory: nothing is marked until
+/// a row's own attempt).
+async fn claim(shared: &Shared, claims: &Claims) -> Result<Vec<OutboxRow>, String> {
+    let _one_at_a_time = claims.claiming.lock().await;
+    let held = claims.inflight.lock().map(|s| s.len()).unwrap_or(0) as i64;
+    let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
+    let due = store::due_outbox(&mut c, shared.clock.now(), CLAIM + held + 1)
+        .await
+        .map_err(|e| e.to_string())?;
+    drop(c);
+    let mut rows = Vec::new();
+    let mut more = false;
+    if let Ok(mut inflight) = claims.inflight.lock() {
+        for row in due {
+            if inflight.contains(&row.id) {
+                continue;
+            }
+            if rows.len() as i64 == CLAIM {
+                more = true;
+                break;
+            }
+            inflight.insert(row.id);
+            rows.push(row);
+        }
+    }
+    if more {
+        claims.more.notify_waiters();
+    }
+    Ok(rows)
 }
 
 /// Was a mail whose send was cut short (by a crash) accepted after all? Its copy in the archive
@@ -70,141 +230,169 @@ async fn already_sent(archive: Option<&ServerConfig>, message_id: &str) -> Optio
     found
 }
 
-async fn send_due(
+/// What became of a row.
+#[derive(Debug)]
+enum Outcome {
+    Sent,
+    /// Refused for good.
+    Failed(String),
+    /// Certainly not sent: try again at the time given.
+    Retry(Ts, String),
+    /// Perhaps sent (or cannot be checked now): keep the mark, look again at the time given.
+    Postpone(Ts),
+}
+
+/// Send a claimed batch on this sender's connection, one mail after the other, each marked
+/// before its attempt and recorded after it.
+async fn send_batch(
     shared: &Shared,
+    marks: &mut SqliteConnection,
     sender: &Sender,
     archive: Option<&ServerConfig>,
+    rows: Vec<OutboxRow>,
     shutdown: &watch::Receiver<bool>,
 ) -> Result<(), String> {
-    let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
-    let due = store::due_outbox(&mut c, shared.clock.now(), 10)
-        .await
-        .map_err(|e| e.to_string())?;
-    // With an archive, the whole batch is marked as sending in one transaction and marked sent
-    // in another: a crash in between leaves rows marked, and the archive says which went. This
-    // keeps the outbox from taking the store's write lock twice a mail while mail is read.
-    let batched = archive.is_some();
-    if batched {
-        let fresh: Vec<i64> = due
-            .iter()
-            .filter(|r| r.sending_since.is_none())
-            .map(|r| r.id)
-            .collect();
-        store::mark_sending_many(&shared.pool, &fresh, shared.clock.now())
-            .await
-            .map_err(|e| e.to_string())?;
-    }
-    let mut sent: Vec<i64> = Vec::new();
-    for row in due {
+    for row in rows {
         if stopping(shutdown) {
             break;
         }
-        let now = shared.clock.now();
-        if row.sending_since.is_some() {
-            // The last attempt was cut short: never send twice if the first got through.
-            match already_sent(archive, &row.message_id).await {
-                Some(true) => {
-                    tracing::info!(
-                        "outbox {} to {}: found in the archive, already sent",
-                        row.kind,
-                        row.to_address
-                    );
-                    store::mark_sent(&mut c, row.id, now)
-                        .await
-                        .map_err(|e| e.to_string())?;
-                    continue;
-                }
-                Some(false) => {}
-                None if archive.is_some() => {
-                    // The archive cannot be asked now: wait rather than risk a duplicate.
-                    store::postpone(&mut c, row.id, now + 10)
-                        .await
-                        .map_err(|e| e.to_string())?;
-                    continue;
-                }
-                None => tracing::info!(
-                    "outbox {} to {}: an earlier attempt was cut short and no archive is configured; sending again",
+        let outcome = send_row(shared, marks, sender, archive, &row).await?;
+        record(marks, shared.clock.now(), row.id, &outcome).await?;
+    }
+    Ok(())
+}
+
+/// One row: settled against the archive if an earlier attempt was cut short, else sent.
+async fn send_row(
+    shared: &Shared,
+    marks: &mut SqliteConnection,
+    sender: &Sender,
+    archive: Option<&ServerConfig>,
+    row: &OutboxRow,
+) -> Result<Outcome, String> {
+    let now = shared.clock.now();
+    if let Some(since) = row.sending_since {
+        // The last attempt was cut short: never send twice if the first got through.
+        match already_sent(archive, &row.message_id).await {
+            Some(true) => {
+                tracing::info!(
+                    "outbox {} to {}: found in the archive, already sent",
                     row.kind,
                     row.to_address
-                ),
-            }
-        }
-        if !batched || row.sending_since.is_some() {
-            store::mark_sending(&mut c, row.id, now)
-                .await
-                .map_err(|e| e.to_string())?;
-        }
-        let mail = OutMail {
-            from: row.from_address.clone(),
-            to: vec![row.to_address.clone()],
-            subject: row.subject.clone(),
-            body: row.body.clone(),
-            message_id: row.message_id.clone(),
-            in_reply_to: row.in_reply_to.clone(),
-            references: row.refs.split_whitespace().map(str::to_string).collect(),
-            auto_submitted: if row.auto_submitted == "auto-replied" {
-                "auto-replied"
-            } else {
-                "auto-generated"
-            },
-            extra_headers: vec![("X-Chancery-Kind".into(), row.kind.as_str().into())],
-        };
-        match sender.send(&mail).await {
-            Ok(report) => {
-                if let Some(e) = report.archive_error {
-                    tracing::warn!("outbox {} to {}: sent, but {e}", row.kind, row.to_address);
-                    let day = now.div_euclid(crate::policy::DAY);
-                    alert(
-                        shared,
-                        &format!("archive-refused|{day}"),
-                        "the archive mailbox refuses copies",
-                        &format!(
-                            "Mail is being sent, but the archive mailbox refused its copy:\n{e}\n\n\
-                             Without the archive, a send cut short by a crash cannot be checked, and\n\
-                             the mail may go twice. Check the archive mailbox.\n"
-                        ),
-                    )
-                    .await;
-                }
-                if batched {
-                    sent.push(row.id);
-                    Ok(())
-                } else {
-                    store::mark_sent(&mut c, row.id, shared.clock.now()).await
-                }
-            }
-            Err(SendError {
-                kind: FailureKind::Permanent,
-                message,
-            }) => {
-                tracing::warn!(
-                    "outbox {} to {}: permanent failure: {message}",
-                    row.kind, row.to_address
                 );
-                store::mark_failed(&mut c, row.id, now, &message).await
+                return Ok(Outcome::Sent);
             }
-            Err(SendError {
-                kind: FailureKind::Uncertain,
-                message,
-            }) => {
-                // It may have gone: keep it marked as sending, so that the archive is asked
-                // before any retry.
-                tracing::warn!(
-                    "outbox {} to {}: outcome unknown ({message}); the archive decides",
-                    row.kind, row.to_address
-                );
-                store::postpone(&mut c, row.id, now + backoff_secs(row.attempts)).await
+            // Not there yet: the relay may still be delivering its copy.
+            Some(false) if now - since < ARCHIVE_GRACE => {
+                return Ok(Outcome::Postpone(now + 10));
             }
-            Err(e) => {
-                let next = now + backoff_secs(row.attempts);
-                store::mark_retry(&mut c, row.id, next, &e.message).await
-            }
+            Some(false) => {}
+            // The archive cannot be asked now: wait rather than risk a duplicate.
+            None if archive.is_some() => return Ok(Outcome::Postpone(now + 10)),
+            None => tracing::info!(
+                "outbox {} to {}: an earlier attempt was cut short and no archive is configured; sending again",
+                row.kind,
+                row.to_address
+            ),
         }
-        .map_err(|e| e.to_string())?;
     }
-    drop(c);
-    store::mark_sent_many(&shared.pool, &sent, shared.clock.now())
+    // Marked right before the attempt: from here until its outcome is recorded, a crash leaves
+    // this mail in doubt, and the archive decides.
+    store::mark_sending(marks, row.id, now)
         .await
         .map_err(|e| e.to_string())?;
-    Ok(())
+    let result = sender.send(&out_mail(row)).await;
+    Ok(outcome(shared, row, result, now).await)
+}
+
+fn out_mail(row: &OutboxRow) -> OutMail {
+    OutMail {
+        from: row.from_address.clone(),
+        to: vec![row.to_address.clone()],
+        subject: row.subject.clone(),
+        body: row.body.clone(),
+        message_id: row.message_id.clone(),
+        in_reply_to: row.in_reply_to.clone(),
+        references: row.refs.split_whitespace().map(str::to_string).collect(),
+        auto_submitted: if row.auto_submitted == "auto-replied" {
+            "auto-replied"
+        } else {
+            "auto-generated"
+        },
+        extra_headers: vec![("X-Chancery-Kind".into(), row.kind.as_str().into())],
+    }
+}
+
+/// What a send's result means for its row (and the alert when the archive refused its copy).
+async fn outcome(
+    shared: &Shared,
+    row: &OutboxRow,
+    result: Result<SendReport, SendError>,
+    now: Ts,
+) -> Outcome {
+    match result {
+        Ok(report) => {
+            if let Some(e) = report.archive_error {
+                archive_refused(shared, row, &e, now).await;
+            }
+            Outcome::Sent
+        }
+        Err(SendError {
+            kind: FailureKind::Permanent,
+            message,
+        }) => {
+            tracing::warn!(
+                "outbox {} to {}: permanent failure: {message}",
+                row.kind,
+                row.to_address
+            );
+            Outcome::Failed(message)
+        }
+        Err(SendError {
+            kind: FailureKind::Uncertain,
+            message,
+        }) => {
+            // It may have gone: keep it marked as sending, so that the archive is asked
+            // before any retry.
+            tracing::warn!(
+                "outbox {} to {}: outcome unknown ({message}); the archive decides",
+                row.kind,
+                row.to_address
+            );
+            Outcome::Postpone(now + backoff_secs(row.attempts))
+        }
+        Err(e) => Outcome::Retry(now + backoff_secs(row.attempts), e.message),
+    }
+}
+
+async fn archive_refused(shared: &Shared, row: &OutboxRow, e: &str, now: Ts) {
+    tracing::warn!("outbox {} to {}: sent, but {e}", row.kind, row.to_address);
+    let day = now.div_euclid(crate::policy::DAY);
+    alert(
+        shared,
+        &format!("archive-refused|{day}"),
+        "the archive mailbox refuses copies",
+        &format!(
+            "Mail is being sent, but the archive mailbox refused its copy:\n{e}\n\n\
+             Without the archive, a send cut short by a crash cannot be checked, and\n\
+             the mail may go twice. Check the archive mailbox.\n"
+        ),
+    )
+    .await;
+}
+
+/// Record a row's outcome on the sender's own connection (a WAL write, see the module).
+async fn record(
+    c: &mut SqliteConnection,
+    now: Ts,
+    id: i64,
+    outcome: &Outcome,
+) -> Result<(), String> {
+    match outcome {
+        Outcome::Sent => store::mark_sent(c, id, now).await,
+        Outcome::Failed(why) => store::mark_failed(c, id, now, why).await,
+        Outcome::Retry(next, why) => store::mark_retry(c, id, *next, why).await,
+        Outcome::Postpone(next) => store::postpone(c, id, *next).await,
+    }
+    .map_err(|e| e.to_string())
 }

@@ -282,14 +282,31 @@ pub async fn duplicate_counts(c: &mut SqliteConnection, since: Ts) -> Result<Vec
 /// Mail due to be sent: confirmation receipts first (they promise "within seconds", WM D.VII(7),
 /// and must not wait behind a burst of acknowledgements or results), then oldest first.
 pub async fn due_outbox(c: &mut SqliteConnection, now: Ts, limit: i64) -> Result<Vec<OutboxRow>> {
-    let rows = sqlx::query(
-        "SELECT * FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
-         ORDER BY CASE kind WHEN 'receipt' THEN 0 ELSE 1 END, next_attempt_at, id LIMIT $2",
+    // Two reads in index order (`outbox_receipts_due`, then `outbox_due`), not one sort of
+    // every pending row: a deadline storm leaves tens of thousands, and each sender's claim
+    // reads this.
+    let mut rows = sqlx::query(
+        "SELECT * FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND kind = 'receipt'
+           AND next_attempt_at <= $1
+         ORDER BY next_attempt_at LIMIT $2",
     )
     .bind(now)
     .bind(limit)
     .fetch_all(&mut *c)
     .await?;
+    let rest = limit - rows.len() as i64;
+    if rest > 0 {
+        let others = sqlx::query(
+            "SELECT * FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL
+               AND next_attempt_at <= $1 AND kind <> 'receipt'
+             ORDER BY next_attempt_at, id LIMIT $2",
+        )
+        .bind(now)
+        .bind(rest)
+        .fetch_all(&mut *c)
+        .await?;
+        rows.extend(others);
+    }
     rows.iter()
         .map(|r| {
             Ok(OutboxRow {
@@ -325,33 +342,6 @@ pub async fn mark_sending(c: &mut SqliteConnection, id: i64, now: Ts) -> Result<
         .bind(id)
         .execute(&mut *c)
         .await?;
-    Ok(())
-}
-
-/// Mark several rows as being sent, in one transaction (one fsync, not one a row). Safe
-/// because the archive decides, for any row still marked after a crash, whether it went.
-pub async fn mark_sending_many(pool: &sqlx::SqlitePool, ids: &[i64], now: Ts) -> Result<()> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    for id in ids {
-        mark_sending(&mut tx, *id, now).await?;
-    }
-    tx.commit().await?;
-    Ok(())
-}
-
-/// Mark several rows as sent, in one transaction.
-pub async fn mark_sent_many(pool: &sqlx::SqlitePool, ids: &[i64], now: Ts) -> Result<()> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    for id in ids {
-        mark_sent(&mut tx, *id, now).await?;
-    }
-    tx.commit().await?;
     Ok(())
 }
 

@@ -8,25 +8,15 @@
 //! the `Mailbox`, connect again and resynchronise by UID.
 
 use std::fmt;
-use std::io;
-use std::pin::Pin;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use async_imap::imap_proto::{MailboxDatum, Response, Status};
 use async_imap::types::UnsolicitedResponse;
 use futures::StreamExt;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::net::TcpStream;
 use tokio::time::Instant;
-use tokio_rustls::TlsConnector;
-use tokio_rustls::client::TlsStream;
-use tokio_rustls::rustls::pki_types::ServerName;
 
-use super::{
-    CONNECT_TIMEOUT, IO_TIMEOUT, ServerConfig, Tls, TransportError, init_crypto,
-    rustls_client_config, with_timeout,
-};
+use super::socket::{Stream, tcp_connect, tls_wrap};
+use super::{IO_TIMEOUT, ServerConfig, Tls, TransportError, init_crypto, with_timeout};
 
 /// How often [`Mailbox::wait`] polls with NOOP when the server has no IDLE.
 const POLL_INTERVAL: Duration = Duration::from_secs(1);
@@ -91,61 +81,6 @@ pub enum Wait {
     Timeout,
 }
 
-/// A plain or TLS-wrapped TCP stream, so one session type serves both.
-enum Stream {
-    Plain(TcpStream),
-    Tls(Box<TlsStream<TcpStream>>),
-}
-
-impl fmt::Debug for Stream {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Stream::Plain(_) => f.write_str("Stream::Plain"),
-            Stream::Tls(_) => f.write_str("Stream::Tls"),
-        }
-    }
-}
-
-impl AsyncRead for Stream {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        match self.get_mut() {
-            Stream::Plain(s) => Pin::new(s).poll_read(cx, buf),
-            Stream::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
-        }
-    }
-}
-
-impl AsyncWrite for Stream {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        match self.get_mut() {
-            Stream::Plain(s) => Pin::new(s).poll_write(cx, buf),
-            Stream::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
-        }
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        match self.get_mut() {
-            Stream::Plain(s) => Pin::new(s).poll_flush(cx),
-            Stream::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
-        }
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        match self.get_mut() {
-            Stream::Plain(s) => Pin::new(s).poll_shutdown(cx),
-            Stream::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
-        }
-    }
-}
-
 type Session = async_imap::Session<Stream>;
 type Client = async_imap::Client<Stream>;
 
@@ -206,50 +141,6 @@ fn lost(what: &str) -> TransportError {
     ))
 }
 
-async fn tcp_connect(cfg: &ServerConfig) -> Result<TcpStream, TransportError> {
-    let addr = (cfg.host.as_str(), cfg.port);
-    let tcp = with_timeout(CONNECT_TIMEOUT, "IMAP connect", async {
-        TcpStream::connect(addr).await.map_err(|e| {
-            TransportError::transient(format!("IMAP connect to {}:{}: {e}", cfg.host, cfg.port))
-        })
-    })
-    .await?;
-    let _ = tcp.set_nodelay(true);
-    Ok(tcp)
-}
-
-async fn tls_wrap(cfg: &ServerConfig, tcp: TcpStream) -> Result<Stream, TransportError> {
-    let config = rustls_client_config(cfg)?;
-    let name = ServerName::try_from(cfg.effective_tls_name().to_owned()).map_err(|e| {
-        TransportError::permanent(format!(
-            "invalid TLS name {:?}: {e}",
-            cfg.effective_tls_name()
-        ))
-    })?;
-    let connector = TlsConnector::from(config);
-    let tls = with_timeout(CONNECT_TIMEOUT, "IMAP TLS handshake", async {
-        connector.connect(name, tcp).await.map_err(|e| {
-            // A certificate that does not verify will not verify on retry either.
-            let permanent = e
-                .get_ref()
-                .and_then(|inner| inner.downcast_ref::<tokio_rustls::rustls::Error>())
-                .is_some_and(|re| {
-                    matches!(
-                        re,
-                        tokio_rustls::rustls::Error::InvalidCertificate(_)
-                            | tokio_rustls::rustls::Error::AlertReceived(_)
-                    )
-                });
-            TransportError {
-                message: format!("IMAP TLS handshake with {}:{}: {e}", cfg.host, cfg.port),
-                permanent,
-            }
-        })
-    })
-    .await?;
-    Ok(Stream::Tls(Box::new(tls)))
-}
-
 /// Read the server greeting: `* OK` (or `* PREAUTH`) is fine, `* BYE` or junk is an error.
 async fn read_greeting(client: &mut Client) -> Result<(), TransportError> {
     let resp = with_timeout(IO_TIMEOUT, "IMAP greeting", async {
@@ -286,10 +177,10 @@ impl Mailbox {
     /// Connect, read the greeting, (upgrade to TLS), log in, and SELECT `folder`.
     pub async fn connect(cfg: &ServerConfig, folder: &str) -> Result<Mailbox, TransportError> {
         init_crypto();
-        let tcp = tcp_connect(cfg).await?;
+        let tcp = tcp_connect(cfg, "IMAP").await?;
         let mut client = match cfg.tls {
             Tls::None => Client::new(Stream::Plain(tcp)),
-            Tls::Implicit => Client::new(tls_wrap(cfg, tcp).await?),
+            Tls::Implicit => Client::new(tls_wrap(cfg, tcp, "IMAP").await?),
             Tls::StartTls => Client::new(Stream::Plain(tcp)),
         };
         read_greeting(&mut client).await?;
@@ -304,7 +195,7 @@ impl Mailbox {
             let Stream::Plain(tcp) = client.into_inner() else {
                 return Err(TransportError::permanent("IMAP STARTTLS on a TLS stream"));
             };
-            client = Client::new(tls_wrap(cfg, tcp).await?);
+            client = Client::new(tls_wrap(cfg, tcp, "IMAP").await?);
         }
 
         let mut session = with_timeout(IO_TIMEOUT, "IMAP LOGIN", async {
@@ -354,6 +245,11 @@ impl Mailbox {
     /// ([`Fetched::oversized`]).
     pub fn set_max_message_bytes(&mut self, bytes: usize) {
         self.max_message_bytes = bytes;
+    }
+
+    /// How many messages the folder holds, as the server last said (EXISTS).
+    pub fn exists(&self) -> u32 {
+        self.exists
     }
 
     /// The folder's UIDVALIDITY at SELECT time.

@@ -16,6 +16,7 @@ use tokio_rustls::rustls;
 
 pub mod imap;
 pub mod smtp;
+mod socket;
 
 /// How long to wait for a TCP connection (and a TLS handshake) to be established.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);

@@ -8,10 +8,11 @@ use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{
     AsyncSmtpConnection, Certificate, CertificateStore, TlsParameters,
 };
-use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
+use lettre::transport::smtp::commands::{Data, Ehlo, Mail, Rcpt, Rset};
 use lettre::transport::smtp::extension::{ClientId, MailBodyParameter, MailParameter};
 use std::time::Duration;
 
+use super::socket::{Stream, tcp_connect, tls_wrap};
 use super::{IO_TIMEOUT, ServerConfig, Tls, TransportError, init_crypto, trusted_roots};
 
 /// One outgoing message. Message ids are given without the angle brackets.
@@ -32,13 +33,13 @@ pub struct OutMail {
 }
 
 /// An SMTP client for one relay. One connection is kept open between sends and checked with
-/// NOOP before reuse.
+/// NOOP before reuse; the outbox runs several senders side by side, one connection each.
 pub struct Sender {
     cfg: ServerConfig,
     tls: Option<TlsParameters>,
     target: String,
     bcc: Option<Address>,
-    conn: tokio::sync::Mutex<Option<AsyncSmtpConnection>>,
+    conn: tokio::sync::Mutex<Option<Connection>>,
     /// Bounds every step of the exchange, and the whole of it at twice this.
     timeout: Duration,
 }
@@ -49,6 +50,144 @@ impl std::fmt::Debug for Sender {
             .field("target", &self.target)
             .finish()
     }
+}
+
+/// One open SMTP session, and whether its server takes the envelope's commands in one go
+/// (PIPELINING, RFC 2920).
+struct Connection {
+    conn: AsyncSmtpConnection,
+    pipelining: bool,
+    /// When it last carried a mail: a session used this recently is not checked with NOOP.
+    last_used: std::time::Instant,
+}
+
+/// How recently a session must have been used to be reused without a NOOP.
+const FRESH: Duration = Duration::from_secs(5);
+
+/// The envelope of one mail: MAIL FROM, a RCPT TO for each recipient and one for the archive.
+struct Envelope<'a> {
+    from: &'a lettre::Address,
+    to: &'a [lettre::Address],
+    /// The archive's copy (Bcc): its refusal alone does not stop the mail.
+    archive: Option<&'a lettre::Address>,
+    eight_bit: bool,
+}
+
+impl Envelope<'_> {
+    /// The commands, each with what to call it in an error and whether it is the archive's.
+    fn commands(&self) -> Vec<(String, String, bool)> {
+        let mut options = Vec::new();
+        if self.eight_bit {
+            options.push(MailParameter::Body(MailBodyParameter::EightBitMime));
+        }
+        let mut out = vec![(
+            "SMTP MAIL FROM".to_string(),
+            Mail::new(Some(self.from.clone()), options).to_string(),
+            false,
+        )];
+        for r in self.to {
+            let rcpt = Rcpt::new(r.clone(), vec![]).to_string();
+            out.push((format!("SMTP RCPT TO <{r}>"), rcpt, false));
+        }
+        if let Some(a) = self.archive {
+            let rcpt = Rcpt::new(a.clone(), vec![]).to_string();
+            out.push(("SMTP RCPT TO (archive)".to_string(), rcpt, true));
+        }
+        out
+    }
+
+    /// Send the envelope and DATA, and leave the session ready for the message. Where the
+    /// server offers PIPELINING (RFC 2920) the envelope and DATA go in one write, and every reply
+    /// is read, in order, before any is judged, so the session stays in step: one round trip
+    /// instead of three. Should a recipient be refused and DATA still be taken (the archive
+    /// alone accepted), the data is ended at once, empty: the mail does not go, and the archive
+    /// gets an empty message with no Message-ID, which no lookup can mistake for it. Without
+    /// PIPELINING, one command at a time.
+    async fn send(&self, c: &mut Connection) -> Result<SendReport, SendError> {
+        if !c.pipelining {
+            let report = self.send_stepwise(c).await?;
+            c.conn
+                .command(Data)
+                .await
+                .map_err(|e| step_error("SMTP DATA", e, false))?;
+            return Ok(report);
+        }
+        let mut commands = self.commands();
+        commands.push(("SMTP DATA".to_string(), Data.to_string(), false));
+        let all: String = commands.iter().map(|(_, text, _)| text.as_str()).collect();
+        // `command` writes it all, then reads the first reply.
+        let mut replies = Vec::with_capacity(commands.len());
+        replies.push(c.conn.command(all).await);
+        while replies.len() < commands.len() && !lost(replies.last()) {
+            replies.push(c.conn.read_response().await);
+        }
+        let data_taken =
+            replies.len() == commands.len() && replies.last().is_some_and(|r| r.is_ok());
+        let judged = judge(commands, replies);
+        if judged.is_err() && data_taken {
+            // End the data at once (an empty message), then the caller's RSET follows.
+            let _ = c.conn.message(b"").await;
+        }
+        judged
+    }
+
+    /// The envelope one command at a time (no PIPELINING): stop at the first refusal that is
+    /// not the archive's.
+    async fn send_stepwise(&self, c: &mut Connection) -> Result<SendReport, SendError> {
+        let commands = self.commands();
+        let mut replies = Vec::with_capacity(commands.len());
+        for (_, text, archive) in &commands {
+            let reply = c.conn.command(text).await;
+            let stop = reply
+                .as_ref()
+                .is_err_and(|e| !*archive || !(e.is_permanent() || e.is_transient()));
+            replies.push(reply);
+            if stop {
+                break;
+            }
+        }
+        judge(commands, replies)
+    }
+}
+
+/// Whether a reply says the session itself is gone (no SMTP reply was read).
+fn lost(
+    reply: Option<
+        &Result<lettre::transport::smtp::response::Response, lettre::transport::smtp::Error>,
+    >,
+) -> bool {
+    reply.is_some_and(|r| {
+        r.as_ref()
+            .is_err_and(|e| !(e.is_permanent() || e.is_transient()))
+    })
+}
+
+/// The envelope's outcome from its replies: the first refusal (or lost session) fails the
+/// mail, except the archive's refusal, which the report carries.
+fn judge(
+    commands: Vec<(String, String, bool)>,
+    replies: Vec<
+        Result<lettre::transport::smtp::response::Response, lettre::transport::smtp::Error>,
+    >,
+) -> Result<SendReport, SendError> {
+    let mut report = SendReport::default();
+    let answered = replies.len();
+    for ((what, _, archive), reply) in commands.into_iter().zip(replies) {
+        match reply {
+            Ok(_) => {}
+            Err(e) if archive && (e.is_permanent() || e.is_transient()) => {
+                report.archive_error = Some(format!("the archive was refused: {e}"));
+            }
+            Err(e) => return Err(step_error(&what, e, false)),
+        }
+    }
+    if answered == 0 {
+        return Err(SendError {
+            kind: FailureKind::Transient,
+            message: "SMTP envelope: no reply".into(),
+        });
+    }
+    Ok(report)
 }
 
 /// How a send failed.
@@ -297,22 +436,24 @@ impl Sender {
         Ok(self)
     }
 
-    async fn connect(&self) -> Result<AsyncSmtpConnection, SendError> {
+    /// Connect on a socket Chancery opens itself, with TCP_NODELAY: lettre's own sockets wait
+    /// for the peer's 40 ms delayed ACK at every command (issue 22; lettre 0.11.23). Then
+    /// STARTTLS where configured, whether the server offers PIPELINING, and AUTH.
+    async fn connect(&self) -> Result<Connection, SendError> {
         let hello = ClientId::default();
-        let implicit = if self.cfg.tls == Tls::Implicit {
-            self.tls.clone()
-        } else {
-            None
+        let tcp = tcp_connect(&self.cfg, "SMTP").await?;
+        let stream = match self.cfg.tls {
+            Tls::Implicit => tls_wrap(&self.cfg, tcp, "SMTP").await?,
+            Tls::None | Tls::StartTls => Stream::Plain(tcp),
         };
-        let mut conn = AsyncSmtpConnection::connect_tokio1(
-            (self.cfg.host.as_str(), self.cfg.port),
-            Some(self.timeout),
-            &hello,
-            implicit,
-            None,
-        )
-        .await
-        .map_err(|e| step_error(&format!("SMTP connect to {}", self.target), e, false))?;
+        let greeting = AsyncSmtpConnection::connect_with_transport(Box::new(stream), &hello);
+        let mut conn = tokio::time::timeout(self.timeout, greeting)
+            .await
+            .map_err(|_| SendError {
+                kind: FailureKind::Transient,
+                message: format!("SMTP greeting from {}: timed out", self.target),
+            })?
+            .map_err(|e| step_error(&format!("SMTP connect to {}", self.target), e, false))?;
         if self.cfg.tls == Tls::StartTls
             && let Some(params) = self.tls.clone()
         {
@@ -320,13 +461,50 @@ impl Sender {
                 .await
                 .map_err(|e| step_error("SMTP STARTTLS", e, false))?;
         }
+        // lettre keeps only the EHLO keywords it knows, and PIPELINING is not one: ask again
+        // (before AUTH, which a new EHLO would not undo but some servers dislike after it).
+        let ehlo = conn
+            .command(Ehlo::new(hello.clone()))
+            .await
+            .map_err(|e| step_error("SMTP EHLO", e, false))?;
+        let pipelining = ehlo.message().any(|line| {
+            line.split_whitespace()
+                .next()
+                .is_some_and(|k| k.eq_ignore_ascii_case("PIPELINING"))
+        });
         if !self.cfg.username.is_empty() {
             let creds = Credentials::new(self.cfg.username.clone(), self.cfg.password.clone());
             conn.auth(&[Mechanism::Plain, Mechanism::Login], &creds)
                 .await
                 .map_err(|e| step_error("SMTP AUTH", e, false))?;
         }
-        Ok(conn)
+        Ok(Connection {
+            conn,
+            pipelining,
+            last_used: std::time::Instant::now(),
+        })
+    }
+
+    /// The open session, or a new one. A session used in the last few seconds is taken as it
+    /// is; an older one is checked with NOOP first (a round trip a mail would halve the rate).
+    async fn ready<'g>(
+        &self,
+        guard: &'g mut Option<Connection>,
+    ) -> Result<&'g mut Connection, SendError> {
+        let reuse = match guard.as_mut() {
+            Some(c) if c.conn.has_broken() => false,
+            Some(c) if c.last_used.elapsed() < FRESH => true,
+            Some(c) => c.conn.test_connected().await,
+            None => false,
+        };
+        if !reuse {
+            *guard = None;
+            *guard = Some(self.connect().await?);
+        }
+        guard.as_mut().ok_or_else(|| SendError {
+            kind: FailureKind::Transient,
+            message: "SMTP: no connection".into(),
+        })
     }
 
     /// Send one message in one SMTP transaction (to its recipients and the archive copy).
@@ -341,43 +519,21 @@ impl Sender {
         let step = std::sync::atomic::AtomicU8::new(STEP_BEFORE_DATA);
         let mut guard = self.conn.lock().await;
         let exchange = async {
-            let reuse = match guard.as_mut() {
-                Some(c) if !c.has_broken() => c.test_connected().await,
-                _ => false,
+            let c = self.ready(&mut guard).await?;
+            let envelope = Envelope {
+                from: &from,
+                to: &rcpts,
+                archive: self.bcc.as_ref().map(|b| &b.email),
+                eight_bit: !bytes.is_ascii(),
             };
-            if !reuse {
-                *guard = Some(self.connect().await?);
-            }
-            let conn = guard.as_mut().expect("connected above");
-            let mut options = Vec::new();
-            if !bytes.is_ascii() {
-                options.push(MailParameter::Body(MailBodyParameter::EightBitMime));
-            }
-            conn.command(Mail::new(Some(from.clone()), options))
-                .await
-                .map_err(|e| step_error("SMTP MAIL FROM", e, false))?;
-            for r in &rcpts {
-                conn.command(Rcpt::new(r.clone(), vec![]))
-                    .await
-                    .map_err(|e| step_error(&format!("SMTP RCPT TO <{r}>"), e, false))?;
-            }
-            let mut report = SendReport::default();
-            if let Some(bcc) = &self.bcc
-                && let Err(e) = conn.command(Rcpt::new(bcc.email.clone(), vec![])).await
-            {
-                if !(e.is_permanent() || e.is_transient()) {
-                    return Err(step_error("SMTP RCPT TO (archive)", e, false));
-                }
-                report.archive_error =
-                    Some(format!("the archive <{}> was refused: {e}", bcc.email));
-            }
-            conn.command(Data)
-                .await
-                .map_err(|e| step_error("SMTP DATA", e, false))?;
+            // The envelope and DATA: the session now waits for the message.
+            let report = envelope.send(c).await?;
             step.store(STEP_DATA, std::sync::atomic::Ordering::SeqCst);
-            conn.message(&bytes)
+            c.conn
+                .message(&bytes)
                 .await
                 .map_err(|e| step_error("SMTP end of DATA", e, true))?;
+            c.last_used = std::time::Instant::now();
             Ok(report)
         };
         let result = match tokio::time::timeout(self.timeout * 2, exchange).await {
@@ -400,7 +556,7 @@ impl Sender {
             // A refusal leaves the session usable after RSET; anything else may not be.
             Err(e) if e.kind != FailureKind::Uncertain => {
                 let reset = match guard.as_mut() {
-                    Some(c) => c.command(Rset).await.is_ok(),
+                    Some(c) => c.conn.command(Rset).await.is_ok(),
                     None => false,
                 };
                 if !reset {

@@ -548,6 +548,7 @@ impl Stack {
             archive_mailbox: Some(server(self.imap_port(), "archive@example.test")),
             masters: Vec::new(),
             deadline_grace_seconds: 5,
+            smtp_connections: 4,
             limits: Default::default(),
         }
     }

@@ -1,9 +1,37 @@
-//! Movement-phase adjudication speed on realistic boards.
+//! Movement-phase adjudication speed on realistic boards, side by side with the `diplomacy` crate.
 //!
-//! `cargo bench --bench adjudicate` (add `-- --quick` for a short run). The phases come from
-//! random legal play (the `generator` module below), generated once before timing. Criterion
-//! times adjudicating all of them back to back (throughput in phases); then, outside criterion,
-//! each phase is timed on its own and the median and p99 per phase are printed.
+//! `cargo bench -p chancery-core --bench adjudicate` (add `-- --quick` for a short run, and a
+//! filter that matches no criterion benchmark, e.g. `-- --quick none`, to print only the
+//! per-phase figures). The phases come from random legal play (the `generator` module below),
+//! generated once before timing. Criterion times adjudicating all of them back to back
+//! (throughput in phases); then, outside criterion, each phase is timed on its own and the
+//! median and p99 per phase are printed. The same standard-map phases are then judged by the
+//! `diplomacy` crate (0.2, a dev-dependency only; see `side_by_side`): the run prints on how
+//! many phases the two judges disagree (which moves succeed, which supports are given, which
+//! units are dislodged), the crate's median and p99 per phase timed the same way, and the ratio.
+//!
+//! Figures on the development machine (2 cores shared with other jobs: criterion's means wander
+//! by a factor of two under load, the interleaved medians by about 10%), from
+//! `cargo bench -p chancery-core --bench adjudicate`; "after" is two runs, at load averages of
+//! about 10 and 14:
+//!
+//! | standard map, 160 phases            | before (2fea49c) | after (issue 22 point 5) |
+//! |-------------------------------------|------------------|--------------------------|
+//! | median per phase (interleaved)      | 8.4–8.5 µs       | 3.8 / 4.2 µs             |
+//! | p99 per phase (interleaved)         | 10.4–10.5 µs     | 4.5 / 5.2 µs             |
+//! | same phase repeated, median         | 4.5 µs           | 2.3 / 3.2 µs             |
+//! | criterion, all 160 phases           | 1.91 ms (84 k/s) | 0.85 / 0.93 ms           |
+//! | `diplomacy` crate, median / p99     | 156 / 230 µs     | 178 / 263, 155 / 231 µs  |
+//! | ratio crate / Chancery, median      | 18x              | 47x, 37x                 |
+//! | Maharajah map, median / p99         | 8.1 / 10.2 µs    | 3.7 / 4.8, 3.6 / 4.5 µs  |
+//!
+//! The judges disagree on none of the 160 phases (moves, supports, dislodgements) when the crate
+//! is given Chancery's map; on its own `standard_map()`, which lacks eleven borders, on 82.
+//! The "before" column is the adjudicator of commit 2fea49c run by this same bench
+//! (`git checkout 2fea49c -- crates/core/src`); the optimisation commits after it say what
+//! changed. For a profile: `perf record -g <bench binary> --bench --profile-time 8
+//! movement_phase/all_160_phases`, or callgrind with `--branch-sim=yes` on a build with
+//! `CARGO_PROFILE_BENCH_DEBUG=line-tables-only`.
 
 use chancery_core::adjudicator::adjudicate;
 use chancery_core::map::Map;
@@ -49,11 +77,12 @@ fn bench_phases(
     group.finish();
 }
 
-/// Median and p99 over the phases of one time per phase, with the unit range.
-fn summary(label: &str, phases: &[MovementPhase], mut times: Vec<f64>, how: &str) {
+/// Median and p99 over the phases of one time per phase, with the unit range; returns the median
+/// and the p99.
+fn summary(label: &str, phases: &[MovementPhase], mut times: Vec<f64>, how: &str) -> (f64, f64) {
     times.sort_by(f64::total_cmp);
     let k = times.len();
-    let pct = |q: f64| times[((q * k as f64).ceil() as usize).clamp(1, k) - 1];
+    let pct = |q: f64| percentile(&times, q);
     let units = phases.iter().map(|(b, _)| b.units.len());
     let (umin, umax) = (units.clone().min().unwrap(), units.max().unwrap());
     println!(
@@ -64,38 +93,54 @@ fn summary(label: &str, phases: &[MovementPhase], mut times: Vec<f64>, how: &str
         times[0],
         times[k - 1],
     );
+    (pct(0.5), pct(0.99))
 }
 
-/// Per-phase times outside criterion.
+/// The `q` quantile (0 < q <= 1) of sorted times: the smallest time at or above that share of them.
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    let k = sorted.len();
+    sorted[((q * k as f64).ceil() as usize).clamp(1, k) - 1]
+}
+
+/// Each phase's time in µs, as the median over `rounds` rounds; every round times every phase
+/// once, in turn. `time(i)` judges phase `i` and returns the time it took.
+fn interleaved_medians(n: usize, rounds: usize, mut time: impl FnMut(usize) -> f64) -> Vec<f64> {
+    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); n];
+    for _ in 0..rounds {
+        for (i, s) in samples.iter_mut().enumerate() {
+            s.push(time(i));
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut s| {
+            s.sort_by(f64::total_cmp);
+            s[s.len() / 2]
+        })
+        .collect()
+}
+
+/// Per-phase times outside criterion; returns the headline (interleaved) time of each phase.
 ///
 /// The headline figure is interleaved: each round adjudicates every phase once, timing each call
 /// on its own, and a phase's time is its median over the rounds. Running one phase many times
 /// back to back lets the branch predictor learn that exact input and flatters the figure (by
 /// about a third, on this code); a server adjudicates a different phase every time. The back-to-back
 /// figure (mean of `rounds` consecutive runs, best of 3 batches) is printed second, for contrast.
-fn per_phase_stats(map: &Map, rules: &Rules, phases: &[MovementPhase], rounds: usize) {
-    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); phases.len()];
+fn per_phase_stats(map: &Map, rules: &Rules, phases: &[MovementPhase], rounds: usize) -> Vec<f64> {
     for (board, orders) in phases {
         black_box(adjudicate(map, rules, board, orders));
     }
-    for _ in 0..rounds {
-        for ((board, orders), s) in phases.iter().zip(&mut samples) {
-            let t = Instant::now();
-            black_box(adjudicate(map, rules, black_box(board), black_box(orders)));
-            s.push(t.elapsed().as_secs_f64() * 1e6);
-        }
-    }
-    let interleaved = samples
-        .into_iter()
-        .map(|mut s| {
-            s.sort_by(f64::total_cmp);
-            s[s.len() / 2]
-        })
-        .collect();
+    let interleaved = interleaved_medians(phases.len(), rounds, |i| {
+        let (board, orders) = &phases[i];
+        let t = Instant::now();
+        black_box(adjudicate(map, rules, black_box(board), black_box(orders)));
+        t.elapsed().as_secs_f64() * 1e6
+    });
     summary(
         "",
         phases,
-        interleaved,
+        interleaved.clone(),
         &format!("each the median of {rounds} single runs, interleaved across phases"),
     );
 
@@ -118,6 +163,125 @@ fn per_phase_stats(map: &Map, rules: &Rules, phases: &[MovementPhase], rounds: u
         phases,
         back_to_back,
         &format!("each the mean of {rounds} consecutive runs, best of 3"),
+    );
+    interleaved
+}
+
+/// Do the two judges agree on each phase? Prints the count of phases where they differ, by kind,
+/// and up to `show` of them in full.
+fn agreement(
+    map: &Map,
+    rules: &Rules,
+    phases: &[MovementPhase],
+    converted: &[side_by_side::CratePhase],
+    geo: &diplomacy::geo::Map,
+    geo_name: &str,
+    show: usize,
+) {
+    let (mut moves, mut supports, mut dislodged, mut any) = (0, 0, 0, 0);
+    let mut examples = Vec::new();
+    for (i, ((board, orders), theirs)) in phases.iter().zip(converted).enumerate() {
+        let adj = adjudicate(map, rules, board, orders);
+        let d = side_by_side::compare(map, geo, &adj, theirs);
+        moves += usize::from(!d.moves.is_empty());
+        supports += usize::from(!d.supports.is_empty());
+        dislodged += usize::from(!d.dislodged.is_empty());
+        if !d.is_empty() {
+            any += 1;
+            if examples.len() < show {
+                examples.push((i, d));
+            }
+        }
+    }
+    println!(
+        "diplomacy crate 0.2 (Rulebook::edition_2023, {geo_name}) on the same {} phases: the \
+         judges disagree on {any} (on which moves succeed: {moves}; which supports are given: \
+         {supports}; which units are dislodged: {dislodged})",
+        phases.len()
+    );
+    for (i, d) in &examples {
+        println!("  phase {i} ({}):", phases[*i].0.phase);
+        for line in d.moves.iter().chain(&d.supports).chain(&d.dislodged) {
+            println!("    {line}");
+        }
+    }
+}
+
+/// The same standard-map phases judged by the `diplomacy` crate: do the judges agree, and how
+/// much slower is it? `ours` is Chancery's interleaved time per phase from `per_phase_stats`;
+/// the crate is timed the same way.
+fn against_diplomacy_crate(
+    map: &Map,
+    rules: &Rules,
+    phases: &[MovementPhase],
+    rounds: usize,
+    ours: &[f64],
+) {
+    let converted: Vec<side_by_side::CratePhase> = phases
+        .iter()
+        .map(|(board, orders)| side_by_side::convert(map, board, orders))
+        .collect();
+
+    let geo = side_by_side::crate_map(map);
+    let own = diplomacy::geo::standard_map();
+    let (mine, its) = (side_by_side::borders(&geo), side_by_side::borders(own));
+    println!(
+        "Chancery's map in the crate's geo types has {} borders, the crate's standard_map() {}; \
+         only in Chancery's: {:?}; only in the crate's: {:?}",
+        mine.len(),
+        its.len(),
+        mine.difference(&its).collect::<Vec<_>>(),
+        its.difference(&mine).collect::<Vec<_>>(),
+    );
+    agreement(
+        map,
+        rules,
+        phases,
+        &converted,
+        own,
+        "its own standard_map()",
+        1,
+    );
+    agreement(
+        map,
+        rules,
+        phases,
+        &converted,
+        &geo,
+        "Chancery's map in its geo types",
+        3,
+    );
+
+    for p in &converted {
+        side_by_side::time_crate(&geo, p);
+    }
+    let theirs = interleaved_medians(converted.len(), rounds, |i| {
+        side_by_side::time_crate(&geo, &converted[i]).as_secs_f64() * 1e6
+    });
+    let (p50, p99) = summary(
+        "diplomacy crate: ",
+        phases,
+        theirs.clone(),
+        &format!(
+            "each the median of {rounds} single runs (submission and adjudication), interleaved"
+        ),
+    );
+    let mut sorted_ours = ours.to_vec();
+    sorted_ours.sort_by(f64::total_cmp);
+    let (o50, o99) = (
+        percentile(&sorted_ours, 0.5),
+        percentile(&sorted_ours, 0.99),
+    );
+    let mut ratios: Vec<f64> = theirs.iter().zip(ours).map(|(t, o)| t / o).collect();
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "ratio diplomacy crate / Chancery: {:.1}x at the median ({p50:.1} µs / {o50:.1} µs), \
+         {:.1}x at p99 ({p99:.1} µs / {o99:.1} µs); per phase from {:.1}x to {:.1}x (median {:.1}x)",
+        p50 / o50,
+        p99 / o99,
+        ratios[0],
+        ratios[ratios.len() - 1],
+        percentile(&ratios, 0.5),
     );
 }
 
@@ -202,9 +366,11 @@ fn main() {
     c.final_summary();
 
     if benchmarking {
-        per_phase_stats(map, &rules, &phases, if quick { 50 } else { 200 });
+        let rounds = if quick { 50 } else { 200 };
+        let ours = per_phase_stats(map, &rules, &phases, rounds);
+        against_diplomacy_crate(map, &rules, &phases, rounds, &ours);
         println!("Maharajah:");
-        per_phase_stats(mj, &mj_rules, &mj_phases, if quick { 50 } else { 200 });
+        per_phase_stats(mj, &mj_rules, &mj_phases, rounds);
     }
 }
 
@@ -635,5 +801,338 @@ mod generator {
             }
         }
         out
+    }
+}
+
+mod side_by_side {
+    //! The same phases judged by the `diplomacy` crate (crates.io, 0.2), for a speed ratio and a
+    //! cross-check of the results.
+    //!
+    //! Each Chancery phase is converted once, before any timing, into the crate's own types: its
+    //! standard map's region keys (the same three-letter codes in lower case, coasts as
+    //! `nc`/`sc`/`ec`), its nations (Chancery's power names) and its `MainCommand`s. Chancery's
+    //! default rules are the 2023 rulebook (DATC 4.A.3: a convoy is used when the move says "via
+    //! convoy" or the army's own power convoys it), so the crate judges with
+    //! `Rulebook::edition_2023()`. The generator writes "via convoy" on every convoyed move.
+    //!
+    //! The crate's own `standard_map()` lacks eleven borders of the standard board (Gal-Ukr,
+    //! Lvn-War, Nwy-StP for armies; Bot-Fin, Bot-Lvn, Bot-StP/SC, Bot-Swe, Con-Smy, MAO-Spa/SC,
+    //! Nwy-StP/NC, Tus-TYS for fleets), so it calls some legal orders illegal. The timed and
+    //! compared runs use Chancery's map converted with the crate's map builder (`crate_map`);
+    //! the agreement under the crate's own map is printed too.
+
+    use chancery_core::adjudicator::{Adjudication, Board, Outcome};
+    use chancery_core::map::{Coast, Location, Map, Province, UnitType};
+    use chancery_core::order::Order;
+    use diplomacy::geo::builder::{BorderRegistry, ProvinceRegistry};
+    use diplomacy::geo::{
+        Coast as DCoast, Map as DMap, Province as DProvince, RegionKey, SupplyCenter, Terrain,
+    };
+    use diplomacy::judge::{MappedMainOrder, OrderOutcome, OrderState, Rulebook, Submission};
+    use diplomacy::order::{ConvoyedMove, MainCommand, MoveCommand, SupportedOrder};
+    use diplomacy::{Nation, Unit as DUnit, UnitPosition, UnitType as DUnitType};
+    use std::collections::BTreeSet;
+
+    /// One movement phase in the crate's types: the units on the board and the orders, index for
+    /// index with Chancery's.
+    pub struct CratePhase {
+        pub start: Vec<UnitPosition<'static, RegionKey>>,
+        pub orders: Vec<MappedMainOrder>,
+    }
+
+    fn region(map: &Map, loc: Location) -> RegionKey {
+        let coast = loc.coast.map(|c| match c {
+            Coast::North => DCoast::North,
+            Coast::South => DCoast::South,
+            Coast::East => DCoast::East,
+            Coast::West => DCoast::West,
+        });
+        RegionKey::new(map.info(loc.province).code.to_lowercase(), coast)
+    }
+
+    fn unit_type(t: UnitType) -> DUnitType {
+        match t {
+            UnitType::Army => DUnitType::Army,
+            UnitType::Fleet => DUnitType::Fleet,
+        }
+    }
+
+    /// Chancery's map in the crate's geography: its regions are a province's land part and one
+    /// sea region per named coast (a plain province is one region: sea, land or coast), and a
+    /// border is "coast" when both armies and fleets cross it, "land" or "sea" otherwise.
+    pub fn crate_map(map: &Map) -> DMap {
+        let code = |p: Province| map.info(p).code.to_lowercase();
+        let mut provinces = ProvinceRegistry::default();
+        for p in map.all_provinces() {
+            let info = map.info(p);
+            let supply_center = match (info.supply_center, info.home) {
+                (true, Some(h)) => SupplyCenter::Home(Nation::from(map.power_name(h))),
+                (true, None) => SupplyCenter::Neutral,
+                (false, _) => SupplyCenter::None,
+            };
+            let short_name = code(p);
+            provinces
+                .register(DProvince {
+                    short_name,
+                    supply_center,
+                })
+                .expect("a province");
+        }
+        let mut regions = provinces.finish();
+        // Where a fleet in the province can stand.
+        let fleet_spots = |p: Province| -> Vec<Location> {
+            let info = map.info(p);
+            if !map.is_sea(p) && !map.is_coastal(p) {
+                Vec::new()
+            } else if info.coasts.is_empty() {
+                vec![Location::new(p)]
+            } else {
+                info.coasts
+                    .iter()
+                    .map(|c| Location::with_coast(p, *c))
+                    .collect()
+            }
+        };
+        for p in map.all_provinces() {
+            let name = code(p);
+            let mut add = |coast: Option<DCoast>, terrain| {
+                regions.register(&name, coast, terrain).expect("a region");
+            };
+            if map.is_sea(p) {
+                add(None, Terrain::Sea);
+            } else if !map.is_coastal(p) {
+                add(None, Terrain::Land);
+            } else if map.info(p).coasts.is_empty() {
+                add(None, Terrain::Coast);
+            } else {
+                add(None, Terrain::Land);
+                for spot in fleet_spots(p) {
+                    add(region(map, spot).coast(), Terrain::Sea);
+                }
+            }
+        }
+        let mut borders: BorderRegistry = regions.finish();
+        let all: Vec<Province> = map.all_provinces().collect();
+        for (i, &a) in all.iter().enumerate() {
+            for &b in &all[i + 1..] {
+                let army = map.army_adjacent(a, b);
+                let fleet: Vec<(Location, Location)> = fleet_spots(a)
+                    .into_iter()
+                    .flat_map(|la| {
+                        map.fleet_neighbours(la)
+                            .iter()
+                            .filter(|lb| lb.province == b)
+                            .map(move |lb| (la, *lb))
+                    })
+                    .collect();
+                let name = |l: Location| region(map, l).to_string();
+                let mut add = |x: String, y: String, terrain| {
+                    borders.register(&x, &y, terrain).expect("a border");
+                };
+                let plain = |l: Location| l.coast.is_none() && map.is_coastal(l.province);
+                match fleet.as_slice() {
+                    [(la, lb)] if army && plain(*la) && plain(*lb) => {
+                        add(name(*la), name(*lb), Terrain::Coast)
+                    }
+                    edges => {
+                        if army {
+                            add(code(a), code(b), Terrain::Land);
+                        }
+                        for (la, lb) in edges {
+                            add(name(*la), name(*lb), Terrain::Sea);
+                        }
+                    }
+                }
+            }
+        }
+        borders.finish()
+    }
+
+    /// A map's borders as "a-b (terrain)", each once, sorted.
+    pub fn borders(geo: &DMap) -> BTreeSet<String> {
+        geo.regions()
+            .flat_map(|r| geo.borders_containing(&RegionKey::from(r)))
+            .map(|b| {
+                let (x, y) = b.sides();
+                let (x, y) = (
+                    x.to_string().min(y.to_string()),
+                    x.to_string().max(y.to_string()),
+                );
+                format!("{x}-{y} ({:?})", b.terrain())
+            })
+            .collect()
+    }
+
+    /// The unit standing in `p`, as region and type (every order of the generator names one).
+    fn unit_in(map: &Map, board: &Board, p: Province) -> (RegionKey, DUnitType) {
+        let u = board
+            .unit_at(p)
+            .unwrap_or_else(|| panic!("the generator ordered no unit in {}", map.info(p).code));
+        (region(map, u.location), unit_type(u.unit_type))
+    }
+
+    /// A Chancery movement phase in the crate's types.
+    pub fn convert(
+        map: &Map,
+        board: &Board,
+        orders: &[(chancery_core::map::Power, Order)],
+    ) -> CratePhase {
+        let start = board
+            .units
+            .iter()
+            .map(|u| {
+                let nation = Nation::from(map.power_name(u.power));
+                UnitPosition::new(
+                    DUnit::new(std::borrow::Cow::Owned(nation), unit_type(u.unit_type)),
+                    region(map, u.location),
+                )
+            })
+            .collect();
+        let orders = orders
+            .iter()
+            .map(|(power, order)| {
+                let Some(unit) = order.unit() else {
+                    panic!("a movement order without a unit: {order:?}")
+                };
+                let (here, ut) = unit_in(map, board, unit.province);
+                let command = match order {
+                    Order::Hold { .. } => MainCommand::Hold,
+                    Order::Move {
+                        dest,
+                        dest_coast,
+                        via_convoy,
+                        ..
+                    } => {
+                        let to = region(
+                            map,
+                            Location {
+                                province: *dest,
+                                coast: *dest_coast,
+                            },
+                        );
+                        MainCommand::Move(if *via_convoy {
+                            MoveCommand::with_mandatory_convoy(to)
+                        } else {
+                            MoveCommand::new(to)
+                        })
+                    }
+                    Order::SupportHold { target, .. } => {
+                        let (at, t) = unit_in(map, board, target.province);
+                        MainCommand::Support(SupportedOrder::Hold(t, at))
+                    }
+                    Order::SupportMove {
+                        target,
+                        dest,
+                        dest_coast,
+                        ..
+                    } => {
+                        let (from, t) = unit_in(map, board, target.province);
+                        let to = region(
+                            map,
+                            Location {
+                                province: *dest,
+                                coast: *dest_coast,
+                            },
+                        );
+                        MainCommand::Support(SupportedOrder::Move(t, from, to))
+                    }
+                    Order::Convoy { army, dest, .. } => {
+                        let (from, _) = unit_in(map, board, army.province);
+                        MainCommand::Convoy(ConvoyedMove::new(
+                            from,
+                            region(map, Location::new(*dest)),
+                        ))
+                    }
+                    other => panic!("not a movement order: {other:?}"),
+                };
+                MappedMainOrder::new(Nation::from(map.power_name(*power)), ut, here, command)
+            })
+            .collect();
+        CratePhase { start, orders }
+    }
+
+    /// Where the two judges differ on one phase, in words (empty if they agree).
+    #[derive(Default)]
+    pub struct Disagreement {
+        pub moves: Vec<String>,
+        pub supports: Vec<String>,
+        pub dislodged: Vec<String>,
+    }
+
+    impl Disagreement {
+        pub fn is_empty(&self) -> bool {
+            self.moves.is_empty() && self.supports.is_empty() && self.dislodged.is_empty()
+        }
+    }
+
+    /// Compare one phase: which moves succeed, which supports are given (not cut), and which units
+    /// are dislodged.
+    pub fn compare(
+        map: &Map,
+        geo: &DMap,
+        chancery: &Adjudication,
+        phase: &CratePhase,
+    ) -> Disagreement {
+        let submission = Submission::new(geo, &phase.start, phase.orders.clone());
+        let outcome = submission.adjudicate(Rulebook::edition_2023());
+        let mut d = Disagreement::default();
+        for (r, o) in chancery.results.iter().zip(&phase.orders) {
+            let theirs = outcome.get(o);
+            let ours = r.outcome == Outcome::Succeeds;
+            match (&r.order, theirs) {
+                (Order::Move { .. }, Some(t)) => {
+                    let succeeds = OrderState::from(t) == OrderState::Succeeds;
+                    if succeeds != ours {
+                        d.moves.push(format!(
+                            "{o}: chancery {:?} {:?}, crate {t:?}",
+                            r.outcome, r.reason
+                        ));
+                    }
+                }
+                (
+                    Order::SupportHold { .. } | Order::SupportMove { .. },
+                    Some(t @ OrderOutcome::Support(_)),
+                ) => {
+                    let given = OrderState::from(t) == OrderState::Succeeds;
+                    if given != ours {
+                        d.supports.push(format!(
+                            "{o}: chancery {:?} {:?}, crate {t:?}",
+                            r.outcome, r.reason
+                        ));
+                    }
+                }
+                (_, None) => d.moves.push(format!("{o}: the crate gave no outcome")),
+                _ => {}
+            }
+        }
+        let ours: BTreeSet<String> = chancery
+            .retreats
+            .iter()
+            .map(|r| region(map, r.dislodged.unit.location).to_string())
+            .collect();
+        let start = outcome.to_retreat_start();
+        let theirs: BTreeSet<String> = start
+            .dislodged()
+            .keys()
+            .map(|o| o.region.to_string())
+            .collect();
+        if ours != theirs {
+            d.dislodged
+                .push(format!("chancery {ours:?}, crate {theirs:?}"));
+        }
+        d
+    }
+
+    /// Judge one phase with the crate, timing the submission (its legality pass) and the
+    /// adjudication; the clone of the orders it takes by value is made before the clock starts.
+    pub fn time_crate(geo: &DMap, phase: &CratePhase) -> std::time::Duration {
+        let orders = phase.orders.clone();
+        let t = std::time::Instant::now();
+        let submission = Submission::new(geo, &phase.start, orders);
+        let outcome = submission.adjudicate(Rulebook::edition_2023());
+        criterion::black_box(&outcome);
+        let elapsed = t.elapsed();
+        drop(outcome);
+        elapsed
     }
 }

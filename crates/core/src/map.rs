@@ -49,6 +49,21 @@ impl Coast {
     }
 }
 
+/// Entries per province in location-indexed tables: no coast, and each of the four coasts.
+const LOCATION_SLOTS: usize = 5;
+
+/// A location's index in location-indexed tables.
+fn location_slot(l: Location) -> usize {
+    let coast = match l.coast {
+        None => 0,
+        Some(Coast::North) => 1,
+        Some(Coast::South) => 2,
+        Some(Coast::East) => 3,
+        Some(Coast::West) => 4,
+    };
+    l.province.0 as usize * LOCATION_SLOTS + coast
+}
+
 /// A place a unit can stand: a province, and for fleets in a multi-coast province, a coast.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Location {
@@ -140,6 +155,18 @@ impl ProvinceSet {
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|w| *w == 0)
     }
+    /// The provinces in either set.
+    pub fn union(self, other: ProvinceSet) -> ProvinceSet {
+        ProvinceSet(std::array::from_fn(|w| self.0[w] | other.0[w]))
+    }
+    /// The provinces in both sets.
+    pub fn intersection(self, other: ProvinceSet) -> ProvinceSet {
+        ProvinceSet(std::array::from_fn(|w| self.0[w] & other.0[w]))
+    }
+    /// The provinces of this set that are not in `other`.
+    pub fn difference(self, other: ProvinceSet) -> ProvinceSet {
+        ProvinceSet(std::array::from_fn(|w| self.0[w] & !other.0[w]))
+    }
     pub fn iter(&self) -> impl Iterator<Item = Province> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &bits)| {
             let mut b = bits;
@@ -163,8 +190,9 @@ pub struct Map {
     pub provinces: Vec<ProvinceInfo>,
     /// Army moves, per province.
     army_adj: Vec<ProvinceSet>,
-    /// Fleet moves, per location. Keyed by location; multi-coast provinces have one entry per coast.
-    fleet_adj: HashMap<Location, Vec<Location>>,
+    /// Fleet moves, per location, at `location_slot`: a province's plain entry and one per coast
+    /// (the adjudicator asks this for every fleet order, so it is an index, not a hash).
+    fleet_adj: Vec<Vec<Location>>,
     /// Provinces a fleet in some coast of the province can reach (any coast), per province.
     fleet_prov_adj: Vec<ProvinceSet>,
     pub starting_units: Vec<Unit>,
@@ -235,7 +263,7 @@ impl Map {
             powers: Vec::new(),
             provinces: Vec::new(),
             army_adj: Vec::new(),
-            fleet_adj: HashMap::new(),
+            fleet_adj: Vec::new(),
             fleet_prov_adj: Vec::new(),
             starting_units: Vec::new(),
             additional_home_centres: false,
@@ -340,6 +368,7 @@ impl Map {
             }
         }
         map.army_adj = vec![ProvinceSet::default(); map.provinces.len()];
+        map.fleet_adj = vec![Vec::new(); map.provinces.len() * LOCATION_SLOTS];
         map.fleet_prov_adj = vec![ProvinceSet::default(); map.provinces.len()];
         // Coasts first, so that fleet locations can be checked.
         for (n, d, rest) in deferred.iter().filter(|(_, d, _)| *d == "coasts") {
@@ -384,7 +413,7 @@ impl Map {
                         map.fleet_prov_adj[from.province.0 as usize].insert(to.province);
                         targets.push(to);
                     }
-                    map.fleet_adj.insert(from, targets);
+                    map.fleet_adj[location_slot(from)] = targets;
                 }
                 "unit" => {
                     if rest.len() != 3 {
@@ -543,11 +572,14 @@ impl Map {
 
     /// Fleet move between exact locations.
     pub fn fleet_adjacent(&self, from: Location, to: Location) -> bool {
-        self.fleet_adj.get(&from).is_some_and(|v| v.contains(&to))
+        self.fleet_neighbours(from).contains(&to)
     }
 
     pub fn fleet_neighbours(&self, from: Location) -> &[Location] {
-        self.fleet_adj.get(&from).map(Vec::as_slice).unwrap_or(&[])
+        self.fleet_adj
+            .get(location_slot(from))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     /// Can a fleet at `from` reach some coast of `to`? (What support orders need.)

@@ -21,23 +21,18 @@ pub(super) fn convoy_seas(map: &Map, fleets_at_sea: ProvinceSet, any_sea: bool) 
     s
 }
 
-/// Seas of `seas` reachable by a chain of seas starting next to `from`.
+/// Seas of `seas` reachable by a chain of seas starting next to `from`: a breadth-first search,
+/// a whole frontier at a time, in set operations (no allocation).
 fn reach(map: &Map, from: Province, seas: ProvinceSet) -> ProvinceSet {
-    let mut seen = ProvinceSet::default();
-    let mut stack: Vec<Province> = Vec::with_capacity(8);
-    for s in map.fleet_province_neighbours(from).iter() {
-        if seas.contains(s) && !seen.contains(s) {
-            seen.insert(s);
-            stack.push(s);
+    let mut seen = map.fleet_province_neighbours(from).intersection(seas);
+    let mut frontier = seen;
+    while !frontier.is_empty() {
+        let mut next = ProvinceSet::default();
+        for p in frontier.iter() {
+            next = next.union(map.fleet_province_neighbours(p));
         }
-    }
-    while let Some(p) = stack.pop() {
-        for s in map.fleet_province_neighbours(p).iter() {
-            if seas.contains(s) && !seen.contains(s) {
-                seen.insert(s);
-                stack.push(s);
-            }
-        }
+        frontier = next.intersection(seas).difference(seen);
+        seen = seen.union(frontier);
     }
     seen
 }
@@ -99,19 +94,20 @@ fn induced_route_through(
         return path.contains(&fleet);
     }
     let before = &path[..path.len() - 1];
-    let next: Vec<Province> = map
-        .fleet_province_neighbours(last)
-        .iter()
-        .filter(|s| {
-            seas.contains(*s)
-                && !path.contains(s)
-                && !map.fleet_province_neighbours(*s).contains(from)
-                && !before
-                    .iter()
-                    .any(|b| map.fleet_province_neighbours(*b).contains(*s))
-        })
-        .collect();
-    for s in next {
+    // The next seas are chosen before recursing (the path changes below).
+    let mut next = ProvinceSet::default();
+    for s in map.fleet_province_neighbours(last).iter() {
+        if seas.contains(s)
+            && !path.contains(&s)
+            && !map.fleet_province_neighbours(s).contains(from)
+            && !before
+                .iter()
+                .any(|b| map.fleet_province_neighbours(*b).contains(s))
+        {
+            next.insert(s);
+        }
+    }
+    for s in next.iter() {
         path.push(s);
         if induced_route_through(map, from, to, fleet, seas, path) {
             return true;
