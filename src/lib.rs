@@ -18,6 +18,7 @@ pub use chancery_intake::{
 
 pub mod config;
 pub mod engine;
+pub mod games;
 pub mod outgoing;
 pub mod service;
 pub mod store;
