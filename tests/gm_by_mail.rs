@@ -14,6 +14,7 @@ mod fixtures;
 mod mailstack;
 
 use chancery::engine::{self, admin};
+use chancery::games;
 use chancery::policy::{DAY, Ts};
 use chancery::service::Clock;
 use chancery::store::{self, Role};
@@ -269,7 +270,7 @@ async fn games_end_by_their_final_year_and_by_maharajiad_x_1_over_the_mail_stack
                 option: option.into(),
                 value: value.into(),
             };
-            let done = admin::console_command(&pool, &env, game, &set, T0 + 1)
+            let done = games::console_command(&pool, &env, game, &set, T0 + 1)
                 .await
                 .expect("set");
             assert!(done.ok, "{done:?}");

@@ -9,6 +9,7 @@ mod fixtures;
 
 use chancery::adjudicator::Board;
 use chancery::engine::{self, Processed, tournament};
+use chancery::games;
 use chancery::map::{Location, Map};
 use chancery::phase::PhaseKind;
 use chancery::policy::{DAY, Ts};
@@ -898,7 +899,7 @@ async fn a_board_rolled_back_after_its_end_is_no_longer_scored() {
     assert_eq!((table.finished, table.games), (1, 1), "the draw ended it");
     assert!(store::game_ended(&mut c, game).await.expect("q").is_some());
     drop(c);
-    let done = engine::admin::console_command_as(
+    let done = games::console_command_as(
         &pool,
         &env(),
         game,

@@ -313,7 +313,7 @@ fn decide(env: &Env, f: &store::GameFacts, now: Ts, read_through: Ts) -> Result<
 /// PREVIEW: what adjudicating game `game` now would publish, as the GM's copy of the results,
 /// to each master (kind `preview`); nothing is written but those mails. `Err` says why there
 /// is nothing to preview.
-pub(super) async fn preview(
+pub async fn preview(
     c: &mut SqliteConnection,
     env: &Env,
     game: &str,

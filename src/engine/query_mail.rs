@@ -113,11 +113,11 @@ pub(super) async fn query_mail(
                 .iter()
                 .any(|m| m.role.is_master() && m.address.eq_ignore_ascii_case(&from));
             let to = if master {
-                super::command::StatusFor::Masters
+                super::office::status::StatusFor::Masters
             } else {
-                super::command::StatusFor::Reader(power)
+                super::office::status::StatusFor::Reader(power)
             };
-            let text = super::command::status_text(c, g, current.as_ref(), paused, to).await?;
+            let text = super::office::status::status_text(c, g, current.as_ref(), paused, to).await?;
             ("STATUS".to_string(), format!("{text}\n"))
         }
         Query::Summary => ("SUMMARY".to_string(), summary(c, g).await?),

@@ -120,7 +120,8 @@ pub async fn add_director(
     let d = DirectorRow {
         address: address.to_ascii_lowercase(),
         tz: tz.to_string(),
-        secret: secret::generate().map_err(refused)?,
+        // A refusal: the director's line is answered (and undone), not the whole mail failed.
+        secret: secret::generate().map_err(|e| refused(e.to_string()))?,
     };
     store::add_director(&mut c, &t.id, &d).await?;
     Ok(d)

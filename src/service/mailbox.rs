@@ -2,6 +2,7 @@
 
 use super::{Shared, alert, pause, stopping};
 use crate::engine::{self, Failure, Incoming, Processed, Queued, Reading};
+use crate::games;
 use crate::policy::Ts;
 use crate::store;
 use crate::transport::ServerConfig;
@@ -27,7 +28,7 @@ const MAX_ATTEMPTS: u32 = 3;
 /// Messages fetched per IMAP round: the backlog is never read into memory in one go.
 const FETCH_BATCH: usize = 50;
 /// Messages committed together: one write to disk for the group instead of one a message
-/// (issue 22), each message still all or nothing in it (`engine::process_batch`). Small enough
+/// (issue 22), each message still all or nothing in it (`games::process_batch`). Small enough
 /// that the store's write lock is not held for long against the other mailbox and the outbox.
 const COMMIT_GROUP: usize = 25;
 
@@ -386,7 +387,7 @@ async fn commit_run(
             })
         })
         .collect();
-    let run = match engine::process_batch(&src.shared.pool, &src.shared.env, &queued, now).await {
+    let run = match games::process_batch(&src.shared.pool, &src.shared.env, &queued, now).await {
         Ok(run) => run,
         Err(e) => {
             // Nothing of the batch was committed: each message alone, with its own isolation.
@@ -431,7 +432,7 @@ async fn handle_alone(
             // A panic in the engine is caught here: this message is set aside, the mailbox
             // goes on (the transaction it had open rolls back as it is dropped).
             let run =
-                engine::process_message(&src.shared.pool, &src.shared.env, &inc, reading, now)
+                games::process_message(&src.shared.pool, &src.shared.env, &inc, reading, now)
                     .instrument(r.span.clone());
             match std::panic::AssertUnwindSafe(run).catch_unwind().await {
                 Err(panic) => Err(Failure::Panic(format!(

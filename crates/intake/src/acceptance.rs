@@ -75,6 +75,46 @@ pub fn dkim_pass(auth_results: &[String], authserv_id: &str, from: &str) -> bool
     crate::authres::dkim_pass(auth_results, authserv_id, from)
 }
 
+/// Why a sender is not taken for the registered player (or master). A typed reason, so that a
+/// caller acts on the kind (a wrong secret is counted for the masters' digest) and never on the
+/// words; the words are what the sender is told.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AuthError {
+    /// From is not the registered address.
+    NotRegistered { from: String },
+    /// A secret was given, and it is not the registered one.
+    WrongSecret,
+    /// The house rules want the secret, and none was given.
+    NoSecret,
+    /// The house rules want a DKIM or DMARC pass, and our server recorded none.
+    NotVerified,
+    /// Either would do, and neither was there.
+    NeitherSecretNorDkim,
+}
+
+impl std::fmt::Display for AuthError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AuthError::NotRegistered { from } => write!(
+                f,
+                "orders for this power are accepted only from its registered address; {from} is not it"
+            ),
+            AuthError::WrongSecret => f.write_str("the secret is wrong"),
+            AuthError::NoSecret => {
+                f.write_str("put your secret in the mail: a line SECRET <your secret>")
+            }
+            AuthError::NotVerified => f.write_str(
+                "your mail could not be verified (no DKIM or DMARC pass for your domain); send it from your registered mail service",
+            ),
+            AuthError::NeitherSecretNorDkim => f.write_str(
+                "your mail could not be verified: put your secret in it (a line SECRET <your secret>), or send it from a mail service that signs it (DKIM)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AuthError {}
+
 /// Is the sender the registered player? `from` must be the registered address; then the secret
 /// and/or a DKIM/DMARC pass, per the house rules.
 pub fn authenticate(
@@ -85,28 +125,24 @@ pub fn authenticate(
     secret: &str,
     auth_results: &[String],
     authserv_id: &str,
-) -> Result<Authenticated, String> {
+) -> Result<Authenticated, AuthError> {
     if !from.eq_ignore_ascii_case(registered) {
-        return Err(format!(
-            "orders for this power are accepted only from its registered address; {from} is not it"
-        ));
+        return Err(AuthError::NotRegistered {
+            from: from.to_string(),
+        });
     }
     let secret_ok = secret_given.is_some_and(|s| !secret.is_empty() && s == secret);
     let dkim_ok = dkim_pass(auth_results, authserv_id, from);
     let wrong_secret = secret_given.is_some() && !secret_ok;
     match rules.authentication {
-        _ if wrong_secret => Err("the secret is wrong".into()),
+        _ if wrong_secret => Err(AuthError::WrongSecret),
         Authentication::Secret | Authentication::SecretOrDkim if secret_ok => {
             Ok(Authenticated::Secret)
         }
         Authentication::Dkim | Authentication::SecretOrDkim if dkim_ok => Ok(Authenticated::Dkim),
-        Authentication::Secret => Err("put your secret in the mail: a line SECRET <your secret>".into()),
-        Authentication::Dkim => Err(
-            "your mail could not be verified (no DKIM or DMARC pass for your domain); send it from your registered mail service".into(),
-        ),
-        Authentication::SecretOrDkim => Err(
-            "your mail could not be verified: put your secret in it (a line SECRET <your secret>), or send it from a mail service that signs it (DKIM)".into(),
-        ),
+        Authentication::Secret => Err(AuthError::NoSecret),
+        Authentication::Dkim => Err(AuthError::NotVerified),
+        Authentication::SecretOrDkim => Err(AuthError::NeitherSecretNorDkim),
     }
 }
 
@@ -188,8 +224,9 @@ mod tests {
             authenticate(&r, me, me, Some("s3cret"), "s3cret", &[], ours),
             Ok(Authenticated::Secret)
         );
-        assert!(
-            authenticate(&r, me, me, Some("guess"), "s3cret", &pass, ours).is_err(),
+        assert_eq!(
+            authenticate(&r, me, me, Some("guess"), "s3cret", &pass, ours),
+            Err(AuthError::WrongSecret),
             "a wrong secret is refused even with DKIM"
         );
         assert!(
