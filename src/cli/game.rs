@@ -586,7 +586,8 @@ async fn console(
     now: i64,
 ) -> anyhow::Result<()> {
     let done =
-        chancery::games::console_command(pool, &engine::env(pool, cfg, now).await?, id, cmd, now).await?;
+        chancery::games::console_command(pool, &engine::env(pool, cfg, now).await?, id, cmd, now)
+            .await?;
     if done.ok {
         outln!("{}: {}", cmd.canonical(), done.answer)?;
         Ok(())

@@ -203,12 +203,13 @@ impl<'a> Requests<'a> {
         };
         let rows: Vec<(Ts, Ts)> = occurrences.iter().map(|w| (w.from, w.to)).collect();
         store::add_weekly(c, &g.id, &player.power, &rows).await?;
-        self.periods.extend(occurrences.iter().map(|w| store::UnavailableRow {
-            power: player.power.clone(),
-            from_ts: w.from,
-            to_ts: w.to,
-            weekly: true,
-        }));
+        self.periods
+            .extend(occurrences.iter().map(|w| store::UnavailableRow {
+                power: player.power.clone(),
+                from_ts: w.from,
+                to_ts: w.to,
+                weekly: true,
+            }));
         let mut note = format!(
             "recorded, in {zone} time, every week until withdrawn, the first from {} (WM D.VII(2): \
              declared {} hours ahead at least, and one period a week)",
@@ -317,11 +318,7 @@ pub enum WeeklyRefused {
 pub struct NoHoliday;
 
 /// The game's unavailable periods not over at `now`: those that can hold a deadline back.
-pub async fn game_windows(
-    c: &mut SqliteConnection,
-    g: &GameRow,
-    now: Ts,
-) -> Result<Vec<Window>> {
+pub async fn game_windows(c: &mut SqliteConnection, g: &GameRow, now: Ts) -> Result<Vec<Window>> {
     Ok(period_windows(
         &store::unavailable_after(c, &g.id, now).await?,
     ))

@@ -9,13 +9,13 @@ use super::office::Done;
 use super::receive::{Ctx, Recipient, Tag, answer};
 use crate::acceptance;
 use crate::config::Env;
+use crate::engine::Processed;
 use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
 use crate::policy::Ts;
 use crate::rules::Rules;
 use crate::store::{GameRow, Role};
-use crate::engine::Processed;
 use sqlx::SqliteConnection;
 
 /// One line of a command mail, as read.
@@ -114,7 +114,17 @@ pub async fn command_mail<D: Desk>(
     let read = desk.read(msg);
     let sender = desk.sender(c, &from, &read).await?;
     if let Some(why) = refusal(env, desk, msg, &from, &read, &sender) {
-        refuse(c, env, ctx, msg, desk, (&from, &sender), read.lines.len(), why).await?;
+        refuse(
+            c,
+            env,
+            ctx,
+            msg,
+            desk,
+            (&from, &sender),
+            read.lines.len(),
+            why,
+        )
+        .await?;
         return Ok((Processed::Rejected, tag));
     }
     let mut lines = Vec::with_capacity(read.lines.len());

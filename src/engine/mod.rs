@@ -31,6 +31,7 @@ pub mod extension;
 pub mod gm_mail;
 pub mod master_mail;
 pub mod office;
+mod panic;
 mod query_mail;
 pub mod receipt;
 pub mod receive;

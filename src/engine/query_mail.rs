@@ -117,7 +117,8 @@ pub(super) async fn query_mail(
             } else {
                 super::office::status::StatusFor::Reader(power)
             };
-            let text = super::office::status::status_text(c, g, current.as_ref(), paused, to).await?;
+            let text =
+                super::office::status::status_text(c, g, current.as_ref(), paused, to).await?;
             ("STATUS".to_string(), format!("{text}\n"))
         }
         Query::Summary => ("SUMMARY".to_string(), summary(c, g).await?),

@@ -3,6 +3,7 @@
 //! each box does once these steps let it through is `src/games`'s to say ([`Boxes`]): it alone
 //! knows the kinds of game.
 
+use super::panic::panic_text;
 use super::*;
 
 /// What the mail of each box does once the shared steps have let it through (not seen before,
@@ -669,10 +670,7 @@ pub(crate) async fn find_game(
     Ok(found)
 }
 
-async fn find_game_row(
-    c: &mut SqliteConnection,
-    msg: &ReadMessage,
-) -> Result<Option<GameRow>> {
+async fn find_game_row(c: &mut SqliteConnection, msg: &ReadMessage) -> Result<Option<GameRow>> {
     // Each word of the subject that could be a game's name is looked up (an index, not a scan
     // of every game: a server may run thousands).
     for w in msg.subject.split_whitespace().take(20) {

@@ -76,8 +76,7 @@ async fn no_game(
         "no active game of this server is named in the subject; put the game's name in it"
             .to_string()
     } else {
-        "no game of this server is named in the subject, and this address plays in none"
-            .to_string()
+        "no game of this server is named in the subject, and this address plays in none".to_string()
     };
     let mail = compose::rejection(env, &env.alert_from, &from, msg, ctx.key, &[why], ctx.now);
     answer(c, env, ctx, mail, who, None).await?;

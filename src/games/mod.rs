@@ -131,7 +131,9 @@ async fn dispatch(
         GmCommand::Set { option, value } => office::set::set(c, env, g, option, value, now).await,
         GmCommand::ObserverAdd(address) => office::observers::add(c, env, g, address, now).await,
         GmCommand::ObserverRemove(address) => office::observers::remove(c, g, address).await,
-        GmCommand::Broadcast(message) => office::broadcast::broadcast(c, env, g, message, now).await,
+        GmCommand::Broadcast(message) => {
+            office::broadcast::broadcast(c, env, g, message, now).await
+        }
         GmCommand::Replace {
             power,
             address,
@@ -147,7 +149,9 @@ async fn dispatch(
         GmCommand::ConsentRollback(phase) => {
             office::rollback::consent(c, g, actor, phase, now).await
         }
-        GmCommand::Rollback(phase) => office::rollback::rollback(c, env, g, actor, phase, now).await,
+        GmCommand::Rollback(phase) => {
+            office::rollback::rollback(c, env, g, actor, phase, now).await
+        }
         GmCommand::DeclareHoliday { from, to, name } => {
             let holiday = store::Holiday {
                 name: name.clone(),

@@ -58,7 +58,17 @@ pub async fn move_deadline(
         Move::To(_) => format!("The GM has moved the deadline of {}.", p.phase),
     };
     let key = change_key(g, "deadline", now);
-    announce(c, env, g, &key, "the deadline has moved", &text, Some(new), now).await?;
+    announce(
+        c,
+        env,
+        g,
+        &key,
+        "the deadline has moved",
+        &text,
+        Some(new),
+        now,
+    )
+    .await?;
     Ok(Done::ok(format!(
         "the deadline of {} is now {} (was {}); every player was told",
         p.phase,

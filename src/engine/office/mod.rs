@@ -97,9 +97,8 @@ pub fn refused_when_not_running(g: &GameRow, cmd: &GmCommand) -> Option<Done> {
             | GmCommand::Rollback(_)
             | GmCommand::ConsentRollback(_)
     );
-    (g.status != store::GameStatus::Active && !any_time).then(|| {
-        Done::refused(format!("game {} is {}, not running", g.id, g.status))
-    })
+    (g.status != store::GameStatus::Active && !any_time)
+        .then(|| Done::refused(format!("game {} is {}, not running", g.id, g.status)))
 }
 
 /// The audit row of a command, done or refused (refusals change nothing, and are written

@@ -47,7 +47,11 @@ pub async fn replace(
     )
     .await?;
     store::forget_player_choices(c, &g.id, name).await?;
-    let kind = if r.permanent { "permanent" } else { "temporary" };
+    let kind = if r.permanent {
+        "permanent"
+    } else {
+        "temporary"
+    };
     let takeover = takeover(c, g, &seat, kind).await?;
     let welcome = compose::start(
         env,

@@ -3,6 +3,7 @@
 //! with a new deadline, the phases after it are undone, and every player is told.
 
 use super::{Actor, Done};
+use crate::commands::format_gmt;
 use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::extension::game_windows;
@@ -10,7 +11,6 @@ use crate::engine::{Result, rules_of};
 use crate::phase::Phase;
 use crate::policy::{self, Ts};
 use crate::store::{self, GameRow, Role};
-use crate::commands::format_gmt;
 use sqlx::SqliteConnection;
 
 /// CONSENT ROLLBACK: the TD lets the GM roll the game back to `phase`, once.

@@ -40,7 +40,17 @@ pub async fn set(
         "The GM has changed a house rule of this game: {option} is now {shown} ({clause})."
     );
     let key = change_key(g, &format!("set|{option}"), now);
-    announce(c, env, g, &key, "a house rule has changed", &text, None, now).await?;
+    announce(
+        c,
+        env,
+        g,
+        &key,
+        "a house rule has changed",
+        &text,
+        None,
+        now,
+    )
+    .await?;
     Ok(Done::ok(format!(
         "{option} = {shown} ({clause}); every player was told"
     )))

@@ -32,10 +32,7 @@ pub async fn stored(
 }
 
 /// The list as stored and as shown: abbreviation → province code, in order.
-pub fn codes(
-    map: &Map,
-    list: &HashMap<String, Province>,
-) -> BTreeMap<String, String> {
+pub fn codes(map: &Map, list: &HashMap<String, Province>) -> BTreeMap<String, String> {
     list.iter()
         .map(|(a, p)| (a.clone(), map.info(*p).code.clone()))
         .collect()

@@ -12,7 +12,9 @@ use crate::config::Env;
 use crate::engine::extension::Requests;
 use crate::engine::receive::{Ctx, Recipient, Tag, answer};
 use crate::engine::seat::{self, Seat};
-use crate::engine::{Processed, Result, StandingOrder, board_from_json, map_of, rules_of, timeliness};
+use crate::engine::{
+    Processed, Result, StandingOrder, board_from_json, map_of, rules_of, timeliness,
+};
 use crate::map::{Map, Power};
 use crate::message::ReadMessage;
 use crate::order::{Order, parse_order};
@@ -163,11 +165,7 @@ impl OrderMail<'_> {
     /// The mail read for the seat, once its sender is proven to be the seat's player (WM
     /// D.X(6)), its subject in the game's format and it no replay; None if refused (and
     /// answered).
-    async fn read_proven(
-        &self,
-        c: &mut SqliteConnection,
-        s: &Seated,
-    ) -> Result<Option<MailRead>> {
+    async fn read_proven(&self, c: &mut SqliteConnection, s: &Seated) -> Result<Option<MailRead>> {
         let (env, ctx, msg, g) = (self.env, self.ctx, self.msg, self.g);
         let player = &s.player;
         let own = abbreviations::stored(c, g, self.map, &player.power).await?;
@@ -177,7 +175,18 @@ impl OrderMail<'_> {
             players: &s.players,
             phase: &s.phase.phase,
         };
-        if !seat::proven(c, env, ctx, msg, g, &self.rules, &seat, read.secret.as_deref()).await? {
+        if !seat::proven(
+            c,
+            env,
+            ctx,
+            msg,
+            g,
+            &self.rules,
+            &seat,
+            read.secret.as_deref(),
+        )
+        .await?
+        {
             return Ok(None);
         }
         let subject =

@@ -8,12 +8,7 @@ use crate::policy::Ts;
 use crate::store::{self, GameRow};
 use sqlx::SqliteConnection;
 
-pub async fn preview(
-    c: &mut SqliteConnection,
-    env: &Env,
-    g: &GameRow,
-    now: Ts,
-) -> Result<Done> {
+pub async fn preview(c: &mut SqliteConnection, env: &Env, g: &GameRow, now: Ts) -> Result<Done> {
     Ok(match results_now(c, env, &g.id, now).await? {
         Ok(mails) => {
             store::enqueue_many(c, &mails, now).await?;
