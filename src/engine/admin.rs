@@ -322,50 +322,65 @@ pub(super) async fn start_in(
     store::set_game_status(&mut *tx, &g.id, store::GameStatus::Active).await?;
     if let Some(env) = tell {
         let phase = board.phase.to_string();
-        let members = store::members(&mut *tx, &g.id).await?;
-        let mut readers: Vec<compose::StartReader<'_>> = players
-            .iter()
-            .map(|p| compose::StartReader {
-                address: &p.address,
-                tz: &p.tz,
-                power: &p.power,
-                role: "player",
-                secret: &p.secret,
-                takeover: None,
-                joined: false,
-            })
-            .collect();
-        readers.extend(members.iter().map(|m| compose::StartReader {
-            address: &m.address,
-            tz: &m.tz,
-            power: "",
-            role: match m.role {
-                store::Role::Gm => "GM",
-                store::Role::Td => "TD",
-                store::Role::Observer => "observer",
-            },
-            secret: if m.role.is_master() { &m.secret } else { "" },
-            takeover: None,
-            joined: false,
-        }));
-        let mut mails = Vec::new();
-        for r in &readers {
-            match compose::start(env, &g, &rules, &phase, deadline, r) {
-                Ok(m) => mails.push(m),
-                Err(e) => {
-                    let masters = super::masters_for(&mut *tx, env, Some(&g)).await?;
-                    let key = format!("start|{}", g.id);
-                    mails.extend(super::compose_failed_mails(
-                        env,
-                        Some(&g),
-                        &masters,
-                        &e,
-                        &key,
-                    ));
-                }
-            }
-        }
+        let mails = start_mails(tx, env, &g, &rules, &players, &phase, deadline).await?;
         store::enqueue_many(&mut *tx, &mails, now).await?;
     }
     Ok(deadline)
+}
+
+/// The start mails of a game: to every player (their power and secret), master (their secret)
+/// and observer, each in their own zone.
+async fn start_mails(
+    tx: &mut sqlx::SqliteConnection,
+    env: &super::Env,
+    g: &store::GameRow,
+    rules: &Rules,
+    players: &[PlayerRow],
+    phase: &str,
+    deadline: Ts,
+) -> super::Result<Vec<store::NewMail>> {
+    let members = store::members(&mut *tx, &g.id).await?;
+    let mut readers: Vec<compose::StartReader<'_>> = players
+        .iter()
+        .map(|p| compose::StartReader {
+            address: &p.address,
+            tz: &p.tz,
+            power: &p.power,
+            role: "player",
+            secret: &p.secret,
+            takeover: None,
+            joined: false,
+        })
+        .collect();
+    readers.extend(members.iter().map(|m| compose::StartReader {
+        address: &m.address,
+        tz: &m.tz,
+        power: "",
+        role: match m.role {
+            store::Role::Gm => "GM",
+            store::Role::Td => "TD",
+            store::Role::Observer => "observer",
+        },
+        secret: if m.role.is_master() { &m.secret } else { "" },
+        takeover: None,
+        joined: false,
+    }));
+    let mut mails = Vec::new();
+    for r in &readers {
+        match compose::start(env, g, rules, phase, deadline, r) {
+            Ok(m) => mails.push(m),
+            Err(e) => {
+                let masters = super::masters_for(&mut *tx, env, Some(g)).await?;
+                let key = format!("start|{}", g.id);
+                mails.extend(super::compose_failed_mails(
+                    env,
+                    Some(g),
+                    &masters,
+                    &e,
+                    &key,
+                ));
+            }
+        }
+    }
+    Ok(mails)
 }

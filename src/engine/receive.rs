@@ -480,79 +480,96 @@ pub(crate) async fn answer(
     game: Option<&GameRow>,
 ) -> Result<bool> {
     let now = ctx.now;
-    let mail = match composed {
+    let mut mail = match composed {
         Ok(m) => m,
         Err(e) => {
             compose_failed(c, env, game, &e, now).await?;
             return Ok(false);
         }
     };
-    let limits = &env.limits;
     let gid = game.map(|g| g.id.as_str());
     // Answers in the last hour: to this address, and about this game (one query).
     let answers = store::answers_since(c, &mail.to, gid, now - 3600).await?;
-    if mail.kind.unproven_sender() && answers.auth_rejections >= limits.auth_rejections_per_hour {
-        // Counted apart from the player's own answers (issue 21.10), and never a notice: the
-        // mail came from someone who could not prove who they are.
-        let why = "rate limit: too much mail that failed authentication about this address";
+    if let Some(why) = over_address_limit(c, env, &mail, to, game, &answers, now).await? {
         drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
         return Ok(false);
     }
-    match to {
-        Recipient::Stranger { auth_failed: true } => {
-            let why = "stranger: the receiving server recorded an SPF, DKIM or DMARC failure";
-            drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
-            return Ok(false);
-        }
-        Recipient::Stranger { auth_failed: false } => {
-            if store::answers_to(c, &mail.to, now - policy::DAY).await?
-                >= limits.stranger_answers_per_day
-            {
-                let why = "stranger: already answered today";
-                drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
-                return Ok(false);
-            }
-        }
-        Recipient::Registered if mail.kind.unproven_sender() => {}
-        Recipient::Registered => {
-            if answers.to_address >= limits.answers_per_hour {
-                let gm = game.map_or(env.alert_from.as_str(), |g| g.gm_address.as_str());
-                let notice = compose::too_many(env, gm, &mail.to, limits.answers_per_hour, now);
-                store::enqueue(c, &notice, now).await?;
-                let why = "rate limit: too many answers to this address in an hour";
-                drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
-                return Ok(false);
-            }
-        }
-    }
     if let Some(g) = game
-        && answers.in_game >= limits.game_answers_per_hour
+        && answers.in_game >= env.limits.game_answers_per_hour
     {
         let why = "rate limit: too many answers in this game in an hour";
         drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
-        let hour = now.div_euclid(3600);
-        let body = format!(
-            "More than {} answers about game {} were sent in the last hour; further answers are\n\
-             held back until the hour has passed (mail is still read and orders still count).\n",
-            limits.game_answers_per_hour, g.id
-        );
-        alert_masters(
-            c,
-            env,
-            game,
-            &format!("game-rate|{}|{hour}", g.id),
-            &format!("{}: answer limit reached", g.id),
-            &body,
-            now,
-        )
-        .await?;
+        game_limit_reached(c, env, g, now).await?;
         return Ok(false);
     }
-    let mut mail = mail;
     if mail.game.is_none() {
         mail.game = gid.map(str::to_string);
     }
     Ok(store::enqueue(c, &mail, now).await?)
+}
+
+/// Why an answer to this address is held back, if it is: mail that failed authentication about
+/// it, a stranger (at most one a day, none after an SPF, DKIM or DMARC failure), or a
+/// registered address answered too often this hour (told so once, in a notice).
+async fn over_address_limit(
+    c: &mut SqliteConnection,
+    env: &Env,
+    mail: &store::NewMail,
+    to: Recipient,
+    game: Option<&GameRow>,
+    answers: &store::AnswerCounts,
+    now: Ts,
+) -> Result<Option<&'static str>> {
+    let limits = &env.limits;
+    if mail.kind.unproven_sender() && answers.auth_rejections >= limits.auth_rejections_per_hour {
+        // Counted apart from the player's own answers (issue 21.10), and never a notice: the
+        // mail came from someone who could not prove who they are.
+        return Ok(Some(
+            "rate limit: too much mail that failed authentication about this address",
+        ));
+    }
+    Ok(match to {
+        Recipient::Stranger { auth_failed: true } => {
+            Some("stranger: the receiving server recorded an SPF, DKIM or DMARC failure")
+        }
+        Recipient::Stranger { auth_failed: false } => {
+            let today = store::answers_to(c, &mail.to, now - policy::DAY).await?;
+            (today >= limits.stranger_answers_per_day).then_some("stranger: already answered today")
+        }
+        Recipient::Registered if mail.kind.unproven_sender() => None,
+        Recipient::Registered if answers.to_address >= limits.answers_per_hour => {
+            let gm = game.map_or(env.alert_from.as_str(), |g| g.gm_address.as_str());
+            let notice = compose::too_many(env, gm, &mail.to, limits.answers_per_hour, now);
+            store::enqueue(c, &notice, now).await?;
+            Some("rate limit: too many answers to this address in an hour")
+        }
+        Recipient::Registered => None,
+    })
+}
+
+/// The masters are told, once an hour, that a game's answers are held back.
+async fn game_limit_reached(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    now: Ts,
+) -> Result<()> {
+    let hour = now.div_euclid(3600);
+    let body = format!(
+        "More than {} answers about game {} were sent in the last hour; further answers are\n\
+         held back until the hour has passed (mail is still read and orders still count).\n",
+        env.limits.game_answers_per_hour, g.id
+    );
+    alert_masters(
+        c,
+        env,
+        Some(g),
+        &format!("game-rate|{}|{hour}", g.id),
+        &format!("{}: answer limit reached", g.id),
+        &body,
+        now,
+    )
+    .await
 }
 
 /// An answer that could not be composed: alert the masters with what it would have said, at
