@@ -13,6 +13,9 @@ use crate::outgoing::compose;
 use crate::store::{self, GameRow};
 use sqlx::SqliteConnection;
 
+/// What the receipt says of a copy for no game this server knows of.
+const NO_GAME: &str = "no game of this server is named in the subject or plays from this address";
+
 /// What a game's kind read in a copy sent to the confirmation box.
 pub struct CopyRead {
     /// What was understood, as the receipt shows it (a Diplomacy mail: its orders).
@@ -53,23 +56,21 @@ pub async fn receipt(
     game: Option<&GameRow>,
     copy: Option<CopyRead>,
 ) -> Result<Processed> {
-    let (addressing, to_only) = match game {
+    // What the receipt says is wrong with the addressing (nothing if the GM is addressed as the
+    // game's rules require), in the game's own words (WM D.II(2): To or CC; Maharajiad
+    // B.III(2): To).
+    let (misaddressed, to_only) = match game {
         Some(g) => {
             let rules = rules_of(g)?;
-            // The wording follows the game's own addressing rule (WM D.II(2): To or CC;
-            // Maharajiad B.III(2): To).
             let to_only = rules.gm_address == crate::rules::GmAddress::To;
-            let addressing = acceptance::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc);
-            (addressing, to_only)
+            let checked = acceptance::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc);
+            (checked.err().map(|e| e.to_string()), to_only)
         }
-        None => (
-            Err("no game of this server is named in the subject or plays from this address".into()),
-            false,
-        ),
+        None => (Some(NO_GAME.to_string()), false),
     };
     // The time is kept only for a copy the GM's copy can be matched with: the GM addressed as
     // the rules require (WM D.VII(7)), and what it says.
-    if let (Some(g), Some(copy), Ok(())) = (game, &copy, &addressing) {
+    if let (Some(g), Some(copy), None) = (game, &copy, &misaddressed) {
         record(c, ctx, g, from, msg, &copy.digest).await?;
     }
     let confirm = match game {
@@ -88,7 +89,7 @@ pub async fn receipt(
         ctx.arrived,
         size,
         &shown,
-        addressing.err(),
+        misaddressed,
         to_only,
     );
     answer(c, env, ctx, mail, Recipient::Registered, game).await?;

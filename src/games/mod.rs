@@ -12,7 +12,8 @@
 //! - `src/engine` (what every kind shares: routing, dedup, answer limits, authentication,
 //!   timeliness, extensions, members, the office commands, the tick's batching) never imports a
 //!   kind: where it needs a kind's part it asks through a trait implemented here
-//!   ([`engine::receive::Boxes`] for the mail, [`engine::office::Execute`] for a command).
+//!   ([`Boxes`](crate::engine::receive::Boxes) for the mail, [`Execute`](crate::engine::office::Execute)
+//!   for a command).
 
 pub mod diplomacy;
 

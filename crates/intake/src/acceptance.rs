@@ -5,26 +5,53 @@
 use chancery_core::phase::Phase;
 use chancery_core::rules::{Authentication, GmAddress, Rules};
 
+/// The GM's address is not where the house rules want it (`gm`: the game's GM address).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AddressingError {
+    /// Maharajiad B.III(2): in "To", and it is in "CC".
+    InCcNotTo { gm: String },
+    /// Maharajiad B.III(2): in "To", and it is not.
+    NotInTo { gm: String },
+    /// WM D.II(2): in "To" or "CC", and it is in neither.
+    NotInToOrCc { gm: String },
+}
+
+impl std::fmt::Display for AddressingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AddressingError::InCcNotTo { gm } => write!(
+                f,
+                "the GM's address {gm} must be in \"To\", not in \"CC\" (Maharajiad B.III(2)); this mail is not accepted"
+            ),
+            AddressingError::NotInTo { gm } => write!(
+                f,
+                "the GM's address {gm} must be in \"To\" (Maharajiad B.III(2)); this mail is not accepted"
+            ),
+            AddressingError::NotInToOrCc { gm } => write!(
+                f,
+                "the GM's address {gm} must be in \"To\" or \"CC\" (WM D.II(2)); this mail is not accepted"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AddressingError {}
+
 /// Is the GM's address where the house rules want it?
 pub fn check_addressing(
     rules: &Rules,
     gm: &str,
     to: &[String],
     cc: &[String],
-) -> Result<(), String> {
+) -> Result<(), AddressingError> {
     let has = |list: &[String]| list.iter().any(|a| a.eq_ignore_ascii_case(gm));
+    let gm = gm.to_string();
     match rules.gm_address {
         GmAddress::To if has(to) => Ok(()),
-        GmAddress::To if has(cc) => Err(format!(
-            "the GM's address {gm} must be in \"To\", not in \"CC\" (Maharajiad B.III(2)); this mail is not accepted"
-        )),
-        GmAddress::To => Err(format!(
-            "the GM's address {gm} must be in \"To\" (Maharajiad B.III(2)); this mail is not accepted"
-        )),
+        GmAddress::To if has(cc) => Err(AddressingError::InCcNotTo { gm }),
+        GmAddress::To => Err(AddressingError::NotInTo { gm }),
         GmAddress::ToOrCc if has(to) || has(cc) => Ok(()),
-        GmAddress::ToOrCc => Err(format!(
-            "the GM's address {gm} must be in \"To\" or \"CC\" (WM D.II(2)); this mail is not accepted"
-        )),
+        GmAddress::ToOrCc => Err(AddressingError::NotInToOrCc { gm }),
     }
 }
 
@@ -36,7 +63,7 @@ pub fn check_subject(
     game: &str,
     power: &str,
     phase: Phase,
-) -> Result<(), String> {
+) -> Result<(), SubjectError> {
     let expected = rules
         .subject_format
         .replace("{game}", game)
@@ -54,12 +81,31 @@ pub fn check_subject(
     if words.len() >= want.len() && words[..want.len()] == want[..] {
         Ok(())
     } else {
-        Err(format!(
-            "the subject must be \"{expected}\" (the game, your power and the phase); it was \"{}\"",
-            subject.trim()
-        ))
+        Err(SubjectError {
+            expected,
+            given: subject.trim().to_string(),
+        })
     }
 }
+
+/// The subject is not in the game's format: the one to use, and the one given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubjectError {
+    pub expected: String,
+    pub given: String,
+}
+
+impl std::fmt::Display for SubjectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the subject must be \"{}\" (the game, your power and the phase); it was \"{}\"",
+            self.expected, self.given
+        )
+    }
+}
+
+impl std::error::Error for SubjectError {}
 
 /// How a sender was recognised.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,7 +228,8 @@ mod tests {
         assert!(check_subject(&r, "Re: WM1 france s1901m", "wm1", "FRANCE", p).is_ok());
         assert!(check_subject(&r, "wm1 FRANCE S1901M secret", "wm1", "FRANCE", p).is_ok());
         let e = check_subject(&r, "orders", "wm1", "FRANCE", p).unwrap_err();
-        assert!(e.contains("\"wm1 FRANCE S1901M\""), "{e}");
+        assert_eq!(e.expected, "wm1 FRANCE S1901M");
+        assert!(e.to_string().contains("\"wm1 FRANCE S1901M\""), "{e}");
         assert!(check_subject(&r, "wm1 FRANCE F1901M", "wm1", "FRANCE", p).is_err());
     }
 

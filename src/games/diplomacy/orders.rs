@@ -83,8 +83,8 @@ struct Seated {
 #[derive(Debug, thiserror::Error)]
 enum NotSeated {
     /// The GM's address is not where the house rules want it.
-    #[error("{0}")]
-    Addressing(String),
+    #[error(transparent)]
+    Addressing(#[from] acceptance::AddressingError),
     #[error("the subject must name your power, as in \"{0}\"")]
     NoPower(String),
     #[error("{0} has no player in this game")]
@@ -192,7 +192,7 @@ impl OrderMail<'_> {
         let subject =
             acceptance::check_subject(&self.rules, &msg.subject, &g.id, &player.power, s.kind);
         if let Err(e) = subject {
-            seat::refuse(c, env, ctx, msg, g, player, e).await?;
+            seat::refuse(c, env, ctx, msg, g, player, e.to_string()).await?;
             return Ok(None);
         }
         // A signed copy (or one with the secret) sent again must not undo newer orders.
