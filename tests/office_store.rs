@@ -335,9 +335,19 @@ async fn nomic_109_a_rule_set_is_kept_as_dated_revisions_and_read_as_of_any_time
             .is_empty()
     );
     // Suber's Initial Set, in effect when the game begins (rule 101).
-    let set = read_initial_set(include_str!(
-        "../../shared/rules/nomic-initial-rules-2019.json"
-    ))
+    // Four rules of Suber's Initial Set, in its file's format (the whole file is read by the
+    // office's own test), in effect when the game begins (rule 101).
+    let set = read_initial_set(
+        r#"{"rules": {
+            "0": {"text": ["All players must always abide by all the rules then in effect."],
+                  "label": "101[I]", "ineffect": "1"},
+            "15": {"text": ["Whatever is not prohibited or regulated by a rule is permitted."],
+                   "label": "116[I]", "ineffect": "1"},
+            "18": {"text": ["Each player is allocated one day a week."], "label": "201"},
+            "19": {"text": ["Players may only propose rule-changes on their allocated day."],
+                   "label": "202"}},
+            "date": "2019-02-11", "author": "Ben"}"#,
+    )
     .expect("the Initial Set");
     let mut rules = RuleSet::from_initial(&set, T0).expect("enacted");
     store::append_rule_revisions(&mut c, GAME, rules.revisions())
@@ -381,7 +391,7 @@ async fn nomic_109_a_rule_set_is_kept_as_dated_revisions_and_read_as_of_any_time
 
     let kept = store::rule_set(&mut c, GAME).await.expect("replayed");
     assert_eq!(kept, rules);
-    assert_eq!(kept.revisions().len(), 36);
+    assert_eq!(kept.revisions().len(), 7);
     let before = kept.as_of(adopted - 1);
     assert_eq!(before[&116].mutability, Mutability::Immutable);
     assert!(!before.contains_key(&301));
@@ -397,14 +407,14 @@ async fn nomic_109_a_rule_set_is_kept_as_dated_revisions_and_read_as_of_any_time
         vec!["Whatever is not prohibited is permitted.".to_string()]
     );
     let rows = store::rule_revisions(&mut c, GAME).await.expect("rows");
-    assert_eq!(rows.len(), 36);
+    assert_eq!(rows.len(), 7);
     assert_eq!(
-        (rows[34].new_number, rows[34].proposal),
+        (rows[5].new_number, rows[5].proposal),
         (Some(301), Some(301))
     );
 
     // A row edited by hand so that it no longer replays is an error, not a panic.
-    sqlx::query("UPDATE rule_revisions SET new_number = 201 WHERE game_id = $1 AND seq = 35")
+    sqlx::query("UPDATE rule_revisions SET new_number = 201 WHERE game_id = $1 AND seq = 6")
         .bind(GAME)
         .execute(&mut *c)
         .await

@@ -288,7 +288,7 @@ fn step(rules: &mut BTreeMap<u32, Rule>, change: &Change) -> Result<(), ChangeEr
 // ---------------------------------------------------------------------------------------------
 // An initial rule set from its JSON file.
 
-/// A rule set as its JSON file gives it (`/work/shared/rules/nomic-initial-rules-2019.json`):
+/// A rule set as its JSON file gives it (`../shared/rules/nomic-initial-rules-2019.json`):
 /// `{"rules": {key: {"text": [paragraph, ...], "label": "101[I]", "ineffect": "1", ...}},
 /// "date": "2019-02-11", "author": "..."}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -404,8 +404,9 @@ pub fn read_initial_set(json: &str) -> Result<InitialSet, LoadError> {
 mod tests {
     use super::*;
 
-    /// Suber's Initial Set as the 2019 game edited it (no licence is given next to the file, so
-    /// it is read where it lies, not copied into the repository).
+    /// Suber's Initial Set as the 2019 game edited it, read where the rulebooks lie, beside the
+    /// repository (`../shared/rules/`, as docs/rules-traceability.md names them): no licence is
+    /// given next to the file, so it is not copied in.
     const NOMIC_2019: &str = include_str!("../../../../shared/rules/nomic-initial-rules-2019.json");
 
     const START: Ts = 1_549_843_200; // 2019-02-11T00:00:00Z
