@@ -35,6 +35,7 @@ pub enum StoreError {
 
 mod games;
 mod keys;
+mod kind;
 mod ledger;
 mod mailboxes;
 mod members;
@@ -45,6 +46,7 @@ mod tournaments;
 
 pub use games::*;
 pub use keys::*;
+pub use kind::*;
 pub use ledger::*;
 pub use mailboxes::*;
 pub use members::*;
