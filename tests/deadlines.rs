@@ -604,10 +604,7 @@ async fn every_nmr_late_set_extension_and_replacement_feeds_the_reliability_reco
             .expect("replace")
             .ok
     );
-    assert_eq!(
-        games::tick(&pool, &e, spring + 120).await.expect("tick"),
-        1
-    );
+    assert_eq!(games::tick(&pool, &e, spring + 120).await.expect("tick"), 1);
     let mut c = pool.acquire().await.expect("conn");
     let report = store::reliability(&mut c).await.expect("report");
     let of = |a: &str| report.iter().find(|r| r.address == a).cloned().expect(a);
@@ -1012,9 +1009,7 @@ async fn wm_d_ii_5_usable_conditional_orders_may_end_the_phase_at_once() {
     // ...then the next tick adjudicates the adjustments at once: France alone is due, and its
     // conditional builds are usable.
     assert_eq!(
-        games::tick(&pool, &e, fall + 3 * HOUR)
-            .await
-            .expect("tick"),
+        games::tick(&pool, &e, fall + 3 * HOUR).await.expect("tick"),
         1
     );
     assert_eq!(

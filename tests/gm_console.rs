@@ -493,9 +493,7 @@ async fn the_game_ends_when_its_final_year_has_been_played() {
     }
     // A finished game is never ticked again.
     assert_eq!(
-        games::tick(&pool, &e, fall + 10 * DAY)
-            .await
-            .expect("tick"),
+        games::tick(&pool, &e, fall + 10 * DAY).await.expect("tick"),
         0
     );
 }

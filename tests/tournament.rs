@@ -1054,9 +1054,7 @@ async fn draw_the_round(
             "{subject}"
         );
     }
-    games::tick(pool, &env(), deadline + 1)
-        .await
-        .expect("tick");
+    games::tick(pool, &env(), deadline + 1).await.expect("tick");
     games
 }
 

@@ -28,6 +28,7 @@ mod correction;
 mod extension;
 mod gm_mail;
 mod order_mail;
+mod panic;
 mod query_mail;
 mod receipt;
 mod receive;
@@ -38,11 +39,11 @@ pub mod tick;
 pub mod tournament;
 
 pub use admin::start_game;
-pub use tick::{Outcome, Preview, TickReport, TickStep, panic_text};
 use order_mail::*;
 use receipt::*;
 pub use receive::*;
 pub use retention::purge_expired;
+pub use tick::{Outcome, Preview, TickReport, TickStep, panic_text, preview};
 
 /// Why the engine could not finish a message or a tick (its transaction is rolled back).
 #[derive(Debug, thiserror::Error)]

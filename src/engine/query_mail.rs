@@ -218,7 +218,12 @@ async fn summary(c: &mut SqliteConnection, g: &GameRow) -> Result<String> {
         let gone: Vec<&str> = map
             .all_powers()
             .map(|p| map.power_name(p))
-            .filter(|name| !last.owners.iter().any(|o| o.owner.as_deref() == Some(*name)))
+            .filter(|name| {
+                !last
+                    .owners
+                    .iter()
+                    .any(|o| o.owner.as_deref() == Some(*name))
+            })
             .collect();
         if !gone.is_empty() {
             out.push_str(&format!("\nWithout centres: {}\n", gone.join(", ")));

@@ -231,13 +231,7 @@ fn decide_each<S: TickStep>(
     (decided, report)
 }
 
-/// The text of a panic's payload.
-pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".into())
-}
+pub use super::panic::panic_text;
 
 /// Tell the masters, once per phase, that a game's tick failed. Failing to tell them is only
 /// logged: the tick of the other games must go on.
@@ -291,7 +285,7 @@ pub trait Preview {
 }
 
 /// PREVIEW of game `game`, by its kind (see [`Preview`]).
-pub(super) async fn preview(
+pub async fn preview(
     c: &mut SqliteConnection,
     env: &Env,
     game: &str,

@@ -12,10 +12,7 @@ use std::collections::HashMap;
 
 /// Who owns one supply centre at the end of a year. Stored as `[centre, owner]`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(
-    from = "(String, Option<String>)",
-    into = "(String, Option<String>)"
-)]
+#[serde(from = "(String, Option<String>)", into = "(String, Option<String>)")]
 pub struct CentreOwner {
     /// The centre's code (`Par`).
     pub centre: String,

@@ -788,8 +788,14 @@ mod tests {
             assert_eq!(r.to_string(), r.name());
         }
         let e = "wm2005".parse::<Rulebook>().expect_err("unknown");
-        assert_eq!(e.to_string(), "unknown rulebook 'wm2005' (wm2004, maharajiad)");
-        assert!(Rulebook::try_from(String::new()).is_err(), "never a silent WM");
+        assert_eq!(
+            e.to_string(),
+            "unknown rulebook 'wm2005' (wm2004, maharajiad)"
+        );
+        assert!(
+            Rulebook::try_from(String::new()).is_err(),
+            "never a silent WM"
+        );
     }
 
     #[test]

@@ -39,7 +39,10 @@ pub(super) fn phase(t: &Turn<'_>) -> Result<Decision> {
     let played = Played::adjudicate(t, phase, &orders.given, &votes);
     let record = played.record(t, &votes, &missing_names)?;
     let mails = played.results_mails(t, &orders.written, &missing_names, votes.told);
-    Ok(Decision::Adjudicated { record, mails })
+    Ok(Decision::Adjudicated {
+        record: Box::new(record),
+        mails,
+    })
 }
 
 /// The orders the phase is adjudicated with.

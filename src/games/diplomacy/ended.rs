@@ -90,5 +90,8 @@ pub(super) fn instead(t: &Turn<'_>, how: &str, ended: GameEnded) -> Result<Decis
         rules: None,
         nmrs: Vec::new(),
     };
-    Ok(Decision::Adjudicated { record, mails })
+    Ok(Decision::Adjudicated {
+        record: Box::new(record),
+        mails,
+    })
 }

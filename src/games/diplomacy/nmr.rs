@@ -18,17 +18,7 @@ pub(super) fn hold(t: &Turn<'_>, missing: Vec<String>) -> Decision {
     let until = t.now + HOLD_REMINDER;
     let mails = masters_of(t.env, Some(g), &t.f.masters)
         .iter()
-        .map(|to| {
-            compose::nmr_hold(
-                t.env,
-                to,
-                g,
-                &t.f.phase.phase,
-                &missing,
-                until,
-                t.now,
-            )
-        })
+        .map(|to| compose::nmr_hold(t.env, to, g, &t.f.phase.phase, &missing, until, t.now))
         .collect();
     Decision::Hold {
         mails,

@@ -45,8 +45,7 @@ fn reminders(t: &Turn<'_>) -> (Vec<DigestPower>, Vec<NewMail>) {
                 .map_or(0, |w| w.count),
         });
         if s.is_none() {
-            let mail =
-                compose::reminder(t.env, g, t.rules, p, &phase.phase, phase.deadline, t.now);
+            let mail = compose::reminder(t.env, g, t.rules, p, &phase.phase, phase.deadline, t.now);
             let key = format!("reminder|{}|{}|{}", g.id, phase.phase, p.power);
             mails.extend(or_alert(t.env, f, mail, &key));
         }

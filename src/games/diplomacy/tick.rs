@@ -27,7 +27,8 @@ pub enum Decision {
         missing: Vec<String>,
     },
     Adjudicated {
-        record: store::Adjudicated,
+        /// Boxed: far larger than the other decisions (the house rules a vote changed).
+        record: Box<store::Adjudicated>,
         mails: Vec<NewMail>,
     },
 }
@@ -204,7 +205,7 @@ impl Writes {
                 self.mails.extend(mails);
             }
             Decision::Adjudicated { record, mails } => {
-                self.adjudicated.push(record);
+                self.adjudicated.push(*record);
                 self.mails.extend(mails);
             }
         }
@@ -235,10 +236,8 @@ impl Writes {
         store::enqueue_many(c, &self.mails, now).await?;
         // Last: what was written above (a passed house-rule proposal) may have asked for the
         // clock at once; the decision knows better.
-        let due: Vec<(&str, Option<Ts>)> =
-            self.due.iter().map(|(g, d)| (g.as_str(), *d)).collect();
+        let due: Vec<(&str, Option<Ts>)> = self.due.iter().map(|(g, d)| (g.as_str(), *d)).collect();
         store::set_due(c, &due).await?;
         Ok(())
     }
 }
-

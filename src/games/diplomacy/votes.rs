@@ -5,9 +5,7 @@
 use super::tick::{Decision, Turn};
 use super::*;
 use crate::store::EndKind;
-use crate::votes::{
-    Ballot, Proposal, changed_rules, passes, rule_change_passes, survivors, tally,
-};
+use crate::votes::{Ballot, Proposal, changed_rules, passes, rule_change_passes, survivors, tally};
 
 /// What the votes of a phase decided: the proposal that passed, if any (it ends the game), the
 /// house rules a passed proposal changed, and a sentence for each other result. Only these
@@ -33,12 +31,11 @@ pub(super) fn count(t: &Turn<'_>, nmr: &[Power], movement: bool) -> Votes {
     };
     // Every spelling of a proposal is counted together, each power's last ballot on it
     // (WM IX(2), IX(4)); the ballots come oldest first.
-    let cast: Vec<(&str, &str, Ballot)> = t
-        .f
-        .votes
-        .iter()
-        .map(|v| (v.power.as_str(), v.proposal.as_str(), v.ballot))
-        .collect();
+    let cast: Vec<(&str, &str, Ballot)> =
+        t.f.votes
+            .iter()
+            .map(|v| (v.power.as_str(), v.proposal.as_str(), v.ballot))
+            .collect();
     for tallied in tally(map, rules, &alive, &cast) {
         let proposal = tallied.proposal;
         if let Proposal::Rule { option, value } = &proposal {
