@@ -134,7 +134,7 @@ async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result
         .await
         .map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let n = engine::tick(&pool, &env, t0 + 3 * DAY + 1)
+    let n = crate::games::tick(&pool, &env, t0 + 3 * DAY + 1)
         .await
         .map_err(|e| e.to_string())?;
     let took = start.elapsed();

@@ -1,4 +1,5 @@
-//! The engine: what one received message, or one tick of the clock, does to the store.
+//! The engine: what one received message, or one tick of the clock, does to the store; the
+//! part every kind of game shares (a kind's own part is in `src/games/<kind>/`).
 //!
 //! Each entry point runs in one transaction: the message's effects (submission, standing orders,
 //! press, votes, requests), the mail it causes (in the outbox) and its ledger row commit together,
@@ -7,7 +8,7 @@
 //! pure core's (`game`, `orderset`, `adjudicator`); mail text comes from `render`.
 
 use crate::acceptance;
-use crate::adjudicator::{Board, adjudicate};
+use crate::adjudicator::Board;
 use crate::json;
 use crate::map::{Map, Power};
 use crate::message::{MessageError, MessageHead, ReadMessage, read_head, read_message};
@@ -24,24 +25,25 @@ mod abbreviations;
 pub mod admin;
 pub mod command;
 mod correction;
-mod deadline;
 mod extension;
 mod gm_mail;
 mod order_mail;
+mod panic;
 mod query_mail;
 mod receipt;
 mod receive;
 mod retention;
 pub mod secret;
 mod td_mail;
+pub mod tick;
 pub mod tournament;
 
 pub use admin::start_game;
-pub use deadline::*;
 use order_mail::*;
 use receipt::*;
 pub use receive::*;
 pub use retention::purge_expired;
+pub use tick::{Outcome, Preview, TickReport, TickStep, panic_text, preview};
 
 /// Why the engine could not finish a message or a tick (its transaction is rolled back).
 #[derive(Debug, thiserror::Error)]
@@ -168,11 +170,17 @@ fn sha256_hex(raw: &[u8]) -> String {
     crate::outgoing::ids::sha256_hex(raw)
 }
 
-fn rules_of(game: &GameRow) -> Result<Rules> {
+/// PREVIEW's path in `command.rs` (a kind's own command reached from the shared commands):
+/// the kind answers through [`tick::Preview`].
+mod deadline {
+    pub(super) use super::tick::preview;
+}
+
+pub fn rules_of(game: &GameRow) -> Result<Rules> {
     Ok(serde_json::from_str(&game.rules)?)
 }
 
-fn map_of(game: &GameRow) -> Result<&'static Map> {
+pub fn map_of(game: &GameRow) -> Result<&'static Map> {
     Map::variant(&game.variant).ok_or_else(|| EngineError::UnknownVariant {
         game: game.id.clone(),
         variant: game.variant.clone(),

@@ -40,6 +40,7 @@ pub enum StoreError {
 mod ballots;
 mod games;
 mod keys;
+mod kind;
 mod ledger;
 mod mailboxes;
 mod members;
@@ -52,6 +53,7 @@ mod tournaments;
 pub use ballots::*;
 pub use games::*;
 pub use keys::*;
+pub use kind::*;
 pub use ledger::*;
 pub use mailboxes::*;
 pub use members::*;
