@@ -6,7 +6,7 @@
 //! outbox → mail out ([`transport`]).
 //!
 //! The pure crates' modules are re-exported here under their own names, so that
-//! `chancery::map` or `chancery::reader` is the same module as in its crate.
+//! `chancery::map`, `chancery::reader` or `chancery::ballot` is the same module as in its crate.
 
 pub use chancery_core::{
     adjudicator, assignment, conditional, correction, json, map, order, phase, policy, rules,
@@ -15,6 +15,7 @@ pub use chancery_core::{
 pub use chancery_intake::{
     acceptance, authres, commands, message, orderset, reader, sections, td_commands,
 };
+pub use chancery_office::{ballot, ruleset};
 
 pub mod config;
 pub mod engine;

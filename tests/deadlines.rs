@@ -379,7 +379,7 @@ async fn wm_d_vii_6_a_a_player_who_nmred_must_make_contact_or_be_replaced() {
     // France orders; the six others NMR.
     mail(&pool, &secrets, 2, 1, "A Par - Bur", T0 + HOUR).await;
     let published = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, published).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, published).await.expect("tick"), 1);
     let rules = chancery::rules::Rules::preset("wm2004").expect("wm");
     let due = chancery::policy::nmr_contact_deadline(&rules, published).expect("window");
     // Italy's player makes contact (any authenticated mail).
@@ -408,11 +408,11 @@ async fn wm_d_vii_6_a_a_player_who_nmred_must_make_contact_or_be_replaced() {
             .collect::<Vec<_>>()
     };
     // Not before the window closes...
-    engine::tick(&pool, &e, due - 60).await.expect("tick");
+    games::tick(&pool, &e, due - 60).await.expect("tick");
     assert!(notices(pool.clone()).await.is_empty());
     // ...then once per NMR without contact: not France (orders), not Italy (contact).
-    engine::tick(&pool, &e, due + 60).await.expect("tick");
-    engine::tick(&pool, &e, due + 120).await.expect("tick");
+    games::tick(&pool, &e, due + 60).await.expect("tick");
+    games::tick(&pool, &e, due + 120).await.expect("tick");
     let sent = notices(pool.clone()).await;
     let powers: Vec<&str> = ["AUSTRIA", "ENGLAND", "GERMANY", "RUSSIA", "TURKEY"].to_vec();
     assert_eq!(sent.len(), powers.len(), "{sent:?}");
@@ -442,7 +442,7 @@ async fn wm_d_x_1_white_press_is_published_with_its_authors_orders() {
     )
     .await;
     let at = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &env(), at).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &env(), at).await.expect("tick"), 1);
     let results = outbox(&pool)
         .await
         .into_iter()
@@ -499,10 +499,10 @@ async fn wm_d_vii_2_a_weekly_weekend_in_new_york_keeps_deadlines_out_across_dst(
     // The tick keeps later deadlines out of later weekends: Fall's is Thursday, then Spring
     // 1902's would be Sunday 2026-11-08 and moves to Monday 09:00 EST.
     let e = env();
-    assert_eq!(engine::tick(&pool, &e, monday).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, monday).await.expect("tick"), 1);
     let fall = deadline(&pool).await;
     assert_eq!(fall, at("2026-11-05T14:00:00Z"));
-    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, fall).await.expect("tick"), 1);
     assert_eq!(deadline(&pool).await, at("2026-11-09T14:00:00Z"));
     // Withdrawn: no weekly period any more.
     let ack = mail(
@@ -532,7 +532,7 @@ async fn a_receipt_reads_the_orders_against_the_subjects_phase_and_the_games_own
     engine::start_game(&pool, "wm7", T0).await.expect("start");
     mail(&pool, &secrets, 2, 1, "A Par - Bur", T0 + HOUR).await;
     let spring = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &env(), spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &env(), spring).await.expect("tick"), 1);
     // Read after the adjudication (an outage), a copy of Spring orders is still read against
     // Spring's board, where the army is in Paris; the GM is only in CC, which this game refuses.
     let copy = raw(
@@ -604,10 +604,7 @@ async fn every_nmr_late_set_extension_and_replacement_feeds_the_reliability_reco
             .expect("replace")
             .ok
     );
-    assert_eq!(
-        engine::tick(&pool, &e, spring + 120).await.expect("tick"),
-        1
-    );
+    assert_eq!(games::tick(&pool, &e, spring + 120).await.expect("tick"), 1);
     let mut c = pool.acquire().await.expect("conn");
     let report = store::reliability(&mut c).await.expect("report");
     let of = |a: &str| report.iter().find(|r| r.address == a).cloned().expect(a);
@@ -683,7 +680,7 @@ async fn wm_d_x_1_dark_grey_press_is_unofficial_and_anonymous_and_black_press_is
     .await;
     assert!(ack.contains("does not accept black press"), "{ack}");
     let at = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &env(), at).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &env(), at).await.expect("tick"), 1);
     let (results, others) = press_outcome(&pool, 6, 2).await;
     let press = section(&results, "ANONYMOUS OR UNOFFICIAL PRESS");
     assert!(
@@ -724,7 +721,7 @@ async fn maharajiad_b_xi_1_black_press_is_printed_as_the_named_powers() {
         .expect("open")
         .deadline;
     drop(c);
-    assert_eq!(engine::tick(&pool, &env(), at).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &env(), at).await.expect("tick"), 1);
     let (results, others) = press_outcome(&pool, 6, 2).await;
     let press = section(&results, "\nPRESS\n");
     assert!(
@@ -784,7 +781,7 @@ async fn maharajiad_b_xi_2_press_is_published_in_the_games_keyed_order_not_as_it
         .expect("open")
         .deadline;
     drop(c);
-    assert_eq!(engine::tick(&pool, &env(), at).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &env(), at).await.expect("tick"), 1);
     let (results, _) = press_outcome(&pool, 6, 2).await;
     let press = section(&results, "\nPRESS\n");
     let arrived = [
@@ -851,7 +848,7 @@ async fn wm_d_iii_1_a_players_own_abbreviations_are_used_published_and_may_be_ve
     // Too late for the others once the first turn is over; a replacement may, with the first
     // orders.
     let spring = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     let ack = mail_in(
         &pool,
         &secrets,
@@ -928,7 +925,7 @@ async fn france_builds_conditionally(name: &str, options: &[(String, String)]) -
     let e = env();
     mail(&pool, &secrets, 2, 1, "A Mar - Spa\nF Bre - Mao", T0 + HOUR).await;
     let spring = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     let ack = mail_in(
         &pool,
         &secrets,
@@ -973,11 +970,11 @@ async fn wm_d_ii_5_conditional_builds_are_used_first_possible_first() {
     let pool = france_builds_conditionally("conditional", &[]).await;
     let e = env();
     let fall = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, fall).await.expect("tick"), 1);
     // The adjustment phase still opens, and waits for its deadline (the setting is off).
     let winter = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, fall + 60).await.expect("tick"), 0);
-    assert_eq!(engine::tick(&pool, &e, winter).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, fall + 60).await.expect("tick"), 0);
+    assert_eq!(games::tick(&pool, &e, winter).await.expect("tick"), 1);
     // Paris is occupied: the next two possible builds.
     assert_eq!(
         france_units(&pool).await,
@@ -1001,20 +998,18 @@ async fn wm_d_ii_5_usable_conditional_orders_may_end_the_phase_at_once() {
     .await;
     let e = env();
     let fall = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, fall).await.expect("tick"), 1);
     // Not while a player is unavailable (WM D.VII(2))...
     let mut c = pool.acquire().await.expect("conn");
     store::add_unavailable(&mut c, "wm7", "ITALY", fall, fall + 2 * HOUR)
         .await
         .expect("away");
     drop(c);
-    assert_eq!(engine::tick(&pool, &e, fall + 60).await.expect("tick"), 0);
+    assert_eq!(games::tick(&pool, &e, fall + 60).await.expect("tick"), 0);
     // ...then the next tick adjudicates the adjustments at once: France alone is due, and its
     // conditional builds are usable.
     assert_eq!(
-        engine::tick(&pool, &e, fall + 3 * HOUR)
-            .await
-            .expect("tick"),
+        games::tick(&pool, &e, fall + 3 * HOUR).await.expect("tick"),
         1
     );
     assert_eq!(
@@ -1075,7 +1070,7 @@ async fn wm_d_vii_6_b_an_nmr_holds_the_phase_closed_to_all_but_the_replacement()
         }
         let spring = deadline(&pool).await;
         // Turkey sent nothing: no results, the masters are told; the deadline stands.
-        assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 0);
+        assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 0);
         assert!(mails_to(&pool, "results", &player(2)).await.is_empty());
         let held = holds(&pool).await;
         assert_eq!(held.len(), 1, "{held:?}");
@@ -1113,14 +1108,14 @@ async fn wm_d_vii_6_b_an_nmr_holds_the_phase_closed_to_all_but_the_replacement()
         }
         // Ticks meanwhile tell the GM nothing new; a day on, the GM is reminded.
         assert_eq!(
-            engine::tick(&pool, &e, spring + 2 * HOUR)
+            games::tick(&pool, &e, spring + 2 * HOUR)
                 .await
                 .expect("tick"),
             0
         );
         assert_eq!(holds(&pool).await.len(), 1);
         assert_eq!(
-            engine::tick(&pool, &e, spring + DAY + 60)
+            games::tick(&pool, &e, spring + DAY + 60)
                 .await
                 .expect("tick"),
             0
@@ -1163,7 +1158,7 @@ async fn wm_d_vii_6_b_an_nmr_holds_the_phase_closed_to_all_but_the_replacement()
             "{late}: the replacement's orders are taken"
         );
         assert_eq!(
-            engine::tick(&pool, &e, at + HOUR + 60).await.expect("tick"),
+            games::tick(&pool, &e, at + HOUR + 60).await.expect("tick"),
             1
         );
         // France's orders are those of the deadline.
@@ -1211,7 +1206,7 @@ async fn wm_d_vii_6_b_a_mail_without_orders_is_still_an_nmr() {
         .expect("status");
     assert!(status.answer.contains("TURKEY none"), "{status:?}");
     let spring = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 0);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 0);
     assert!(mails_to(&pool, "results", &player(0)).await.is_empty());
     let held = holds(&pool).await;
     assert!(
@@ -1250,7 +1245,7 @@ async fn wm_d_vii_6_b_a_preview_shows_the_hold_and_the_results_without_it() {
     assert!(mails_to(&pool, "results", &player(0)).await.is_empty());
     assert!(holds(&pool).await.is_empty());
     assert_eq!(deadline(&pool).await, spring);
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 0);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 0);
     assert_eq!(holds(&pool).await.len(), 1);
 }
 
@@ -1262,7 +1257,7 @@ async fn wm_d_ii_5_a_conditional_retreat_is_used_when_no_retreat_order_comes() {
     mail(&pool, &secrets, 2, 1, "A Par - Bur", T0 + HOUR).await;
     mail(&pool, &secrets, 3, 2, "A Mun - Ruh\nA Ber - Mun", T0 + HOUR).await;
     let spring = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     // Fall: Germany dislodges the army in Burgundy; France says where it should go.
     mail_in(
         &pool,
@@ -1285,7 +1280,7 @@ async fn wm_d_ii_5_a_conditional_retreat_is_used_when_no_retreat_order_comes() {
     )
     .await;
     let fall = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, fall).await.expect("tick"), 1);
     let mut c = pool.acquire().await.expect("conn");
     let p = store::current_phase(&mut c, "wm7")
         .await
@@ -1294,6 +1289,6 @@ async fn wm_d_ii_5_a_conditional_retreat_is_used_when_no_retreat_order_comes() {
     drop(c);
     assert_eq!(p.phase, "F1901R", "the retreat phase still opens");
     // No retreat order comes: Marseilles is held, so the army retreats to Gascony.
-    assert_eq!(engine::tick(&pool, &e, p.deadline).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, p.deadline).await.expect("tick"), 1);
     assert!(france_units(&pool).await.contains(&"A GAS".to_string()));
 }

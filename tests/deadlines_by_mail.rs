@@ -11,6 +11,7 @@ mod fixtures;
 mod mailstack;
 
 use chancery::engine::{self, admin};
+use chancery::games;
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::service::Clock;
 use chancery::store::{self, Role};
@@ -123,7 +124,7 @@ async fn two_turns_with_an_extension_an_unavailable_period_and_an_nmr_by_mail() 
     }
     clock.0.store(spring + 60, Ordering::SeqCst);
     assert_eq!(
-        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
         1
     );
     for i in 0..7 {
@@ -144,7 +145,7 @@ async fn two_turns_with_an_extension_an_unavailable_period_and_an_nmr_by_mail() 
     let rules = chancery::rules::Rules::preset("wm2004").expect("wm");
     let due = chancery::policy::nmr_contact_deadline(&rules, spring + 60).expect("window");
     clock.0.store(due + 60, Ordering::SeqCst);
-    engine::tick(&pool, &env, clock.now()).await.expect("tick");
+    games::tick(&pool, &env, clock.now()).await.expect("tick");
     let notice = wait_for(&stack, TD, "replace GERMANY", 1).await;
     assert!(
         notice[0].1.contains("REPLACE GERMANY <address>"),
@@ -154,7 +155,7 @@ async fn two_turns_with_an_extension_an_unavailable_period_and_an_nmr_by_mail() 
     let fall = deadline(&pool).await;
     clock.0.store(fall + 60, Ordering::SeqCst);
     assert_eq!(
-        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
         1
     );
     for i in 0..7 {

@@ -9,6 +9,7 @@ mod mailstack;
 
 use chancery::dev::localstack::POWERS;
 use chancery::engine;
+use chancery::games;
 use chancery::policy::{DAY, Ts};
 use chancery::rules::Rules;
 use chancery::service::Clock;
@@ -169,11 +170,11 @@ async fn a_full_1901_by_mail() {
     // ticking again sends nothing twice.
     clock.0.store(T0 + 3 * DAY - 12 * 3600, Ordering::SeqCst);
     assert_eq!(
-        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
         0
     );
     assert_eq!(
-        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
         0
     );
     let digest = wait_for(&stack, "gm@example.test", "deadline digest", 1).await;
@@ -202,7 +203,7 @@ async fn a_full_1901_by_mail() {
         "the late set is refused with the reason: {late:?}"
     );
     assert_eq!(
-        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
         1
     );
     for i in 0..7 {
@@ -239,13 +240,13 @@ async fn a_full_1901_by_mail() {
         wait_for(&stack, &player(i), "F1901M", 2).await;
     }
     assert_eq!(
-        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
         0,
         "24 hours must pass (WM D.VII(2))"
     );
     clock.0.store(t_spring + DAY + 60, Ordering::SeqCst);
     assert_eq!(
-        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
         1,
         "all Final: early adjudication"
     );
@@ -274,7 +275,7 @@ async fn a_full_1901_by_mail() {
     wait_for(&stack, &player(2), "W1901A", 2).await;
     clock.0.store(t_fall + DAY + 60, Ordering::SeqCst);
     assert_eq!(
-        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
         1
     );
     for i in 0..7 {

@@ -352,12 +352,12 @@ async fn a_deadline_waits_until_every_mailbox_is_read_through_it() {
     let pool = setup("wait", &["wm1"]).await;
     let deadline = T0 + 3 * DAY;
     let e = env();
-    let r = engine::tick_with(&pool, &e, deadline + 600, deadline - 1)
+    let r = games::tick_with(&pool, &e, deadline + 600, deadline - 1)
         .await
         .expect("tick");
     assert_eq!(r.adjudicated, 0);
     assert_eq!(r.waiting, vec![("wm1".to_string(), deadline)]);
-    let r = engine::tick_with(&pool, &e, deadline + 600, deadline)
+    let r = games::tick_with(&pool, &e, deadline + 600, deadline)
         .await
         .expect("tick");
     assert_eq!(r.adjudicated, 1);
@@ -375,14 +375,14 @@ async fn one_failing_game_does_not_stop_the_others() {
             .expect("break b2");
     }
     let due = T0 + 3 * DAY + 1;
-    let r = engine::tick_with(&pool, &env(), due, due)
+    let r = games::tick_with(&pool, &env(), due, due)
         .await
         .expect("tick");
     assert_eq!(r.adjudicated, 2, "a1 and c3 are adjudicated");
     assert_eq!(r.failed.len(), 1);
     assert_eq!(r.failed[0].0, "b2");
     // The masters are told once per phase, however often the tick fails.
-    engine::tick_with(&pool, &env(), due + 5, due + 5)
+    games::tick_with(&pool, &env(), due + 5, due + 5)
         .await
         .expect("tick");
     let alerts: Vec<_> = outbox(&pool)
@@ -394,7 +394,7 @@ async fn one_failing_game_does_not_stop_the_others() {
     assert_eq!(alerts[0].1, "td@example.test");
     assert!(alerts[0].2.contains("b2"));
     // And the plain `tick` reports it as an error.
-    assert!(engine::tick(&pool, &env(), due + 10).await.is_err());
+    assert!(games::tick(&pool, &env(), due + 10).await.is_err());
 }
 
 #[tokio::test]
@@ -414,7 +414,7 @@ async fn a_game_whose_stored_rows_cannot_be_read_fails_alone() {
         .expect("break b2");
     }
     let due = T0 + 3 * DAY + 1;
-    let r = engine::tick_with(&pool, &env(), due, due)
+    let r = games::tick_with(&pool, &env(), due, due)
         .await
         .expect("tick");
     assert_eq!(r.adjudicated, 2, "a1 and c3 are adjudicated: {r:?}");
@@ -495,7 +495,7 @@ async fn wrong_secrets_and_silent_drops_reach_the_masters_digest() {
     );
     deliver(&pool, "confirm", 1, &m, None, T0 + 2 * DAY).await;
     // The digest, a day before the deadline.
-    engine::tick(&pool, &env(), T0 + 2 * DAY + 3600)
+    games::tick(&pool, &env(), T0 + 2 * DAY + 3600)
         .await
         .expect("tick");
     let out = outbox(&pool).await;
@@ -923,7 +923,7 @@ async fn press_submissions_and_sent_mail_bodies_are_kept_for_the_retention_time_
         .expect("wm2 waits");
     drop(c);
     assert_eq!(
-        engine::tick_with(&pool, &env(), deadline, deadline)
+        games::tick_with(&pool, &env(), deadline, deadline)
             .await
             .expect("tick")
             .adjudicated,

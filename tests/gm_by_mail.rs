@@ -131,7 +131,7 @@ async fn a_game_run_to_its_end_by_mail() {
     let spring = deadline(&pool).await;
     clock.0.store(spring + 60, Ordering::SeqCst);
     assert_eq!(
-        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
         1
     );
     for i in 0..7 {
@@ -155,7 +155,7 @@ async fn a_game_run_to_its_end_by_mail() {
     let fall = deadline(&pool).await;
     clock.0.store(fall + 60, Ordering::SeqCst);
     assert_eq!(
-        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
         1
     );
     for i in 0..7 {
@@ -330,7 +330,7 @@ async fn games_end_by_their_final_year_and_by_maharajiad_x_1_over_the_mail_stack
             }
         }
         clock.0.store(at + 60, Ordering::SeqCst);
-        engine::tick(&pool, &env, clock.now()).await.expect("tick");
+        games::tick(&pool, &env, clock.now()).await.expect("tick");
     }
     let mut c = pool.acquire().await.expect("conn");
     for game in ["fy", "mj"] {

@@ -239,7 +239,7 @@ async fn a_paused_game_is_not_adjudicated_and_resumes_with_the_time_left() {
     assert!(done.ok, "{done:?}");
     // Long past the old deadline: nothing happens while paused.
     assert_eq!(
-        engine::tick(&pool, &e, before + 5 * DAY)
+        games::tick(&pool, &e, before + 5 * DAY)
             .await
             .expect("tick"),
         0
@@ -261,7 +261,7 @@ async fn a_paused_game_is_not_adjudicated_and_resumes_with_the_time_left() {
             .all(|a| a.actor == "console" && a.via == "console")
     );
     assert_eq!(
-        engine::tick(&pool, &e, resumed_at + 6 * 3600)
+        games::tick(&pool, &e, resumed_at + 6 * 3600)
             .await
             .expect("tick"),
         1
@@ -275,13 +275,13 @@ async fn digests_go_to_the_games_own_masters() {
     let d = deadline(&pool).await;
     // An hour before the deadline: inside the reminder window.
     let at = d - 3600;
-    engine::tick(&pool, &e, at).await.expect("tick");
+    games::tick(&pool, &e, at).await.expect("tick");
     let out = outbox(&pool).await;
     let digests: Vec<_> = out.iter().filter(|o| o.0 == "digest").collect();
     let to: Vec<&str> = digests.iter().map(|o| o.1.as_str()).collect();
     assert_eq!(to, vec![GM, TD], "not the server's masters: {digests:?}");
     // Reminded once: a second tick sends nothing more.
-    engine::tick(&pool, &e, at + 60).await.expect("tick");
+    games::tick(&pool, &e, at + 60).await.expect("tick");
     assert_eq!(outbox(&pool).await.len(), out.len());
 }
 
@@ -454,9 +454,9 @@ async fn the_game_ends_when_its_final_year_has_been_played() {
     assert!(done.ok, "{done:?}");
     // Spring, then Fall 1901 (no orders: every unit holds).
     let spring = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     let fall = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, fall).await.expect("tick"), 1);
     let mut c = pool.acquire().await.expect("conn");
     let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
     assert_eq!(g.status, store::GameStatus::Finished);
@@ -493,9 +493,7 @@ async fn the_game_ends_when_its_final_year_has_been_played() {
     }
     // A finished game is never ticked again.
     assert_eq!(
-        engine::tick(&pool, &e, fall + 10 * DAY)
-            .await
-            .expect("tick"),
+        games::tick(&pool, &e, fall + 10 * DAY).await.expect("tick"),
         0
     );
 }
@@ -729,7 +727,7 @@ async fn a_rollback_needs_the_tds_consent() {
     let (pool, gm_secret, td_secret) = with_masters("rollback").await;
     let e = env();
     let spring = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     let now = spring + 3600;
     // Each mail distinct (the ledger knows a mail by its content too).
     let command = |uid: u32, from: &str, secret: &str, body: &str| {
@@ -801,7 +799,7 @@ async fn a_rollback_needs_the_tds_consent() {
     }
     // The consent was used: a second rollback needs another.
     assert_eq!(
-        engine::tick(&pool, &e, open.deadline).await.expect("tick"),
+        games::tick(&pool, &e, open.deadline).await.expect("tick"),
         1
     );
     let later = open.deadline + 60;
@@ -843,7 +841,7 @@ async fn observers_get_the_results_with_press_to_all_only() {
         Processed::Accepted
     );
     let spring = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &env(), spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &env(), spring).await.expect("tick"), 1);
     let out = outbox(&pool).await;
     let fan = &out
         .iter()
@@ -972,7 +970,7 @@ async fn players_and_observers_ask_for_status_history_and_summary() {
     // Play 1901 with no orders: every unit holds, nobody gains a centre.
     for _ in 0..2 {
         let d = deadline(&pool).await;
-        assert_eq!(engine::tick(&pool, &e, d).await.expect("tick"), 1);
+        assert_eq!(games::tick(&pool, &e, d).await.expect("tick"), 1);
     }
     let now = deadline(&pool).await - DAY;
     // France proves who it is (its secret): more than one query an hour is answered.
@@ -1090,7 +1088,7 @@ async fn votes_are_counted_and_only_their_result_is_published() {
             Processed::Accepted
         );
     }
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     let out = outbox(&pool).await;
     let results: Vec<_> = out
         .iter()
@@ -1112,7 +1110,7 @@ async fn votes_are_counted_and_only_their_result_is_published() {
             Processed::Accepted
         );
     }
-    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, fall).await.expect("tick"), 1);
     let mut c = pool.acquire().await.expect("conn");
     let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
     assert_eq!(g.status, store::GameStatus::Finished);
@@ -1189,7 +1187,7 @@ async fn wm_ix_4_every_spelling_of_a_proposal_is_one_proposal_and_vote_rule_publ
         );
     }
     let spring = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     let out = outbox(&pool).await;
     let refused = out
         .iter()
@@ -1234,7 +1232,7 @@ async fn wm_ix_4_every_spelling_of_a_proposal_is_one_proposal_and_vote_rule_publ
         );
     }
     let fall = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, fall).await.expect("tick"), 1);
     let mut c = pool.acquire().await.expect("conn");
     let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
     assert_eq!(g.status, store::GameStatus::Finished, "the draw passed");
@@ -1289,7 +1287,7 @@ async fn a_stalemate_ends_the_game_unless_everyone_votes_to_continue() {
                     .await;
                 }
             }
-            assert_eq!(engine::tick(&pool, &e, p.deadline).await.expect("tick"), 1);
+            assert_eq!(games::tick(&pool, &e, p.deadline).await.expect("tick"), 1);
             last = p.phase;
         }
         let mut c = pool.acquire().await.expect("conn");
@@ -1342,7 +1340,7 @@ async fn a_refused_proposal_is_not_counted() {
         deliver(&pool, "gm", 10 + i as u32, &mail, Some(T0 + 120), T0 + 120).await;
     }
     let spring = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     let mut c = pool.acquire().await.expect("conn");
     let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
     assert_eq!(
@@ -1443,7 +1441,7 @@ async fn a_correction_puts_the_board_right_and_every_player_is_told() {
     );
     // The adjudication plays on the corrected board.
     let spring = deadline(&pool).await;
-    assert_eq!(engine::tick(&pool, &env(), spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &env(), spring).await.expect("tick"), 1);
     let (_, after) = open_board(&pool, "wm1").await;
     assert_eq!(unit_in(&after, "BUR").as_deref(), Some("FRANCE A BUR"));
 }
@@ -1507,7 +1505,7 @@ async fn a_house_rule_changes_only_when_the_gm_and_every_player_agree() {
     // Every player agrees, the GM has not: it fails.
     vote_all("S1901M", 10, T0 + 120).await;
     let spring = deadline_in(&pool, "wm6").await;
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     assert_eq!(
         rules(pool.clone()).await.submissions,
         chancery::rules::Submissions::Replace
@@ -1520,7 +1518,7 @@ async fn a_house_rule_changes_only_when_the_gm_and_every_player_agree() {
     assert!(done.ok && done.answer.contains("WM IX(5)"), "{done:?}");
     vote_all("F1901M", 30, spring + 120).await;
     let fall = deadline_in(&pool, "wm6").await;
-    assert_eq!(engine::tick(&pool, &e, fall).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, fall).await.expect("tick"), 1);
     assert_eq!(
         rules(pool.clone()).await.submissions,
         chancery::rules::Submissions::MergePerUnit
@@ -1582,7 +1580,7 @@ async fn the_gm_declares_a_draw_with_two_days_notice() {
     // 1901 and 1902 with every unit holding: no centre changes owner in 1902.
     for _ in 0..4 {
         let at = deadline(&pool).await;
-        assert_eq!(engine::tick(&pool, &e, at).await.expect("tick"), 1);
+        assert_eq!(games::tick(&pool, &e, at).await.expect("tick"), 1);
     }
     let (phase, _) = open_board(&pool, "wm1").await;
     assert_eq!(phase, "S1903M");
@@ -1599,7 +1597,7 @@ async fn the_gm_declares_a_draw_with_two_days_notice() {
     let mut ended_at = 0;
     for _ in 0..3 {
         let at = deadline(&pool).await;
-        engine::tick(&pool, &e, at).await.expect("tick");
+        games::tick(&pool, &e, at).await.expect("tick");
         let mut c = pool.acquire().await.expect("conn");
         let g = store::game(&mut c, "wm1").await.expect("q").expect("game");
         if g.status == store::GameStatus::Finished {

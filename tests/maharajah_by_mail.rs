@@ -12,6 +12,7 @@ mod fixtures;
 mod mailstack;
 
 use chancery::engine::{self, admin};
+use chancery::games;
 use chancery::policy::{HOUR, Ts};
 use chancery::service::Clock;
 use chancery::store;
@@ -120,7 +121,7 @@ async fn two_maharajah_years_by_mail_with_river_convoys_and_a_new_home_centre() 
             }
             clock.0.store(deadline + 60, Ordering::SeqCst);
             assert_eq!(
-                engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+                games::tick(&pool, &env, clock.now()).await.expect("tick"),
                 1
             );
             let results = wait_for(

@@ -235,7 +235,7 @@ async fn play_out(pool: &SqlitePool, t: &TournamentRow) -> usize {
             assert_eq!(got, Processed::Accepted, "{subject}");
         }
         now = now.max(deadline + 1);
-        engine::tick(pool, &env(), now).await.expect("tick");
+        games::tick(pool, &env(), now).await.expect("tick");
     }
     panic!("the boards did not end in 400 deadlines");
 }
@@ -845,10 +845,10 @@ async fn an_nmr_on_a_board_is_told_to_the_players_team() {
             .await;
         }
         now = phase.deadline + 1;
-        engine::tick(&pool, &env(), now).await.expect("tick");
+        games::tick(&pool, &env(), now).await.expect("tick");
     }
     // The contact window (48 hours, 96 over a weekend: WM D.VII(6)(a)) closes without contact.
-    engine::tick(&pool, &env(), now + 97 * 3600)
+    games::tick(&pool, &env(), now + 97 * 3600)
         .await
         .expect("tick");
     let team = absent.address.split('x').next().expect("team").to_string();
@@ -1054,9 +1054,7 @@ async fn draw_the_round(
             "{subject}"
         );
     }
-    engine::tick(pool, &env(), deadline + 1)
-        .await
-        .expect("tick");
+    games::tick(pool, &env(), deadline + 1).await.expect("tick");
     games
 }
 

@@ -12,6 +12,7 @@ mod fixtures;
 mod mailstack;
 
 use chancery::engine::{self, tournament};
+use chancery::games;
 use chancery::map::Map;
 use chancery::service::Clock;
 use chancery::store;
@@ -146,7 +147,7 @@ async fn a_round_made_by_the_directors_mail_ends_with_the_standings_mail() {
     };
     clock.0.store(deadline + 60, Ordering::SeqCst);
     assert_eq!(
-        engine::tick(&pool, &env, clock.now()).await.expect("tick"),
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
         2
     );
     let standings = wait_for(&stack, TD, "wm04 standings: round 1, 2 of 2 games over", 1).await;

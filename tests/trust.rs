@@ -7,7 +7,7 @@ mod fixtures;
 use fixtures::*;
 
 use chancery::commands::GmCommand;
-use chancery::engine::{self, Processed};
+use chancery::engine::Processed;
 use chancery::games;
 use chancery::policy::DAY;
 use chancery::store;
@@ -58,7 +58,7 @@ async fn a_rolled_back_phase_is_mailed_again_wm_d_viii_1() {
     let pool = setup("trust-rollback", &["wm1"]).await;
     let e = env();
     let spring = current(&pool).await.deadline;
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     let rollback = GmCommand::Rollback("S1901M".into());
     let done = games::console_command_as(&pool, &e, "wm1", &rollback, true, spring + 3600)
         .await
@@ -67,7 +67,7 @@ async fn a_rolled_back_phase_is_mailed_again_wm_d_viii_1() {
     let again = current(&pool).await;
     assert_eq!(again.phase, "S1901M");
     assert_eq!(
-        engine::tick(&pool, &e, again.deadline).await.expect("tick"),
+        games::tick(&pool, &e, again.deadline).await.expect("tick"),
         1
     );
     for i in 0..7 {
@@ -97,7 +97,7 @@ async fn forged_queries_get_one_answer_an_hour_and_every_answer_counts() {
     let pool = setup("trust-queries", &["wm1"]).await;
     let e = env();
     let spring = current(&pool).await.deadline;
-    assert_eq!(engine::tick(&pool, &e, spring).await.expect("tick"), 1);
+    assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     let now = spring + 60;
     for uid in 1..=200 {
         let mail = query(uid, &player(2), "wm1 HISTORY", "\n");

@@ -1,4 +1,5 @@
-//! The engine: what one received message, or one tick of the clock, does to the store.
+//! The engine: what one received message, or one tick of the clock, does to the store; the
+//! part every kind of game shares (a kind's own part is in `src/games/<kind>/`).
 //!
 //! Each entry point runs in one transaction: the message's effects (submission, standing orders,
 //! press, votes, requests), the mail it causes (in the outbox) and its ledger row commit together,
@@ -12,21 +13,18 @@
 //! (`receive::Boxes`, `office::Execute`) and calls these steps from its entry points.
 
 use crate::acceptance;
-use crate::adjudicator::{Board, adjudicate};
+use crate::adjudicator::Board;
 use crate::json;
 use crate::map::{Map, Power};
 use crate::message::{MessageError, MessageHead, ReadMessage, read_head, read_message};
-use crate::order::{Order, parse_order};
 use crate::outgoing::compose;
 use crate::phase::{Phase, PhaseKind};
 use crate::policy::{self, Ts, Window};
-use crate::reader::ReadContext;
 use crate::rules::Rules;
 use crate::store::{self, GameRow, StoreError};
 
 pub mod admin;
 pub mod announce;
-mod deadline;
 pub mod extension;
 pub mod gm_mail;
 pub mod master_mail;
@@ -40,13 +38,14 @@ pub mod route;
 pub mod seat;
 pub mod secret;
 mod td_mail;
+pub mod tick;
 pub mod timeliness;
 pub mod tournament;
 
 pub use admin::start_game;
-pub use deadline::*;
 pub use receive::*;
 pub use retention::purge_expired;
+pub use tick::{Outcome, TickReport, TickStep, panic_text};
 
 /// Why the engine could not finish a message or a tick (its transaction is rolled back).
 #[derive(Debug, thiserror::Error)]
@@ -175,11 +174,11 @@ fn sha256_hex(raw: &[u8]) -> String {
     crate::outgoing::ids::sha256_hex(raw)
 }
 
-pub(crate) fn rules_of(game: &GameRow) -> Result<Rules> {
+pub fn rules_of(game: &GameRow) -> Result<Rules> {
     Ok(serde_json::from_str(&game.rules)?)
 }
 
-pub(crate) fn map_of(game: &GameRow) -> Result<&'static Map> {
+pub fn map_of(game: &GameRow) -> Result<&'static Map> {
     Map::variant(&game.variant).ok_or_else(|| EngineError::UnknownVariant {
         game: game.id.clone(),
         variant: game.variant.clone(),

@@ -219,27 +219,30 @@ async fn summary(c: &mut SqliteConnection, g: &GameRow) -> Result<String> {
             p.year.saturating_sub(1)
         };
         // The opening boards show the year before the game.
-        if year < first_year || ends.last().is_some_and(|(y, _)| *y == year) {
+        if year < first_year || ends.last().is_some_and(|e| e.year == year) {
             continue;
         }
         let board = board_from_json(map, json, phase)?;
         let owners = map
             .supply_centers()
-            .map(|sc| {
-                (
-                    map.info(sc).code.clone(),
-                    board.owner(sc).map(|pw| map.power_name(pw).to_string()),
-                )
+            .map(|sc| store::CentreOwner {
+                centre: map.info(sc).code.clone(),
+                owner: board.owner(sc).map(|pw| map.power_name(pw).to_string()),
             })
             .collect();
-        ends.push((year, owners));
+        ends.push(store::YearEnd { year, owners });
     }
-    let mut out = super::deadline::centre_history(map, &ends, None);
-    if let Some((_, last)) = ends.last() {
+    let mut out = crate::outgoing::centres::centre_history(map, &ends, None);
+    if let Some(last) = ends.last() {
         let gone: Vec<&str> = map
             .all_powers()
             .map(|p| map.power_name(p))
-            .filter(|name| !last.iter().any(|(_, o)| o.as_deref() == Some(*name)))
+            .filter(|name| {
+                !last
+                    .owners
+                    .iter()
+                    .any(|o| o.owner.as_deref() == Some(*name))
+            })
             .collect();
         if !gone.is_empty() {
             out.push_str(&format!("\nWithout centres: {}\n", gone.join(", ")));

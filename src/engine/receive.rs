@@ -289,7 +289,7 @@ pub async fn poison_message(
 }
 
 /// Where alerts about `game` go: the masters, else the game's GM address, else our own.
-pub(crate) fn masters_of(env: &Env, game: Option<&GameRow>, of_game: &[String]) -> Vec<String> {
+pub fn masters_of(env: &Env, game: Option<&GameRow>, of_game: &[String]) -> Vec<String> {
     // The game's own masters first (WM A: the GM and the TD); then the server's; the GM
     // mailbox itself only as the last resort (where no person may read it).
     if !of_game.is_empty() {
@@ -596,7 +596,7 @@ fn compose_failed_text(e: &compose::ComposeError) -> (String, String) {
 }
 
 /// A mail that could not be composed is never sent half-made: the masters get the facts.
-pub(crate) fn compose_failed_mails(
+pub fn compose_failed_mails(
     env: &Env,
     game: Option<&GameRow>,
     masters: &[String],

@@ -7,7 +7,7 @@
 use super::*;
 use crate::assignment::{Seat, seat};
 use crate::standings::{self, End, Entrant, GameResult, Position, Rulebook, Standings, Stint};
-use crate::store::{BoardRow, DirectorRow, EntrantRow, TournamentRow};
+use crate::store::{BoardRow, DirectorRow, EndKind, EntrantRow, TournamentRow};
 use crate::td_commands::TdCommand;
 
 /// What a new tournament needs.
@@ -31,14 +31,6 @@ fn refused(why: impl Into<String>) -> EngineError {
     EngineError::Refused(why.into())
 }
 
-fn rulebook_of(t: &TournamentRow) -> Rulebook {
-    if t.rulebook == "maharajiad" {
-        Rulebook::Maharajiad
-    } else {
-        Rulebook::Wm2004
-    }
-}
-
 fn map_of_tournament(t: &TournamentRow) -> Result<&'static Map> {
     Map::variant(&t.variant).ok_or_else(|| EngineError::UnknownVariant {
         game: t.id.clone(),
@@ -48,17 +40,10 @@ fn map_of_tournament(t: &TournamentRow) -> Result<&'static Map> {
 
 /// Create a tournament: its rulebook, the preset and options of its games, the seed.
 pub async fn create(pool: &SqlitePool, n: &NewTournament<'_>, now: Ts) -> Result<TournamentRow> {
-    let (preset, variant) = match n.rulebook {
-        "wm2004" => ("wm2004", "standard"),
-        "maharajiad" => ("maharajiad", "maharajah"),
-        r => {
-            return Err(refused(format!(
-                "unknown rulebook '{r}' (wm2004, maharajiad)"
-            )));
-        }
-    };
-    let preset = n.preset.unwrap_or(preset);
-    let variant = n.variant.unwrap_or(variant);
+    let rulebook: Rulebook = n.rulebook.parse().map_err(|e| refused(format!("{e}")))?;
+    // Each rulebook's preset is named as the rulebook.
+    let preset = n.preset.unwrap_or(rulebook.name());
+    let variant = n.variant.unwrap_or(rulebook.variant());
     let mut rules = Rules::preset(preset).map_err(|e| refused(e.to_string()))?;
     for (o, v) in n.options {
         rules = rules.set(o, v).map_err(|e| refused(e.to_string()))?;
@@ -82,7 +67,7 @@ pub async fn create(pool: &SqlitePool, n: &NewTournament<'_>, now: Ts) -> Result
     }
     let t = TournamentRow {
         id: id.to_ascii_lowercase(),
-        rulebook: n.rulebook.to_string(),
+        rulebook,
         preset: preset.to_string(),
         variant: variant.to_string(),
         gm_address: n.gm_address.to_string(),
@@ -247,14 +232,14 @@ pub async fn start_round(
             .collect(),
     };
     let earlier: &[GameResult] = input.as_ref().map_or(&[], |i| &i.games);
-    check_boards_fill(rulebook_of(t), round, &who, map.powers.len())?;
+    check_boards_fill(t.rulebook, round, &who, map.powers.len())?;
     let seats = seats_of(map, round, &who, earlier);
     let seed = seating_seed(&t.seed, round);
     let seating = seat(&seats, map.powers.len(), seed, SEATING_ROUNDS).map_err(refused)?;
     let mut options: Vec<(String, String)> = serde_json::from_str(&t.options)?;
     options.push((
         "final_year".into(),
-        final_year(rulebook_of(t), round).map_or("null".into(), |y| y.to_string()),
+        final_year(t.rulebook, round).map_or("null".into(), |y| y.to_string()),
     ));
     let directors = store::directors(c, &t.id).await?;
     let mut made = Vec::new();
@@ -292,7 +277,7 @@ async fn next_round(
     t: &TournamentRow,
     boards: &[BoardRow],
 ) -> Result<i64> {
-    let rulebook = rulebook_of(t);
+    let rulebook = t.rulebook;
     let round = boards.iter().map(|b| b.round).max().unwrap_or(0) + 1;
     if round > rounds_of(rulebook) {
         return Err(refused(format!(
@@ -542,11 +527,11 @@ async fn game_result(
     };
     let after: Phase = ended.after.parse()?;
     let winner = ended.winner.as_deref().map(power).transpose()?;
-    let end = match (ended.end.as_str(), winner) {
-        ("solo", Some(w)) => End::Solo(w),
-        ("conceded_solo", Some(w)) => End::ConcededSolo(w),
+    let end = match (ended.end, winner) {
+        (EndKind::Solo, Some(w)) => End::Solo(w),
+        (EndKind::ConcededSolo, Some(w)) => End::ConcededSolo(w),
         // The draw's powers are not recorded: every survivor is in it (WM D.IX(4) aside).
-        ("vote", _) => End::Vote {
+        (EndKind::Vote, _) => End::Vote {
             excluded: Vec::new(),
         },
         // A game that stopped before its final year (or without one) without a solo or a vote
@@ -561,19 +546,20 @@ async fn game_result(
     let history = store::year_ends(c, &g.id)
         .await?
         .into_iter()
-        .map(|(year, owners)| {
+        .map(|end| {
             let counts = map
                 .all_powers()
                 .map(|p| {
                     let name = map.power_name(p);
-                    let n = owners
+                    let n = end
+                        .owners
                         .iter()
-                        .filter(|(_, o)| o.as_deref() == Some(name))
+                        .filter(|o| o.owner.as_deref() == Some(name))
                         .count() as u32;
                     (p, n)
                 })
                 .collect();
-            (year, counts)
+            (end.year, counts)
         })
         .collect();
     let players = store::players(c, &g.id).await?;
@@ -611,7 +597,7 @@ pub async fn standings_input(
         }
     }
     Ok(standings::TournamentIn {
-        rulebook: rulebook_of(t),
+        rulebook: t.rulebook,
         map,
         seed: t.seed.clone(),
         entrants: entrants
@@ -841,7 +827,7 @@ pub async fn tell_team_of_nmr(
         return Ok(0);
     };
     let t = get(c, &tid).await?;
-    if rulebook_of(&t) != Rulebook::Wm2004 {
+    if t.rulebook != Rulebook::Wm2004 {
         return Ok(0);
     }
     let Some(player) = store::players(c, game)

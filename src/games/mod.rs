@@ -13,7 +13,7 @@
 //!   timeliness, extensions, members, the office commands, the tick's batching) never imports a
 //!   kind: where it needs a kind's part it asks through a trait implemented here
 //!   ([`Boxes`](crate::engine::receive::Boxes) for the mail, [`Execute`](crate::engine::office::Execute)
-//!   for a command).
+//!   for a command) or in the kind's folder (`TickStep` for the tick).
 
 pub mod diplomacy;
 
@@ -22,10 +22,12 @@ use crate::config::Env;
 use crate::engine::office::{self, Actor, Done, Situation};
 use crate::engine::receive::{self, BatchRun, Boxes, Ctx, Queued, Tag};
 use crate::engine::route::{self, Routed};
-use crate::engine::{EngineError, Incoming, Processed, Reading, Result, gm_mail, receipt};
+use crate::engine::{
+    self, EngineError, Incoming, Processed, Reading, Result, TickReport, gm_mail, receipt,
+};
 use crate::message::ReadMessage;
 use crate::policy::Ts;
-use crate::store::{self, GameRow, Role};
+use crate::store::{self, GameRow, Kind, Role};
 use sqlx::{SqliteConnection, SqlitePool};
 
 /// Process one received message: its effects, its answers (through the outbox, within the
@@ -49,6 +51,37 @@ pub async fn process_batch(
     now: Ts,
 ) -> Result<BatchRun> {
     receive::handle_batch(pool, env, batch, now, &Kinds).await
+}
+
+/// One tick of every kind of game: each game whose kind says it needs the clock by `now` and
+/// whose mail has been read through `read_through` (every mailbox had a successful poll that
+/// started at or after it). The scheduler calls it; each kind's step runs in the engine's
+/// batching loop (`engine::tick::run`).
+pub async fn tick_with(
+    pool: &SqlitePool,
+    env: &Env,
+    now: Ts,
+    read_through: Ts,
+) -> Result<TickReport> {
+    let mut report = TickReport::default();
+    for kind in Kind::ALL {
+        let done = match kind {
+            Kind::Diplomacy => {
+                engine::tick::run(pool, env, &diplomacy::Tick, now, read_through).await?
+            }
+        };
+        report.add(done);
+    }
+    Ok(report)
+}
+
+/// One tick with every mailbox taken as read through `now` (tests and tools that drive the
+/// clock themselves): how many games were adjudicated. A game that fails is an error here, so
+/// that tests see it.
+pub async fn tick(pool: &SqlitePool, env: &Env, now: Ts) -> Result<usize> {
+    tick_with(pool, env, now, now)
+        .await?
+        .adjudicated_or_failure()
 }
 
 /// Do one master's command on game `g`, inside the caller's transaction, and write its audit
@@ -175,11 +208,9 @@ async fn dispatch(
         | GmCommand::Agree(_)
         | GmCommand::RefuseProposal(_)
         | GmCommand::DeclareDraw
-        | GmCommand::VetoAbbreviations { .. } => {
-            // kind: every game is Diplomacy until `games.kind` lands (`store::Kind`); then
-            // match g's kind here, and a kind without these commands refuses them.
-            diplomacy_command(c, env, g, actor, s, cmd, now).await
-        }
+        | GmCommand::VetoAbbreviations { .. } => match g.kind {
+            Kind::Diplomacy => diplomacy_command(c, env, g, actor, s, cmd, now).await,
+        },
     }
 }
 
@@ -207,7 +238,7 @@ async fn diplomacy_command(
         GmCommand::VetoAbbreviations { power, entries } => {
             veto::veto(c, env, g, current, power, entries, now).await
         }
-        // Another kind's command: refused, as on a game of a kind without it.
+        // Not reached: `dispatch` hands over only Diplomacy's commands. Refused, never a panic.
         _ => Ok(Done::refused(format!(
             "{} is not a command of this kind of game",
             cmd.canonical()
@@ -216,7 +247,8 @@ async fn diplomacy_command(
 }
 
 /// The kinds of game, as the shared steps see them: what a mail to each box does once they
-/// have let it through, and what executes a game's command.
+/// have let it through, and what executes a game's command. (The tick's steps are each kind's
+/// own: `diplomacy::Tick`.)
 struct Kinds;
 
 impl Boxes for Kinds {
@@ -230,8 +262,9 @@ impl Boxes for Kinds {
         match route::route(c, env, ctx, msg).await? {
             Routed::Answered(outcome, tag) => Ok((outcome, tag)),
             Routed::Commands(g) => gm_mail::command_mail(c, env, ctx, msg, &g, self).await,
-            // kind: every game is Diplomacy until `games.kind` lands (`store::Kind`).
-            Routed::Player(g) => diplomacy::orders::order_mail(c, env, ctx, msg, &g).await,
+            Routed::Player(g) => match g.kind {
+                Kind::Diplomacy => diplomacy::orders::order_mail(c, env, ctx, msg, &g).await,
+            },
         }
     }
 
@@ -248,8 +281,9 @@ impl Boxes for Kinds {
         };
         let game = receive::find_game(c, msg).await?;
         let copy = match &game {
-            // kind: every game is Diplomacy until `games.kind` lands (`store::Kind`).
-            Some(g) => diplomacy::receipt::read_copy(c, g, msg, &from).await?,
+            Some(g) => match g.kind {
+                Kind::Diplomacy => diplomacy::receipt::read_copy(c, g, msg, &from).await?,
+            },
             None => None,
         };
         let g = game.as_ref();

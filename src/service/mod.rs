@@ -134,7 +134,7 @@ impl Shared {
 }
 
 /// Which tasks run. Tests that drive the clock themselves turn the scheduler off and call
-/// `engine::tick` at the moments they choose.
+/// `games::tick` at the moments they choose.
 #[derive(Clone, Copy, Debug)]
 pub struct Tasks {
     pub scheduler: bool,

@@ -25,7 +25,7 @@ pub(super) async fn scheduler_task(shared: Arc<Shared>, mut shutdown: watch::Rec
         // Nothing is adjudicated before every mailbox has been read once past its deadline.
         let read_through = shared.read_through().unwrap_or(Ts::MIN);
         let mut waiting = false;
-        match engine::tick_with(&shared.pool, &shared.env, now, read_through).await {
+        match crate::games::tick_with(&shared.pool, &shared.env, now, read_through).await {
             Ok(r) => {
                 if r.adjudicated > 0 {
                     tracing::info!("adjudicated {} phase(s)", r.adjudicated);

@@ -34,6 +34,8 @@ impl std::fmt::Display for GameStatus {
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct GameRow {
     pub id: String,
+    /// Which kind of game it is: the entry points of `src/games` choose by it.
+    pub kind: Kind,
     pub variant: String,
     /// JSON: the full house-rules struct.
     pub rules: String,
@@ -225,16 +227,12 @@ pub async fn declare_end(c: &mut SqliteConnection, id: &str, at: Ts) -> Result<(
 
 /// Who owned each centre at the end of each completed year of a game, oldest first.
 pub async fn year_ends(c: &mut SqliteConnection, game: &str) -> Result<Vec<super::YearEnd>> {
-    let rows = sqlx::query("SELECT year, owners FROM year_ends WHERE game_id = $1 ORDER BY year")
-        .bind(game)
-        .fetch_all(&mut *c)
-        .await?;
-    rows.iter()
-        .map(|r| {
-            let owners: String = r.try_get("owners")?;
-            Ok((r.try_get("year")?, serde_json::from_str(&owners)?))
-        })
-        .collect()
+    let rows: Vec<super::tick::YearEndRow> =
+        sqlx::query_as("SELECT year, owners FROM year_ends WHERE game_id = $1 ORDER BY year")
+            .bind(game)
+            .fetch_all(&mut *c)
+            .await?;
+    super::tick::YearEndRow::read_all(rows)
 }
 
 /// Replace a game's house rules (JSON, the full struct).
@@ -244,16 +242,18 @@ pub async fn set_rules(c: &mut SqliteConnection, id: &str, rules_json: &str) -> 
         .bind(id)
         .execute(&mut *c)
         .await?;
-    Ok(())
+    // A house rule may let a phase go early (`conditional_early`).
+    clock_changed(c, id).await
 }
 
+/// A game that starts (or runs again) needs the clock at once; one that does not run, never.
 pub async fn set_game_status(c: &mut SqliteConnection, id: &str, status: GameStatus) -> Result<()> {
-    sqlx::query("UPDATE games SET status = $1 WHERE id = $2")
+    sqlx::query("UPDATE games SET status = $1, due_at = NULL WHERE id = $2")
         .bind(status)
         .bind(id)
         .execute(&mut *c)
         .await?;
-    Ok(())
+    clock_changed(c, id).await
 }
 
 /// Register a player for a power that has none. A power that has a player is refused

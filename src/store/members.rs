@@ -147,7 +147,8 @@ pub async fn audit_log(c: &mut SqliteConnection, game: &str) -> Result<Vec<Audit
 /// Pause a game: keep the time left before the current deadline. Whether it was running.
 pub async fn pause(c: &mut SqliteConnection, game: &str, remaining: Ts) -> Result<bool> {
     let r = sqlx::query(
-        "UPDATE games SET paused_remaining = $1 WHERE id = $2 AND paused_remaining IS NULL",
+        // A paused game needs no clock.
+        "UPDATE games SET paused_remaining = $1, due_at = NULL WHERE id = $2 AND paused_remaining IS NULL",
     )
     .bind(remaining.max(0))
     .bind(game)
@@ -165,6 +166,7 @@ pub async fn resume(c: &mut SqliteConnection, game: &str) -> Result<Option<Ts>> 
             .bind(game)
             .execute(&mut *c)
             .await?;
+        clock_changed(c, game).await?;
     }
     Ok(left)
 }

@@ -31,25 +31,35 @@ pub enum StoreError {
     MemberExists { game: String, address: String },
     #[error("store: a server key: {0}")]
     Random(String),
+    /// Rows that do not read back as what was written (edited by hand?): the office's
+    /// proposals and rule revisions are checked as they are read.
+    #[error("store: {0}")]
+    Inconsistent(String),
 }
 
+mod ballots;
 mod games;
 mod keys;
+mod kind;
 mod ledger;
 mod mailboxes;
 mod members;
 mod outbox;
 mod phases;
+mod rulesets;
 mod tick;
 mod tournaments;
 
+pub use ballots::*;
 pub use games::*;
 pub use keys::*;
+pub use kind::*;
 pub use ledger::*;
 pub use mailboxes::*;
 pub use members::*;
 pub use outbox::*;
 pub use phases::*;
+pub use rulesets::*;
 pub use tick::*;
 pub use tournaments::*;
 

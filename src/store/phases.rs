@@ -150,7 +150,7 @@ pub async fn roll_back(
     .bind(game)
     .execute(&mut *c)
     .await?;
-    Ok(())
+    clock_changed(c, game).await
 }
 
 pub async fn last_adjudicated_at(c: &mut SqliteConnection, game: &str) -> Result<Option<Ts>> {
@@ -180,7 +180,7 @@ pub async fn insert_phase(
     .bind(deadline)
     .execute(&mut *c)
     .await?;
-    Ok(())
+    clock_changed(c, game).await
 }
 
 /// A power's conditional orders sent in movement phase `phase` (WM D.II(5)): the latest
@@ -204,7 +204,8 @@ pub async fn set_conditional(
     .bind(now)
     .execute(&mut *c)
     .await?;
-    Ok(())
+    // The phase that follows may go early on them (`conditional_early`).
+    clock_changed(c, game).await
 }
 
 /// Replace the board of a phase (a GM's correction, WM D.VIII(1)).
@@ -233,7 +234,7 @@ pub async fn set_deadline(
     .bind(seq)
     .execute(&mut *c)
     .await?;
-    Ok(())
+    clock_changed(c, game).await
 }
 
 /// The replacement's orders have come to a held phase: the tick looks at it at once.
@@ -247,7 +248,7 @@ pub async fn wake_held(c: &mut SqliteConnection, game: &str, seq: i64, now: Ts) 
     .bind(seq)
     .execute(&mut *c)
     .await?;
-    Ok(())
+    clock_changed(c, game).await
 }
 
 pub async fn mark_adjudicated(
@@ -267,7 +268,7 @@ pub async fn mark_adjudicated(
     .bind(seq)
     .execute(&mut *c)
     .await?;
-    Ok(())
+    clock_changed(c, game).await
 }
 
 /// Current phases whose deadline has passed, across all active games.
@@ -390,6 +391,10 @@ pub async fn set_standing_orders(
     .bind(now)
     .execute(&mut *c)
     .await?;
+    if final_ {
+        // Orders marked final may let the phase go early (WM D.VII(2)).
+        clock_changed(c, game).await?;
+    }
     Ok(())
 }
 

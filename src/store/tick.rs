@@ -5,14 +5,39 @@
 //! same text whatever the batch size (SQLite caches its plan) and every lookup uses an index.
 
 use super::*;
+use crate::policy::Window;
 use sqlx::FromRow;
+use sqlx::sqlite::SqliteRow;
 use std::collections::HashMap;
 
-/// Who owns each supply centre: (centre, owner), in the map's order.
-pub type Owners = Vec<(String, Option<String>)>;
+/// Who owns one supply centre at the end of a year. Stored as `[centre, owner]`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "(String, Option<String>)", into = "(String, Option<String>)")]
+pub struct CentreOwner {
+    /// The centre's code (`Par`).
+    pub centre: String,
+    /// The power that owns it; None: nobody.
+    pub owner: Option<String>,
+}
 
-/// A completed game year and who owned each centre at its end.
-pub type YearEnd = (u16, Owners);
+impl From<(String, Option<String>)> for CentreOwner {
+    fn from((centre, owner): (String, Option<String>)) -> CentreOwner {
+        CentreOwner { centre, owner }
+    }
+}
+
+impl From<CentreOwner> for (String, Option<String>) {
+    fn from(o: CentreOwner) -> (String, Option<String>) {
+        (o.centre, o.owner)
+    }
+}
+
+/// A completed game year and who owned each centre at its end, in the map's order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YearEnd {
+    pub year: u16,
+    pub owners: Vec<CentreOwner>,
+}
 
 /// Press of a phase. The author of grey press must never leave the engine.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -28,6 +53,43 @@ pub struct PressRow {
     pub attributed: Option<String>,
 }
 
+/// A power's wrong secrets so far (only powers with some).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrongSecrets {
+    pub power: String,
+    pub count: i64,
+}
+
+/// How many mails were dropped silently for one reason.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct DropCount {
+    pub reason: String,
+    #[sqlx(rename = "n")]
+    pub count: i64,
+}
+
+/// An observer of a game: results and press to all only, in their time zone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observer {
+    pub address: String,
+    pub tz: String,
+}
+
+/// A power's conditional orders (WM D.II(5)): the lines as written.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct ConditionalRow {
+    pub power: String,
+    pub lines: String,
+}
+
+/// A ballot cast on a proposal (as written). Secret: only the votes' result leaves the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoteRow {
+    pub power: String,
+    pub proposal: String,
+    pub ballot: crate::votes::Ballot,
+}
+
 /// Everything the tick needs to decide about one game, read in the tick's transaction.
 #[derive(Clone, Debug)]
 pub struct GameFacts {
@@ -36,67 +98,43 @@ pub struct GameFacts {
     pub phase: PhaseRow,
     pub standing: Vec<StandingRow>,
     pub players: Vec<PlayerRow>,
-    /// Wrong secrets given so far, by power (only powers with some).
-    pub wrong_secrets: Vec<(String, i64)>,
+    pub wrong_secrets: Vec<WrongSecrets>,
     pub press: Vec<PressRow>,
-    /// Declared unavailable periods, (from, to).
-    pub unavailable: Vec<(Ts, Ts)>,
+    /// Declared unavailable periods.
+    pub unavailable: Vec<Window>,
     pub last_adjudicated: Option<Ts>,
     /// Silent drops since the time asked for, by reason: about this game or about none.
-    pub drops: Vec<(String, i64)>,
+    pub drops: Vec<DropCount>,
     /// The masters' own addresses (GM, TD).
     pub masters: Vec<String>,
-    /// The observers, (address, time zone): results and press to all only.
-    pub observers: Vec<(String, String)>,
+    pub observers: Vec<Observer>,
     /// Conditional orders for this retreat or adjustment phase, sent with the movement orders
-    /// before it (WM D.II(5)): (power, lines as written).
-    pub conditional: Vec<(String, String)>,
-    /// The votes cast for this phase: (power, proposal, ballot), oldest first (a power's last
-    /// ballot on a proposal is the one counted). Secret: only their result ever leaves the
-    /// engine.
-    pub votes: Vec<(String, String, String)>,
-    /// Each completed year, oldest first: (year, [(centre, owner)]).
+    /// before it (WM D.II(5)).
+    pub conditional: Vec<ConditionalRow>,
+    /// The votes cast for this phase, oldest first (a power's last ballot on a proposal is the
+    /// one counted).
+    pub votes: Vec<VoteRow>,
+    /// Each completed year, oldest first.
     pub year_ends: Vec<YearEnd>,
 }
 
-/// Games the tick must look at (active, not paused): open phases whose deadline has passed, whose
-/// reminder window (`remind_from`: deadlines up to then) has opened and who were not yet
-/// reminded, where some power has marked its orders final (they may go early), or whose
-/// conditional orders may end the phase at once.
-pub async fn tick_candidates(
+/// Rows of a batch's games, by game: `sql` binds the batch's list as `$1` and returns a
+/// `game_id` column with the row's own.
+async fn by_game<T>(
     c: &mut SqliteConnection,
-    now: Ts,
-    remind_until: Ts,
-) -> Result<Vec<String>> {
-    let rows = sqlx::query(
-        "SELECT p.game_id FROM phases p JOIN games g ON g.id = p.game_id
-         WHERE g.status = 'active' AND g.paused_remaining IS NULL AND p.adjudicated_at IS NULL
-           -- A phase held for an NMR waits for its time (WM D.VII(6)(b)).
-           AND (coalesce(p.held_until, p.deadline) <= $1
-                OR (p.deadline <= $2 AND p.reminded_at IS NULL)
-                OR EXISTS (SELECT 1 FROM standing_orders s
-                           WHERE s.game_id = p.game_id AND s.phase = p.phase AND s.final)
-                -- WM D.II(5), `conditional_early`: a retreat or adjustment phase whose
-                -- movement phase brought conditional orders may go at once.
-                OR (p.phase NOT LIKE '%M' AND json_extract(g.rules, '$.conditional_early') = 1
-                    AND EXISTS (SELECT 1 FROM conditional_orders o
-                                WHERE o.game_id = p.game_id
-                                  AND o.phase = CASE WHEN p.phase LIKE '%R'
-                                                     THEN substr(p.phase, 1, length(p.phase) - 1) || 'M'
-                                                     ELSE 'F' || substr(p.phase, 2, length(p.phase) - 2) || 'M'
-                                                END)))
-         ORDER BY p.game_id",
-    )
-    .bind(now)
-    .bind(remind_until)
-    .fetch_all(&mut *c)
-    .await?;
-    let mut games: Vec<String> = rows
-        .iter()
-        .map(|r| r.try_get("game_id"))
-        .collect::<std::result::Result<_, _>>()?;
-    games.dedup();
-    Ok(games)
+    sql: &'static str,
+    list: &str,
+) -> Result<HashMap<String, Vec<T>>>
+where
+    T: for<'r> FromRow<'r, SqliteRow> + Send + Unpin,
+{
+    let mut out: HashMap<String, Vec<T>> = HashMap::new();
+    for r in sqlx::query(sql).bind(list).fetch_all(&mut *c).await? {
+        out.entry(r.try_get("game_id")?)
+            .or_default()
+            .push(T::from_row(&r)?);
+    }
+    Ok(out)
 }
 
 /// The facts of each game named (those still active with an open phase), in the order named.
@@ -107,225 +145,42 @@ pub async fn tick_facts(
     drops_since: Ts,
 ) -> Result<Vec<GameFacts>> {
     let ids = serde_json::to_string(games)?;
-    let game_rows: Vec<GameRow> = sqlx::query_as(
-        "SELECT g.* FROM json_each($1) j JOIN games g ON g.id = j.value
-         WHERE g.status = 'active' AND g.paused_remaining IS NULL",
-    )
-    .bind(&ids)
-    .fetch_all(&mut *c)
-    .await?;
-    let mut phases: HashMap<String, PhaseRow> = HashMap::new();
-    let rows: Vec<PhaseRow> = sqlx::query_as(
-        "SELECT p.* FROM json_each($1) j JOIN phases p ON p.game_id = j.value
-         WHERE p.adjudicated_at IS NULL",
-    )
-    .bind(&ids)
-    .fetch_all(&mut *c)
-    .await?;
-    for p in rows {
-        // The current phase is the last open one.
-        match phases.get(&p.game_id) {
-            Some(q) if q.seq >= p.seq => {}
-            _ => {
-                phases.insert(p.game_id.clone(), p);
-            }
-        }
-    }
+    let mut by_id = running_games(c, &ids).await?;
+    let mut phases = open_phases(c, &ids).await?;
     let pairs: Vec<(&str, &str)> = phases
         .values()
         .map(|p| (p.game_id.as_str(), p.phase.as_str()))
         .collect();
     let pairs = serde_json::to_string(&pairs)?;
-    let mut standing: HashMap<String, Vec<StandingRow>> = HashMap::new();
-    for r in sqlx::query(
+    let mut standing: HashMap<String, Vec<StandingRow>> = by_game(
+        c,
         "SELECT s.* FROM json_each($1) j JOIN standing_orders s
            ON s.game_id = j.value ->> 0 AND s.phase = j.value ->> 1
          ORDER BY s.game_id, s.power",
+        &pairs,
     )
-    .bind(&pairs)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        let game: String = r.try_get("game_id")?;
-        standing
-            .entry(game)
-            .or_default()
-            .push(StandingRow::from_row(&r)?);
-    }
-    let mut press: HashMap<String, Vec<PressRow>> = HashMap::new();
-    for r in sqlx::query(
+    .await?;
+    let mut press: HashMap<String, Vec<PressRow>> = by_game(
+        c,
         "SELECT s.* FROM json_each($1) j JOIN press s
            ON s.game_id = j.value ->> 0 AND s.phase = j.value ->> 1
          ORDER BY s.id",
+        &pairs,
     )
-    .bind(&pairs)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        let game: String = r.try_get("game_id")?;
-        press.entry(game).or_default().push(PressRow::from_row(&r)?);
-    }
-    // WM D.II(5): a retreat or adjustment phase's conditional orders were sent in the movement
-    // phase before it.
-    let sources: Vec<(&str, String)> = phases
-        .values()
-        .filter_map(|p| {
-            let phase = p.phase.parse::<crate::phase::Phase>().ok()?;
-            let source = crate::conditional::source_phase(phase)?;
-            Some((p.game_id.as_str(), source.to_string()))
-        })
-        .collect();
-    let mut conditional: HashMap<String, Vec<(String, String)>> = HashMap::new();
-    if !sources.is_empty() {
-        for r in sqlx::query(
-            "SELECT o.game_id, o.power, o.lines FROM json_each($1) j JOIN conditional_orders o
-               ON o.game_id = j.value ->> 0 AND o.phase = j.value ->> 1
-             ORDER BY o.game_id, o.power",
-        )
-        .bind(serde_json::to_string(&sources)?)
-        .fetch_all(&mut *c)
-        .await?
-        {
-            conditional
-                .entry(r.try_get("game_id")?)
-                .or_default()
-                .push((r.try_get("power")?, r.try_get("lines")?));
-        }
-    }
-    let mut votes: HashMap<String, Vec<(String, String, String)>> = HashMap::new();
-    for r in sqlx::query(
-        "SELECT v.game_id, v.power, v.proposal, v.ballot FROM json_each($1) j JOIN votes v
-           ON v.game_id = j.value ->> 0 AND v.phase = j.value ->> 1
-         ORDER BY v.game_id, v.cast_at, v.power, v.proposal",
-    )
-    .bind(&pairs)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        votes.entry(r.try_get("game_id")?).or_default().push((
-            r.try_get("power")?,
-            r.try_get("proposal")?,
-            r.try_get("ballot")?,
-        ));
-    }
-    let mut year_ends: HashMap<String, Vec<YearEnd>> = HashMap::new();
-    for r in sqlx::query(
-        "SELECT y.game_id, y.year, y.owners FROM json_each($1) j JOIN year_ends y
-           ON y.game_id = j.value ORDER BY y.game_id, y.year",
-    )
-    .bind(&ids)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        let owners: String = r.try_get("owners")?;
-        year_ends
-            .entry(r.try_get("game_id")?)
-            .or_default()
-            .push((r.try_get("year")?, serde_json::from_str(&owners)?));
-    }
-    let mut players: HashMap<String, Vec<PlayerRow>> = HashMap::new();
-    let mut wrong: HashMap<String, Vec<(String, i64)>> = HashMap::new();
-    for r in sqlx::query(
-        "SELECT p.* FROM json_each($1) j JOIN players p ON p.game_id = j.value
-         ORDER BY p.game_id, p.power",
-    )
-    .bind(&ids)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        let game: String = r.try_get("game_id")?;
-        let p = PlayerRow::from_row(&r)?;
-        let n: i64 = r.try_get("wrong_secrets")?;
-        if n > 0 {
-            wrong
-                .entry(game.clone())
-                .or_default()
-                .push((p.power.clone(), n));
-        }
-        players.entry(game).or_default().push(p);
-    }
-    let mut unavailable: HashMap<String, Vec<(Ts, Ts)>> = HashMap::new();
-    for r in sqlx::query(
-        "SELECT u.game_id, u.from_ts, u.to_ts FROM json_each($1) j
-         JOIN unavailable u ON u.game_id = j.value AND u.to_ts > $2",
-    )
-    .bind(&ids)
-    // Periods over before the day began no longer matter (weekly ones run two years ahead).
-    .bind(drops_since)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        let game: String = r.try_get("game_id")?;
-        unavailable
-            .entry(game)
-            .or_default()
-            .push((r.try_get("from_ts")?, r.try_get("to_ts")?));
-    }
-    let mut last: HashMap<String, Ts> = HashMap::new();
-    for r in sqlx::query(
-        "SELECT p.game_id, max(p.adjudicated_at) AS t FROM json_each($1) j
-         JOIN phases p ON p.game_id = j.value GROUP BY p.game_id",
-    )
-    .bind(&ids)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        if let Some(t) = r.try_get::<Option<Ts>, _>("t")? {
-            last.insert(r.try_get("game_id")?, t);
-        }
-    }
-    // Drops of the last day are few: all of them, sorted out by game here.
-    let mut drops_by_game: HashMap<Option<String>, Vec<(String, i64)>> = HashMap::new();
-    for r in sqlx::query(
-        "SELECT game_id, reason, count(*) AS n FROM drops WHERE at >= $1
-         GROUP BY game_id, reason ORDER BY reason",
-    )
-    .bind(drops_since)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        drops_by_game
-            .entry(r.try_get("game_id")?)
-            .or_default()
-            .push((r.try_get("reason")?, r.try_get("n")?));
-    }
-    let unattributed = drops_by_game.get(&None).cloned().unwrap_or_default();
-    let mut masters: HashMap<String, Vec<String>> = HashMap::new();
-    let mut observers: HashMap<String, Vec<(String, String)>> = HashMap::new();
-    for r in sqlx::query(
-        "SELECT m.game_id, m.role, m.address, m.tz FROM json_each($1) j
-         JOIN members m ON m.game_id = j.value ORDER BY m.game_id, m.role, m.address",
-    )
-    .bind(&ids)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        let game: String = r.try_get("game_id")?;
-        let address: String = r.try_get("address")?;
-        if r.try_get::<Role, _>("role")? == Role::Observer {
-            observers
-                .entry(game)
-                .or_default()
-                .push((address, r.try_get("tz")?));
-        } else {
-            masters.entry(game).or_default().push(address);
-        }
-    }
-    let mut by_id: HashMap<String, GameRow> =
-        game_rows.into_iter().map(|g| (g.id.clone(), g)).collect();
+    .await?;
+    let mut conditional = conditional_orders(c, &phases).await?;
+    let mut votes = votes(c, &pairs).await?;
+    let mut year_ends = year_ends_of(c, &ids).await?;
+    let (mut players, mut wrong) = players(c, &ids).await?;
+    let mut unavailable = unavailable(c, &ids, drops_since).await?;
+    let last = last_adjudicated(c, &ids).await?;
+    let drops = drops(c, drops_since).await?;
+    let (mut masters, mut observers) = members(c, &ids).await?;
     let mut out = Vec::with_capacity(games.len());
     for id in games {
         let (Some(game), Some(phase)) = (by_id.remove(id), phases.remove(id)) else {
             continue;
         };
-        let mut drops = unattributed.clone();
-        for (reason, n) in drops_by_game.get(&Some(id.clone())).into_iter().flatten() {
-            match drops.iter_mut().find(|d| d.0 == *reason) {
-                Some(d) => d.1 += n,
-                None => drops.push((reason.clone(), *n)),
-            }
-        }
-        drops.sort();
         out.push(GameFacts {
             standing: standing.remove(id).unwrap_or_default(),
             players: players.remove(id).unwrap_or_default(),
@@ -333,7 +188,7 @@ pub async fn tick_facts(
             press: press.remove(id).unwrap_or_default(),
             unavailable: unavailable.remove(id).unwrap_or_default(),
             last_adjudicated: last.get(id).copied(),
-            drops,
+            drops: drops.of(id),
             masters: masters.remove(id).unwrap_or_default(),
             observers: observers.remove(id).unwrap_or_default(),
             votes: votes.remove(id).unwrap_or_default(),
@@ -346,24 +201,307 @@ pub async fn tick_facts(
     Ok(out)
 }
 
+/// The games of the list that run (active, not paused), by id.
+async fn running_games(c: &mut SqliteConnection, ids: &str) -> Result<HashMap<String, GameRow>> {
+    let rows: Vec<GameRow> = sqlx::query_as(
+        "SELECT g.* FROM json_each($1) j JOIN games g ON g.id = j.value
+         WHERE g.status = 'active' AND g.paused_remaining IS NULL",
+    )
+    .bind(ids)
+    .fetch_all(&mut *c)
+    .await?;
+    Ok(rows.into_iter().map(|g| (g.id.clone(), g)).collect())
+}
+
+/// The phase each game of the list is playing: its last open one.
+async fn open_phases(c: &mut SqliteConnection, ids: &str) -> Result<HashMap<String, PhaseRow>> {
+    let rows: Vec<PhaseRow> = sqlx::query_as(
+        "SELECT p.* FROM json_each($1) j JOIN phases p ON p.game_id = j.value
+         WHERE p.adjudicated_at IS NULL",
+    )
+    .bind(ids)
+    .fetch_all(&mut *c)
+    .await?;
+    let mut phases: HashMap<String, PhaseRow> = HashMap::new();
+    for p in rows {
+        match phases.get(&p.game_id) {
+            Some(q) if q.seq >= p.seq => {}
+            _ => {
+                phases.insert(p.game_id.clone(), p);
+            }
+        }
+    }
+    Ok(phases)
+}
+
+/// WM D.II(5): a retreat or adjustment phase's conditional orders were sent in the movement
+/// phase before it.
+async fn conditional_orders(
+    c: &mut SqliteConnection,
+    phases: &HashMap<String, PhaseRow>,
+) -> Result<HashMap<String, Vec<ConditionalRow>>> {
+    let sources: Vec<(&str, String)> = phases
+        .values()
+        .filter_map(|p| {
+            let phase = p.phase.parse::<crate::phase::Phase>().ok()?;
+            let source = crate::conditional::source_phase(phase)?;
+            Some((p.game_id.as_str(), source.to_string()))
+        })
+        .collect();
+    if sources.is_empty() {
+        return Ok(HashMap::new());
+    }
+    by_game(
+        c,
+        "SELECT o.game_id, o.power, o.lines FROM json_each($1) j JOIN conditional_orders o
+           ON o.game_id = j.value ->> 0 AND o.phase = j.value ->> 1
+         ORDER BY o.game_id, o.power",
+        &serde_json::to_string(&sources)?,
+    )
+    .await
+}
+
+/// The votes cast for each (game, phase) of the list, oldest first. A ballot the store does
+/// not know is not counted.
+async fn votes(c: &mut SqliteConnection, pairs: &str) -> Result<HashMap<String, Vec<VoteRow>>> {
+    #[derive(sqlx::FromRow)]
+    struct Cast {
+        power: String,
+        proposal: String,
+        ballot: String,
+    }
+    let cast: HashMap<String, Vec<Cast>> = by_game(
+        c,
+        "SELECT v.game_id, v.power, v.proposal, v.ballot FROM json_each($1) j JOIN votes v
+           ON v.game_id = j.value ->> 0 AND v.phase = j.value ->> 1
+         ORDER BY v.game_id, v.cast_at, v.power, v.proposal",
+        pairs,
+    )
+    .await?;
+    Ok(cast
+        .into_iter()
+        .map(|(game, rows)| {
+            let rows = rows
+                .into_iter()
+                .filter_map(|v| {
+                    Some(VoteRow {
+                        ballot: crate::votes::Ballot::from_stored(&v.ballot)?,
+                        power: v.power,
+                        proposal: v.proposal,
+                    })
+                })
+                .collect();
+            (game, rows)
+        })
+        .collect())
+}
+
+/// Each completed year of each game of the list, oldest first.
+async fn year_ends_of(
+    c: &mut SqliteConnection,
+    ids: &str,
+) -> Result<HashMap<String, Vec<YearEnd>>> {
+    let rows: HashMap<String, Vec<YearEndRow>> = by_game(
+        c,
+        "SELECT y.game_id, y.year, y.owners FROM json_each($1) j JOIN year_ends y
+           ON y.game_id = j.value ORDER BY y.game_id, y.year",
+        ids,
+    )
+    .await?;
+    rows.into_iter()
+        .map(|(game, rows)| Ok((game, YearEndRow::read_all(rows)?)))
+        .collect()
+}
+
+/// A `year_ends` row: the owners as stored (JSON).
+#[derive(sqlx::FromRow)]
+pub(super) struct YearEndRow {
+    year: u16,
+    owners: String,
+}
+
+impl YearEndRow {
+    pub(super) fn read_all(rows: Vec<YearEndRow>) -> Result<Vec<YearEnd>> {
+        rows.into_iter()
+            .map(|r| {
+                Ok(YearEnd {
+                    year: r.year,
+                    owners: serde_json::from_str(&r.owners)?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The players of each game of the list, by power, and the wrong secrets given for each.
+#[allow(clippy::type_complexity)]
+async fn players(
+    c: &mut SqliteConnection,
+    ids: &str,
+) -> Result<(
+    HashMap<String, Vec<PlayerRow>>,
+    HashMap<String, Vec<WrongSecrets>>,
+)> {
+    let mut players: HashMap<String, Vec<PlayerRow>> = HashMap::new();
+    let mut wrong: HashMap<String, Vec<WrongSecrets>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT p.* FROM json_each($1) j JOIN players p ON p.game_id = j.value
+         ORDER BY p.game_id, p.power",
+    )
+    .bind(ids)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        let game: String = r.try_get("game_id")?;
+        let p = PlayerRow::from_row(&r)?;
+        let count: i64 = r.try_get("wrong_secrets")?;
+        if count > 0 {
+            wrong.entry(game.clone()).or_default().push(WrongSecrets {
+                power: p.power.clone(),
+                count,
+            });
+        }
+        players.entry(game).or_default().push(p);
+    }
+    Ok((players, wrong))
+}
+
+/// The unavailable periods of each game of the list that end after `since`.
+async fn unavailable(
+    c: &mut SqliteConnection,
+    ids: &str,
+    since: Ts,
+) -> Result<HashMap<String, Vec<Window>>> {
+    let mut out: HashMap<String, Vec<Window>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT u.game_id, u.from_ts, u.to_ts FROM json_each($1) j
+         JOIN unavailable u ON u.game_id = j.value AND u.to_ts > $2",
+    )
+    .bind(ids)
+    // Periods over before the day began no longer matter (weekly ones run two years ahead).
+    .bind(since)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        out.entry(r.try_get("game_id")?).or_default().push(Window {
+            from: r.try_get("from_ts")?,
+            to: r.try_get("to_ts")?,
+        });
+    }
+    Ok(out)
+}
+
+/// When each game of the list last had a phase adjudicated, if ever.
+async fn last_adjudicated(c: &mut SqliteConnection, ids: &str) -> Result<HashMap<String, Ts>> {
+    let mut last = HashMap::new();
+    for r in sqlx::query(
+        "SELECT p.game_id, max(p.adjudicated_at) AS t FROM json_each($1) j
+         JOIN phases p ON p.game_id = j.value GROUP BY p.game_id",
+    )
+    .bind(ids)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        if let Some(t) = r.try_get::<Option<Ts>, _>("t")? {
+            last.insert(r.try_get("game_id")?, t);
+        }
+    }
+    Ok(last)
+}
+
+/// The silent drops since a time, by the game they were about (None: about no game).
+struct Drops(HashMap<Option<String>, Vec<DropCount>>);
+
+impl Drops {
+    /// A game's drops and those about no game, by reason.
+    fn of(&self, game: &str) -> Vec<DropCount> {
+        let mut drops = self.0.get(&None).cloned().unwrap_or_default();
+        for d in self.0.get(&Some(game.to_string())).into_iter().flatten() {
+            match drops.iter_mut().find(|x| x.reason == d.reason) {
+                Some(x) => x.count += d.count,
+                None => drops.push(d.clone()),
+            }
+        }
+        drops.sort_by(|a, b| (&a.reason, a.count).cmp(&(&b.reason, b.count)));
+        drops
+    }
+}
+
+/// Drops of the last day are few: all of them, sorted out by game later.
+async fn drops(c: &mut SqliteConnection, since: Ts) -> Result<Drops> {
+    let mut out: HashMap<Option<String>, Vec<DropCount>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT game_id, reason, count(*) AS n FROM drops WHERE at >= $1
+         GROUP BY game_id, reason ORDER BY reason",
+    )
+    .bind(since)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        out.entry(r.try_get("game_id")?)
+            .or_default()
+            .push(DropCount::from_row(&r)?);
+    }
+    Ok(Drops(out))
+}
+
+/// The masters' addresses and the observers of each game of the list.
+#[allow(clippy::type_complexity)]
+async fn members(
+    c: &mut SqliteConnection,
+    ids: &str,
+) -> Result<(HashMap<String, Vec<String>>, HashMap<String, Vec<Observer>>)> {
+    let mut masters: HashMap<String, Vec<String>> = HashMap::new();
+    let mut observers: HashMap<String, Vec<Observer>> = HashMap::new();
+    for r in sqlx::query(
+        "SELECT m.game_id, m.role, m.address, m.tz FROM json_each($1) j
+         JOIN members m ON m.game_id = j.value ORDER BY m.game_id, m.role, m.address",
+    )
+    .bind(ids)
+    .fetch_all(&mut *c)
+    .await?
+    {
+        let game: String = r.try_get("game_id")?;
+        let address: String = r.try_get("address")?;
+        if r.try_get::<Role, _>("role")? == Role::Observer {
+            observers.entry(game).or_default().push(Observer {
+                address,
+                tz: r.try_get("tz")?,
+            });
+        } else {
+            masters.entry(game).or_default().push(address);
+        }
+    }
+    Ok((masters, observers))
+}
+
 /// A phase adjudicated by a tick: its results, and what follows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Adjudicated {
     pub game: String,
     pub seq: i64,
     /// JSON, the `chancery adjudicate` output shape.
     pub results: String,
     pub next: Next,
-    /// The year this adjudication completed, with who owns each centre: (year, owners).
+    /// The year this adjudication completed, with who owns each centre.
     pub year_end: Option<YearEnd>,
-    /// The game's house rules (JSON) as a passed proposal changed them (WM IX(5)), if one did.
-    pub rules: Option<String>,
+    /// The game's house rules as a passed proposal changed them (WM IX(5)), if one did.
+    pub rules: Option<crate::rules::Rules>,
     /// The powers that NMRed, each opening a contact window (WM D.VII(6)(a)).
     pub nmrs: Vec<NmrWindow>,
 }
 
-/// An NMR's contact window: (power, phase, when it closes, the player's address).
-pub type NmrWindow = (String, String, Ts, String);
+/// An NMR's contact window (WM D.VII(6)(a)): the player of `power` must contact the GM by
+/// `due_at`, or be replaced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NmrWindow {
+    pub power: String,
+    /// The phase without orders.
+    pub phase: String,
+    pub due_at: Ts,
+    /// The player's address.
+    pub address: String,
+}
 
 /// What follows an adjudicated phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -374,11 +512,12 @@ pub enum Next {
         board: String,
         deadline: Ts,
     },
-    /// The game is over: how it ended (JSON, [`super::GameEnded`]), for scoring.
-    Finished { ended: String },
+    /// The game is over: how it ended, for scoring.
+    Finished { ended: GameEnded },
 }
 
-/// Record adjudicated phases and open the phases that follow them, in three statements.
+/// Record adjudicated phases and open the phases that follow them, a few statements for the
+/// whole batch.
 pub async fn record_adjudications(
     c: &mut SqliteConnection,
     done: &[Adjudicated],
@@ -387,8 +526,31 @@ pub async fn record_adjudications(
     if done.is_empty() {
         return Ok(());
     }
-    // 3 parameters a row; SQLite allows 32,766 in one statement.
-    for chunk in done.chunks(1000) {
+    close_phases(c, done, now).await?;
+    open_next_phases(c, done, now).await?;
+    record_year_ends(c, done).await?;
+    open_nmr_windows(c, done, now).await?;
+    // Rare (a passed house-rule proposal): one statement each.
+    for a in done {
+        if let Some(rules) = &a.rules {
+            super::set_rules(c, &a.game, &serde_json::to_string(rules)?).await?;
+        }
+    }
+    // Votes are due with the deadline just passed: counted, they are spent (WM IX(2)).
+    let games: Vec<&str> = done.iter().map(|a| a.game.as_str()).collect();
+    sqlx::query("DELETE FROM votes WHERE game_id IN (SELECT value FROM json_each($1))")
+        .bind(serde_json::to_string(&games)?)
+        .execute(&mut *c)
+        .await?;
+    finish_games(c, done).await
+}
+
+/// Rows a multi-row statement takes at once: SQLite allows 32,766 parameters in one.
+const ROWS_A_STATEMENT: usize = 1000;
+
+/// The adjudicated phases get their results.
+async fn close_phases(c: &mut SqliteConnection, done: &[Adjudicated], now: Ts) -> Result<()> {
+    for chunk in done.chunks(ROWS_A_STATEMENT) {
         let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
             "UPDATE phases SET adjudication_started_at = coalesce(adjudication_started_at, v.column3),
              adjudicated_at = v.column3, results = v.column4 FROM (",
@@ -402,6 +564,11 @@ pub async fn record_adjudications(
         q.push(") AS v WHERE phases.game_id = v.column1 AND phases.seq = v.column2");
         q.build().execute(&mut *c).await?;
     }
+    Ok(())
+}
+
+/// The phases that follow, for the games that go on.
+async fn open_next_phases(c: &mut SqliteConnection, done: &[Adjudicated], now: Ts) -> Result<()> {
     let next: Vec<(&Adjudicated, &str, &str, Ts)> = done
         .iter()
         .filter_map(|a| match &a.next {
@@ -413,7 +580,7 @@ pub async fn record_adjudications(
             Next::Finished { .. } => None,
         })
         .collect();
-    for chunk in next.chunks(1000) {
+    for chunk in next.chunks(ROWS_A_STATEMENT) {
         let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
             "INSERT INTO phases (game_id, seq, phase, board, started_at, deadline) ",
         );
@@ -427,14 +594,23 @@ pub async fn record_adjudications(
         });
         q.build().execute(&mut *c).await?;
     }
+    Ok(())
+}
+
+/// Who owns each centre at the end of the years just completed.
+async fn record_year_ends(c: &mut SqliteConnection, done: &[Adjudicated]) -> Result<()> {
     let ends: Vec<(&str, u16, String)> = done
         .iter()
         .filter_map(|a| {
-            let (year, owners) = a.year_end.as_ref()?;
-            Some((a.game.as_str(), *year, serde_json::to_string(owners).ok()?))
+            let end = a.year_end.as_ref()?;
+            Some((
+                a.game.as_str(),
+                end.year,
+                serde_json::to_string(&end.owners).ok()?,
+            ))
         })
         .collect();
-    for chunk in ends.chunks(1000) {
+    for chunk in ends.chunks(ROWS_A_STATEMENT) {
         let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
             "INSERT OR REPLACE INTO year_ends (game_id, year, owners) ",
         );
@@ -445,44 +621,42 @@ pub async fn record_adjudications(
         });
         q.build().execute(&mut *c).await?;
     }
-    // WM D.VII(6)(a): each NMR opens a contact window.
+    Ok(())
+}
+
+/// WM D.VII(6)(a): each NMR opens a contact window.
+async fn open_nmr_windows(c: &mut SqliteConnection, done: &[Adjudicated], now: Ts) -> Result<()> {
     let nmrs: Vec<(&str, &NmrWindow)> = done
         .iter()
         .flat_map(|a| a.nmrs.iter().map(move |n| (a.game.as_str(), n)))
         .collect();
-    for chunk in nmrs.chunks(1000) {
+    for chunk in nmrs.chunks(ROWS_A_STATEMENT) {
         let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
             "INSERT OR IGNORE INTO nmrs (game_id, power, phase, published_at, due_at, address) ",
         );
-        q.push_values(chunk, |mut b, (game, (power, phase, due, address))| {
+        q.push_values(chunk, |mut b, (game, n)| {
             b.push_bind(*game)
-                .push_bind(power)
-                .push_bind(phase)
+                .push_bind(&n.power)
+                .push_bind(&n.phase)
                 .push_bind(now)
-                .push_bind(*due)
-                .push_bind(address);
+                .push_bind(n.due_at)
+                .push_bind(&n.address);
         });
         q.build().execute(&mut *c).await?;
     }
-    // Rare (a passed house-rule proposal): one statement each.
-    for a in done {
-        if let Some(rules) = &a.rules {
-            super::set_rules(c, &a.game, rules).await?;
-        }
-    }
-    // Votes are due with the deadline just passed: counted, they are spent (WM IX(2)).
-    let games: Vec<&str> = done.iter().map(|a| a.game.as_str()).collect();
-    sqlx::query("DELETE FROM votes WHERE game_id IN (SELECT value FROM json_each($1))")
-        .bind(serde_json::to_string(&games)?)
-        .execute(&mut *c)
-        .await?;
-    let finished: Vec<(&str, &str)> = done
+    Ok(())
+}
+
+/// The games that ended are finished, with how they ended (for scoring).
+async fn finish_games(c: &mut SqliteConnection, done: &[Adjudicated]) -> Result<()> {
+    let finished: Vec<(&str, String)> = done
         .iter()
         .filter_map(|a| match &a.next {
-            Next::Finished { ended } => Some((a.game.as_str(), ended.as_str())),
+            Next::Finished { ended } => Some((a.game.as_str(), ended)),
             Next::Phase { .. } => None,
         })
-        .collect();
+        .map(|(g, e)| Ok((g, serde_json::to_string(e)?)))
+        .collect::<Result<_>>()?;
     if !finished.is_empty() {
         sqlx::query(
             "UPDATE games SET status = $1, ended = v.e

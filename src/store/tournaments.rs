@@ -3,13 +3,15 @@
 
 use super::Result;
 use crate::policy::Ts;
+use crate::scoring::Rulebook;
 use sqlx::SqliteConnection;
 
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct TournamentRow {
     pub id: String,
-    /// `wm2004` or `maharajiad`.
-    pub rulebook: String,
+    /// Stored as `wm2004` or `maharajiad`: any other is an error naming it, never a default.
+    #[sqlx(try_from = "String")]
+    pub rulebook: Rulebook,
     pub preset: String,
     pub variant: String,
     pub gm_address: String,
@@ -47,16 +49,49 @@ pub struct BoardRow {
     pub game_id: String,
 }
 
-/// How a finished game ended (the `games.ended` column), for scoring.
+/// How a finished game ended (the `games.ended` column, JSON), for scoring.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameEnded {
-    /// `played` (its final year, or a stalemate), `solo`, `conceded_solo` or `vote`.
-    pub end: String,
+    pub end: EndKind,
     pub winner: Option<String>,
     /// The last phase played.
     pub after: String,
     /// Each power's centres at the end.
     pub centres: std::collections::BTreeMap<String, u32>,
+}
+
+/// The kind of end a finished game had, as stored (`played`, `solo`, `conceded_solo`, `vote`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndKind {
+    /// No solo and no vote: its final year was played (WM B.3, Maharajiad A.10), or it stopped
+    /// before it for a stalemate (Maharajiad B.X(1)); the game's final year tells which.
+    Played,
+    /// A power reached the victory count (WM C.4, Maharajiad B.I(1)).
+    Solo,
+    /// A solo conceded by vote (WM IX(3)).
+    ConcededSolo,
+    /// A draw: accepted by vote (WM IX(4)), or declared by the GM (Agora BT9).
+    Vote,
+}
+
+impl EndKind {
+    /// As stored.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndKind::Played => "played",
+            EndKind::Solo => "solo",
+            EndKind::ConcededSolo => "conceded_solo",
+            EndKind::Vote => "vote",
+        }
+    }
+}
+
+/// An end compares equal to its stored name (what a test or a tool reads from the column).
+impl PartialEq<&str> for EndKind {
+    fn eq(&self, name: &&str) -> bool {
+        self.name() == *name
+    }
 }
 
 pub async fn create_tournament(c: &mut SqliteConnection, t: &TournamentRow, now: Ts) -> Result<()> {
@@ -65,7 +100,7 @@ pub async fn create_tournament(c: &mut SqliteConnection, t: &TournamentRow, now:
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(t.id.to_ascii_lowercase())
-    .bind(&t.rulebook)
+    .bind(t.rulebook.name())
     .bind(&t.preset)
     .bind(&t.variant)
     .bind(t.gm_address.to_ascii_lowercase())
@@ -244,12 +279,10 @@ pub async fn tournament_of_game(
 
 /// How a game ended (set when it finishes), if it has.
 pub async fn game_ended(c: &mut SqliteConnection, game: &str) -> Result<Option<GameEnded>> {
-    let text: Option<Option<String>> = sqlx::query_scalar("SELECT ended FROM games WHERE id = $1")
-        .bind(game)
-        .fetch_optional(&mut *c)
-        .await?;
-    match text.flatten() {
-        Some(t) => Ok(Some(serde_json::from_str(&t)?)),
-        None => Ok(None),
-    }
+    let ended: Option<Option<sqlx::types::Json<GameEnded>>> =
+        sqlx::query_scalar("SELECT ended FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_optional(&mut *c)
+            .await?;
+    Ok(ended.flatten().map(|e| e.0))
 }

@@ -585,14 +585,25 @@ impl Mailbox {
         wake: &tokio::sync::Notify,
     ) -> Result<Wait, TransportError> {
         let session = self.session.take().ok_or_else(|| lost("IMAP IDLE"))?;
+        // What the server says before its "+ idling" (an EXISTS for mail delivered since our
+        // last command) is queued by the library as unsolicited, not returned by the wait: it
+        // is read from this copy of the queue right after IDLE starts, else that mail would
+        // wait for the next poll, up to `poll_seconds` later.
+        let early = session.unsolicited_responses.clone();
         let mut handle = session.idle();
         // From here on, any error drops the handle and with it the connection.
         with_timeout(IO_TIMEOUT, "IMAP IDLE", async {
             handle.init().await.map_err(|e| imap_err("IMAP IDLE", e))
         })
         .await?;
+        while let Ok(response) = early.try_recv() {
+            self.note(response);
+        }
 
         let outcome = loop {
+            if self.new_mail {
+                break Ok(Wait::NewMail);
+            }
             let now = Instant::now();
             if now >= deadline {
                 break Ok(Wait::Timeout);
@@ -684,19 +695,28 @@ impl Mailbox {
         let Some(session) = self.session.as_mut() else {
             return;
         };
+        let mut queued = Vec::new();
         while let Ok(response) = session.unsolicited_responses.try_recv() {
-            match response {
-                UnsolicitedResponse::Exists(n) => {
-                    if n > self.exists {
-                        self.new_mail = true;
-                    }
-                    self.exists = n;
+            queued.push(response);
+        }
+        for response in queued {
+            self.note(response);
+        }
+    }
+
+    /// Take note of what the server said unasked: a mailbox that grew has new mail.
+    fn note(&mut self, response: UnsolicitedResponse) {
+        match response {
+            UnsolicitedResponse::Exists(n) => {
+                if n > self.exists {
+                    self.new_mail = true;
                 }
-                UnsolicitedResponse::Expunge(_) => {
-                    self.exists = self.exists.saturating_sub(1);
-                }
-                _ => {}
+                self.exists = n;
             }
+            UnsolicitedResponse::Expunge(_) => {
+                self.exists = self.exists.saturating_sub(1);
+            }
+            _ => {}
         }
     }
 }

@@ -25,6 +25,17 @@ pub enum Rulebook {
 }
 
 impl Rulebook {
+    /// Every rulebook.
+    pub const ALL: [Rulebook; 2] = [Rulebook::Wm2004, Rulebook::Maharajiad];
+
+    /// Its name as written and stored (`wm2004`, `maharajiad`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Rulebook::Wm2004 => "wm2004",
+            Rulebook::Maharajiad => "maharajiad",
+        }
+    }
+
     /// What a solo counts as (WM C.4: 34 centres; Maharajiad A.16-A.17: 37).
     pub fn solo_centres(self) -> u32 {
         match self {
@@ -47,6 +58,44 @@ impl Rulebook {
             Rulebook::Wm2004 => "standard",
             Rulebook::Maharajiad => "maharajah",
         }
+    }
+}
+
+impl std::fmt::Display for Rulebook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A rulebook no one knows: its name, and the ones there are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRulebook(pub String);
+
+impl std::fmt::Display for UnknownRulebook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown rulebook '{}' (wm2004, maharajiad)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownRulebook {}
+
+impl std::str::FromStr for Rulebook {
+    type Err = UnknownRulebook;
+
+    /// A rulebook by its name; an unknown name is an error naming it, never a default.
+    fn from_str(s: &str) -> Result<Rulebook, UnknownRulebook> {
+        Rulebook::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| UnknownRulebook(s.to_string()))
+    }
+}
+
+impl TryFrom<String> for Rulebook {
+    type Error = UnknownRulebook;
+
+    fn try_from(s: String) -> Result<Rulebook, UnknownRulebook> {
+        s.parse()
     }
 }
 
@@ -730,6 +779,23 @@ mod tests {
         }
         assert_eq!(score_of(&s, 3), 4.0 + 6.0, "fourth place");
         assert_eq!(score_of(&s, 4), 2.0 + 4.0, "fifth place");
+    }
+
+    #[test]
+    fn a_rulebook_is_read_by_its_name_and_an_unknown_one_is_an_error_naming_it() {
+        for r in Rulebook::ALL {
+            assert_eq!(r.name().parse::<Rulebook>(), Ok(r));
+            assert_eq!(r.to_string(), r.name());
+        }
+        let e = "wm2005".parse::<Rulebook>().expect_err("unknown");
+        assert_eq!(
+            e.to_string(),
+            "unknown rulebook 'wm2005' (wm2004, maharajiad)"
+        );
+        assert!(
+            Rulebook::try_from(String::new()).is_err(),
+            "never a silent WM"
+        );
     }
 
     #[test]

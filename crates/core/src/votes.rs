@@ -626,8 +626,9 @@ mod tests {
 }
 
 /// Maharajiad X(1): has no supply centre changed owner in the last `years` game years? `ends`:
-/// who owned each centre at the end of each year, oldest first, the year just ended last.
-pub fn stalemate(ends: &[&[(String, Option<String>)]], years: u16) -> bool {
+/// who owned each centre at the end of each year, oldest first, the year just ended last (each
+/// year's owners in one order, whatever the caller keeps them as).
+pub fn stalemate<Owner: PartialEq>(ends: &[&[Owner]], years: u16) -> bool {
     let n = usize::from(years);
     n > 0 && ends.len() > n && ends[ends.len() - n - 1..].windows(2).all(|w| w[0] == w[1])
 }

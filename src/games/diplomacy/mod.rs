@@ -1,11 +1,78 @@
 //! Diplomacy's server part: its mail (orders, press, votes, abbreviations, the confirmation
-//! box's copies), its own commands, and (with the tick) adjudicating at the deadline, over what
+//! box's copies), its tick step (adjudicating at the deadline) and its own commands, over what
 //! every kind shares (`crate::engine`). Its pure part is the `chancery_core` crate (maps,
 //! orders, the adjudicator, the house rules).
+//!
+//! Its mail: `orders.rs` handles an order mail once the engine's router has found its running
+//! game (the seat, the reading, replays, timeliness, the standing set, press and votes, the
+//! requests, the acknowledgement); `press.rs` caps and stores press; `abbreviations.rs` a
+//! player's own list (WM D.III(1)); `reading.rs` reads a mail for a power and digests it;
+//! `receipt.rs` reads a confirmation-box copy. Its own commands: `commands/`, one file each.
+//!
+//! The tick step ([`Tick`]) is a pipeline: `tick.rs` decides a game at the clock (early,
+//! waiting, reminded, adjudicated) and writes a batch's decisions; `adjudicate.rs` adjudicates
+//! a phase (the orders that stand and the conditional ones, an NMR hold, the votes, the game's
+//! end, the results mailed); `votes.rs` counts the votes; `ended.rs` tells a game's end;
+//! `reminders.rs` sends the reminders and the masters' digest; `conditional.rs` reads the
+//! conditional orders (WM D.II(5)); `nmr.rs` holds results for an NMR and sends the replacement
+//! notices (WM D.VII(6)); `clock.rs` says when a game next needs the clock; `preview.rs` answers
+//! a master's PREVIEW; `turn.rs` holds what they share (a
+//! game's `Turn` as read, the tick's `Decision`).
+
+use crate::adjudicator::Board;
+use crate::engine::{Env, Result, StandingOrder, masters_of};
+use crate::map::{Map, Power};
+use crate::order::Order;
+use crate::outgoing::compose;
+use crate::phase::{Phase, PhaseKind};
+use crate::policy::{self, Ts};
+use crate::rules::Rules;
+use crate::store::{self, GameFacts, NewMail};
+use std::collections::HashMap;
 
 pub mod abbreviations;
+mod adjudicate;
+mod clock;
 pub mod commands;
+mod conditional;
+mod ended;
+mod nmr;
 pub mod orders;
 pub mod press;
+mod preview;
 pub mod reading;
 pub mod receipt;
+mod reminders;
+mod tick;
+mod turn;
+mod votes;
+
+pub use preview::preview;
+pub use tick::Tick;
+
+/// A mail, or if it could not be composed, the masters' alert instead.
+fn or_alert(env: &Env, f: &GameFacts, composed: compose::Composed, key: &str) -> Vec<NewMail> {
+    match composed {
+        Ok(m) => vec![m],
+        Err(e) => crate::engine::compose_failed_mails(env, Some(&f.game), &f.masters, &e, key),
+    }
+}
+
+/// The orders that stand for `power`, if it has any: an NMR is judged by the orders, not by
+/// the mail (a mail with only press, a vote or FINAL leaves the power without orders).
+fn orders_of<'a>(f: &'a GameFacts, power: &str) -> Option<&'a store::StandingRow> {
+    f.standing
+        .iter()
+        .find(|s| s.power == power && !s.orders.is_empty())
+}
+
+/// Powers that have something to order in this phase.
+pub fn powers_with_orders_due(map: &Map, board: &Board) -> Vec<Power> {
+    map.all_powers()
+        .filter(|p| match board.phase.kind {
+            PhaseKind::Movement => board.units.iter().any(|u| u.power == *p),
+            PhaseKind::Retreat => board.dislodged.iter().any(|d| d.unit.power == *p),
+            PhaseKind::Adjustment => board.center_count(*p) != board.unit_count(*p),
+        })
+        .collect()
+}

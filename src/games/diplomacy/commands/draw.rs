@@ -35,7 +35,7 @@ pub async fn declare_draw(
         )));
     }
     let ends = store::year_ends(c, &g.id).await?;
-    let owners: Vec<&[(String, Option<String>)]> = ends.iter().map(|e| e.1.as_slice()).collect();
+    let owners: Vec<&[store::CentreOwner]> = ends.iter().map(|e| e.owners.as_slice()).collect();
     if !votes::stalemate(&owners, years) {
         return Ok(Done::refused(format!(
             "a supply centre has changed owner in the past {years} game years, or fewer have \

@@ -2,14 +2,15 @@
 //! (the GM's copy); nothing changes.
 
 use crate::config::Env;
+use crate::engine::Result;
 use crate::engine::office::Done;
-use crate::engine::{Result, preview as results_now};
+use crate::games::diplomacy::preview as results_now;
 use crate::policy::Ts;
 use crate::store::{self, GameRow};
 use sqlx::SqliteConnection;
 
 pub async fn preview(c: &mut SqliteConnection, env: &Env, g: &GameRow, now: Ts) -> Result<Done> {
-    Ok(match results_now(c, env, &g.id, now).await? {
+    Ok(match results_now(c, env, g, now).await? {
         Ok(mails) => {
             store::enqueue_many(c, &mails, now).await?;
             let to: Vec<&str> = mails.iter().map(|m| m.to.as_str()).collect();
@@ -18,6 +19,6 @@ pub async fn preview(c: &mut SqliteConnection, env: &Env, g: &GameRow, now: Ts) 
                 to.join(", ")
             ))
         }
-        Err(why) => Done::refused(why),
+        Err(why) => Done::refused(why.to_string()),
     })
 }

@@ -1,0 +1,178 @@
+//! Diplomacy's tick step: at the clock, each game is adjudicated (its deadline passed and its
+//! mail read through it, or early: WM D.VII(2), D.II(5)), left waiting for unread mail, reminded
+//! a day before its deadline, or left alone; a batch's decisions are written in a few
+//! statements. The batching and isolation around it are the engine's (`engine::tick`).
+
+use super::turn::{Decision, Turn};
+use super::*;
+use crate::engine::{Outcome, TickStep, rules_of};
+use sqlx::{SqliteConnection, SqlitePool};
+
+/// Diplomacy's [`TickStep`].
+pub struct Tick;
+
+/// A decision, and when the game next needs the clock after it (`games.due_at`; None: never).
+pub struct Decided {
+    decision: Decision,
+    due: Option<Ts>,
+}
+
+impl TickStep for Tick {
+    type Facts = GameFacts;
+    type Decision = Decided;
+    const KIND: store::Kind = store::Kind::Diplomacy;
+
+    async fn read(
+        &self,
+        c: &mut SqliteConnection,
+        games: &[String],
+        now: Ts,
+    ) -> Result<Vec<GameFacts>> {
+        // The digest counts the silent drops of the last day.
+        Ok(store::tick_facts(c, games, now - policy::DAY).await?)
+    }
+
+    fn names<'f>(&self, f: &'f GameFacts) -> (&'f str, &'f str) {
+        (&f.game.id, &f.phase.phase)
+    }
+
+    fn decide(&self, env: &Env, f: &GameFacts, now: Ts, read_through: Ts) -> Result<Decided> {
+        decide(env, f, now, read_through)
+    }
+
+    fn outcome(&self, f: &GameFacts, d: &Decided) -> Outcome {
+        match d.decision {
+            Decision::Adjudicated { .. } => Outcome::Adjudicated,
+            Decision::Waiting => Outcome::Waiting {
+                deadline: f.phase.deadline,
+            },
+            Decision::Idle | Decision::Remind(_) | Decision::Hold { .. } => Outcome::Quiet,
+        }
+    }
+
+    async fn write(
+        &self,
+        c: &mut SqliteConnection,
+        env: &Env,
+        decided: Vec<(GameFacts, Decided)>,
+        now: Ts,
+    ) -> Result<()> {
+        let mut writes = Writes::default();
+        for (f, d) in decided {
+            writes.add(&f, d);
+        }
+        writes.write(c, env, now).await
+    }
+
+    async fn after_batches(&self, pool: &SqlitePool, env: &Env, now: Ts) -> Result<()> {
+        nmr::replacement_notices(pool, env, now).await
+    }
+}
+
+/// Decide what the tick does for one game, and when it next needs the clock.
+fn decide(env: &Env, f: &GameFacts, now: Ts, read_through: Ts) -> Result<Decided> {
+    let rules = rules_of(&f.game)?;
+    // Results held for an NMR wait for their time, or for the replacement's orders (WM
+    // D.VII(6)(b)).
+    let decision = if f.phase.held_until.is_some_and(|t| t > now) {
+        Decision::Idle
+    } else {
+        decide_turn(&Turn::read(env, f, &rules, now)?, read_through)?
+    };
+    let due = clock::due_after(f, &rules, &decision)?;
+    Ok(Decided { decision, due })
+}
+
+/// Adjudicate a phase whose deadline has passed and whose mail has been read through it, or
+/// that may go early; else wait for the mail, remind the day before, or do nothing.
+fn decide_turn(t: &Turn<'_>, read_through: Ts) -> Result<Decision> {
+    let deadline = t.f.phase.deadline;
+    let passed = deadline <= t.now;
+    let due = passed && deadline <= read_through;
+    if due || (!passed && may_go_early(t)) {
+        adjudicate::phase(t)
+    } else if passed {
+        Ok(Decision::Waiting)
+    } else if deadline - t.now <= reminders::DIGEST_BEFORE && t.f.phase.reminded_at.is_none() {
+        Ok(Decision::Remind(reminders::remind(t)))
+    } else {
+        Ok(Decision::Idle)
+    }
+}
+
+/// Before its deadline, a phase goes early when everyone due has Final orders and the minimum
+/// gap is respected (WM D.VII(2)), or (`conditional_early`, WM D.II(5)) when every power due
+/// has Final orders or usable conditional ones; never inside a declared unavailable period.
+fn may_go_early(t: &Turn<'_>) -> bool {
+    let unavailable = &t.f.unavailable;
+    let all_final = !t.due.is_empty()
+        && t.due
+            .iter()
+            .all(|pw| orders_of(t.f, t.map.power_name(*pw)).is_some_and(|s| s.final_));
+    policy::may_adjudicate_early(t.rules, t.now, t.f.last_adjudicated, all_final, unavailable)
+        || (t.rules.conditional_early
+            && !unavailable.iter().any(|w| w.contains(t.now))
+            && conditional::suffice(t))
+}
+
+/// What a batch writes, gathered so that it is written in a few statements.
+#[derive(Default)]
+struct Writes {
+    adjudicated: Vec<store::Adjudicated>,
+    reminded: Vec<(String, i64)>,
+    held: Vec<(String, i64, Ts)>,
+    mails: Vec<NewMail>,
+    /// When each game next needs the clock.
+    due: Vec<(String, Option<Ts>)>,
+}
+
+impl Writes {
+    fn add(&mut self, f: &GameFacts, d: Decided) {
+        self.due.push((f.game.id.clone(), d.due));
+        match d.decision {
+            Decision::Idle | Decision::Waiting => {}
+            Decision::Remind(mails) => {
+                self.reminded.push((f.game.id.clone(), f.phase.seq));
+                self.mails.extend(mails);
+            }
+            Decision::Hold { mails, until, .. } => {
+                self.held.push((f.game.id.clone(), f.phase.seq, until));
+                self.mails.extend(mails);
+            }
+            Decision::Adjudicated { record, mails } => {
+                self.adjudicated.push(*record);
+                self.mails.extend(mails);
+            }
+        }
+    }
+
+    async fn write(&self, c: &mut SqliteConnection, env: &Env, now: Ts) -> Result<()> {
+        store::record_adjudications(c, &self.adjudicated, now).await?;
+        // A tournament's board that ended sends its standings, in this same transaction.
+        let ended: Vec<&str> = self
+            .adjudicated
+            .iter()
+            .filter(|a| matches!(a.next, store::Next::Finished { .. }))
+            .map(|a| a.game.as_str())
+            .collect();
+        crate::engine::tournament::after_games_ended(c, env, &ended, now).await?;
+        let reminded: Vec<(&str, i64)> = self
+            .reminded
+            .iter()
+            .map(|(g, s)| (g.as_str(), *s))
+            .collect();
+        store::mark_reminded(c, &reminded, now).await?;
+        let held: Vec<(&str, i64, Ts)> = self
+            .held
+            .iter()
+            .map(|(g, s, u)| (g.as_str(), *s, *u))
+            .collect();
+        store::hold_results(c, &held).await?;
+        store::enqueue_many(c, &self.mails, now).await?;
+        // Last: what was written above (a passed house-rule proposal) may have asked for the
+        // clock at once; the decision knows better.
+        let due: Vec<(&str, Option<Ts>)> = self.due.iter().map(|(g, d)| (g.as_str(), *d)).collect();
+        store::set_due(c, &due).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,64 @@
+//! The kinds of game (the `games.kind` column) and when a game next needs the clock (the
+//! `games.due_at` column). The store never reads a kind's own data to decide either: the kind's
+//! tick step says when it next needs the clock, and the store only asks `due_at <= now`.
+
+use super::*;
+
+/// A kind of game: anything with seats, a clock and mail of its own. `src/games/mod.rs` is the
+/// only place that matches on one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+pub enum Kind {
+    Diplomacy,
+}
+
+impl Kind {
+    /// Every kind, each ticked in turn.
+    pub const ALL: [Kind; 1] = [Kind::Diplomacy];
+}
+
+/// `due_at` of a game whose kind must look at it at the next tick: before any clock time.
+pub const AT_ONCE: Ts = Ts::MIN;
+
+/// Something a game's clock depends on changed (a deadline, a new phase, orders marked final,
+/// the house rules, a resumption): the tick looks at the running game at once, and its kind's
+/// step then says when it next needs the clock. A game that does not run needs none.
+pub(super) async fn clock_changed(c: &mut SqliteConnection, game: &str) -> Result<()> {
+    sqlx::query(
+        "UPDATE games SET due_at = $1
+         WHERE id = $2 AND status = 'active' AND paused_remaining IS NULL",
+    )
+    .bind(AT_ONCE)
+    .bind(game)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Games of `kind` that need the clock by `now`, in name order (an index lookup).
+pub async fn tick_candidates(c: &mut SqliteConnection, kind: Kind, now: Ts) -> Result<Vec<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT id FROM games WHERE kind = $1 AND due_at <= $2 ORDER BY id")
+            .bind(kind)
+            .bind(now)
+            .fetch_all(&mut *c)
+            .await?,
+    )
+}
+
+/// When each game next needs the clock, as its kind's tick step decided: (game, due_at), None
+/// for a game that needs none. One statement.
+pub async fn set_due(c: &mut SqliteConnection, due: &[(&str, Option<Ts>)]) -> Result<()> {
+    if due.is_empty() {
+        return Ok(());
+    }
+    sqlx::query(
+        "UPDATE games SET due_at = v.d
+         FROM (SELECT value ->> 0 AS g, value ->> 1 AS d FROM json_each($1)) AS v
+         WHERE games.id = v.g",
+    )
+    .bind(serde_json::to_string(due)?)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
