@@ -1,6 +1,6 @@
 //! Diplomacy's server part: its mail (orders, press, votes), its tick step (adjudicating at the
 //! deadline) and its own commands, over what every kind shares (`crate::engine`). Its pure part
-//! is the `chancery_core` crate (maps, orders, the adjudicator, the house rules).
+//! is the `chancery_diplomacy` crate (maps, orders, the adjudicator, the house rules).
 //!
 //! The tick step ([`Tick`]) is a pipeline: `tick.rs` decides a game at the clock (early,
 //! waiting, reminded, adjudicated) and writes a batch's decisions; `adjudicate.rs` adjudicates
