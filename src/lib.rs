@@ -2,13 +2,13 @@
 //!
 //! Mail flows one way: mail in ([`transport`]) → intake (the pure `chancery-intake` crate) →
 //! [`engine`] (one transaction per message or tick) → [`store`] → the scheduler ([`service`]) →
-//! the adjudicator (the pure `chancery-core` crate) → [`outgoing`] (compose, templates) → the
+//! the adjudicator (the pure `chancery-diplomacy` crate) → [`outgoing`] (compose, templates) → the
 //! outbox → mail out ([`transport`]).
 //!
 //! The pure crates' modules are re-exported here under their own names, so that
 //! `chancery::map`, `chancery::reader` or `chancery::ballot` is the same module as in its crate.
 
-pub use chancery_core::{
+pub use chancery_diplomacy::{
     adjudicator, assignment, conditional, correction, json, map, order, phase, policy, rules,
     scoring, standings, votes,
 };

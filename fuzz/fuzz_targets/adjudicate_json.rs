@@ -4,5 +4,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
-    let _ = chancery_core::json::adjudicate_json(text);
+    let _ = chancery_diplomacy::json::adjudicate_json(text);
 });

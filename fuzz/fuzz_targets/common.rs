@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use chancery_core::adjudicator::Board;
-use chancery_core::map::{Map, Power, Province};
-use chancery_core::phase::PhaseKind;
+use chancery_diplomacy::adjudicator::Board;
+use chancery_diplomacy::map::{Map, Power, Province};
+use chancery_diplomacy::phase::PhaseKind;
 use chancery_intake::reader::{ReadContext, parse_abbreviations};
-use chancery_core::rules::Rules;
+use chancery_diplomacy::rules::Rules;
 
 pub fn map() -> &'static Map {
     Map::standard()
@@ -62,8 +62,8 @@ pub static ADJUSTMENT: LazyLock<Board> = LazyLock::new(|| {
 });
 
 fn board(json: &str) -> Board {
-    let input: chancery_core::json::PhaseInput = serde_json::from_str(json).expect("fuzz board JSON");
-    chancery_core::json::prepare(&input).expect("fuzz board").board
+    let input: chancery_diplomacy::json::PhaseInput = serde_json::from_str(json).expect("fuzz board JSON");
+    chancery_diplomacy::json::prepare(&input).expect("fuzz board").board
 }
 
 pub fn ctx(

@@ -87,6 +87,23 @@ impl LocalStack {
     pub fn imap_port(&self) -> u16 {
         self.base + 143
     }
+
+    /// Whether the stack's Postfix holds no mail any more (every copy handed to Dovecot): a
+    /// bench waits for this so that one phase's backlog is not timed as the next one's delay.
+    /// False when Postfix cannot be asked.
+    pub fn queue_empty(&self) -> bool {
+        let conf = self.dir.join("etc/postfix");
+        Command::new("postqueue")
+            .arg("-c")
+            .arg(&conf)
+            .arg("-p")
+            .env("MAIL_CONFIG", &conf)
+            .output()
+            .is_ok_and(|out| {
+                out.status.success()
+                    && String::from_utf8_lossy(&out.stdout).contains("Mail queue is empty")
+            })
+    }
 }
 
 impl Drop for LocalStack {

@@ -2,8 +2,8 @@
 //! subject in the game's format, and the sender recognised (registered address, then the secret
 //! and/or our own server's DKIM/DMARC pass). Pure: every input is passed in.
 
-use chancery_core::phase::Phase;
-use chancery_core::rules::{Authentication, GmAddress, Rules};
+use chancery_diplomacy::phase::Phase;
+use chancery_diplomacy::rules::{Authentication, GmAddress, Rules};
 
 /// The GM's address is not where the house rules want it (`gm`: the game's GM address).
 #[derive(Clone, Debug, PartialEq, Eq)]

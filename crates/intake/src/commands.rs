@@ -43,7 +43,7 @@ pub enum GmCommand {
     /// `REFUSE DRAW FRANCE ENGLAND`: the GM refuses a repetitive proposal (Maharajiad X(2)).
     RefuseProposal(String),
     /// `CORRECT MOVE A PAR BUR` and the like (WM D.VIII(1)-(3)): the words after CORRECT, read
-    /// by the engine with the game's map (`chancery_core::correction`).
+    /// by the engine with the game's map (`chancery_diplomacy::correction`).
     Correct(String),
     /// `AGREE RULE press white`: the GM agrees to a house-rule proposal (WM IX(5); Maharajiad
     /// X(3)), written as the players vote on it (upper case, one space between words).
@@ -365,7 +365,7 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
         "ROLLBACK" => match rest {
             [p] if p
                 .to_ascii_uppercase()
-                .parse::<chancery_core::phase::Phase>()
+                .parse::<chancery_diplomacy::phase::Phase>()
                 .is_ok() =>
             {
                 Ok(GmCommand::Rollback(p.to_ascii_uppercase()))
@@ -376,7 +376,7 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
             [what, p]
                 if what.eq_ignore_ascii_case("ROLLBACK")
                     && p.to_ascii_uppercase()
-                        .parse::<chancery_core::phase::Phase>()
+                        .parse::<chancery_diplomacy::phase::Phase>()
                         .is_ok() =>
             {
                 Ok(GmCommand::ConsentRollback(p.to_ascii_uppercase()))
@@ -384,7 +384,7 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
             _ => Err("write CONSENT ROLLBACK <phase>, as in CONSENT ROLLBACK S1902M".into()),
         },
         "CORRECT" if !rest.is_empty() => Ok(GmCommand::Correct(upper(rest))),
-        "CORRECT" => Err(chancery_core::correction::SYNTAX.into()),
+        "CORRECT" => Err(chancery_diplomacy::correction::SYNTAX.into()),
         "AGREE" => match rest {
             [what, _, ..] if matches!(what.to_ascii_uppercase().as_str(), "RULE" | "SET") => {
                 // As the players' VOTE lines store it: RULE, upper case, single spaces.

@@ -7,9 +7,9 @@
 use crate::message::{ReadMessage, read_message};
 use crate::reader::{ReadContext, Status, read_line};
 use crate::sections::{RequestKind, split};
-use chancery_core::map::{Map, Province};
-use chancery_core::order::Order;
-use chancery_core::rules::{MultipleOrders, PressPolicy, UnknownLines};
+use chancery_diplomacy::map::{Map, Province};
+use chancery_diplomacy::order::Order;
+use chancery_diplomacy::rules::{MultipleOrders, PressPolicy, UnknownLines};
 use serde::Serialize;
 
 const DAY_NAMES: [&str; 7] = [
@@ -293,7 +293,7 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
     // proposal names an option and a value it can take: WM IX(4), IX(5)); a vote on anything
     // else is refused here, with the reason, and never stored or published.
     for v in s.votes {
-        match chancery_core::votes::read_proposal(map, ctx.rules, &v.proposal) {
+        match chancery_diplomacy::votes::read_proposal(map, ctx.rules, &v.proposal) {
             Ok(p) => out.votes.push(VoteOut {
                 line: v.line,
                 proposal: p.canonical(map),
@@ -534,9 +534,9 @@ fn apply_multiple_orders(ctx: &ReadContext, lines: &mut [OrderLine]) {
 mod tests {
     use super::*;
     use crate::message::read_message;
-    use chancery_core::adjudicator::Board;
-    use chancery_core::phase::PhaseKind;
-    use chancery_core::rules::Rules;
+    use chancery_diplomacy::adjudicator::Board;
+    use chancery_diplomacy::phase::PhaseKind;
+    use chancery_diplomacy::rules::Rules;
     use std::collections::HashMap;
 
     fn read(raw: &str) -> MailRead {

@@ -4,7 +4,7 @@
 #![deny(clippy::string_slice)]
 
 use crate::message::BodyLine;
-use chancery_core::map::{Map, Power};
+use chancery_diplomacy::map::{Map, Power};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Press {

@@ -10,11 +10,11 @@
 //!   transmutation is a dated revision, and the rule set can be read as it stood at any time.
 //!
 //! Times are passed in ([`Ts`]: seconds since the Unix epoch, UTC, as the rest of Chancery
-//! counts them); nothing here reads a clock. Diplomacy's crate (`chancery-core`) is not a
+//! counts them); nothing here reads a clock. Diplomacy's crate (`chancery-diplomacy`) is not a
 //! dependency: every kind of game uses this one.
 
 pub mod ballot;
 pub mod ruleset;
 
-/// A moment: seconds since the Unix epoch, UTC (the same count as `chancery_core::policy::Ts`).
+/// A moment: seconds since the Unix epoch, UTC (the same count as `chancery_diplomacy::policy::Ts`).
 pub type Ts = i64;

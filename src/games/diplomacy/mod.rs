@@ -1,6 +1,6 @@
 //! Diplomacy's server part: its mail (orders, press, votes, abbreviations, the confirmation
 //! box's copies), its tick step (adjudicating at the deadline) and its own commands, over what
-//! every kind shares (`crate::engine`). Its pure part is the `chancery_core` crate (maps,
+//! every kind shares (`crate::engine`). Its pure part is the `chancery_diplomacy` crate (maps,
 //! orders, the adjudicator, the house rules).
 //!
 //! Its mail: `orders.rs` handles an order mail once the engine's router has found its running

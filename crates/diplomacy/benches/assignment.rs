@@ -1,8 +1,8 @@
 //! Seating a WM 2004 tournament (issue 14, WM B.6): 245 players (35 teams of seven) on 35
 //! boards in round one, then 196 of them on 28 boards in round two avoiding repeat powers and
-//! opponents. `cargo bench -p chancery-core --bench assignment` prints the time of each.
+//! opponents. `cargo bench -p chancery-diplomacy --bench assignment` prints the time of each.
 
-use chancery_core::assignment::{first_round, next_round, seat};
+use chancery_diplomacy::assignment::{first_round, next_round, seat};
 use std::time::Instant;
 
 fn main() {

@@ -1,11 +1,11 @@
 //! A WM 2004 tournament's standings (issue 14): round one of 35 boards (245 players in 35 teams,
 //! credits and every tie-break), then round two of 17 boards on top of it (the C.8 aggregate).
-//! The directors' mail computes them after every finished game. `cargo bench -p chancery-core
+//! The directors' mail computes them after every finished game. `cargo bench -p chancery-diplomacy
 //! --bench standings`.
 
-use chancery_core::map::Map;
-use chancery_core::phase::Phase;
-use chancery_core::standings::{
+use chancery_diplomacy::map::Map;
+use chancery_diplomacy::phase::Phase;
+use chancery_diplomacy::standings::{
     End, Entrant, GameResult, Position, RoundTwo, Rulebook, Stint, TournamentIn, standings,
 };
 use criterion::{Criterion, criterion_group, criterion_main};

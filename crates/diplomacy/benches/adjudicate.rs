@@ -1,6 +1,6 @@
 //! Movement-phase adjudication speed on realistic boards, side by side with the `diplomacy` crate.
 //!
-//! `cargo bench -p chancery-core --bench adjudicate` (add `-- --quick` for a short run, and a
+//! `cargo bench -p chancery-diplomacy --bench adjudicate` (add `-- --quick` for a short run, and a
 //! filter that matches no criterion benchmark, e.g. `-- --quick none`, to print only the
 //! per-phase figures). The phases come from random legal play (the `generator` module below),
 //! generated once before timing. Criterion times adjudicating all of them back to back
@@ -12,7 +12,7 @@
 //!
 //! Figures on the development machine (2 cores shared with other jobs: criterion's means wander
 //! by a factor of two under load, the interleaved medians by about 10%), from
-//! `cargo bench -p chancery-core --bench adjudicate`; "after" is two runs, at load averages of
+//! `cargo bench -p chancery-diplomacy --bench adjudicate`; "after" is two runs, at load averages of
 //! about 10 and 14:
 //!
 //! | standard map, 160 phases            | before (2fea49c) | after (issue 22 point 5) |
@@ -28,14 +28,14 @@
 //! The judges disagree on none of the 160 phases (moves, supports, dislodgements) when the crate
 //! is given Chancery's map; on its own `standard_map()`, which lacks eleven borders, on 82.
 //! The "before" column is the adjudicator of commit 2fea49c run by this same bench
-//! (`git checkout 2fea49c -- crates/core/src`); the optimisation commits after it say what
+//! (`git checkout 2fea49c -- crates/diplomacy/src`); the optimisation commits after it say what
 //! changed. For a profile: `perf record -g <bench binary> --bench --profile-time 8
 //! movement_phase/all_160_phases`, or callgrind with `--branch-sim=yes` on a build with
 //! `CARGO_PROFILE_BENCH_DEBUG=line-tables-only`.
 
-use chancery_core::adjudicator::adjudicate;
-use chancery_core::map::Map;
-use chancery_core::rules::Rules;
+use chancery_diplomacy::adjudicator::adjudicate;
+use chancery_diplomacy::map::Map;
+use chancery_diplomacy::rules::Rules;
 use criterion::{Criterion, Throughput, black_box};
 use generator::MovementPhase;
 use std::time::{Duration, Instant};
@@ -287,8 +287,8 @@ fn against_diplomacy_crate(
 
 /// What the generated sample looks like: order mix, and how the orders fared.
 fn describe(map: &Map, rules: &Rules, phases: &[MovementPhase], gen_time: Duration) {
-    use chancery_core::adjudicator::{Outcome, Reason};
-    use chancery_core::order::Order;
+    use chancery_diplomacy::adjudicator::{Outcome, Reason};
+    use chancery_diplomacy::order::Order;
     let (mut moves, mut supports, mut holds, mut convoys) = (0, 0, 0, 0);
     let (mut invalid, mut void, mut succeeded_moves, mut dislodged) = (0, 0, 0, 0);
     for (board, orders) in phases {
@@ -388,11 +388,11 @@ mod generator {
     //! played too, year after year; a game that falls below the unit range or passes
     //! `max_years` restarts from 1901 with a new seed.
 
-    use chancery_core::adjudicator::{Board, adjudicate};
-    use chancery_core::map::{Location, Map, Power, Province, Unit, UnitType};
-    use chancery_core::order::{Order, UnitRef};
-    use chancery_core::phase::PhaseKind;
-    use chancery_core::rules::Rules;
+    use chancery_diplomacy::adjudicator::{Board, adjudicate};
+    use chancery_diplomacy::map::{Location, Map, Power, Province, Unit, UnitType};
+    use chancery_diplomacy::order::{Order, UnitRef};
+    use chancery_diplomacy::phase::PhaseKind;
+    use chancery_diplomacy::rules::Rules;
 
     /// SplitMix64: tiny, fast, and good enough to drive random play.
     pub struct Rng(u64);
@@ -677,7 +677,7 @@ mod generator {
 
     /// Random retreats (one in ten disbands) for a retreat-phase board.
     fn retreat_orders(
-        options: &[chancery_core::adjudicator::RetreatOptions],
+        options: &[chancery_diplomacy::adjudicator::RetreatOptions],
         rng: &mut Rng,
     ) -> Vec<(Power, Order)> {
         options
@@ -821,9 +821,9 @@ mod side_by_side {
     //! compared runs use Chancery's map converted with the crate's map builder (`crate_map`);
     //! the agreement under the crate's own map is printed too.
 
-    use chancery_core::adjudicator::{Adjudication, Board, Outcome};
-    use chancery_core::map::{Coast, Location, Map, Province, UnitType};
-    use chancery_core::order::Order;
+    use chancery_diplomacy::adjudicator::{Adjudication, Board, Outcome};
+    use chancery_diplomacy::map::{Coast, Location, Map, Province, UnitType};
+    use chancery_diplomacy::order::Order;
     use diplomacy::geo::builder::{BorderRegistry, ProvinceRegistry};
     use diplomacy::geo::{
         Coast as DCoast, Map as DMap, Province as DProvince, RegionKey, SupplyCenter, Terrain,
@@ -975,7 +975,7 @@ mod side_by_side {
     pub fn convert(
         map: &Map,
         board: &Board,
-        orders: &[(chancery_core::map::Power, Order)],
+        orders: &[(chancery_diplomacy::map::Power, Order)],
     ) -> CratePhase {
         let start = board
             .units
