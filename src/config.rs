@@ -80,13 +80,30 @@ fn default_tls_name() -> String {
     "localhost".into()
 }
 
+/// Why the configuration cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {}: {error}", path.display())]
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("{}: {error}", path.display())]
+    Parse {
+        path: PathBuf,
+        error: toml::de::Error,
+    },
+    #[error("tls = '{0}': use none, starttls or implicit")]
+    Tls(String),
+}
+
 impl Server {
-    pub fn to_server_config(&self, base: &Path) -> Result<ServerConfig, String> {
+    pub fn to_server_config(&self, base: &Path) -> Result<ServerConfig, ConfigError> {
         let tls = match self.tls.to_ascii_lowercase().as_str() {
             "none" | "plain" => Tls::None,
             "starttls" => Tls::StartTls,
             "implicit" | "tls" | "ssl" => Tls::Implicit,
-            other => return Err(format!("tls = '{other}': use none, starttls or implicit")),
+            other => return Err(ConfigError::Tls(other.to_string())),
         };
         Ok(ServerConfig {
             host: self.host.clone(),
@@ -119,10 +136,15 @@ impl Config {
         }
     }
 
-    pub fn load(path: &Path) -> Result<(Config, PathBuf), String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let cfg: Config = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    pub fn load(path: &Path) -> Result<(Config, PathBuf), ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
+            path: path.to_path_buf(),
+            error: e,
+        })?;
+        let cfg: Config = toml::from_str(&text).map_err(|e| ConfigError::Parse {
+            path: path.to_path_buf(),
+            error: e,
+        })?;
         let base = path
             .parent()
             .map(Path::to_path_buf)

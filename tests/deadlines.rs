@@ -140,14 +140,14 @@ async fn wm_d_vii_5_notice_guaranteed_then_discretionary_extensions_and_the_cap(
     assert!(asked.3.contains("GRANT EXTENSION FRANCE"), "{}", asked.3);
     let e = env();
     let grant = GmCommand::GrantExtension("FRANCE".into());
-    let done = admin::console_command(&pool, &e, "wm7", &grant, second - DAY)
+    let done = games::console_command(&pool, &e, "wm7", &grant, second - DAY)
         .await
         .expect("grant");
     assert!(done.ok, "{done:?}");
     let third = deadline(&pool).await;
     assert_eq!(third, second + 3 * DAY);
     // Nothing waits any more.
-    let again = admin::console_command(&pool, &e, "wm7", &grant, second - DAY)
+    let again = games::console_command(&pool, &e, "wm7", &grant, second - DAY)
         .await
         .expect("grant");
     assert!(
@@ -167,7 +167,7 @@ async fn wm_d_vii_5_notice_guaranteed_then_discretionary_extensions_and_the_cap(
     let ack = mail(&pool, &secrets, 1, 6, "EXTEND 1 DAY", third - DAY).await;
     assert!(ack.contains("asked of the GM"), "{ack}");
     let refuse = GmCommand::RefuseExtension("ENGLAND".into());
-    let done = admin::console_command(&pool, &e, "wm7", &refuse, third)
+    let done = games::console_command(&pool, &e, "wm7", &refuse, third)
         .await
         .expect("refuse");
     assert!(done.ok, "{done:?}");
@@ -190,7 +190,7 @@ async fn wm_d_vii_5_notice_guaranteed_then_discretionary_extensions_and_the_cap(
     assert_eq!((days("FRANCE"), days("ENGLAND")), (5, 1));
     drop(c);
     // The ledger, in STATUS.
-    let status = admin::console_command(&pool, &e, "wm7", &GmCommand::Status, third)
+    let status = games::console_command(&pool, &e, "wm7", &GmCommand::Status, third)
         .await
         .expect("status");
     assert!(
@@ -338,7 +338,7 @@ async fn wm_d_vii_5_a_holiday_extension_must_be_granted_and_is_not_charged() {
         &day1[..10]
     ))
     .expect("read");
-    let done = admin::console_command(&pool, &e, "wm7", &cmd, T0 + 60)
+    let done = games::console_command(&pool, &e, "wm7", &cmd, T0 + 60)
         .await
         .expect("holiday");
     assert!(done.ok, "{done:?}");
@@ -599,7 +599,7 @@ async fn every_nmr_late_set_extension_and_replacement_feeds_the_reliability_reco
         permanent: true,
     };
     assert!(
-        admin::console_command(&pool, &e, "wm7", &replace, T0 + 2 * HOUR)
+        games::console_command(&pool, &e, "wm7", &replace, T0 + 2 * HOUR)
             .await
             .expect("replace")
             .ok
@@ -839,7 +839,7 @@ async fn wm_d_iii_1_a_players_own_abbreviations_are_used_published_and_may_be_ve
         power: "FRANCE".into(),
         entries: vec!["bg".into()],
     };
-    let done = admin::console_command(&pool, &e, "wm7", &veto, T0 + 2 * HOUR)
+    let done = games::console_command(&pool, &e, "wm7", &veto, T0 + 2 * HOUR)
         .await
         .expect("veto");
     assert!(done.ok, "{done:?}");
@@ -869,7 +869,7 @@ async fn wm_d_iii_1_a_players_own_abbreviations_are_used_published_and_may_be_ve
         permanent: true,
     };
     assert!(
-        admin::console_command(&pool, &e, "wm7", &replace, spring + HOUR)
+        games::console_command(&pool, &e, "wm7", &replace, spring + HOUR)
             .await
             .expect("replace")
             .ok
@@ -1089,7 +1089,7 @@ async fn wm_d_vii_6_b_an_nmr_holds_the_phase_closed_to_all_but_the_replacement()
             spring,
             "{late}: the published deadline stands"
         );
-        let status = admin::console_command(&pool, &e, "wm7", &GmCommand::Status, spring + 60)
+        let status = games::console_command(&pool, &e, "wm7", &GmCommand::Status, spring + 60)
             .await
             .expect("status");
         assert!(
@@ -1129,7 +1129,7 @@ async fn wm_d_vii_6_b_an_nmr_holds_the_phase_closed_to_all_but_the_replacement()
         };
         let at = spring + DAY + HOUR;
         assert!(
-            admin::console_command(&pool, &e, "wm7", &replace, at)
+            games::console_command(&pool, &e, "wm7", &replace, at)
                 .await
                 .expect("replace")
                 .ok
@@ -1201,7 +1201,7 @@ async fn wm_d_vii_6_b_a_mail_without_orders_is_still_an_nmr() {
         T0 + HOUR,
     )
     .await;
-    let status = admin::console_command(&pool, &e, "wm7", &GmCommand::Status, T0 + 2 * HOUR)
+    let status = games::console_command(&pool, &e, "wm7", &GmCommand::Status, T0 + 2 * HOUR)
         .await
         .expect("status");
     assert!(status.answer.contains("TURKEY none"), "{status:?}");
@@ -1226,7 +1226,7 @@ async fn wm_d_vii_6_b_a_preview_shows_the_hold_and_the_results_without_it() {
         mail(&pool, &secrets, i, 1 + i as u32, orders, T0 + HOUR).await;
     }
     let spring = deadline(&pool).await;
-    let done = admin::console_command(&pool, &e, "wm7", &GmCommand::Preview, spring - HOUR)
+    let done = games::console_command(&pool, &e, "wm7", &GmCommand::Preview, spring - HOUR)
         .await
         .expect("preview");
     assert!(done.ok, "{done:?}");

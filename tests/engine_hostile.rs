@@ -1046,7 +1046,7 @@ async fn batch(pool: &SqlitePool, mails: &[(u32, &[u8])]) -> engine::BatchRun {
             ),
         })
         .collect();
-    engine::process_batch(pool, &env(), &queued, T0 + 60)
+    games::process_batch(pool, &env(), &queued, T0 + 60)
         .await
         .expect("the batch commits")
 }
@@ -1123,7 +1123,7 @@ async fn a_message_that_fails_in_a_batch_leaves_nothing_and_the_ones_before_it_c
         arrived: None,
     };
     assert!(
-        engine::process_message(&pool, &env(), &inc, &engine::read(&france), T0 + 61)
+        games::process_message(&pool, &env(), &inc, &engine::read(&france), T0 + 61)
             .await
             .is_err()
     );

@@ -270,7 +270,7 @@ async fn games_end_by_their_final_year_and_by_maharajiad_x_1_over_the_mail_stack
                 option: option.into(),
                 value: value.into(),
             };
-            let done = admin::console_command(&pool, &env, game, &set, T0 + 1)
+            let done = games::console_command(&pool, &env, game, &set, T0 + 1)
                 .await
                 .expect("set");
             assert!(done.ok, "{done:?}");

@@ -233,7 +233,7 @@ async fn a_paused_game_is_not_adjudicated_and_resumes_with_the_time_left() {
     let e = env();
     let before = deadline(&pool).await;
     let paused_at = before - 6 * 3600;
-    let done = admin::console_command(&pool, &e, "wm1", &GmCommand::Pause, paused_at)
+    let done = games::console_command(&pool, &e, "wm1", &GmCommand::Pause, paused_at)
         .await
         .expect("pause");
     assert!(done.ok, "{done:?}");
@@ -244,12 +244,12 @@ async fn a_paused_game_is_not_adjudicated_and_resumes_with_the_time_left() {
             .expect("tick"),
         0
     );
-    let again = admin::console_command(&pool, &e, "wm1", &GmCommand::Pause, before)
+    let again = games::console_command(&pool, &e, "wm1", &GmCommand::Pause, before)
         .await
         .expect("pause");
     assert!(!again.ok && again.answer.contains("already paused"));
     let resumed_at = before + 5 * DAY;
-    let done = admin::console_command(&pool, &e, "wm1", &GmCommand::Resume, resumed_at)
+    let done = games::console_command(&pool, &e, "wm1", &GmCommand::Resume, resumed_at)
         .await
         .expect("resume");
     assert!(done.ok, "{done:?}");
@@ -448,7 +448,7 @@ async fn the_game_ends_when_its_final_year_has_been_played() {
         option: "final_year".into(),
         value: "1901".into(),
     };
-    let done = admin::console_command(&pool, &e, "wm1", &set, T0 + 60)
+    let done = games::console_command(&pool, &e, "wm1", &set, T0 + 60)
         .await
         .expect("set");
     assert!(done.ok, "{done:?}");
@@ -1036,20 +1036,20 @@ async fn a_running_wm_game_keeps_its_minimum_turn_lengths() {
         value: value.into(),
     };
     let e = env();
-    let short = admin::console_command(&pool, &e, "wm5", &set("2"), T0 + 60)
+    let short = games::console_command(&pool, &e, "wm5", &set("2"), T0 + 60)
         .await
         .expect("set");
     assert!(
         !short.ok && short.answer.contains("WM D.VII(4)(a)"),
         "{short:?}"
     );
-    let long = admin::console_command(&pool, &e, "wm5", &set("4"), T0 + 60)
+    let long = games::console_command(&pool, &e, "wm5", &set("4"), T0 + 60)
         .await
         .expect("set");
     assert!(long.ok, "{long:?}");
     // Nor a deadline sooner than the minimum turn after the phase began.
     let soon = GmCommand::Deadline(T0 + 2 * DAY);
-    let done = admin::console_command(&pool, &e, "wm5", &soon, T0 + 60)
+    let done = games::console_command(&pool, &e, "wm5", &soon, T0 + 60)
         .await
         .expect("deadline");
     assert!(
@@ -1057,7 +1057,7 @@ async fn a_running_wm_game_keeps_its_minimum_turn_lengths() {
         "{done:?}"
     );
     let later = GmCommand::Deadline(T0 + 3 * DAY + 60);
-    let done = admin::console_command(&pool, &e, "wm5", &later, T0 + 60)
+    let done = games::console_command(&pool, &e, "wm5", &later, T0 + 60)
         .await
         .expect("deadline");
     assert!(done.ok, "{done:?}");
@@ -1254,7 +1254,7 @@ async fn a_stalemate_ends_the_game_unless_everyone_votes_to_continue() {
             value: "1".into(),
         };
         assert!(
-            admin::console_command(&pool, &e, "wm1", &set, T0 + 1)
+            games::console_command(&pool, &e, "wm1", &set, T0 + 1)
                 .await
                 .expect("set")
                 .ok
@@ -1467,7 +1467,7 @@ async fn a_house_rule_changes_only_when_the_gm_and_every_player_agree() {
         option: "submissions".into(),
         value: "merge_per_unit".into(),
     };
-    let refused = admin::console_command(&pool, &e, "wm6", &set, T0 + 60)
+    let refused = games::console_command(&pool, &e, "wm6", &set, T0 + 60)
         .await
         .expect("set");
     assert!(
@@ -1476,7 +1476,7 @@ async fn a_house_rule_changes_only_when_the_gm_and_every_player_agree() {
     );
     // Nor by vote, what the tournament rules fix.
     let fixed = GmCommand::Agree("RULE FINAL_YEAR 1910".into());
-    let refused = admin::console_command(&pool, &e, "wm6", &fixed, T0 + 60)
+    let refused = games::console_command(&pool, &e, "wm6", &fixed, T0 + 60)
         .await
         .expect("agree");
     assert!(
@@ -1512,7 +1512,7 @@ async fn a_house_rule_changes_only_when_the_gm_and_every_player_agree() {
     );
     // The GM agrees, and every player votes again: it passes, and holds from the next phase.
     let agree = GmCommand::Agree("RULE SUBMISSIONS MERGE_PER_UNIT".into());
-    let done = admin::console_command(&pool, &e, "wm6", &agree, spring + 60)
+    let done = games::console_command(&pool, &e, "wm6", &agree, spring + 60)
         .await
         .expect("agree");
     assert!(done.ok && done.answer.contains("WM IX(5)"), "{done:?}");
@@ -1553,7 +1553,7 @@ async fn the_gm_declares_a_draw_with_two_days_notice() {
     let (pool, _, _) = with_masters("declare").await;
     let e = env();
     let declare = GmCommand::DeclareDraw;
-    let refused = admin::console_command(&pool, &e, "wm1", &declare, T0 + 1)
+    let refused = games::console_command(&pool, &e, "wm1", &declare, T0 + 1)
         .await
         .expect("declare");
     assert!(
@@ -1565,12 +1565,12 @@ async fn the_gm_declares_a_draw_with_two_days_notice() {
         value: "1".into(),
     };
     assert!(
-        admin::console_command(&pool, &e, "wm1", &set, T0 + 2)
+        games::console_command(&pool, &e, "wm1", &set, T0 + 2)
             .await
             .expect("set")
             .ok
     );
-    let too_early = admin::console_command(&pool, &e, "wm1", &declare, T0 + 3)
+    let too_early = games::console_command(&pool, &e, "wm1", &declare, T0 + 3)
         .await
         .expect("declare");
     assert!(
@@ -1585,11 +1585,11 @@ async fn the_gm_declares_a_draw_with_two_days_notice() {
     let (phase, _) = open_board(&pool, "wm1").await;
     assert_eq!(phase, "S1903M");
     let now = deadline(&pool).await - 2 * DAY;
-    let done = admin::console_command(&pool, &e, "wm1", &declare, now)
+    let done = games::console_command(&pool, &e, "wm1", &declare, now)
         .await
         .expect("declare");
     assert!(done.ok, "{done:?}");
-    let again = admin::console_command(&pool, &e, "wm1", &declare, now + 1)
+    let again = games::console_command(&pool, &e, "wm1", &declare, now + 1)
         .await
         .expect("declare");
     assert!(!again.ok && again.answer.contains("already"), "{again:?}");

@@ -899,7 +899,7 @@ async fn a_board_rolled_back_after_its_end_is_no_longer_scored() {
     assert_eq!((table.finished, table.games), (1, 1), "the draw ended it");
     assert!(store::game_ended(&mut c, game).await.expect("q").is_some());
     drop(c);
-    let done = engine::admin::console_command_as(
+    let done = games::console_command_as(
         &pool,
         &env(),
         game,

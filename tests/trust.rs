@@ -7,7 +7,7 @@ mod fixtures;
 use fixtures::*;
 
 use chancery::commands::GmCommand;
-use chancery::engine::{Processed, admin};
+use chancery::engine::Processed;
 use chancery::games;
 use chancery::policy::DAY;
 use chancery::store;
@@ -60,7 +60,7 @@ async fn a_rolled_back_phase_is_mailed_again_wm_d_viii_1() {
     let spring = current(&pool).await.deadline;
     assert_eq!(games::tick(&pool, &e, spring).await.expect("tick"), 1);
     let rollback = GmCommand::Rollback("S1901M".into());
-    let done = admin::console_command_as(&pool, &e, "wm1", &rollback, true, spring + 3600)
+    let done = games::console_command_as(&pool, &e, "wm1", &rollback, true, spring + 3600)
         .await
         .expect("rollback");
     assert!(done.ok, "{done:?}");
@@ -143,7 +143,7 @@ async fn status_names_nobody_who_asked_for_an_extension_wm_d_vii_5() {
     assert!(!status[0].1.contains("FRANCE"), "{}", status[0].1);
     assert!(!status[0].1.contains("extension"), "{}", status[0].1);
     // The masters still see it.
-    let done = admin::console_command(&pool, &env(), "wm1", &GmCommand::Status, now)
+    let done = games::console_command(&pool, &env(), "wm1", &GmCommand::Status, now)
         .await
         .expect("status");
     assert!(
@@ -168,7 +168,7 @@ async fn announcements_in_one_second_all_reach_every_player_wm_d_vii_4_b() {
         GmCommand::Extend(DAY),
         GmCommand::Extend(2 * DAY),
     ] {
-        let done = admin::console_command(&pool, &e, "wm1", &cmd, now)
+        let done = games::console_command(&pool, &e, "wm1", &cmd, now)
             .await
             .expect("command");
         assert!(done.ok, "{cmd:?}: {done:?}");
@@ -199,7 +199,7 @@ async fn a_player_replaced_back_and_forth_gets_each_welcome() {
         permanent: true,
     };
     for to in ["sub@example.test", "other@example.test", "sub@example.test"] {
-        let done = admin::console_command(&pool, &e, "wm1", &replace(to), now)
+        let done = games::console_command(&pool, &e, "wm1", &replace(to), now)
             .await
             .expect("replace");
         assert!(done.ok, "{done:?}");

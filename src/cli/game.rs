@@ -473,7 +473,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 ..
             } => {
                 let cmd = GmCommand::Rollback(phase.to_ascii_uppercase());
-                let done = admin::console_command_as(
+                let done = chancery::games::console_command_as(
                     &pool,
                     &engine::env(&pool, &cfg, now).await?,
                     id,
@@ -586,7 +586,8 @@ async fn console(
     now: i64,
 ) -> anyhow::Result<()> {
     let done =
-        admin::console_command(pool, &engine::env(pool, cfg, now).await?, id, cmd, now).await?;
+        chancery::games::console_command(pool, &engine::env(pool, cfg, now).await?, id, cmd, now)
+            .await?;
     if done.ok {
         outln!("{}: {}", cmd.canonical(), done.answer)?;
         Ok(())

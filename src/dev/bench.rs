@@ -2,6 +2,7 @@
 //! loopback, a real SQLite file): confirmation-receipt latency, order-mail ingestion throughput,
 //! and a deadline storm. Timing is the point here, so this is a command, not a test.
 
+use super::DevError;
 use crate::config::Config;
 use crate::dev::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
 use crate::engine::{self, Env};
@@ -25,9 +26,9 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[idx.min(sorted.len() - 1)]
 }
 
-async fn new_game(pool: &sqlx::SqlitePool, id: &str, start: Ts) -> Result<(), String> {
-    let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
-    let rules = serde_json::to_string(&Rules::default()).map_err(|e| e.to_string())?;
+async fn new_game(pool: &sqlx::SqlitePool, id: &str, start: Ts) -> Result<(), DevError> {
+    let mut c = pool.acquire().await?;
+    let rules = serde_json::to_string(&Rules::default())?;
     store::create_game(
         &mut c,
         id,
@@ -37,8 +38,7 @@ async fn new_game(pool: &sqlx::SqlitePool, id: &str, start: Ts) -> Result<(), St
         "confirm@example.test",
         start,
     )
-    .await
-    .map_err(|e| e.to_string())?;
+    .await?;
     for (i, p) in POWERS.iter().enumerate() {
         store::add_player(
             &mut c,
@@ -52,13 +52,10 @@ async fn new_game(pool: &sqlx::SqlitePool, id: &str, start: Ts) -> Result<(), St
                 extension_days_used: 0,
             },
         )
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
     }
     drop(c);
-    engine::start_game(pool, id, start)
-        .await
-        .map_err(|e| e.to_string())?;
+    engine::start_game(pool, id, start).await?;
     Ok(())
 }
 
@@ -79,7 +76,7 @@ pub struct Options {
 }
 
 /// The storm's games, each with seven players' orders standing and its deadline passed.
-async fn storm_games(pool: &sqlx::SqlitePool, games: usize, t0: Ts) -> Result<(), String> {
+async fn storm_games(pool: &sqlx::SqlitePool, games: usize, t0: Ts) -> Result<(), DevError> {
     let opening = [
         ["A VIE - GAL", "A BUD - SER", "F TRI - ALB", ""],
         ["F LON - NTH", "F EDI - NWG", "A LVP - YOR", ""],
@@ -97,7 +94,7 @@ async fn storm_games(pool: &sqlx::SqlitePool, games: usize, t0: Ts) -> Result<()
     for g in 0..games {
         let id = format!("g{g}");
         new_game(pool, &id, t0).await?;
-        let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
+        let mut c = pool.acquire().await?;
         for (i, p) in POWERS.iter().enumerate() {
             let orders: Vec<engine::StandingOrder> = opening[i]
                 .iter()
@@ -107,9 +104,7 @@ async fn storm_games(pool: &sqlx::SqlitePool, games: usize, t0: Ts) -> Result<()
                     written: o.to_string(),
                 })
                 .collect();
-            store::set_standing_orders(&mut c, &id, "S1901M", p, &orders, true, t0)
-                .await
-                .map_err(|e| e.to_string())?;
+            store::set_standing_orders(&mut c, &id, "S1901M", p, &orders, true, t0).await?;
         }
     }
     Ok(())
@@ -118,9 +113,9 @@ async fn storm_games(pool: &sqlx::SqlitePool, games: usize, t0: Ts) -> Result<()
 /// `games` games with one deadline: adjudicated, stored, and their results enqueued; then, with
 /// a mail stack, sent through the outbox as `chancery serve` sends them, and the mail server's
 /// own rate measured beside it.
-async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result<(), String> {
+async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result<(), DevError> {
     let db = dir.join("storm.sqlite");
-    let pool = store::open(&db).await.map_err(|e| e.to_string())?;
+    let pool = store::open(&db).await?;
     let t0: Ts = 1_795_000_000;
     storm_games(&pool, opts.games, t0).await?;
     let env = Env {
@@ -130,23 +125,16 @@ async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result
         confirm_from: "confirm@example.test".into(),
         ..Env::default()
     };
-    let env = engine::keyed(&pool, env, t0)
-        .await
-        .map_err(|e| e.to_string())?;
+    let env = engine::keyed(&pool, env, t0).await?;
     let start = Instant::now();
-    let n = crate::games::tick(&pool, &env, t0 + 3 * DAY + 1)
-        .await
-        .map_err(|e| e.to_string())?;
+    let n = crate::games::tick(&pool, &env, t0 + 3 * DAY + 1).await?;
     let took = start.elapsed();
-    let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
-    let (pending, _, _) = store::outbox_counts(&mut c)
-        .await
-        .map_err(|e| e.to_string())?;
+    let mut c = pool.acquire().await?;
+    let (pending, _, _) = store::outbox_counts(&mut c).await?;
     let size: i64 =
         sqlx::query_scalar("SELECT CAST(coalesce(avg(length(body)), 0) AS INTEGER) FROM outbox")
             .fetch_one(&mut *c)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
     drop(c);
     pool.close().await;
     println!(
@@ -241,7 +229,7 @@ impl Delivery<'_> {
         &self,
         stack: &LocalStack,
         deadline: Instant,
-    ) -> Result<(Duration, Duration), String> {
+    ) -> Result<(Duration, Duration), DevError> {
         let cfg = self.config(stack);
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let base = self.dir.to_path_buf();
@@ -255,7 +243,7 @@ impl Delivery<'_> {
             )
             .await
         });
-        let pool = store::open(self.db).await.map_err(|e| e.to_string())?;
+        let pool = store::open(self.db).await?;
         let accepted = wait_for(deadline, async || {
             let mut c = pool.acquire().await.ok()?;
             let (pending, _, _) = store::outbox_counts(&mut c).await.ok()?;
@@ -294,13 +282,15 @@ impl Delivery<'_> {
 async fn wait_for(
     from: Instant,
     mut done: impl AsyncFnMut() -> Option<bool>,
-) -> Result<Duration, String> {
+) -> Result<Duration, DevError> {
     loop {
         if done().await == Some(true) {
             return Ok(from.elapsed());
         }
         if from.elapsed() > Duration::from_secs(1800) {
-            return Err("the storm's mail was not delivered in 30 minutes".into());
+            return Err(DevError::Stack(
+                "the storm's mail was not delivered in 30 minutes".into(),
+            ));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -332,11 +322,11 @@ async fn inbox_count(imap_port: u16, user: &str) -> u64 {
 }
 
 /// Run the benches. `root` is the repository (for `scripts/mailstack`).
-pub async fn run(root: &Path, opts: &Options) -> Result<(), String> {
+pub async fn run(root: &Path, opts: &Options) -> Result<(), DevError> {
     crate::transport::init_crypto();
     let dir = std::env::temp_dir().join(format!("chb-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&dir)?;
     if opts.receipts == 0 && opts.ingest == 0 && !opts.send {
         // The storm alone: no mail stack needed.
         let result = storm(&dir, opts, None).await;
@@ -352,7 +342,7 @@ pub async fn run(root: &Path, opts: &Options) -> Result<(), String> {
     let mut result = Ok(());
     if opts.games > 0 {
         let storm_dir = dir.join("storm");
-        std::fs::create_dir_all(&storm_dir).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&storm_dir)?;
         result = storm(&storm_dir, opts, opts.send.then_some(&stack)).await;
     }
     if result.is_ok() && (opts.receipts > 0 || opts.ingest > 0) {
@@ -368,12 +358,12 @@ async fn mail_benches(
     stack: &LocalStack,
     receipts: usize,
     ingest: usize,
-) -> Result<(), String> {
+) -> Result<(), DevError> {
     let (smtp_port, imap_port) = (stack.smtp_port(), stack.imap_port());
     let db = dir.join("chancery.sqlite");
     let now = chrono::Utc::now().timestamp();
     {
-        let pool = store::open(&db).await.map_err(|e| e.to_string())?;
+        let pool = store::open(&db).await?;
         new_game(&pool, "b1", now).await?;
         pool.close().await;
     }
@@ -397,7 +387,7 @@ async fn mail_benches(
             ..Default::default()
         },
     };
-    let sender = Sender::new(&imap(smtp_port, "")).map_err(|e| e.to_string())?;
+    let sender = Sender::new(&imap(smtp_port, ""))?;
     let mail = |i: usize, to: &str, tag: &str| OutMail {
         from: format!("player{}@example.test", i % 7 + 1),
         to: vec![to.to_string()],
@@ -416,32 +406,22 @@ async fn mail_benches(
     // and the clock runs from its start until every one is processed (fetched, read, checked,
     // stored, acknowledgement enqueued, ledger committed, flagged).
     for i in 0..ingest {
-        sender
-            .send(&mail(i, "gm@example.test", "i"))
-            .await
-            .map_err(|e| e.to_string())?;
+        sender.send(&mail(i, "gm@example.test", "i")).await?;
     }
     {
-        let mut gm = Mailbox::connect(&imap(imap_port, "gm@example.test"), "INBOX")
-            .await
-            .map_err(|e| e.to_string())?;
+        let mut gm = Mailbox::connect(&imap(imap_port, "gm@example.test"), "INBOX").await?;
         let waiting = Instant::now();
-        while gm
-            .fetch_after(0, usize::MAX)
-            .await
-            .map_err(|e| e.to_string())?
-            .messages
-            .len()
-            < ingest
-        {
+        while gm.fetch_after(0, usize::MAX).await?.messages.len() < ingest {
             if waiting.elapsed() > Duration::from_secs(120) {
-                return Err("the order mails were not all delivered".into());
+                return Err(DevError::Stack(
+                    "the order mails were not all delivered".into(),
+                ));
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
         gm.logout().await;
     }
-    let pool = store::open(&db).await.map_err(|e| e.to_string())?;
+    let pool = store::open(&db).await?;
     let ingest_start = Instant::now();
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let server = {
@@ -458,16 +438,15 @@ async fn mail_benches(
         })
     };
     let count = |pool: sqlx::SqlitePool| async move {
-        let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
+        let mut c = pool.acquire().await?;
         let r: i64 = sqlx::query_scalar("SELECT count(*) FROM ledger WHERE mailbox = 'gm'")
             .fetch_one(&mut *c)
-            .await
-            .map_err(|e| e.to_string())?;
-        Ok::<i64, String>(r)
+            .await?;
+        Ok::<i64, DevError>(r)
     };
     while count(pool.clone()).await? < ingest as i64 {
         if ingest_start.elapsed() > Duration::from_secs(300) {
-            return Err("ingestion did not finish in 300 s".into());
+            return Err(DevError::Stack("ingestion did not finish in 300 s".into()));
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
@@ -510,11 +489,13 @@ async fn mail_benches(
 }
 
 /// Wait until the stack's mail server has handed every copy to the mailboxes.
-async fn queue_emptied(stack: &LocalStack) -> Result<(), String> {
+async fn queue_emptied(stack: &LocalStack) -> Result<(), DevError> {
     let waiting = Instant::now();
     while !stack.queue_empty() {
         if waiting.elapsed() > Duration::from_secs(600) {
-            return Err("the mail server's queue was not empty after 600 s".into());
+            return Err(DevError::Stack(
+                "the mail server's queue was not empty after 600 s".into(),
+            ));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -522,18 +503,18 @@ async fn queue_emptied(stack: &LocalStack) -> Result<(), String> {
 }
 
 /// Wait until the outbox has sent everything (the ingestion's acknowledgements).
-async fn drain_outbox(pool: &sqlx::SqlitePool) -> Result<(), String> {
+async fn drain_outbox(pool: &sqlx::SqlitePool) -> Result<(), DevError> {
     let waiting = Instant::now();
     loop {
-        let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
-        let (pending, _, _) = store::outbox_counts(&mut c)
-            .await
-            .map_err(|e| e.to_string())?;
+        let mut c = pool.acquire().await?;
+        let (pending, _, _) = store::outbox_counts(&mut c).await?;
         if pending == 0 {
             return Ok(());
         }
         if waiting.elapsed() > Duration::from_secs(600) {
-            return Err(format!("{pending} mails still unsent after 600 s"));
+            return Err(DevError::Stack(format!(
+                "{pending} mails still unsent after 600 s"
+            )));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -545,27 +526,21 @@ async fn read_past_delivered(
     pool: &sqlx::SqlitePool,
     imap_port: u16,
     address: &str,
-) -> Result<(Mailbox, u32), String> {
+) -> Result<(Mailbox, u32), DevError> {
     let sent: i64 = {
-        let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
+        let mut c = pool.acquire().await?;
         sqlx::query_scalar(
             "SELECT count(*) FROM outbox WHERE to_address = $1 AND sent_at IS NOT NULL",
         )
         .bind(address)
         .fetch_one(&mut *c)
-        .await
-        .map_err(|e| e.to_string())?
+        .await?
     };
-    let mut mb = Mailbox::connect(&imap(imap_port, address), "INBOX")
-        .await
-        .map_err(|e| e.to_string())?;
+    let mut mb = Mailbox::connect(&imap(imap_port, address), "INBOX").await?;
     let (mut last, mut delivered) = (0, 0);
     let waiting = Instant::now();
     loop {
-        let read = mb
-            .fetch_after(last, 1000)
-            .await
-            .map_err(|e| e.to_string())?;
+        let read = mb.fetch_after(last, 1000).await?;
         delivered += read.messages.len() as i64;
         last = read.messages.iter().map(|f| f.uid).fold(last, u32::max);
         if read.more {
@@ -575,9 +550,9 @@ async fn read_past_delivered(
             return Ok((mb, last));
         }
         if waiting.elapsed() > Duration::from_secs(600) {
-            return Err(format!(
+            return Err(DevError::Stack(format!(
                 "{delivered} of {sent} mails to {address} delivered after 600 s"
-            ));
+            )));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -592,7 +567,7 @@ async fn time_receipts(
     mail: impl Fn(usize) -> OutMail,
     readers: &mut [(Mailbox, u32)],
     receipts: usize,
-) -> Result<Vec<f64>, String> {
+) -> Result<Vec<f64>, DevError> {
     let started = Instant::now();
     let late = || started.elapsed() > Duration::from_secs(300);
     let sent_at: RefCell<HashMap<String, Instant>> = RefCell::default();
@@ -603,24 +578,23 @@ async fn time_receipts(
                 tokio::time::sleep(Duration::from_millis(1)).await;
             }
             let m = mail(i);
-            sender.send(&m).await.map_err(|e| e.to_string())?;
+            sender.send(&m).await?;
             sent_at.borrow_mut().insert(m.message_id, Instant::now());
         }
-        Ok::<(), String>(())
+        Ok::<(), DevError>(())
     };
     let watch = async {
         while latencies.borrow().len() < receipts {
             if late() {
                 let n = latencies.borrow().len();
-                return Err(format!("only {n} of {receipts} receipts arrived in 300 s"));
+                return Err(DevError::Stack(format!(
+                    "only {n} of {receipts} receipts arrived in 300 s"
+                )));
             }
             let reads = readers.iter_mut().map(|(mb, last)| async move {
-                let got = mb
-                    .fetch_after(*last, 1000)
-                    .await
-                    .map_err(|e| e.to_string())?;
+                let got = mb.fetch_after(*last, 1000).await?;
                 *last = got.messages.iter().map(|f| f.uid).fold(*last, u32::max);
-                Ok::<_, String>(got.messages)
+                Ok::<_, DevError>(got.messages)
             });
             for got in futures::future::join_all(reads).await {
                 for f in got? {

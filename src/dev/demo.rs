@@ -4,6 +4,7 @@
 //! acknowledgements, adjudication, results. `--variant maharajah` plays 1501 on the Maharajah
 //! map under the Maharajiad rules instead. Everything it starts, it stops.
 
+use super::DevError;
 use crate::config::Config;
 use crate::dev::localstack::{LocalStack, POWERS, imap_config as imap, server_config as server};
 use crate::engine;
@@ -28,7 +29,7 @@ struct Script {
     phases: Vec<(&'static str, [&'static [&'static str]; 7])>,
 }
 
-fn script(variant: &str) -> Result<Script, String> {
+fn script(variant: &str) -> Result<Script, DevError> {
     match variant {
         "standard" => Ok(Script {
             variant: "standard",
@@ -77,7 +78,7 @@ fn script(variant: &str) -> Result<Script, String> {
             ],
         }),
         "maharajah" => {
-            let mut rules = Rules::preset("maharajiad").map_err(|e| e.to_string())?;
+            let mut rules = Rules::preset("maharajiad")?;
             // A short game: 1501 is its final year.
             rules.final_year = Some(1501);
             Ok(Script {
@@ -122,7 +123,9 @@ fn script(variant: &str) -> Result<Script, String> {
                 ],
             })
         }
-        v => Err(format!("no demo for variant '{v}' (standard, maharajah)")),
+        v => Err(DevError::Stack(format!(
+            "no demo for variant '{v}' (standard, maharajah)"
+        ))),
     }
 }
 
@@ -165,7 +168,7 @@ async fn wait_mail(
     needle: &str,
     n: usize,
     limit: Duration,
-) -> Result<Vec<(String, String)>, String> {
+) -> Result<Vec<(String, String)>, DevError> {
     let start = Instant::now();
     loop {
         let hits: Vec<(String, String)> = subjects(port, user)
@@ -177,20 +180,22 @@ async fn wait_mail(
             return Ok(hits);
         }
         if start.elapsed() > limit {
-            return Err(format!("{user} got no mail about '{needle}' in {limit:?}"));
+            return Err(DevError::Stack(format!(
+                "{user} got no mail about '{needle}' in {limit:?}"
+            )));
         }
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
 }
 
 /// Run the demo. `root` is the repository (for `scripts/mailstack`).
-pub async fn run(root: &Path, variant: &str) -> Result<(), String> {
+pub async fn run(root: &Path, variant: &str) -> Result<(), DevError> {
     let script = script(variant)?;
     let powers = script.powers;
     crate::transport::init_crypto();
     let dir = std::env::temp_dir().join(format!("chd-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&dir)?;
     let base: u16 = 31000;
     say(&format!(
         "== Starting a mail stack (Dovecot + Postfix) on loopback, ports {base}+ ..."
@@ -220,20 +225,19 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), String> {
         limits: Default::default(),
     };
     {
-        let pool = store::open(&db).await.map_err(|e| e.to_string())?;
-        let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
+        let pool = store::open(&db).await?;
+        let mut c = pool.acquire().await?;
         let rules = &script.rules;
         store::create_game(
             &mut c,
             "demo",
             script.variant,
-            &serde_json::to_string(rules).map_err(|e| e.to_string())?,
+            &serde_json::to_string(rules)?,
             "gm@example.test",
             "confirm@example.test",
             start,
         )
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
         for (i, power) in powers.iter().enumerate() {
             let p = PlayerRow {
                 power: power.to_string(),
@@ -249,9 +253,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), String> {
                 i + 1,
                 script.zones[i]
             ));
-            store::add_player(&mut c, "demo", &p)
-                .await
-                .map_err(|e| e.to_string())?;
+            store::add_player(&mut c, "demo", &p).await?;
         }
         drop(c);
         let td = engine::admin::add_member(
@@ -262,20 +264,16 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), String> {
             "UTC",
             start,
         )
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
         td_secret = td.secret;
         say("   TD       td@example.test (may send command mails: subject \"demo GM\")");
         let deadline = engine::admin::start_game_and_tell(
             &pool,
-            &engine::env(&pool, &cfg, start)
-                .await
-                .map_err(|e| e.to_string())?,
+            &engine::env(&pool, &cfg, start).await?,
             "demo",
             start,
         )
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
         say(&format!(
             "   started; first deadline {}",
             crate::outgoing::compose::gmt(deadline)
@@ -293,7 +291,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), String> {
             service::serve_with(cfg, &dir, clock, stopped, Tasks { scheduler: true }).await
         })
     };
-    let sender = Sender::new(&imap(smtp_port, "")).map_err(|e| e.to_string())?;
+    let sender = Sender::new(&imap(smtp_port, ""))?;
     // The TD's command mail: the first deadline moves a day later (every player is told).
     say("== The TD mails a command: EXTEND 1d, STATUS (subject \"demo GM\")");
     let command = OutMail {
@@ -307,7 +305,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), String> {
         auto_submitted: "no",
         extra_headers: Vec::new(),
     };
-    sender.send(&command).await.map_err(|e| e.to_string())?;
+    sender.send(&command).await?;
     let reply = wait_mail(
         imap_port,
         "td@example.test",
@@ -349,7 +347,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), String> {
                 auto_submitted: "no",
                 extra_headers: Vec::new(),
             };
-            sender.send(&mail).await.map_err(|e| e.to_string())?;
+            sender.send(&mail).await?;
             say(&format!("   {:8} {}", powers[i], lines.join("; ")));
         }
         let fr = wait_mail(
@@ -394,25 +392,19 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), String> {
             }
         }
     }
-    let pool = store::open(&db).await.map_err(|e| e.to_string())?;
-    let mut c = pool.acquire().await.map_err(|e| e.to_string())?;
+    let pool = store::open(&db).await?;
+    let mut c = pool.acquire().await?;
     // Let the outbox finish sending (the final mails go to everyone), for up to 20 s.
-    let mut counts = store::outbox_counts(&mut c)
-        .await
-        .map_err(|e| e.to_string())?;
+    let mut counts = store::outbox_counts(&mut c).await?;
     for _ in 0..40 {
         if counts.0 == 0 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(500)).await;
-        counts = store::outbox_counts(&mut c)
-            .await
-            .map_err(|e| e.to_string())?;
+        counts = store::outbox_counts(&mut c).await?;
     }
     let (pending, sent, failed) = counts;
-    let current = store::current_phase(&mut c, "demo")
-        .await
-        .map_err(|e| e.to_string())?;
+    let current = store::current_phase(&mut c, "demo").await?;
     say(&format!(
         "== Done: the game is at {}; {sent} mails sent, {pending} pending, {failed} failed.",
         current.map(|p| p.phase).unwrap_or_else(|| "its end".into())

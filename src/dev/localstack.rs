@@ -1,6 +1,7 @@
 //! A private mail stack on loopback (`scripts/mailstack`) for `chancery demo` and
 //! `chancery bench`: started on a port base, stopped when dropped.
 
+use super::DevError;
 use crate::config::Server;
 use crate::transport::{ServerConfig, Tls};
 use std::path::{Path, PathBuf};
@@ -50,31 +51,31 @@ pub struct LocalStack {
 
 impl LocalStack {
     /// Start a stack in `dir` (`root` is the repository, for `scripts/mailstack`).
-    pub fn start(root: &Path, dir: &Path, base: u16) -> Result<LocalStack, String> {
+    pub fn start(root: &Path, dir: &Path, base: u16) -> Result<LocalStack, DevError> {
         let script = root.join("scripts/mailstack");
         if !script.exists() {
-            return Err(format!(
+            return Err(DevError::Stack(format!(
                 "{} not found: run this from the repository",
                 script.display()
-            ));
+            )));
         }
         let out = Command::new(&script)
             .arg("start")
             .arg(dir)
             .env("MAILSTACK_PORT_BASE", base.to_string())
             .output()
-            .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+            .map_err(|e| DevError::Stack(format!("cannot run {}: {e}", script.display())))?;
         let stack = LocalStack {
             script,
             dir: dir.to_path_buf(),
             base,
         };
         if !out.status.success() {
-            return Err(format!(
+            return Err(DevError::Stack(format!(
                 "the mail stack did not start:\n{}{}",
                 String::from_utf8_lossy(&out.stdout),
                 String::from_utf8_lossy(&out.stderr)
-            ));
+            )));
         }
         Ok(stack)
     }

@@ -3,6 +3,7 @@
 //! pipelining each envelope with DATA (RFC 2920). What Chancery's outbox reaches is judged
 //! against this, measured in the same run on the same stack.
 
+use super::DevError;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
@@ -15,7 +16,7 @@ pub async fn send(
     size: usize,
     connections: usize,
     recipients: [&str; 2],
-) -> Result<Duration, String> {
+) -> Result<Duration, DevError> {
     let connections = connections.max(1);
     let body = body(size);
     let started = Instant::now();
@@ -44,37 +45,31 @@ async fn one_connection(
     k: usize,
     body: &str,
     recipients: [&str; 2],
-) -> Result<(), String> {
+) -> Result<(), DevError> {
     let tcp = TcpStream::connect(("127.0.0.1", port))
         .await
-        .map_err(|e| format!("baseline connect: {e}"))?;
-    tcp.set_nodelay(true).map_err(|e| e.to_string())?;
+        .map_err(|e| DevError::Stack(format!("baseline connect: {e}")))?;
+    tcp.set_nodelay(true)?;
     let (r, mut w) = tcp.into_split();
     let mut r = BufReader::new(r);
     expect(&mut r, 1).await?;
-    w.write_all(b"EHLO baseline.example.test\r\n")
-        .await
-        .map_err(|e| e.to_string())?;
+    w.write_all(b"EHLO baseline.example.test\r\n").await?;
     expect(&mut r, 1).await?;
     for i in 0..n {
         let envelope = format!(
             "MAIL FROM:<bench@example.test>\r\nRCPT TO:<{}>\r\nRCPT TO:<{}>\r\nDATA\r\n",
             recipients[0], recipients[1]
         );
-        w.write_all(envelope.as_bytes())
-            .await
-            .map_err(|e| e.to_string())?;
+        w.write_all(envelope.as_bytes()).await?;
         expect(&mut r, 4).await?;
         let message = format!(
             "From: bench@example.test\r\nTo: {}\r\nSubject: baseline {k}.{i}\r\nMessage-ID: <baseline.{k}.{i}@example.test>\r\n\r\n{body}.\r\n",
             recipients[0]
         );
-        w.write_all(message.as_bytes())
-            .await
-            .map_err(|e| e.to_string())?;
+        w.write_all(message.as_bytes()).await?;
         expect(&mut r, 1).await?;
     }
-    w.write_all(b"QUIT\r\n").await.map_err(|e| e.to_string())?;
+    w.write_all(b"QUIT\r\n").await?;
     Ok(())
 }
 
@@ -82,24 +77,25 @@ async fn one_connection(
 async fn expect(
     r: &mut BufReader<tokio::net::tcp::OwnedReadHalf>,
     replies: usize,
-) -> Result<(), String> {
+) -> Result<(), DevError> {
     let mut line = String::new();
     let mut done = 0;
     while done < replies {
         line.clear();
         let read = tokio::time::timeout(Duration::from_secs(30), r.read_line(&mut line))
             .await
-            .map_err(|_| "baseline: no reply in 30 s".to_string())?
-            .map_err(|e| e.to_string())?;
+            .map_err(|_| DevError::Stack("baseline: no reply in 30 s".into()))??;
         if read == 0 {
-            return Err("baseline: the server closed the connection".into());
+            return Err(DevError::Stack(
+                "baseline: the server closed the connection".into(),
+            ));
         }
         // The last line of a reply has a space after its code.
         if line.as_bytes().get(3) == Some(&b'-') {
             continue;
         }
         if !(line.starts_with('2') || line.starts_with("354")) {
-            return Err(format!("baseline: {}", line.trim_end()));
+            return Err(DevError::Stack(format!("baseline: {}", line.trim_end())));
         }
         done += 1;
     }

@@ -27,7 +27,7 @@ pub enum AdminError {
     #[error("{0}")]
     Rules(String),
     #[error("cannot make a secret: {0}")]
-    Secret(String),
+    Secret(#[from] super::secret::SecretError),
     #[error(
         "a player's secret needs at least {MIN_SECRET_CHARS} characters (it is masked wherever the \
          player's mail is quoted, and a short one would mask ordinary words); leave it out for a \
@@ -130,7 +130,7 @@ pub async fn add_player_in(
             return Err(AdminError::ShortSecret);
         }
         Some(s) => s.to_string(),
-        None => super::secret::generate().map_err(AdminError::Secret)?,
+        None => super::secret::generate()?,
     };
     let player = PlayerRow {
         power: map.power_name(power).to_string(),
@@ -166,7 +166,7 @@ pub async fn add_member(
         address: address.to_ascii_lowercase(),
         name: String::new(),
         tz: tz.to_string(),
-        secret: super::secret::generate().map_err(AdminError::Secret)?,
+        secret: super::secret::generate()?,
     };
     store::add_member(&mut c, &g.id, &m, now).await?;
     Ok(m)
@@ -197,7 +197,7 @@ pub async fn add_observer(
         name: String::new(),
         tz: tz.to_string(),
         // Observers send no commands; the secret is never given out.
-        secret: super::secret::generate().map_err(EngineError::Refused)?,
+        secret: super::secret::generate()?,
     };
     store::add_member(&mut tx, &g.id, &m, now).await?;
     welcome_observer(&mut tx, env, &g, &m.address, &m.tz, now).await?;
@@ -209,7 +209,7 @@ pub async fn add_observer(
 /// the start mail is their first): what they will receive, and how to stop it, since they did
 /// not ask for it themselves (`OBSERVER REMOVE` with their own address, from their own mail).
 /// Returns whether it was sent.
-pub(super) async fn welcome_observer(
+pub(crate) async fn welcome_observer(
     c: &mut sqlx::SqliteConnection,
     env: &super::Env,
     g: &store::GameRow,
@@ -243,45 +243,6 @@ pub(super) async fn welcome_observer(
     };
     store::enqueue_many(c, &mails, now).await?;
     Ok(true)
-}
-
-/// A master's command at the console: done in one transaction, audited as `console`.
-pub async fn console_command(
-    pool: &SqlitePool,
-    env: &super::Env,
-    game: &str,
-    cmd: &crate::commands::GmCommand,
-    now: Ts,
-) -> super::Result<super::command::Done> {
-    console_command_as(pool, env, game, cmd, false, now).await
-}
-
-/// [`console_command`], with the TD's consent given on the command line (`--td-consent`):
-/// audited as such.
-pub async fn console_command_as(
-    pool: &SqlitePool,
-    env: &super::Env,
-    game: &str,
-    cmd: &crate::commands::GmCommand,
-    td_consent: bool,
-    now: Ts,
-) -> super::Result<super::command::Done> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    let g = store::game(&mut tx, game)
-        .await?
-        .ok_or_else(|| EngineError::NoGame(game.to_string()))?;
-    let actor = super::command::Actor {
-        who: if td_consent {
-            "console (TD consent)"
-        } else {
-            "console"
-        },
-        via: "console",
-        role: td_consent.then_some(store::Role::Td),
-    };
-    let done = super::command::execute(&mut tx, env, &g, actor, cmd, now).await?;
-    tx.commit().await?;
-    Ok(done)
 }
 
 /// Start a game: the opening board, its first deadline, the game goes active, and every
@@ -361,50 +322,65 @@ pub(super) async fn start_in(
     store::set_game_status(&mut *tx, &g.id, store::GameStatus::Active).await?;
     if let Some(env) = tell {
         let phase = board.phase.to_string();
-        let members = store::members(&mut *tx, &g.id).await?;
-        let mut readers: Vec<compose::StartReader<'_>> = players
-            .iter()
-            .map(|p| compose::StartReader {
-                address: &p.address,
-                tz: &p.tz,
-                power: &p.power,
-                role: "player",
-                secret: &p.secret,
-                takeover: None,
-                joined: false,
-            })
-            .collect();
-        readers.extend(members.iter().map(|m| compose::StartReader {
-            address: &m.address,
-            tz: &m.tz,
-            power: "",
-            role: match m.role {
-                store::Role::Gm => "GM",
-                store::Role::Td => "TD",
-                store::Role::Observer => "observer",
-            },
-            secret: if m.role.is_master() { &m.secret } else { "" },
-            takeover: None,
-            joined: false,
-        }));
-        let mut mails = Vec::new();
-        for r in &readers {
-            match compose::start(env, &g, &rules, &phase, deadline, r) {
-                Ok(m) => mails.push(m),
-                Err(e) => {
-                    let masters = super::masters_for(&mut *tx, env, Some(&g)).await?;
-                    let key = format!("start|{}", g.id);
-                    mails.extend(super::compose_failed_mails(
-                        env,
-                        Some(&g),
-                        &masters,
-                        &e,
-                        &key,
-                    ));
-                }
-            }
-        }
+        let mails = start_mails(tx, env, &g, &rules, &players, &phase, deadline).await?;
         store::enqueue_many(&mut *tx, &mails, now).await?;
     }
     Ok(deadline)
+}
+
+/// The start mails of a game: to every player (their power and secret), master (their secret)
+/// and observer, each in their own zone.
+async fn start_mails(
+    tx: &mut sqlx::SqliteConnection,
+    env: &super::Env,
+    g: &store::GameRow,
+    rules: &Rules,
+    players: &[PlayerRow],
+    phase: &str,
+    deadline: Ts,
+) -> super::Result<Vec<store::NewMail>> {
+    let members = store::members(&mut *tx, &g.id).await?;
+    let mut readers: Vec<compose::StartReader<'_>> = players
+        .iter()
+        .map(|p| compose::StartReader {
+            address: &p.address,
+            tz: &p.tz,
+            power: &p.power,
+            role: "player",
+            secret: &p.secret,
+            takeover: None,
+            joined: false,
+        })
+        .collect();
+    readers.extend(members.iter().map(|m| compose::StartReader {
+        address: &m.address,
+        tz: &m.tz,
+        power: "",
+        role: match m.role {
+            store::Role::Gm => "GM",
+            store::Role::Td => "TD",
+            store::Role::Observer => "observer",
+        },
+        secret: if m.role.is_master() { &m.secret } else { "" },
+        takeover: None,
+        joined: false,
+    }));
+    let mut mails = Vec::new();
+    for r in &readers {
+        match compose::start(env, g, rules, phase, deadline, r) {
+            Ok(m) => mails.push(m),
+            Err(e) => {
+                let masters = super::masters_for(&mut *tx, env, Some(g)).await?;
+                let key = format!("start|{}", g.id);
+                mails.extend(super::compose_failed_mails(
+                    env,
+                    Some(g),
+                    &masters,
+                    &e,
+                    &key,
+                ));
+            }
+        }
+    }
+    Ok(mails)
 }

@@ -1,185 +1,324 @@
-//! Extensions and unavailable periods (WM D.VII(2), D.VII(5); Maharajiad B.VIII(2), (5)): a
-//! player's requests in an order mail, and the GM's answer to an extension beyond the
-//! guaranteed ones. Each runs in the caller's transaction.
+//! Extensions and unavailable periods (WM D.VII(2), D.VII(5); Maharajiad B.VIII(2), (5)): the
+//! requests a player makes in their mail, and what the GM's and TD's commands on them use
+//! (`office/extension.rs`, `office/holiday.rs`). Each runs in the caller's transaction.
 
-use super::command::{Done, announce};
-use super::*;
+use super::Result;
+use super::announce::announce;
+use super::receive::alert_masters;
+use super::windows;
 use crate::commands::format_gmt;
+use crate::config::Env;
 use crate::orderset::RequestOut;
-use crate::store::{ExtensionRequest, PlayerRow};
+use crate::outgoing::compose;
+use crate::policy::{self, Ts, Window};
+use crate::rules::Rules;
+use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
+use sqlx::SqliteConnection;
 
-/// A player's requests from an order mail: what the acknowledgement says of each, and the
-/// deadline after them.
-#[allow(clippy::too_many_arguments)]
-pub(super) async fn player_requests(
-    c: &mut SqliteConnection,
-    env: &Env,
-    g: &GameRow,
-    rules: &Rules,
-    phase: &PhaseRow,
-    player: &PlayerRow,
-    requests: &[RequestOut],
-    abbreviations: Option<&str>,
-    now: Ts,
-) -> Result<(Vec<String>, Ts)> {
-    let mut notes = Vec::new();
-    let mut deadline = phase.deadline;
-    // The game's periods that can still hold a deadline back: read once for the whole mail, and
-    // kept up to date as its lines add to them.
-    let needs_periods = requests.iter().any(|r| {
-        matches!(
-            r,
-            RequestOut::Extension { .. }
-                | RequestOut::Weekly { .. }
-                | RequestOut::HolidayExtension { .. }
-                | RequestOut::Unavailable { .. }
-        )
-    });
-    let mut periods = if needs_periods {
-        store::unavailable_after(c, &g.id, now).await?
-    } else {
-        Vec::new()
-    };
-    for r in requests {
-        match r {
-            RequestOut::Extension { days, .. } => {
-                let wins = period_windows(&periods);
-                let used = u32::try_from(player.extension_days_used).unwrap_or(u32::MAX);
-                if let Err(e) = policy::extend(rules, deadline, now, *days, used, &wins) {
-                    notes.push(format!("extension of {days} day(s) refused: {e}"));
-                    continue;
-                }
-                let granted = store::extensions_granted(c, &g.id, &player.power).await?;
-                if policy::extension_is_guaranteed(rules, granted) {
-                    deadline = grant(
-                        c,
-                        env,
-                        g,
-                        phase,
-                        (&player.power, &player.address),
-                        (*days, "guaranteed"),
-                        &wins,
-                        now,
-                    )
-                    .await?;
-                    notes.push(format!(
-                        "extension of {days} day(s) granted (guaranteed: WM D.VII(5)): the \
-                         deadline is now {}; every player was told",
-                        format_gmt(deadline)
-                    ));
-                } else {
-                    ask_gm(c, env, g, phase, &player.power, *days, now).await?;
-                    notes.push(format!(
-                        "extension of {days} day(s) asked of the GM: your guaranteed extension \
-                         has been used, and further ones are at the GM's discretion (WM \
-                         D.VII(5)); you will be told the answer"
-                    ));
-                }
-            }
-            RequestOut::Weekly { period, .. } => {
-                let asked = Asked {
-                    phase,
-                    player,
-                    deadline,
-                    now,
-                };
-                let note = weekly(c, env, g, rules, &asked, period.as_ref(), &mut periods).await?;
-                if let Ok((_, Some(moved))) = &note {
-                    deadline = *moved;
-                }
-                notes.push(match note {
-                    Ok((text, _)) => text,
-                    Err(why) => format!("weekly unavailable period refused: {why}"),
-                });
-            }
-            // WM D.II(5): kept for the retreat or adjustment phase after this movement phase.
-            RequestOut::Conditional { text, entries, .. } => {
-                let movement = phase
-                    .phase
-                    .parse::<crate::phase::Phase>()
-                    .is_ok_and(|p| p.kind == crate::phase::PhaseKind::Movement);
-                notes.push(if movement {
-                    store::set_conditional(c, &g.id, &player.power, &phase.phase, text, now)
-                        .await?;
-                    format!(
-                        "kept ({entries} line(s)): used, first possible choice first, for the \
-                         retreat or adjustment phase that follows if you send no orders for it \
-                         (WM D.II(5))"
-                    )
-                } else {
-                    "refused: conditional orders come with movement orders (WM D.II(5)); in \
-                     this phase, send the orders themselves"
-                        .to_string()
-                });
-            }
-            // Registered before the orders were read (src/engine/abbreviations.rs).
-            RequestOut::Abbreviations { .. } => {
-                notes.push(abbreviations.unwrap_or("not read").to_string());
-            }
-            RequestOut::HolidayExtension { .. } => {
-                let wins = period_windows(&periods);
-                let who = (player.power.as_str(), player.address.as_str());
-                notes.push(
-                    match take_holiday(c, env, g, phase, who, &wins, now).await? {
-                        Ok(moved) => {
-                            deadline = moved;
-                            format!(
-                                "holiday extension granted (WM D.VII(5); not charged): the \
-                             deadline is now {}; every player was told",
-                                format_gmt(deadline)
-                            )
-                        }
-                        Err(why) => format!("holiday extension refused: {why}"),
-                    },
-                );
-            }
-            RequestOut::Unavailable { from: f, to: t, .. } => {
-                let (Some(a), Some(b)) = (compose::parse_gmt(f), compose::parse_gmt(t)) else {
-                    notes.push("unavailable period refused: the dates could not be read".into());
-                    continue;
-                };
-                let asked = Asked {
-                    phase,
-                    player,
-                    deadline,
-                    now,
-                };
-                let note = dated(c, env, g, rules, &asked, (a, b), &mut periods).await?;
-                notes.push(match note {
-                    Ok(moved) => {
-                        let mut note = format!("unavailable from {f} to {t} GMT: recorded");
-                        if let Some(m) = moved {
-                            deadline = m;
-                            note.push_str(&format!(
-                                "; the deadline fell in this period and is now {}; every \
-                                 player was told",
-                                format_gmt(m)
-                            ));
-                        }
-                        note
-                    }
-                    Err(why) => format!("unavailable period refused: {why}"),
-                });
-            }
-        }
-    }
-    Ok((notes, deadline))
-}
-
-/// Who asks for an unavailable period, in which phase, with what deadline, and when.
-struct Asked<'a> {
+/// A player's requests from one mail (extensions, holidays, unavailable periods), answered in
+/// turn: each one sees the deadline and the periods as the ones before it left them.
+pub struct Requests<'a> {
+    env: &'a Env,
+    g: &'a GameRow,
+    rules: &'a Rules,
     phase: &'a PhaseRow,
     player: &'a PlayerRow,
-    deadline: Ts,
     now: Ts,
+    /// The deadline after the requests answered so far.
+    pub deadline: Ts,
+    /// The game's periods that can still hold a deadline back: read once for the whole mail,
+    /// and kept up to date as its lines add to them.
+    periods: Vec<store::UnavailableRow>,
 }
 
+impl<'a> Requests<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub async fn new(
+        c: &mut SqliteConnection,
+        env: &'a Env,
+        g: &'a GameRow,
+        rules: &'a Rules,
+        phase: &'a PhaseRow,
+        player: &'a PlayerRow,
+        requests: &[RequestOut],
+        now: Ts,
+    ) -> Result<Requests<'a>> {
+        let needs_periods = requests.iter().any(|r| {
+            matches!(
+                r,
+                RequestOut::Extension { .. }
+                    | RequestOut::Weekly { .. }
+                    | RequestOut::HolidayExtension { .. }
+                    | RequestOut::Unavailable { .. }
+            )
+        });
+        let periods = if needs_periods {
+            store::unavailable_after(c, &g.id, now).await?
+        } else {
+            Vec::new()
+        };
+        Ok(Requests {
+            env,
+            g,
+            rules,
+            phase,
+            player,
+            now,
+            deadline: phase.deadline,
+            periods,
+        })
+    }
+
+    /// What the acknowledgement says of request `r`; None if it is not one of these (a kind's
+    /// own request, which the kind answers).
+    pub async fn answer(
+        &mut self,
+        c: &mut SqliteConnection,
+        r: &RequestOut,
+    ) -> Result<Option<String>> {
+        Ok(Some(match r {
+            RequestOut::Extension { days, .. } => self.extension(c, *days).await?,
+            RequestOut::Weekly { period, .. } => match self.weekly(c, period.as_ref()).await? {
+                Ok(text) => text,
+                Err(why) => format!("weekly unavailable period refused: {why}"),
+            },
+            RequestOut::HolidayExtension { .. } => self.holiday(c).await?,
+            RequestOut::Unavailable { from, to, .. } => self.dated(c, from, to).await?,
+            RequestOut::Conditional { .. } | RequestOut::Abbreviations { .. } => return Ok(None),
+        }))
+    }
+
+    /// EXTEND <days>: granted at once while guaranteed (WM D.VII(5)), else asked of the GM.
+    async fn extension(&mut self, c: &mut SqliteConnection, days: u32) -> Result<String> {
+        let (g, player, now) = (self.g, self.player, self.now);
+        let wins = period_windows(&self.periods);
+        let used = u32::try_from(player.extension_days_used).unwrap_or(u32::MAX);
+        if let Err(e) = policy::extend(self.rules, self.deadline, now, days, used, &wins) {
+            return Ok(format!("extension of {days} day(s) refused: {e}"));
+        }
+        let granted = store::extensions_granted(c, &g.id, &player.power).await?;
+        if !policy::extension_is_guaranteed(self.rules, granted) {
+            ask_gm(c, self.env, g, self.phase, &player.power, days, now).await?;
+            return Ok(format!(
+                "extension of {days} day(s) asked of the GM: your guaranteed extension \
+                 has been used, and further ones are at the GM's discretion (WM \
+                 D.VII(5)); you will be told the answer"
+            ));
+        }
+        let who = (player.power.as_str(), player.address.as_str());
+        let days = (days, "guaranteed");
+        self.deadline = grant(c, self.env, g, self.phase, who, days, &wins, now).await?;
+        Ok(format!(
+            "extension of {} day(s) granted (guaranteed: WM D.VII(5)): the \
+             deadline is now {}; every player was told",
+            days.0,
+            format_gmt(self.deadline)
+        ))
+    }
+
+    /// EXTEND HOLIDAY: the extension of a holiday the TD declared (WM D.VII(5)).
+    async fn holiday(&mut self, c: &mut SqliteConnection) -> Result<String> {
+        let wins = period_windows(&self.periods);
+        let who = (self.player.power.as_str(), self.player.address.as_str());
+        let taken = take_holiday(c, self.env, self.g, self.phase, who, &wins, self.now).await?;
+        Ok(match taken {
+            Ok(moved) => {
+                self.deadline = moved;
+                format!(
+                    "holiday extension granted (WM D.VII(5); not charged): the \
+                 deadline is now {}; every player was told",
+                    format_gmt(moved)
+                )
+            }
+            Err(why) => format!("holiday extension refused: {why}"),
+        })
+    }
+
+    /// UNAVAILABLE <from> TO <to>: a dated period (WM D.VII(2)), checked against the player's
+    /// own periods, recorded, and a deadline it covers moves out.
+    async fn dated(&mut self, c: &mut SqliteConnection, f: &str, t: &str) -> Result<String> {
+        let (Some(a), Some(b)) = (compose::parse_gmt(f), compose::parse_gmt(t)) else {
+            return Ok("unavailable period refused: the dates could not be read".into());
+        };
+        let power = &self.player.power;
+        let own = store::unavailable_near(c, &self.g.id, power, a, self.now).await?;
+        let w = match policy::unavailable_window(self.rules, a, b, self.now, &own) {
+            Ok(w) => w,
+            Err(e) => return Ok(format!("unavailable period refused: {}", PeriodRefused(e))),
+        };
+        store::add_unavailable(c, &self.g.id, power, w.from, w.to).await?;
+        self.periods.push(store::UnavailableRow {
+            power: power.clone(),
+            from_ts: w.from,
+            to_ts: w.to,
+            weekly: false,
+        });
+        // WM D.VII(2): no deadline inside a declared period, even one set before it was declared.
+        let mut note = format!("unavailable from {f} to {t} GMT: recorded");
+        if let Some(m) = self.move_out(c).await? {
+            note.push_str(&format!(
+                "; the deadline fell in this period and is now {}; every \
+                                 player was told",
+                format_gmt(m)
+            ));
+        }
+        Ok(note)
+    }
+
+    /// A weekly unavailable period declared or withdrawn (WM D.VII(2)): its occurrences replace
+    /// the player's earlier weekly ones not yet begun, from the first that comes with notice and
+    /// leaving the weeks of the player's other periods alone (one period a week); a deadline it
+    /// covers moves out; the masters are warned when the game's periods leave no time in a
+    /// week. The note, or why the period is refused.
+    async fn weekly(
+        &mut self,
+        c: &mut SqliteConnection,
+        period: Option<&crate::sections::WeeklyPeriod>,
+    ) -> Result<std::result::Result<String, WeeklyRefused>> {
+        let (g, player, now) = (self.g, self.player, self.now);
+        let Some(p) = period else {
+            self.withdraw_weekly(c).await?;
+            return Ok(Ok("your weekly unavailable period is withdrawn".into()));
+        };
+        let zone = p.zone.as_deref().unwrap_or(&player.tz);
+        let Ok(tz) = zone.parse::<chrono_tz::Tz>() else {
+            return Ok(Err(WeeklyRefused::NoSuchZone(zone.to_string())));
+        };
+        let minutes = weekly_minutes(p);
+        let max = i64::from(self.rules.unavailable_hours_max) * 60;
+        if minutes == 0 || minutes > max {
+            return Ok(Err(WeeklyRefused::TooLong {
+                max_hours: self.rules.unavailable_hours_max,
+                hours: (minutes + 59) / 60,
+            }));
+        }
+        self.withdraw_weekly(c).await?;
+        // The player's other periods: dated ones to come, and any begun in the past week.
+        let since = now - policy::WEEK;
+        let own = windows(&store::unavailable_since(c, &g.id, &player.power, since).await?);
+        let ahead = weekly_windows(p, tz, now, WEEKLY_AHEAD);
+        let occurrences = policy::weekly_occurrences(self.rules, ahead, now, &own);
+        let Some(first) = occurrences.first().copied() else {
+            return Ok(Err(WeeklyRefused::NoWeekLeft));
+        };
+        let rows: Vec<(Ts, Ts)> = occurrences.iter().map(|w| (w.from, w.to)).collect();
+        store::add_weekly(c, &g.id, &player.power, &rows).await?;
+        self.periods
+            .extend(occurrences.iter().map(|w| store::UnavailableRow {
+                power: player.power.clone(),
+                from_ts: w.from,
+                to_ts: w.to,
+                weekly: true,
+            }));
+        let mut note = format!(
+            "recorded, in {zone} time, every week until withdrawn, the first from {} (WM D.VII(2): \
+             declared {} hours ahead at least, and one period a week)",
+            format_gmt(first.from),
+            self.rules.extension_notice_hours
+        );
+        if let Some(m) = self.move_out(c).await? {
+            note.push_str(&format!(
+                "; the deadline fell in it and is now {}; every player was told",
+                format_gmt(m)
+            ));
+        }
+        self.warn_if_no_time(c).await?;
+        Ok(Ok(note))
+    }
+
+    /// The player's weekly period, withdrawn from the occurrences not yet begun.
+    async fn withdraw_weekly(&mut self, c: &mut SqliteConnection) -> Result<()> {
+        let (player, now) = (self.player, self.now);
+        store::withdraw_weekly(c, &self.g.id, &player.power, now).await?;
+        self.periods
+            .retain(|r| !(r.power == player.power && r.weekly && r.from_ts > now));
+        Ok(())
+    }
+
+    /// The deadline moved out of the periods (WM D.VII(2)), if it fell in one.
+    async fn move_out(&mut self, c: &mut SqliteConnection) -> Result<Option<Ts>> {
+        let wins = period_windows(&self.periods);
+        let (env, g, phase, now) = (self.env, self.g, self.phase, self.now);
+        let moved = move_out_of_periods(c, env, g, phase, self.deadline, &wins, now).await?;
+        if let Some(m) = moved {
+            self.deadline = m;
+        }
+        Ok(moved)
+    }
+
+    /// WM D.VII(2): "If several players state different unavailable periods such that the GM
+    /// thinks significant problems will arise, the GM must warn the TD": a week with no time
+    /// left for a deadline is such a problem.
+    async fn warn_if_no_time(&self, c: &mut SqliteConnection) -> Result<()> {
+        let (g, now) = (self.g, self.now);
+        if !no_time_in_a_week(&period_windows(&self.periods), now) {
+            return Ok(());
+        }
+        alert_masters(
+            c,
+            self.env,
+            Some(g),
+            &format!("weekly-blocked|{}|{now}", g.id),
+            &format!(
+                "{}: the players' unavailable periods leave no time in a week",
+                g.id
+            ),
+            &format!(
+                "Game {}: after {}'s weekly period, the players' unavailable periods cover a\n\
+                 whole week: no deadline can be set outside them. A compromise must be found\n\
+                 with the players (WM D.VII(2)).\n",
+                g.id, self.player.power
+            ),
+            now,
+        )
+        .await
+    }
+}
+
+/// Why a dated unavailable period is refused: the rule it breaks (WM D.VII(2)). A second period
+/// in a week names the other one's dates (the core writes no times).
+struct PeriodRefused(policy::UnavailableRefused);
+
+impl std::fmt::Display for PeriodRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            e @ policy::UnavailableRefused::SecondInAWeek {
+                other,
+                weekly: false,
+            } => write!(
+                f,
+                "{e} (from {} to {})",
+                format_gmt(other.from),
+                format_gmt(other.to)
+            ),
+            e => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Why a weekly unavailable period is refused (WM D.VII(2)).
+#[derive(Debug, thiserror::Error)]
+pub enum WeeklyRefused {
+    #[error("'{0}' is not a time zone (write one such as America/New_York)")]
+    NoSuchZone(String),
+    #[error(
+        "a weekly period lasts at most {max_hours} hours (WM D.VII(2)); this one lasts {hours} hours"
+    )]
+    TooLong { max_hours: u32, hours: i64 },
+    #[error(
+        "every week ahead already has one of your unavailable periods (WM D.VII(2): one a \
+         week); your earlier weekly period is withdrawn"
+    )]
+    NoWeekLeft,
+}
+
+/// Why a holiday extension cannot be taken (WM D.VII(5)).
+#[derive(Debug, thiserror::Error)]
+#[error("no holiday the TD declared falls in this turn, or its extension has been taken")]
+pub struct NoHoliday;
+
 /// The game's unavailable periods not over at `now`: those that can hold a deadline back.
-pub(super) async fn game_windows(
-    c: &mut SqliteConnection,
-    g: &GameRow,
-    now: Ts,
-) -> Result<Vec<Window>> {
+pub async fn game_windows(c: &mut SqliteConnection, g: &GameRow, now: Ts) -> Result<Vec<Window>> {
     Ok(period_windows(
         &store::unavailable_after(c, &g.id, now).await?,
     ))
@@ -194,57 +333,6 @@ fn period_windows(periods: &[store::UnavailableRow]) -> Vec<Window> {
             to: p.to_ts,
         })
         .collect()
-}
-
-/// A dated unavailable period (WM D.VII(2)): checked against the player's own periods in one
-/// statement, recorded, and a deadline it covers moves out. The new deadline if it moved, or
-/// why the period is refused.
-async fn dated(
-    c: &mut SqliteConnection,
-    env: &Env,
-    g: &GameRow,
-    rules: &Rules,
-    asked: &Asked<'_>,
-    (from, to): (Ts, Ts),
-    periods: &mut Vec<store::UnavailableRow>,
-) -> Result<std::result::Result<Option<Ts>, String>> {
-    let power = &asked.player.power;
-    let own = store::unavailable_near(c, &g.id, power, from, asked.now).await?;
-    let w = match policy::unavailable_window(rules, from, to, asked.now, &own) {
-        Ok(w) => w,
-        Err(
-            e @ policy::UnavailableRefused::SecondInAWeek {
-                other,
-                weekly: false,
-            },
-        ) => {
-            return Ok(Err(format!(
-                "{e} (from {} to {})",
-                format_gmt(other.from),
-                format_gmt(other.to)
-            )));
-        }
-        Err(e) => return Ok(Err(e.to_string())),
-    };
-    store::add_unavailable(c, &g.id, power, w.from, w.to).await?;
-    periods.push(store::UnavailableRow {
-        power: power.clone(),
-        from_ts: w.from,
-        to_ts: w.to,
-        weekly: false,
-    });
-    // WM D.VII(2): no deadline inside a declared period, even one set before it was declared.
-    let wins = period_windows(periods);
-    Ok(Ok(move_out_of_periods(
-        c,
-        env,
-        g,
-        asked.phase,
-        asked.deadline,
-        &wins,
-        asked.now,
-    )
-    .await?))
 }
 
 /// A deadline that falls in a declared unavailable period moves to its end (WM D.VII(2)), and
@@ -284,109 +372,6 @@ async fn move_out_of_periods(
 
 /// How many weeks of a weekly period are kept ahead (a tournament game lasts less).
 const WEEKLY_AHEAD: i64 = 104;
-
-/// A weekly unavailable period declared or withdrawn (WM D.VII(2)): its occurrences replace the
-/// player's earlier weekly ones not yet begun, from the first that comes with notice and leaving
-/// the weeks of the player's other periods alone (one period a week); a deadline it covers
-/// moves out; the masters are warned when the game's periods leave no time in a week. The
-/// note, and the deadline if it moved.
-async fn weekly(
-    c: &mut SqliteConnection,
-    env: &Env,
-    g: &GameRow,
-    rules: &Rules,
-    asked: &Asked<'_>,
-    period: Option<&crate::sections::WeeklyPeriod>,
-    periods: &mut Vec<store::UnavailableRow>,
-) -> Result<std::result::Result<(String, Option<Ts>), String>> {
-    let (player, now) = (asked.player, asked.now);
-    let withdraw = |periods: &mut Vec<store::UnavailableRow>| {
-        periods.retain(|r| !(r.power == player.power && r.weekly && r.from_ts > now));
-    };
-    let Some(p) = period else {
-        store::withdraw_weekly(c, &g.id, &player.power, now).await?;
-        withdraw(periods);
-        return Ok(Ok((
-            "your weekly unavailable period is withdrawn".into(),
-            None,
-        )));
-    };
-    let zone = p.zone.as_deref().unwrap_or(&player.tz);
-    let Ok(tz) = zone.parse::<chrono_tz::Tz>() else {
-        return Ok(Err(format!(
-            "'{zone}' is not a time zone (write one such as America/New_York)"
-        )));
-    };
-    let minutes = weekly_minutes(p);
-    let max = i64::from(rules.unavailable_hours_max) * 60;
-    if minutes == 0 || minutes > max {
-        return Ok(Err(format!(
-            "a weekly period lasts at most {} hours (WM D.VII(2)); this one lasts {} hours",
-            rules.unavailable_hours_max,
-            (minutes + 59) / 60
-        )));
-    }
-    store::withdraw_weekly(c, &g.id, &player.power, now).await?;
-    withdraw(periods);
-    // The player's other periods: dated ones to come, and any begun in the past week.
-    let own =
-        windows(&store::unavailable_since(c, &g.id, &player.power, now - policy::WEEK).await?);
-    let occurrences =
-        policy::weekly_occurrences(rules, weekly_windows(p, tz, now, WEEKLY_AHEAD), now, &own);
-    let Some(first) = occurrences.first().copied() else {
-        return Ok(Err(
-            "every week ahead already has one of your unavailable periods (WM D.VII(2): one a \
-             week); your earlier weekly period is withdrawn"
-                .into(),
-        ));
-    };
-    let rows: Vec<(Ts, Ts)> = occurrences.iter().map(|w| (w.from, w.to)).collect();
-    store::add_weekly(c, &g.id, &player.power, &rows).await?;
-    periods.extend(occurrences.iter().map(|w| store::UnavailableRow {
-        power: player.power.clone(),
-        from_ts: w.from,
-        to_ts: w.to,
-        weekly: true,
-    }));
-    let mut note = format!(
-        "recorded, in {zone} time, every week until withdrawn, the first from {} (WM D.VII(2): \
-         declared {} hours ahead at least, and one period a week)",
-        format_gmt(first.from),
-        rules.extension_notice_hours
-    );
-    let wins = period_windows(periods);
-    let moved = move_out_of_periods(c, env, g, asked.phase, asked.deadline, &wins, now).await?;
-    if let Some(m) = moved {
-        note.push_str(&format!(
-            "; the deadline fell in it and is now {}; every player was told",
-            format_gmt(m)
-        ));
-    }
-    // WM D.VII(2): "If several players state different unavailable periods such that the GM
-    // thinks significant problems will arise, the GM must warn the TD": a week with no time
-    // left for a deadline is such a problem.
-    if no_time_in_a_week(&wins, now) {
-        alert_masters(
-            c,
-            env,
-            Some(g),
-            &format!("weekly-blocked|{}|{now}", g.id),
-            &format!(
-                "{}: the players' unavailable periods leave no time in a week",
-                g.id
-            ),
-            &format!(
-                "Game {}: after {}'s weekly period, the players' unavailable periods cover a\n\
-                 whole week: no deadline can be set outside them. A compromise must be found\n\
-                 with the players (WM D.VII(2)).\n",
-                g.id, player.power
-            ),
-            now,
-        )
-        .await?;
-    }
-    Ok(Ok((note, moved)))
-}
 
 /// The length of a weekly period in minutes (it may run over the week's end).
 fn weekly_minutes(p: &crate::sections::WeeklyPeriod) -> i64 {
@@ -461,7 +446,7 @@ fn no_time_in_a_week(windows: &[Window], now: Ts) -> bool {
 /// player is told (without saying who asked). Returns the new deadline.
 /// `wins`: the game's unavailable periods, which the new deadline is kept out of.
 #[allow(clippy::too_many_arguments)]
-async fn grant(
+pub(crate) async fn grant(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
@@ -508,7 +493,7 @@ async fn grant(
 /// D.VII(5): "Should any one player in a game or the GM wish to exercise such an extension, it
 /// must be granted"; once a holiday, for the whole game). `wins`: the game's unavailable
 /// periods. The new deadline, or why not.
-pub(super) async fn take_holiday(
+pub async fn take_holiday(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
@@ -516,71 +501,16 @@ pub(super) async fn take_holiday(
     who: (&str, &str),
     wins: &[Window],
     now: Ts,
-) -> Result<std::result::Result<Ts, String>> {
+) -> Result<std::result::Result<Ts, NoHoliday>> {
     let current = store::current_phase(c, &g.id)
         .await?
         .map_or(phase.deadline, |p| p.deadline);
     let Some(h) = store::take_holiday(c, &g.id, now, current, now).await? else {
-        return Ok(Err(
-            "no holiday the TD declared falls in this turn, or its extension has been taken".into(),
-        ));
+        return Ok(Err(NoHoliday));
     };
     let (days, _) = policy::holiday_extension(current, h.from_ts, h.to_ts, wins);
-    Ok(Ok(grant(
-        c,
-        env,
-        g,
-        phase,
-        who,
-        (days, "holiday"),
-        wins,
-        now,
-    )
-    .await?))
-}
-
-/// HOLIDAY <from> TO <to> <name>: the TD declares a holiday eligible for extensions that are
-/// never charged (WM D.VII(5)); every player is told how to take it.
-pub(super) async fn declare_holiday(
-    c: &mut SqliteConnection,
-    env: &Env,
-    g: &GameRow,
-    td: bool,
-    holiday: store::Holiday,
-    now: Ts,
-) -> Result<Done> {
-    if !td {
-        return Ok(Done::refused(
-            "only the TD declares holidays eligible for extensions (WM D.VII(5))",
-        ));
-    }
-    let name = holiday.name.clone();
-    let (from, to) = (holiday.from_ts, holiday.to_ts);
-    if !store::declare_holiday(c, &g.id, &holiday).await? {
-        return Ok(Done::refused(format!("{name} is declared already")));
-    }
-    let text = format!(
-        "The TD has declared {name} ({} to {}) a holiday eligible for an extension that is \
-         charged to nobody (WM D.VII(5)). If a deadline falls while it lasts, any player may take \
-         it by a line EXTEND HOLIDAY in an order mail (or the GM by command), and it must be \
-         granted: the deadline then moves by the holiday's length, once for this game.",
-        format_gmt(from),
-        format_gmt(to)
-    );
-    announce(
-        c,
-        env,
-        g,
-        &format!("{}|holiday|{name}", g.id),
-        "a holiday extension",
-        &text,
-        None,
-        now,
-    )
-    .await?;
-    Ok(Done::ok(format!(
-        "{name} is a holiday for extensions; every player was told"
-    )))
+    let days = (days, "holiday");
+    Ok(Ok(grant(c, env, g, phase, who, days, wins, now).await?))
 }
 
 /// An extension beyond the guaranteed ones waits for the GM, who is asked by mail.
@@ -616,90 +546,6 @@ async fn ask_gm(
         now,
     )
     .await
-}
-
-/// GRANT EXTENSION <power> / REFUSE EXTENSION <power>: the GM's answer to a waiting request.
-/// A grant is still held to the request's notice and the position's allowance (WM D.VII(5)).
-pub(super) async fn answer_request(
-    c: &mut SqliteConnection,
-    env: &Env,
-    g: &GameRow,
-    current: Option<&PhaseRow>,
-    power: &str,
-    granted: bool,
-    now: Ts,
-) -> Result<Done> {
-    let map = map_of(g)?;
-    let Some(pw) = map.power_by_name(power) else {
-        return Ok(Done::refused(format!(
-            "there is no power {power} in this game"
-        )));
-    };
-    let name = map.power_name(pw).to_string();
-    let Some(r) = store::take_extension_request(c, &g.id, &name).await? else {
-        return Ok(Done::refused(format!(
-            "{name} has no extension request waiting"
-        )));
-    };
-    let Some(p) = current.filter(|p| p.phase == r.phase) else {
-        return Ok(Done::refused(format!(
-            "{name} asked in {}, which is over; the request is dropped",
-            r.phase
-        )));
-    };
-    let players = store::players(c, &g.id).await?;
-    let Some(player) = players.iter().find(|x| x.power == name) else {
-        return Ok(Done::refused(format!("{name} has no player")));
-    };
-    let days = u32::try_from(r.days).unwrap_or(u32::MAX);
-    if !granted {
-        let told = compose::announcement(
-            env,
-            g,
-            &player.address,
-            &player.tz,
-            &format!("{}|extension-refused|{name}|{now}", g.id),
-            "your extension request",
-            &format!(
-                "The GM has refused your request for an extension of {days} day(s) in {} (WM \
-                 D.VII(5): extensions after the guaranteed one are at the GM's discretion). The \
-                 deadline stands.",
-                p.phase
-            ),
-            "",
-            Some(p.deadline),
-        );
-        let masters = masters_for(c, env, Some(g)).await?;
-        let mails = match told {
-            Ok(m) => vec![m],
-            Err(e) => compose_failed_mails(env, Some(g), &masters, &e, &name),
-        };
-        store::enqueue_many(c, &mails, now).await?;
-        return Ok(Done::ok(format!(
-            "{name}'s request for {days} day(s) is refused; {name} was told"
-        )));
-    }
-    let rules = rules_of(g)?;
-    let wins = game_windows(c, g, now).await?;
-    let used = u32::try_from(player.extension_days_used).unwrap_or(u32::MAX);
-    if let Err(e) = policy::extend(&rules, p.deadline, r.asked_at, days, used, &wins) {
-        return Ok(Done::refused(e.to_string()));
-    }
-    let deadline = grant(
-        c,
-        env,
-        g,
-        p,
-        (&name, &player.address),
-        (days, "discretionary"),
-        &wins,
-        now,
-    )
-    .await?;
-    Ok(Done::ok(format!(
-        "{name} has an extension of {days} day(s): the deadline is now {}; every player was told",
-        format_gmt(deadline)
-    )))
 }
 
 #[cfg(test)]

@@ -1,147 +1,173 @@
-//! A master's command mail (subject `<game> GM`): from one of the game's masters only, who is
-//! authenticated as a player is (secret and/or DKIM, WM D.X(6)); each command line is done in
-//! the message's transaction and answered line by line. The one exception: an observer's own
+//! A game master's command mail (subject `<game> GM`): from one of the game's masters only
+//! (`master_mail.rs` holds the pipeline); each line is done by what executes the game's
+//! commands ([`Execute`]: `src/games`, which audits it). The one exception: an observer's own
 //! `OBSERVER REMOVE <their address>`, which stops the game's mail to them.
 
-use super::command::{Actor, execute};
-use super::*;
-use crate::commands::read_commands;
+use super::master_mail::{self, CommandsRead, Desk, Line, Scope, Sender, command_head};
+use super::office::{Actor, Done, Execute};
+use super::receive::{AlertKind, Ctx, Tag, alert_masters_hourly};
+use super::{Processed, Result, rules_of};
+use crate::commands::{GmCommand, read_commands};
+use crate::config::Env;
+use crate::message::ReadMessage;
+use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
-
-/// The first two words of a subject after any `Re:` or `Fwd:`, punctuation trimmed: a command
-/// mail's `<game> GM` or a director's `<tournament> TD`.
-pub(super) fn command_head(subject: &str) -> (Option<&str>, Option<&str>) {
-    let mut words = subject
-        .split_whitespace()
-        .map(|w| w.trim_matches(|ch: char| !ch.is_alphanumeric()))
-        .filter(|w| !w.is_empty())
-        .skip_while(|w| {
-            matches!(
-                w.to_ascii_lowercase().as_str(),
-                "re" | "fwd" | "fw" | "aw" | "tr"
-            )
-        });
-    (words.next(), words.next())
-}
+use crate::policy::Ts;
+use crate::rules::Rules;
+use crate::store::{self, GameRow, Role};
+use sqlx::SqliteConnection;
 
 /// Is this the subject of a command mail for game `game`: `<game> GM ...` (after any `Re:`)?
-pub(super) fn is_command_subject(subject: &str, game: &str) -> bool {
+pub fn is_command_subject(subject: &str, game: &str) -> bool {
     match command_head(subject) {
         (Some(g), Some(gm)) => g.eq_ignore_ascii_case(game) && gm.eq_ignore_ascii_case("gm"),
         _ => false,
     }
 }
 
-pub(super) async fn command_mail(
+/// A command mail for game `g`, each line done by `exec`.
+pub async fn command_mail<E: Execute>(
     c: &mut SqliteConnection,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
     g: &GameRow,
+    exec: &E,
 ) -> Result<(Processed, Tag)> {
-    let now = ctx.now;
-    let tag = Tag {
-        game: Some(g.id.clone()),
-        ..Tag::default()
+    let desk = GameDesk {
+        g,
+        rules: rules_of(g)?,
+        exec,
     };
-    let from = msg.from_address.clone().unwrap_or_default();
-    let rules = rules_of(g)?;
-    let read = read_commands(&msg.lines);
-    let members = store::members(c, &g.id).await?;
-    let master = members
-        .iter()
-        .find(|m| m.role.is_master() && m.address.eq_ignore_ascii_case(&from))
-        .cloned();
-    // An observer the GM added never asked for the game's mail: their own mail saying
-    // `OBSERVER REMOVE <their address>`, and nothing else, stops it, without a secret (they
-    // were never given one; a forger can only stop mail its owner can stop alike).
-    let observer_leaving = master.is_none()
-        && members
-            .iter()
-            .any(|m| m.role == store::Role::Observer && m.address.eq_ignore_ascii_case(&from))
-        && !read.lines.is_empty()
-        && read.lines.iter().all(|l| {
-            matches!(&l.read, Ok(crate::commands::GmCommand::ObserverRemove(a))
-                if a.eq_ignore_ascii_case(&from))
-        });
-    let refusal = match &master {
-        None if observer_leaving => None,
-        None => Some(format!(
-            "commands for game {} are accepted only from its masters; {from} is not one",
-            g.id
-        )),
-        Some(m) => acceptance::authenticate(
-            &rules,
-            &from,
-            &m.address,
-            read.secret.as_deref(),
-            &m.secret,
-            &msg.authentication_results,
-            &env.authserv_id,
-        )
-        .err(),
-    };
-    if let Some(why) = refusal {
-        // Nothing is done. The masters are told (a command from a stranger or a forger is
-        // worth knowing about); the sender is answered only at a registered address.
-        let body = format!(
-            "A command mail for game {game} was refused; nothing in it was done.\n\n\
-             From:        {from}\n\
-             Subject:     {subject}\n\
-             Message-ID:  {mid}\n\
-             Why:         {why}\n\
-             Commands:    {n} line(s), not shown\n",
-            game = g.id,
-            subject = crate::outgoing::compose::echo_subject(&msg.subject),
-            mid = msg.message_id.as_deref().unwrap_or("(none)"),
-            n = read.lines.len(),
-        );
-        alert_masters_hourly(
-            c,
-            env,
-            Some(g),
-            AlertKind::CommandRefused,
-            &format!("{}: a command mail was refused", g.id),
-            &body,
-            now,
-        )
-        .await?;
-        if let Some(m) = &master {
-            let line = CommandReplyLine {
-                text: "(the whole mail)".into(),
-                ok: false,
-                answer: why,
-            };
-            let mail = compose::command_reply(env, g, &m.address, msg, ctx.key, vec![line]);
-            answer(c, env, ctx, mail, Recipient::Registered, Some(g)).await?;
+    master_mail::command_mail(c, env, ctx, msg, &desk).await
+}
+
+/// A game's masters' desk.
+struct GameDesk<'a, E> {
+    g: &'a GameRow,
+    rules: Rules,
+    exec: &'a E,
+}
+
+impl<E: Execute> Desk for GameDesk<'_, E> {
+    type Command = GmCommand;
+
+    fn scope(&self) -> Scope<'_> {
+        Scope {
+            noun: "game",
+            id: &self.g.id,
+            who: "masters",
         }
-        return Ok((Processed::Rejected, tag));
     }
-    let actor = Actor {
-        who: &from,
-        via: "mail",
-        role: master.as_ref().map(|m| m.role),
-    };
-    let mut lines = Vec::new();
-    for l in &read.lines {
-        let (ok, answer) = match &l.read {
-            Ok(cmd) => {
-                // Each command sees the game as the ones before it left it.
-                let current = store::game(c, &g.id).await?.unwrap_or_else(|| g.clone());
-                let done = execute(c, env, &current, actor, cmd, now).await?;
-                (done.ok, done.answer)
-            }
-            Err(e) => (false, e.clone()),
+
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn game(&self) -> Option<&GameRow> {
+        Some(self.g)
+    }
+
+    fn read(&self, msg: &ReadMessage) -> CommandsRead<GmCommand> {
+        let read = read_commands(&msg.lines);
+        CommandsRead {
+            secret: read.secret,
+            lines: read
+                .lines
+                .into_iter()
+                .map(|l| {
+                    let line = match l.read {
+                        Ok(cmd) => Line::Command(cmd),
+                        Err(why) => Line::Unread(why),
+                    };
+                    (l.text, line)
+                })
+                .collect(),
+        }
+    }
+
+    async fn sender(
+        &self,
+        c: &mut SqliteConnection,
+        from: &str,
+        read: &CommandsRead<GmCommand>,
+    ) -> Result<Sender> {
+        let members = store::members(c, &self.g.id).await?;
+        let is = |m: &&store::MemberRow| m.address.eq_ignore_ascii_case(from);
+        if let Some(m) = members.iter().filter(is).find(|m| m.role.is_master()) {
+            return Ok(Sender::Registered {
+                address: m.address.clone(),
+                secret: m.secret.clone(),
+                role: Some(m.role),
+            });
+        }
+        // An observer the GM added never asked for the game's mail: their own mail saying
+        // `OBSERVER REMOVE <their address>`, and nothing else, stops it, without a secret (they
+        // were never given one; a forger can only stop mail its owner can stop alike).
+        let observer = members.iter().filter(is).any(|m| m.role == Role::Observer);
+        let leaving = !read.lines.is_empty()
+            && read.lines.iter().all(|(_, l)| {
+                matches!(l, Line::Command(GmCommand::ObserverRemove(a))
+                    if a.eq_ignore_ascii_case(from))
+            });
+        Ok(if observer && leaving {
+            Sender::Excused
+        } else {
+            Sender::Stranger
+        })
+    }
+
+    async fn alert(
+        &self,
+        c: &mut SqliteConnection,
+        env: &Env,
+        facts: &str,
+        lines: usize,
+        now: Ts,
+    ) -> Result<()> {
+        let g = self.g;
+        let body = format!("{facts}Commands:    {lines} line(s), not shown\n");
+        let subject = format!("{}: a command mail was refused", g.id);
+        let kind = AlertKind::CommandRefused;
+        alert_masters_hourly(c, env, Some(g), kind, &subject, &body, now).await
+    }
+
+    async fn execute(
+        &self,
+        c: &mut SqliteConnection,
+        env: &Env,
+        ctx: &Ctx<'_>,
+        from: &str,
+        sender: &Sender,
+        cmd: &GmCommand,
+    ) -> Result<Done> {
+        let actor = Actor {
+            who: from,
+            via: "mail",
+            role: match sender {
+                Sender::Registered { role, .. } => *role,
+                Sender::Excused | Sender::Stranger => None,
+            },
         };
-        lines.push(CommandReplyLine {
-            text: l.text.clone(),
-            ok,
-            answer,
-        });
+        // Each command sees the game as the ones before it left it.
+        let current = store::game(c, &self.g.id)
+            .await?
+            .unwrap_or_else(|| self.g.clone());
+        self.exec
+            .execute(c, env, &current, actor, cmd, ctx.now)
+            .await
     }
-    let mail = compose::command_reply(env, g, &from, msg, ctx.key, lines);
-    answer(c, env, ctx, mail, Recipient::Registered, Some(g)).await?;
-    Ok((Processed::Accepted, tag))
+
+    fn reply(
+        &self,
+        env: &Env,
+        to: &str,
+        msg: &ReadMessage,
+        key: &str,
+        lines: Vec<CommandReplyLine>,
+    ) -> Composed {
+        compose::command_reply(env, self.g, to, msg, key, lines)
+    }
 }
 
 #[cfg(test)]

@@ -3,47 +3,49 @@
 //!
 //! Each entry point runs in one transaction: the message's effects (submission, standing orders,
 //! press, votes, requests), the mail it causes (in the outbox) and its ledger row commit together,
-//! so a crash at any point loses nothing and repeats nothing. `process_batch` commits several
-//! messages in one transaction, each in a savepoint of its own: all or nothing per message still. The decisions themselves are the
-//! pure core's (`game`, `orderset`, `adjudicator`); mail text comes from `render`.
+//! so a crash at any point loses nothing and repeats nothing. `receive::handle_batch` commits
+//! several messages in one transaction, each in a savepoint of its own: all or nothing per
+//! message still. The decisions themselves are the pure core's (`game`, `orderset`,
+//! `adjudicator`); mail text comes from `render`.
+//!
+//! This is what every kind of game shares; it never names a kind. Where a step needs a kind's
+//! part (a player's mail, a game's own commands), `src/games` supplies it through a trait
+//! (`receive::Boxes`, `office::Execute`) and calls these steps from its entry points.
 
 use crate::acceptance;
 use crate::adjudicator::Board;
 use crate::json;
 use crate::map::{Map, Power};
 use crate::message::{MessageError, MessageHead, ReadMessage, read_head, read_message};
-use crate::order::{Order, parse_order};
-use crate::orderset::{MailRead, read_body};
 use crate::outgoing::compose;
 use crate::phase::{Phase, PhaseKind};
 use crate::policy::{self, Ts, Window};
-use crate::reader::ReadContext;
 use crate::rules::Rules;
-use crate::store::{self, GameRow, PhaseRow, StoreError};
+use crate::store::{self, GameRow, StoreError};
 
-mod abbreviations;
 pub mod admin;
-pub mod command;
-mod correction;
-mod extension;
-mod gm_mail;
-mod order_mail;
+pub mod announce;
+pub mod extension;
+pub mod gm_mail;
+pub mod master_mail;
+pub mod office;
 mod panic;
 mod query_mail;
-mod receipt;
-mod receive;
+pub mod receipt;
+pub mod receive;
 mod retention;
+pub mod route;
+pub mod seat;
 pub mod secret;
 mod td_mail;
 pub mod tick;
+pub mod timeliness;
 pub mod tournament;
 
 pub use admin::start_game;
-use order_mail::*;
-use receipt::*;
 pub use receive::*;
 pub use retention::purge_expired;
-pub use tick::{Outcome, Preview, TickReport, TickStep, panic_text, preview};
+pub use tick::{Outcome, TickReport, TickStep, panic_text};
 
 /// Why the engine could not finish a message or a tick (its transaction is rolled back).
 #[derive(Debug, thiserror::Error)]
@@ -62,6 +64,8 @@ pub enum EngineError {
     NoGame(String),
     #[error("{0}")]
     Refused(String),
+    #[error(transparent)]
+    Secret(#[from] secret::SecretError),
 }
 
 impl From<serde_json::Error> for EngineError {
@@ -170,12 +174,6 @@ fn sha256_hex(raw: &[u8]) -> String {
     crate::outgoing::ids::sha256_hex(raw)
 }
 
-/// PREVIEW's path in `command.rs` (a kind's own command reached from the shared commands):
-/// the kind answers through [`tick::Preview`].
-mod deadline {
-    pub(super) use super::tick::preview;
-}
-
 pub fn rules_of(game: &GameRow) -> Result<Rules> {
     Ok(serde_json::from_str(&game.rules)?)
 }
@@ -199,7 +197,7 @@ pub fn board_from_json(map: &Map, text: &str, phase: &str) -> Result<Board> {
         .map_err(|e| EngineError::StoredBoard(e.to_string()))
 }
 
-fn windows(rows: &[(Ts, Ts)]) -> Vec<Window> {
+pub(crate) fn windows(rows: &[(Ts, Ts)]) -> Vec<Window> {
     rows.iter()
         .map(|(from, to)| Window {
             from: *from,

@@ -2,6 +2,7 @@
 //! `<game> SUMMARY`): answered at the asker's registered address with what the game has
 //! published, never anyone's orders before adjudication.
 
+use super::office::status::{StatusFor, status_text};
 use super::*;
 
 /// What a query asks.
@@ -52,48 +53,19 @@ pub(super) async fn query_mail(
     g: &GameRow,
     q: &Query,
 ) -> Result<(Processed, Tag)> {
-    let tag = Tag {
-        game: Some(g.id.clone()),
-        ..Tag::default()
-    };
+    let tag = Tag::of(g);
     let from = msg.from_address.clone().unwrap_or_default();
     let players = store::players(c, &g.id).await?;
     let members = store::members(c, &g.id).await?;
-    // The registered secret of the asker (a player's, or a master's or observer's).
-    let secret = players
-        .iter()
-        .find(|p| p.address.eq_ignore_ascii_case(&from))
-        .map(|p| p.secret.as_str())
-        .or_else(|| {
-            members
-                .iter()
-                .find(|m| m.address.eq_ignore_ascii_case(&from))
-                .map(|m| m.secret.as_str())
-        });
-    let Some(secret) = secret else {
+    let Some(secret) = asker_secret(&players, &members, &from) else {
         // Only the game's own people are answered (at their registered address); anyone else
         // gets nothing, so a forged sender cannot have game mail sent to a third party.
-        drop_mail(
-            c,
-            ctx,
-            Some(&from),
-            Some(&g.id),
-            "a query from an address with no part in the game",
-        )
-        .await?;
+        let why = "a query from an address with no part in the game";
+        drop_mail(c, ctx, Some(&from), Some(&g.id), why).await?;
         return Ok((Processed::Dropped, tag));
     };
     let proven = proven(env, g, msg, &from, secret)?;
-    if !proven
-        && store::mails_to(
-            c,
-            &from,
-            store::MailKind::QueryReply,
-            ctx.now - policy::HOUR,
-        )
-        .await?
-            >= env.limits.unauthenticated_queries_per_hour
-    {
+    if !proven && answered_this_hour(c, env, ctx, &from).await? {
         // Issue 21.2: From can be forged, and the answer goes to the registered address; a
         // query that does not prove its sender is answered at most once an hour.
         let why = "a query without proof of its sender: already answered this hour";
@@ -102,51 +74,11 @@ pub(super) async fn query_mail(
     }
     let (what, mut body) = match q {
         Query::Status => {
-            let current = store::current_phase(c, &g.id).await?;
-            let paused = store::paused_remaining(c, &g.id).await?;
-            let power = players
-                .iter()
-                .find(|p| p.address.eq_ignore_ascii_case(&from))
-                .map(|p| p.power.as_str());
-            // A master asking by query gets the masters' view (as by command mail).
-            let master = members
-                .iter()
-                .any(|m| m.role.is_master() && m.address.eq_ignore_ascii_case(&from));
-            let to = if master {
-                super::command::StatusFor::Masters
-            } else {
-                super::command::StatusFor::Reader(power)
-            };
-            let text = super::command::status_text(c, g, current.as_ref(), paused, to).await?;
+            let text = status(c, g, &players, &members, &from).await?;
             ("STATUS".to_string(), format!("{text}\n"))
         }
         Query::Summary => ("SUMMARY".to_string(), summary(c, g).await?),
-        Query::History(phase) => {
-            let sent = store::results_sent_to(c, &g.id, &from, 1000).await?;
-            let chosen: Vec<&(String, String)> = match phase {
-                Some(p) => sent
-                    .iter()
-                    .filter(|(s, _)| s.contains(p.as_str()))
-                    .collect(),
-                None => sent.iter().rev().take(HISTORY_MAX as usize).rev().collect(),
-            };
-            let what = match phase {
-                Some(p) => format!("HISTORY {p}"),
-                None => "HISTORY".to_string(),
-            };
-            let body = if chosen.is_empty() {
-                "No results mailed to this address for that are on hand: none yet, or only \
-                 older ones than the server keeps.\n"
-                    .to_string()
-            } else {
-                chosen
-                    .iter()
-                    .map(|(s, b)| format!("==== {s}\n\n{b}"))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            };
-            (what, body)
-        }
+        Query::History(phase) => history(c, g, &from, phase.as_deref()).await?,
     };
     if !proven {
         body.push_str(
@@ -157,6 +89,93 @@ pub(super) async fn query_mail(
     let mail = compose::query_reply(env, g, &from, msg, ctx.key, &what, &body);
     answer(c, env, ctx, mail, Recipient::Registered, Some(g)).await?;
     Ok((Processed::Accepted, tag))
+}
+
+/// The registered secret of the asker: a player's, or a master's or observer's.
+fn asker_secret<'a>(
+    players: &'a [store::PlayerRow],
+    members: &'a [store::MemberRow],
+    from: &str,
+) -> Option<&'a str> {
+    players
+        .iter()
+        .find(|p| p.address.eq_ignore_ascii_case(from))
+        .map(|p| p.secret.as_str())
+        .or_else(|| {
+            members
+                .iter()
+                .find(|m| m.address.eq_ignore_ascii_case(from))
+                .map(|m| m.secret.as_str())
+        })
+}
+
+/// Whether `from` had its allowance of answers to unproven queries this hour.
+async fn answered_this_hour(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    from: &str,
+) -> Result<bool> {
+    let since = ctx.now - policy::HOUR;
+    let sent = store::mails_to(c, from, store::MailKind::QueryReply, since).await?;
+    Ok(sent >= env.limits.unauthenticated_queries_per_hour)
+}
+
+/// STATUS: the masters' view to a master (as by command mail), a player's own to a player, the
+/// phase and deadline only to an observer.
+async fn status(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    players: &[store::PlayerRow],
+    members: &[store::MemberRow],
+    from: &str,
+) -> Result<String> {
+    let current = store::current_phase(c, &g.id).await?;
+    let paused = store::paused_remaining(c, &g.id).await?;
+    let power = players
+        .iter()
+        .find(|p| p.address.eq_ignore_ascii_case(from))
+        .map(|p| p.power.as_str());
+    let master = members
+        .iter()
+        .any(|m| m.role.is_master() && m.address.eq_ignore_ascii_case(from));
+    let to = if master {
+        StatusFor::Masters
+    } else {
+        StatusFor::Reader(power)
+    };
+    status_text(c, g, current.as_ref(), paused, to).await
+}
+
+/// HISTORY [phase]: the results mails sent to this address again, of one phase or the latest
+/// ones. What was asked, and the answer.
+async fn history(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    from: &str,
+    phase: Option<&str>,
+) -> Result<(String, String)> {
+    let sent = store::results_sent_to(c, &g.id, from, 1000).await?;
+    let chosen: Vec<&(String, String)> = match phase {
+        Some(p) => sent.iter().filter(|(s, _)| s.contains(p)).collect(),
+        None => sent.iter().rev().take(HISTORY_MAX as usize).rev().collect(),
+    };
+    let what = match phase {
+        Some(p) => format!("HISTORY {p}"),
+        None => "HISTORY".to_string(),
+    };
+    let body = if chosen.is_empty() {
+        "No results mailed to this address for that are on hand: none yet, or only \
+         older ones than the server keeps.\n"
+            .to_string()
+    } else {
+        chosen
+            .iter()
+            .map(|(s, b)| format!("==== {s}\n\n{b}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    Ok((what, body))
 }
 
 /// Did the asker prove who it is: its secret on a `SECRET` line, or a DKIM pass where the

@@ -1,19 +1,46 @@
-//! Every incoming message starts here: dedup, the auto-reply check, which game, the answer
-//! limits, and the answer itself (or a recorded silent drop). Also poisoned messages and alerts.
+//! Every incoming message starts here: dedup, the auto-reply check, the answer limits, and the
+//! answer itself (or a recorded silent drop). Also poisoned messages and alerts. What a mail to
+//! each box does once these steps let it through is `src/games`'s to say ([`Boxes`]): it alone
+//! knows the kinds of game.
 
+use super::panic::panic_text;
 use super::*;
 
-/// Process one received message: its effects, its answers (through the outbox, within the
+/// What the mail of each box does once the shared steps have let it through (not seen before,
+/// not automatic, readable): `src/games` implements it, the one place that knows the kinds of
+/// game.
+pub trait Boxes: Sync {
+    /// A mail to the GM box: its effects and answers. What it was, and the ledger's tag.
+    fn gm_box(
+        &self,
+        c: &mut SqliteConnection,
+        env: &Env,
+        ctx: &Ctx<'_>,
+        msg: &ReadMessage,
+    ) -> impl Future<Output = Result<(Processed, Tag)>> + Send;
+    /// A mail to the confirmation box (`size`: its raw size, for the receipt).
+    fn confirm_box(
+        &self,
+        c: &mut SqliteConnection,
+        env: &Env,
+        ctx: &Ctx<'_>,
+        msg: &ReadMessage,
+        size: u64,
+    ) -> impl Future<Output = Result<Processed>> + Send;
+}
+
+/// Handle one received message: its effects, its answers (through the outbox, within the
 /// limits) and its ledger row, in one transaction.
-pub async fn process_message(
+pub async fn handle_message<B: Boxes>(
     pool: &SqlitePool,
     env: &Env,
     inc: &Incoming<'_>,
     reading: &Reading,
     now: Ts,
+    boxes: &B,
 ) -> Result<Processed> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    let outcome = process_in(&mut tx, env, inc, reading, now).await?;
+    let outcome = handle_in(&mut tx, env, inc, reading, now, boxes).await?;
     tx.commit().await?;
     Ok(outcome)
 }
@@ -45,17 +72,18 @@ pub struct BatchRun {
     pub failed: Option<Failure>,
 }
 
-/// Process messages in order in one transaction, each as [`process_message`] would (its effects,
+/// Handle messages in order in one transaction, each as [`handle_message`] would (its effects,
 /// answers and ledger row all or nothing, in a savepoint of its own), with one commit for all
 /// of them: one write to disk instead of one per message (issue 22). The first message that
 /// fails or panics is rolled back to its savepoint and stops the batch; the ones before it still
 /// commit. `Err`: the batch could not be begun or committed (or a failure not undone), and
 /// nothing of it was committed.
-pub async fn process_batch(
+pub async fn handle_batch<B: Boxes>(
     pool: &SqlitePool,
     env: &Env,
     batch: &[Queued<'_>],
     now: Ts,
+    boxes: &B,
 ) -> Result<BatchRun> {
     use futures::FutureExt;
     use tracing::Instrument;
@@ -71,7 +99,8 @@ pub async fn process_batch(
         } else {
             store::renew_savepoint(&mut tx, store::Savepoint::Message).await?;
         }
-        let handling = process_in(&mut tx, env, &q.inc, q.reading, now).instrument(q.span.clone());
+        let handling =
+            handle_in(&mut tx, env, &q.inc, q.reading, now, boxes).instrument(q.span.clone());
         // A panic is caught here as the mailbox reader catches it for a message alone: what the
         // message wrote is undone with its savepoint, and the batch stops at it.
         let failure = match std::panic::AssertUnwindSafe(handling).catch_unwind().await {
@@ -92,12 +121,13 @@ pub async fn process_batch(
 
 /// One message's handling inside the caller's transaction: the dedup check, then its effects,
 /// answers and ledger row.
-async fn process_in(
+async fn handle_in<B: Boxes>(
     c: &mut SqliteConnection,
     env: &Env,
     inc: &Incoming<'_>,
     reading: &Reading,
     now: Ts,
+    boxes: &B,
 ) -> Result<Processed> {
     let seen = store::Seen {
         mailbox: inc.mailbox,
@@ -109,39 +139,67 @@ async fn process_in(
     if store::processed(c, &seen).await? {
         return Ok(Processed::AlreadyDone);
     }
-    // A server clock ahead of ours must not date a mail in the future.
-    let arrived = inc.arrived.map_or(now, |a| a.min(now));
-    let head = &reading.head;
     let ctx = Ctx {
         inc,
         key: &reading.content_sha256,
         sha256: &reading.sha256,
-        arrived,
+        // A server clock ahead of ours must not date a mail in the future.
+        arrived: inc.arrived.map_or(now, |a| a.min(now)),
         now,
     };
+    let (outcome, tag) = sort(c, env, &ctx, reading, boxes).await?;
+    record(c, &seen, inc, reading, outcome, &tag, now).await?;
+    Ok(outcome)
+}
+
+/// What a message not seen before does: automatic mail is recorded and never answered, an
+/// unreadable one is answered from its header block, and a readable one goes to its box.
+async fn sort<B: Boxes>(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    reading: &Reading,
+    boxes: &B,
+) -> Result<(Processed, Tag)> {
+    let head = &reading.head;
     // Automatic mail first (RFC 3834): never answered, whether or not it can be read.
     let auto = match &reading.message {
         Ok(m) => m.auto,
         Err(_) => head.auto,
     };
-    let (outcome, tag) = match (&reading.message, auto) {
+    Ok(match (&reading.message, auto) {
         (_, Some(kind)) => {
             let reason = format!("automatic mail ({}): never answered", kind.as_str());
-            drop_mail(c, &ctx, head.from_address.as_deref(), None, &reason).await?;
+            drop_mail(c, ctx, head.from_address.as_deref(), None, &reason).await?;
             (Processed::Auto, Tag::default())
         }
-        (Err(e), None) => (unreadable(c, env, &ctx, head, e).await?, Tag::default()),
-        (Ok(msg), None) if inc.mailbox == "confirm" => (
-            receipt(c, env, &ctx, msg, inc.raw.len() as u64).await?,
-            Tag::default(),
-        ),
-        (Ok(msg), None) => order_mail(c, env, &ctx, msg).await?,
-    };
+        (Err(e), None) => (unreadable(c, env, ctx, head, e).await?, Tag::default()),
+        (Ok(msg), None) if ctx.inc.mailbox == "confirm" => {
+            let size = ctx.inc.raw.len() as u64;
+            let outcome = boxes.confirm_box(c, env, ctx, msg, size).await?;
+            (outcome, Tag::default())
+        }
+        (Ok(msg), None) => boxes.gm_box(c, env, ctx, msg).await?,
+    })
+}
+
+/// The message's ledger row: what it was, what became of it, and the game, power and phase
+/// it was about.
+async fn record(
+    c: &mut SqliteConnection,
+    seen: &store::Seen<'_>,
+    inc: &Incoming<'_>,
+    reading: &Reading,
+    outcome: Processed,
+    tag: &Tag,
+    now: Ts,
+) -> Result<()> {
+    let head = &reading.head;
     let m = reading.message.as_ref().ok();
     let subject = m.map_or(head.subject.as_str(), |m| m.subject.as_str());
     store::record_message(
         c,
-        &seen,
+        seen,
         m.map_or(head.message_id.as_deref(), |m| m.message_id.as_deref()),
         inc.raw,
         now,
@@ -161,7 +219,7 @@ async fn process_in(
         },
     )
     .await?;
-    Ok(outcome)
+    Ok(())
 }
 
 /// Set a message aside after its handling failed (a panic or a persistent error), so that the
@@ -247,7 +305,7 @@ pub fn masters_of(env: &Env, game: Option<&GameRow>, of_game: &[String]) -> Vec<
 }
 
 /// The masters of a game (or of the server), from the store.
-pub(super) async fn masters_for(
+pub(crate) async fn masters_for(
     c: &mut SqliteConnection,
     env: &Env,
     game: Option<&GameRow>,
@@ -309,7 +367,7 @@ impl AlertKind {
 /// `to`. A second one in the same hour has the same Message-ID, so the outbox counts it instead
 /// of sending it; the alert says so, and how many were held back in the hour before.
 #[allow(clippy::too_many_arguments)]
-pub(super) async fn hourly_alerts(
+pub(crate) async fn hourly_alerts(
     c: &mut SqliteConnection,
     env: &Env,
     game: Option<&GameRow>,
@@ -342,7 +400,7 @@ pub(super) async fn hourly_alerts(
 }
 
 /// [`hourly_alerts`] to the masters of `game` (or of the server), enqueued.
-pub(super) async fn alert_masters_hourly(
+pub(crate) async fn alert_masters_hourly(
     c: &mut SqliteConnection,
     env: &Env,
     game: Option<&GameRow>,
@@ -359,7 +417,7 @@ pub(super) async fn alert_masters_hourly(
 }
 
 /// The alert to each master, once per `key`.
-pub(super) fn alert_mails(
+pub(crate) fn alert_mails(
     env: &Env,
     game: Option<&GameRow>,
     masters: &[String],
@@ -378,19 +436,19 @@ pub(super) fn alert_mails(
 }
 
 /// The message being processed, for answers and drops.
-pub(super) struct Ctx<'a> {
-    pub(super) inc: &'a Incoming<'a>,
+pub struct Ctx<'a> {
+    pub inc: &'a Incoming<'a>,
     /// The message's content digest (without trace headers): seeds the Message-IDs of its
     /// answers, so a redelivery's answers are the same mails.
-    pub(super) key: &'a str,
+    pub key: &'a str,
     /// The SHA-256 of the raw bytes as received: the receipt gives it.
-    pub(super) sha256: &'a str,
+    pub sha256: &'a str,
     /// When it reached the receiving server, in game time.
-    pub(super) arrived: Ts,
-    pub(super) now: Ts,
+    pub arrived: Ts,
+    pub now: Ts,
 }
 
-pub(super) async fn drop_mail(
+pub(crate) async fn drop_mail(
     c: &mut SqliteConnection,
     ctx: &Ctx<'_>,
     from: Option<&str>,
@@ -403,7 +461,7 @@ pub(super) async fn drop_mail(
 
 /// Who an answer goes to, for the limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Recipient {
+pub(crate) enum Recipient {
     /// A registered player (or master) of some game.
     Registered,
     /// An address that plays in no game: From can be forged, so at most one answer a day, and
@@ -413,7 +471,7 @@ pub(super) enum Recipient {
 
 /// Enqueue an answer within the limits, or record why it was not sent. A mail that could not
 /// be composed is never sent half-made: the masters get the facts instead.
-pub(super) async fn answer(
+pub(crate) async fn answer(
     c: &mut SqliteConnection,
     env: &Env,
     ctx: &Ctx<'_>,
@@ -422,84 +480,101 @@ pub(super) async fn answer(
     game: Option<&GameRow>,
 ) -> Result<bool> {
     let now = ctx.now;
-    let mail = match composed {
+    let mut mail = match composed {
         Ok(m) => m,
         Err(e) => {
             compose_failed(c, env, game, &e, now).await?;
             return Ok(false);
         }
     };
-    let limits = &env.limits;
     let gid = game.map(|g| g.id.as_str());
     // Answers in the last hour: to this address, and about this game (one query).
     let answers = store::answers_since(c, &mail.to, gid, now - 3600).await?;
-    if mail.kind.unproven_sender() && answers.auth_rejections >= limits.auth_rejections_per_hour {
-        // Counted apart from the player's own answers (issue 21.10), and never a notice: the
-        // mail came from someone who could not prove who they are.
-        let why = "rate limit: too much mail that failed authentication about this address";
+    if let Some(why) = over_address_limit(c, env, &mail, to, game, &answers, now).await? {
         drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
         return Ok(false);
     }
-    match to {
-        Recipient::Stranger { auth_failed: true } => {
-            let why = "stranger: the receiving server recorded an SPF, DKIM or DMARC failure";
-            drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
-            return Ok(false);
-        }
-        Recipient::Stranger { auth_failed: false } => {
-            if store::answers_to(c, &mail.to, now - policy::DAY).await?
-                >= limits.stranger_answers_per_day
-            {
-                let why = "stranger: already answered today";
-                drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
-                return Ok(false);
-            }
-        }
-        Recipient::Registered if mail.kind.unproven_sender() => {}
-        Recipient::Registered => {
-            if answers.to_address >= limits.answers_per_hour {
-                let gm = game.map_or(env.alert_from.as_str(), |g| g.gm_address.as_str());
-                let notice = compose::too_many(env, gm, &mail.to, limits.answers_per_hour, now);
-                store::enqueue(c, &notice, now).await?;
-                let why = "rate limit: too many answers to this address in an hour";
-                drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
-                return Ok(false);
-            }
-        }
-    }
     if let Some(g) = game
-        && answers.in_game >= limits.game_answers_per_hour
+        && answers.in_game >= env.limits.game_answers_per_hour
     {
         let why = "rate limit: too many answers in this game in an hour";
         drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
-        let hour = now.div_euclid(3600);
-        let body = format!(
-            "More than {} answers about game {} were sent in the last hour; further answers are\n\
-             held back until the hour has passed (mail is still read and orders still count).\n",
-            limits.game_answers_per_hour, g.id
-        );
-        alert_masters(
-            c,
-            env,
-            game,
-            &format!("game-rate|{}|{hour}", g.id),
-            &format!("{}: answer limit reached", g.id),
-            &body,
-            now,
-        )
-        .await?;
+        game_limit_reached(c, env, g, now).await?;
         return Ok(false);
     }
-    let mut mail = mail;
     if mail.game.is_none() {
         mail.game = gid.map(str::to_string);
     }
     Ok(store::enqueue(c, &mail, now).await?)
 }
 
+/// Why an answer to this address is held back, if it is: mail that failed authentication about
+/// it, a stranger (at most one a day, none after an SPF, DKIM or DMARC failure), or a
+/// registered address answered too often this hour (told so once, in a notice).
+async fn over_address_limit(
+    c: &mut SqliteConnection,
+    env: &Env,
+    mail: &store::NewMail,
+    to: Recipient,
+    game: Option<&GameRow>,
+    answers: &store::AnswerCounts,
+    now: Ts,
+) -> Result<Option<&'static str>> {
+    let limits = &env.limits;
+    if mail.kind.unproven_sender() && answers.auth_rejections >= limits.auth_rejections_per_hour {
+        // Counted apart from the player's own answers (issue 21.10), and never a notice: the
+        // mail came from someone who could not prove who they are.
+        return Ok(Some(
+            "rate limit: too much mail that failed authentication about this address",
+        ));
+    }
+    Ok(match to {
+        Recipient::Stranger { auth_failed: true } => {
+            Some("stranger: the receiving server recorded an SPF, DKIM or DMARC failure")
+        }
+        Recipient::Stranger { auth_failed: false } => {
+            let today = store::answers_to(c, &mail.to, now - policy::DAY).await?;
+            (today >= limits.stranger_answers_per_day).then_some("stranger: already answered today")
+        }
+        Recipient::Registered if mail.kind.unproven_sender() => None,
+        Recipient::Registered if answers.to_address >= limits.answers_per_hour => {
+            let gm = game.map_or(env.alert_from.as_str(), |g| g.gm_address.as_str());
+            let notice = compose::too_many(env, gm, &mail.to, limits.answers_per_hour, now);
+            store::enqueue(c, &notice, now).await?;
+            Some("rate limit: too many answers to this address in an hour")
+        }
+        Recipient::Registered => None,
+    })
+}
+
+/// The masters are told, once an hour, that a game's answers are held back.
+async fn game_limit_reached(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    now: Ts,
+) -> Result<()> {
+    let hour = now.div_euclid(3600);
+    let body = format!(
+        "More than {} answers about game {} were sent in the last hour; further answers are\n\
+         held back until the hour has passed (mail is still read and orders still count).\n",
+        env.limits.game_answers_per_hour, g.id
+    );
+    alert_masters(
+        c,
+        env,
+        Some(g),
+        &format!("game-rate|{}|{hour}", g.id),
+        &format!("{}: answer limit reached", g.id),
+        &body,
+        now,
+    )
+    .await
+}
+
 /// An answer that could not be composed: alert the masters with what it would have said, at
 /// most once an hour (each received mail could cause one).
-pub(super) async fn compose_failed(
+pub(crate) async fn compose_failed(
     c: &mut SqliteConnection,
     env: &Env,
     game: Option<&GameRow>,
@@ -540,7 +615,7 @@ pub fn compose_failed_mails(
 }
 
 /// Is the sender a stranger, and did our receiving server record an authentication failure?
-pub(super) async fn recipient_kind(
+pub(crate) async fn recipient_kind(
     c: &mut SqliteConnection,
     env: &Env,
     from: &str,
@@ -556,7 +631,7 @@ pub(super) async fn recipient_kind(
 }
 
 /// A mail that could not be read at all: answered from its header block, within the limits.
-pub(super) async fn unreadable(
+async fn unreadable(
     c: &mut SqliteConnection,
     env: &Env,
     ctx: &Ctx<'_>,
@@ -581,16 +656,27 @@ pub(super) async fn unreadable(
     Ok(Processed::Rejected)
 }
 
+/// What the ledger says a message was about.
 #[derive(Default)]
-pub(super) struct Tag {
-    pub(super) game: Option<String>,
-    pub(super) power: Option<String>,
-    pub(super) phase: Option<String>,
+pub struct Tag {
+    pub game: Option<String>,
+    pub power: Option<String>,
+    pub phase: Option<String>,
+}
+
+impl Tag {
+    /// About game `g`, no power or phase yet.
+    pub fn of(g: &GameRow) -> Tag {
+        Tag {
+            game: Some(g.id.clone()),
+            ..Tag::default()
+        }
+    }
 }
 
 /// The game a message is about: named in the subject, else the one active game its sender has a
 /// part in.
-pub(super) async fn find_game(
+pub(crate) async fn find_game(
     c: &mut SqliteConnection,
     msg: &ReadMessage,
 ) -> Result<Option<GameRow>> {
@@ -601,10 +687,7 @@ pub(super) async fn find_game(
     Ok(found)
 }
 
-pub(super) async fn find_game_row(
-    c: &mut SqliteConnection,
-    msg: &ReadMessage,
-) -> Result<Option<GameRow>> {
+async fn find_game_row(c: &mut SqliteConnection, msg: &ReadMessage) -> Result<Option<GameRow>> {
     // Each word of the subject that could be a game's name is looked up (an index, not a scan
     // of every game: a server may run thousands).
     for w in msg.subject.split_whitespace().take(20) {

@@ -12,13 +12,19 @@ const VOWELS: &[u8; 5] = b"aeiou";
 const WORDS: usize = 4;
 const SYLLABLES: usize = 3;
 
+/// The OS random generator failed: no secret can be made (nothing else is tried: a secret
+/// from a weaker source would be guessable).
+#[derive(Debug, thiserror::Error)]
+#[error("the OS random generator failed: {0}")]
+pub struct SecretError(getrandom::Error);
+
 /// Bits of randomness in one secret.
 pub fn entropy_bits() -> f64 {
     ((CONSONANTS.len() * VOWELS.len()) as f64).log2() * (WORDS * SYLLABLES) as f64
 }
 
 /// A fresh secret from the OS random generator.
-pub fn generate() -> Result<String, String> {
+pub fn generate() -> Result<String, SecretError> {
     let mut words = Vec::with_capacity(WORDS);
     for _ in 0..WORDS {
         let mut w = String::with_capacity(SYLLABLES * 2);
@@ -33,11 +39,11 @@ pub fn generate() -> Result<String, String> {
 }
 
 /// A uniform number below `n` (n ≤ 256), by rejection: no modulo bias.
-fn uniform(n: usize) -> Result<usize, String> {
+fn uniform(n: usize) -> Result<usize, SecretError> {
     let limit = 256 - 256 % n;
     loop {
         let mut b = [0u8; 1];
-        getrandom::getrandom(&mut b).map_err(|e| format!("the OS random generator failed: {e}"))?;
+        getrandom::getrandom(&mut b).map_err(SecretError)?;
         if usize::from(b[0]) < limit {
             return Ok(usize::from(b[0]) % n);
         }

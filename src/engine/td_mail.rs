@@ -1,18 +1,28 @@
 //! A tournament director's command mail (subject `<tournament> TD`): from one of its directors
-//! only, authenticated as a master is (secret and/or DKIM, as the tournament's preset says);
-//! each command done in the message's transaction and answered line by line.
+//! only, authenticated as a master is (secret and/or DKIM, as the tournament's preset says;
+//! `master_mail.rs` holds the pipeline); each command done in the message's transaction, all or
+//! nothing, and answered line by line.
 
-use super::*;
+use super::master_mail::{self, CommandsRead, Desk, Line, Scope, Sender, command_head};
+use super::office::Done;
+use super::receive::{AlertKind, Ctx, Tag, hourly_alerts};
+use super::{EngineError, Processed, Result, tournament};
+use crate::config::Env;
+use crate::message::ReadMessage;
+use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
-use crate::store::TournamentRow;
-use crate::td_commands::read_td_commands;
+use crate::policy::Ts;
+use crate::rules::Rules;
+use crate::store::{self, DirectorRow, TournamentRow};
+use crate::td_commands::{TdCommand, read_td_commands};
+use sqlx::SqliteConnection;
 
 /// The tournament a subject names for its directors: `<tournament> TD ...` (after any `Re:`).
-pub(super) async fn tournament_of(
+pub async fn tournament_of(
     c: &mut SqliteConnection,
     subject: &str,
 ) -> Result<Option<TournamentRow>> {
-    let (Some(id), Some(td)) = super::gm_mail::command_head(subject) else {
+    let (Some(id), Some(td)) = command_head(subject) else {
         return Ok(None);
     };
     if !td.eq_ignore_ascii_case("td") || id.len() > 32 {
@@ -21,104 +31,138 @@ pub(super) async fn tournament_of(
     Ok(store::tournament(c, id).await?)
 }
 
-pub(super) async fn command_mail(
+/// A command mail for tournament `t`.
+pub async fn command_mail(
     c: &mut SqliteConnection,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
     t: &TournamentRow,
 ) -> Result<(Processed, Tag)> {
-    let now = ctx.now;
-    let from = msg.from_address.clone().unwrap_or_default();
     let rules = Rules::preset(&t.preset).map_err(|e| EngineError::Refused(e.to_string()))?;
-    let read = read_td_commands(&msg.lines);
     let directors = store::directors(c, &t.id).await?;
-    let director = directors
-        .iter()
-        .find(|d| d.address.eq_ignore_ascii_case(&from));
-    let refusal = match &director {
-        None => Some(format!(
-            "commands for tournament {} are accepted only from its directors; {from} is not one",
-            t.id
-        )),
-        Some(d) => acceptance::authenticate(
-            &rules,
-            &from,
-            &d.address,
-            read.secret.as_deref(),
-            &d.secret,
-            &msg.authentication_results,
-            &env.authserv_id,
-        )
-        .err(),
+    let desk = DirectorsDesk {
+        t,
+        rules,
+        directors,
     };
-    let tag = Tag::default();
-    if let Some(why) = refusal {
-        // Nothing is done; the directors hear of it (a forger is worth knowing about), and the
-        // sender is answered only if a director (no backscatter).
-        let body = format!(
-            "A command mail for tournament {id} was refused; nothing in it was done.\n\n\
-             From:        {from}\n\
-             Subject:     {subject}\n\
-             Message-ID:  {mid}\n\
-             Why:         {why}\n",
-            id = t.id,
-            subject = compose::echo_subject(&msg.subject),
-            mid = msg.message_id.as_deref().unwrap_or("(none)"),
-        );
-        let to: Vec<String> = directors.iter().map(|d| d.address.clone()).collect();
-        let alerts = hourly_alerts(
-            c,
-            env,
-            None,
-            &to,
-            AlertKind::DirectorCommandRefused,
-            &t.id,
-            &format!("{}: a director's command mail was refused", t.id),
-            &body,
-            now,
-        )
-        .await?;
-        store::enqueue_many(c, &alerts, now).await?;
-        if let Some(d) = director {
-            let line = CommandReplyLine {
-                text: "(the whole mail)".into(),
-                ok: false,
-                answer: why,
-            };
-            let mail = compose::td_reply(env, t, &d.address, msg, ctx.key, vec![line]);
-            answer(c, env, ctx, mail, Recipient::Registered, None).await?;
+    master_mail::command_mail(c, env, ctx, msg, &desk).await
+}
+
+/// A tournament's directors' desk.
+struct DirectorsDesk<'a> {
+    t: &'a TournamentRow,
+    rules: Rules,
+    directors: Vec<DirectorRow>,
+}
+
+impl Desk for DirectorsDesk<'_> {
+    type Command = TdCommand;
+
+    fn scope(&self) -> Scope<'_> {
+        Scope {
+            noun: "tournament",
+            id: &self.t.id,
+            who: "directors",
         }
-        return Ok((Processed::Rejected, tag));
     }
-    let mut lines = Vec::new();
-    for l in &read.lines {
-        let (ok, answer) = match &l.read {
-            // All or nothing, as at the console: a refused command leaves nothing it wrote
-            // (a ROUND refused on board k keeps none of boards 1..k-1, nor their start mails).
-            Ok(cmd) => {
-                store::savepoint(c, store::Savepoint::Command).await?;
-                match tournament::execute(c, env, t, cmd, ctx.key, now).await {
-                    Ok(done) => {
-                        store::keep_savepoint(c, store::Savepoint::Command).await?;
-                        (true, done)
-                    }
-                    Err(EngineError::Refused(why)) => {
-                        store::undo_savepoint(c, store::Savepoint::Command).await?;
-                        (false, why)
-                    }
-                    Err(e) => return Err(e),
-                }
+
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn game(&self) -> Option<&store::GameRow> {
+        None
+    }
+
+    fn read(&self, msg: &ReadMessage) -> CommandsRead<TdCommand> {
+        let read = read_td_commands(&msg.lines);
+        CommandsRead {
+            secret: read.secret,
+            lines: read
+                .lines
+                .into_iter()
+                .map(|l| {
+                    let line = match l.read {
+                        Ok(cmd) => Line::Command(cmd),
+                        Err(why) => Line::Unread(why),
+                    };
+                    (l.text, line)
+                })
+                .collect(),
+        }
+    }
+
+    async fn sender(
+        &self,
+        _: &mut SqliteConnection,
+        from: &str,
+        _: &CommandsRead<TdCommand>,
+    ) -> Result<Sender> {
+        let director = self
+            .directors
+            .iter()
+            .find(|d| d.address.eq_ignore_ascii_case(from));
+        Ok(match director {
+            Some(d) => Sender::Registered {
+                address: d.address.clone(),
+                secret: d.secret.clone(),
+                role: None,
+            },
+            None => Sender::Stranger,
+        })
+    }
+
+    async fn alert(
+        &self,
+        c: &mut SqliteConnection,
+        env: &Env,
+        facts: &str,
+        _lines: usize,
+        now: Ts,
+    ) -> Result<()> {
+        let t = self.t;
+        let to: Vec<String> = self.directors.iter().map(|d| d.address.clone()).collect();
+        let subject = format!("{}: a director's command mail was refused", t.id);
+        let kind = AlertKind::DirectorCommandRefused;
+        let alerts = hourly_alerts(c, env, None, &to, kind, &t.id, &subject, facts, now).await?;
+        store::enqueue_many(c, &alerts, now).await?;
+        Ok(())
+    }
+
+    /// All or nothing, as at the console: a refused command leaves nothing it wrote (a ROUND
+    /// refused on board k keeps none of boards 1..k-1, nor their start mails).
+    async fn execute(
+        &self,
+        c: &mut SqliteConnection,
+        env: &Env,
+        ctx: &Ctx<'_>,
+        _from: &str,
+        _sender: &Sender,
+        cmd: &TdCommand,
+    ) -> Result<Done> {
+        store::savepoint(c, store::Savepoint::Command).await?;
+        match tournament::execute(c, env, self.t, cmd, ctx.key, ctx.now).await {
+            Ok(done) => {
+                store::keep_savepoint(c, store::Savepoint::Command).await?;
+                Ok(Done::ok(done))
             }
-            Err(e) => (false, e.clone()),
-        };
-        lines.push(CommandReplyLine {
-            text: l.text.clone(),
-            ok,
-            answer,
-        });
+            Err(EngineError::Refused(why)) => {
+                store::undo_savepoint(c, store::Savepoint::Command).await?;
+                Ok(Done::refused(why))
+            }
+            Err(e) => Err(e),
+        }
     }
-    let mail = compose::td_reply(env, t, &from, msg, ctx.key, lines);
-    answer(c, env, ctx, mail, Recipient::Registered, None).await?;
-    Ok((Processed::Accepted, tag))
+
+    fn reply(
+        &self,
+        env: &Env,
+        to: &str,
+        msg: &ReadMessage,
+        key: &str,
+        lines: Vec<CommandReplyLine>,
+    ) -> Composed {
+        compose::td_reply(env, self.t, to, msg, key, lines)
+    }
 }

@@ -6,7 +6,7 @@
 //! `src/games/mod.rs` hands to [`run`].
 
 use super::*;
-use crate::store::{Kind, NewMail};
+use crate::store::Kind;
 use std::future::Future;
 
 /// What one tick did.
@@ -264,35 +264,5 @@ async fn alert_tick_failure(pool: &SqlitePool, env: &Env, game: &str, error: &st
     .await;
     if let Err(e) = told {
         tracing::error!(game = %game, "cannot alert the masters: {e}");
-    }
-}
-
-/// A master's PREVIEW of a game (`command.rs`): what its kind's tick would publish if it decided
-/// the game now, as mails to the masters; nothing else is written. `Err` says why there is
-/// nothing to preview.
-///
-/// Implemented for [`store::Kind`] in `src/games/mod.rs`. The engine never imports a kind, so
-/// shared code that must reach a kind's own part (a master's command reaches the engine, not a
-/// kind) names this trait, and the kinds' entry points implement it.
-pub trait Preview {
-    fn preview(
-        self,
-        c: &mut SqliteConnection,
-        env: &Env,
-        game: &GameRow,
-        now: Ts,
-    ) -> impl Future<Output = Result<std::result::Result<Vec<NewMail>, String>>> + Send;
-}
-
-/// PREVIEW of game `game`, by its kind (see [`Preview`]).
-pub async fn preview(
-    c: &mut SqliteConnection,
-    env: &Env,
-    game: &str,
-    now: Ts,
-) -> Result<std::result::Result<Vec<NewMail>, String>> {
-    match store::game(c, game).await? {
-        Some(g) => g.kind.preview(c, env, &g, now).await,
-        None => Ok(Err(format!("no game '{game}'"))),
     }
 }

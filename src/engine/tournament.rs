@@ -105,7 +105,8 @@ pub async fn add_director(
     let d = DirectorRow {
         address: address.to_ascii_lowercase(),
         tz: tz.to_string(),
-        secret: secret::generate().map_err(refused)?,
+        // A refusal: the director's line is answered (and undone), not the whole mail failed.
+        secret: secret::generate().map_err(|e| refused(e.to_string()))?,
     };
     store::add_director(&mut c, &t.id, &d).await?;
     Ok(d)
@@ -213,8 +214,70 @@ pub async fn start_round(
     now: Ts,
 ) -> Result<RoundMade> {
     let map = map_of_tournament(t)?;
-    let rulebook = t.rulebook;
     let boards = store::boards(c, &t.id).await?;
+    let round = next_round(c, t, &boards).await?;
+    let entrants = store::entrants(c, &t.id).await?;
+    // The earlier rounds' games (all over, checked above): who advances, and whom each met.
+    let input = if round == 1 {
+        None
+    } else {
+        Some(standings_input(c, t, &entrants, &boards).await?)
+    };
+    let who: Vec<&EntrantRow> = match &input {
+        None => entrants.iter().filter(|e| !e.reserve).collect(),
+        Some(input) => standings::standings(input, (round - 1) as u8)
+            .advancing
+            .iter()
+            .filter_map(|a| entrants.iter().find(|e| &e.address == a))
+            .collect(),
+    };
+    let earlier: &[GameResult] = input.as_ref().map_or(&[], |i| &i.games);
+    check_boards_fill(t.rulebook, round, &who, map.powers.len())?;
+    let seats = seats_of(map, round, &who, earlier);
+    let seed = seating_seed(&t.seed, round);
+    let seating = seat(&seats, map.powers.len(), seed, SEATING_ROUNDS).map_err(refused)?;
+    let mut options: Vec<(String, String)> = serde_json::from_str(&t.options)?;
+    options.push((
+        "final_year".into(),
+        final_year(t.rulebook, round).map_or("null".into(), |y| y.to_string()),
+    ));
+    let directors = store::directors(c, &t.id).await?;
+    let mut made = Vec::new();
+    for (i, board) in seating.boards.iter().enumerate() {
+        let number = i as i64 + 1;
+        let players: Vec<&EntrantRow> = board.iter().map(|&p| who[p]).collect();
+        let new = NewBoard {
+            round,
+            number,
+            players: &players,
+            options: &options,
+            directors: &directors,
+        };
+        made.push((number, make_board(c, tell, t, map, &new, now).await?));
+    }
+    // What the seating could not meet, with the players' addresses and the powers' names.
+    let unmet = crate::assignment::describe_with(
+        &seats,
+        &seating.boards,
+        map.powers.len(),
+        |a| who[a].address.clone(),
+        |k| map.powers[k].name.clone(),
+    );
+    Ok(RoundMade {
+        round,
+        boards: made,
+        unmet,
+    })
+}
+
+/// The number of the round to make next, or why none can be: every round is made, or the
+/// last one is still playing.
+async fn next_round(
+    c: &mut SqliteConnection,
+    t: &TournamentRow,
+    boards: &[BoardRow],
+) -> Result<i64> {
+    let rulebook = t.rulebook;
     let round = boards.iter().map(|b| b.round).max().unwrap_or(0) + 1;
     if round > rounds_of(rulebook) {
         return Err(refused(format!(
@@ -236,27 +299,20 @@ pub async fn start_round(
             playing.join(", ")
         )));
     }
-    let entrants = store::entrants(c, &t.id).await?;
-    // The earlier rounds' games (all over, checked above): who advances, and whom each met.
-    let input = if round == 1 {
-        None
-    } else {
-        Some(standings_input(c, t, &entrants, &boards).await?)
-    };
-    let who: Vec<&EntrantRow> = match &input {
-        None => entrants.iter().filter(|e| !e.reserve).collect(),
-        Some(input) => standings::standings(input, (round - 1) as u8)
-            .advancing
-            .iter()
-            .filter_map(|a| entrants.iter().find(|e| &e.address == a))
-            .collect(),
-    };
-    let earlier: &[GameResult] = input.as_ref().map_or(&[], |i| &i.games);
-    let powers = map.powers.len();
+    Ok(round)
+}
+
+/// Whether the players fill whole boards of `powers`; in WM round one, whether every player is
+/// on a team and the teams are of seven (WM B.2).
+fn check_boards_fill(
+    rulebook: Rulebook,
+    round: i64,
+    who: &[&EntrantRow],
+    powers: usize,
+) -> Result<()> {
     if round == 1 && rulebook == Rulebook::Wm2004 {
-        // WM B.2: every player is on a team, and teams are of seven.
         let mut teams: std::collections::BTreeMap<&str, usize> = Default::default();
-        for e in &who {
+        for e in who {
             let team = e
                 .team
                 .as_deref()
@@ -275,31 +331,15 @@ pub async fn start_round(
             who.len()
         )));
     }
-    // The seats: each player's team (their own if none: B.6(b) then means nothing), the power
-    // fixed in round one (B.5), and what they played and whom they met before (B.6 c, d).
+    Ok(())
+}
+
+/// The seats: each player's team (their own if none: B.6(b) then means nothing), the power
+/// fixed in round one (B.5), and what they played and whom they met before (B.6 c, d).
+fn seats_of(map: &Map, round: i64, who: &[&EntrantRow], earlier: &[GameResult]) -> Vec<Seat> {
+    let history = history_of(who, earlier);
     let mut team_index: Vec<String> = Vec::new();
-    let mut history: HashMap<&str, (Vec<usize>, Vec<String>)> = HashMap::new();
-    for g in earlier {
-        let at_board: Vec<&str> = g
-            .positions
-            .iter()
-            .map(|p| p.stints[0].player.as_str())
-            .collect();
-        for p in &g.positions {
-            if let Some(e) = who.iter().find(|e| e.address == p.stints[0].player) {
-                let h = history.entry(e.address.as_str()).or_default();
-                h.0.push(p.power.0 as usize);
-                h.1.extend(
-                    at_board
-                        .iter()
-                        .filter(|a| **a != e.address)
-                        .map(|a| a.to_string()),
-                );
-            }
-        }
-    }
-    let seats: Vec<Seat> = who
-        .iter()
+    who.iter()
         .map(|e| {
             let team_name = e
                 .team
@@ -331,76 +371,97 @@ pub async fn start_round(
                     .collect(),
             }
         })
-        .collect();
-    let seating =
-        seat(&seats, powers, seating_seed(&t.seed, round), SEATING_ROUNDS).map_err(refused)?;
-    let mut options: Vec<(String, String)> = serde_json::from_str(&t.options)?;
-    options.push((
-        "final_year".into(),
-        final_year(rulebook, round).map_or("null".into(), |y| y.to_string()),
-    ));
-    let directors = store::directors(c, &t.id).await?;
-    let mut made = Vec::new();
-    for (i, board) in seating.boards.iter().enumerate() {
-        let number = i as i64 + 1;
-        let game = format!("{}r{round}b{number}", t.id);
-        admin::create_game_in(
-            c,
-            &admin::NewGame {
-                id: &game,
-                preset: &t.preset,
-                variant: &t.variant,
-                gm_address: &t.gm_address,
-                confirm_address: &t.confirm_address,
-                options: &options,
-            },
-            now,
-        )
+        .collect()
+}
+
+/// What each player played before and whom they met (WM B.6 c, d): the powers and the other
+/// players of their earlier boards.
+fn history_of<'a>(
+    who: &[&'a EntrantRow],
+    earlier: &[GameResult],
+) -> HashMap<&'a str, (Vec<usize>, Vec<String>)> {
+    let mut history: HashMap<&str, (Vec<usize>, Vec<String>)> = HashMap::new();
+    for g in earlier {
+        let at_board: Vec<&str> = g
+            .positions
+            .iter()
+            .map(|p| p.stints[0].player.as_str())
+            .collect();
+        for p in &g.positions {
+            if let Some(e) = who.iter().find(|e| e.address == p.stints[0].player) {
+                let h = history.entry(e.address.as_str()).or_default();
+                h.0.push(p.power.0 as usize);
+                h.1.extend(
+                    at_board
+                        .iter()
+                        .filter(|a| **a != e.address)
+                        .map(|a| a.to_string()),
+                );
+            }
+        }
+    }
+    history
+}
+
+/// One board of a round to make: its players in the powers' order, and what every board of
+/// the round shares.
+struct NewBoard<'a> {
+    round: i64,
+    number: i64,
+    players: &'a [&'a EntrantRow],
+    /// The game's options: the tournament's, with the round's final year.
+    options: &'a [(String, String)],
+    directors: &'a [store::DirectorRow],
+}
+
+/// Make a board's game: created, its players and the directors as its TD masters, recorded as
+/// the board, started. Its id.
+async fn make_board(
+    c: &mut SqliteConnection,
+    tell: Option<&Env>,
+    t: &TournamentRow,
+    map: &Map,
+    b: &NewBoard<'_>,
+    now: Ts,
+) -> Result<String> {
+    let game = format!("{}r{}b{}", t.id, b.round, b.number);
+    let new = admin::NewGame {
+        id: &game,
+        preset: &t.preset,
+        variant: &t.variant,
+        gm_address: &t.gm_address,
+        confirm_address: &t.confirm_address,
+        options: b.options,
+    };
+    admin::create_game_in(c, &new, now)
         .await
         .map_err(|e| refused(e.to_string()))?;
-        for (k, &player) in board.iter().enumerate() {
-            let e = who[player];
-            admin::add_player_in(
-                c,
-                &admin::NewPlayer {
-                    game: &game,
-                    power: &map.powers[k].name,
-                    address: &e.address,
-                    name: &e.name,
-                    tz: &e.tz,
-                    secret: None,
-                },
-            )
+    for (k, e) in b.players.iter().enumerate() {
+        let player = admin::NewPlayer {
+            game: &game,
+            power: &map.powers[k].name,
+            address: &e.address,
+            name: &e.name,
+            tz: &e.tz,
+            secret: None,
+        };
+        admin::add_player_in(c, &player)
             .await
             .map_err(|e| refused(e.to_string()))?;
-        }
-        for d in &directors {
-            let m = store::MemberRow {
-                role: store::Role::Td,
-                address: d.address.clone(),
-                name: String::new(),
-                tz: d.tz.clone(),
-                secret: d.secret.clone(),
-            };
-            store::add_member(c, &game, &m, now).await?;
-        }
-        store::add_board(c, &t.id, round, number, &game).await?;
-        admin::start_in(c, tell, &game, now).await?;
-        made.push((number, game));
     }
-    // What the seating could not meet, with the players' addresses and the powers' names.
-    let unmet = crate::assignment::describe_with(
-        &seats,
-        &seating.boards,
-        powers,
-        |a| who[a].address.clone(),
-        |k| map.powers[k].name.clone(),
-    );
-    Ok(RoundMade {
-        round,
-        boards: made,
-        unmet,
-    })
+    for d in b.directors {
+        let m = store::MemberRow {
+            role: store::Role::Td,
+            address: d.address.clone(),
+            name: String::new(),
+            tz: d.tz.clone(),
+            secret: d.secret.clone(),
+        };
+        store::add_member(c, &game, &m, now).await?;
+    }
+    store::add_board(c, &t.id, b.round, b.number, &game).await?;
+    admin::start_in(c, tell, &game, now).await?;
+    Ok(game)
 }
 
 /// Who played each power of a game, in order: from the replacements recorded (WM B.7-B.8) and
@@ -872,27 +933,7 @@ pub async fn execute(
             add_entrant(c, &t, &e).await?;
             Ok(format!("{address} signed up"))
         }
-        TdCommand::Round => {
-            let made = start_round(c, Some(env), &t, now).await?;
-            let games: Vec<&str> = made.boards.iter().map(|(_, g)| g.as_str()).collect();
-            let mut said = format!(
-                "round {} made: {} board(s), {}; every player was sent a start mail",
-                made.round,
-                games.len(),
-                games.join(", ")
-            );
-            if !made.unmet.is_empty() {
-                // The first few, and how many more: a reply is not a dump.
-                let shown: Vec<&str> = made.unmet.iter().take(3).map(String::as_str).collect();
-                said.push_str(&format!(
-                    ". The seating could not meet {} constraint(s): {}{}",
-                    made.unmet.len(),
-                    shown.join("; "),
-                    if made.unmet.len() > 3 { "; ..." } else { "" }
-                ));
-            }
-            Ok(said)
-        }
+        TdCommand::Round => Ok(round_made(&start_round(c, Some(env), &t, now).await?)),
         TdCommand::Standings => {
             let n = mail_standings(c, env, &t, false, &format!("asked|{key}"), now).await?;
             Ok(format!("the standings were mailed to the {n} director(s)"))
@@ -913,27 +954,52 @@ pub async fn execute(
                 Err(EngineError::Refused(format!("{address} is not an entrant")))
             }
         }
-        TdCommand::Status => {
-            let boards = store::boards(c, &t.id).await?;
-            let entrants = store::entrants(c, &t.id).await?.len();
-            let mut said = format!(
-                "tournament {} ({}), {entrants} entrant(s), {} board(s) made",
-                t.id,
-                t.rulebook,
-                boards.len()
-            );
-            for b in &boards {
-                let status = store::game(c, &b.game_id)
-                    .await?
-                    .map_or("missing".to_string(), |g| g.status.to_string());
-                said.push_str(&format!(
-                    "; round {} board {}: {} {status}",
-                    b.round, b.board, b.game_id
-                ));
-            }
-            Ok(said)
-        }
+        TdCommand::Status => status(c, &t).await,
     }
+}
+
+/// What ROUND answers: the boards made, and the first few constraints the seating could not
+/// meet (a reply is not a dump).
+fn round_made(made: &RoundMade) -> String {
+    let games: Vec<&str> = made.boards.iter().map(|(_, g)| g.as_str()).collect();
+    let mut said = format!(
+        "round {} made: {} board(s), {}; every player was sent a start mail",
+        made.round,
+        games.len(),
+        games.join(", ")
+    );
+    if !made.unmet.is_empty() {
+        let shown: Vec<&str> = made.unmet.iter().take(3).map(String::as_str).collect();
+        said.push_str(&format!(
+            ". The seating could not meet {} constraint(s): {}{}",
+            made.unmet.len(),
+            shown.join("; "),
+            if made.unmet.len() > 3 { "; ..." } else { "" }
+        ));
+    }
+    said
+}
+
+/// STATUS: the rounds, their boards and which games are still playing.
+async fn status(c: &mut SqliteConnection, t: &TournamentRow) -> Result<String> {
+    let boards = store::boards(c, &t.id).await?;
+    let entrants = store::entrants(c, &t.id).await?.len();
+    let mut said = format!(
+        "tournament {} ({}), {entrants} entrant(s), {} board(s) made",
+        t.id,
+        t.rulebook,
+        boards.len()
+    );
+    for b in &boards {
+        let status = store::game(c, &b.game_id)
+            .await?
+            .map_or("missing".to_string(), |g| g.status.to_string());
+        said.push_str(&format!(
+            "; round {} board {}: {} {status}",
+            b.round, b.board, b.game_id
+        ));
+    }
+    Ok(said)
 }
 
 /// A director's command at the console, in one transaction: what was done, or why not.

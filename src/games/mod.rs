@@ -11,15 +11,47 @@
 //!   `src/outgoing`) and its own pure crate, and never imports another kind;
 //! - `src/engine` (what every kind shares: routing, dedup, answer limits, authentication,
 //!   timeliness, extensions, members, the office commands, the tick's batching) never imports a
-//!   kind.
+//!   kind: where it needs a kind's part it asks through a trait implemented here
+//!   ([`Boxes`](crate::engine::receive::Boxes) for the mail, [`Execute`](crate::engine::office::Execute)
+//!   for a command) or in the kind's folder (`TickStep` for the tick).
 
 pub mod diplomacy;
 
+use crate::commands::GmCommand;
 use crate::config::Env;
-use crate::engine::{self, TickReport};
+use crate::engine::office::{self, Actor, Done, Situation};
+use crate::engine::receive::{self, BatchRun, Boxes, Ctx, Queued, Tag};
+use crate::engine::route::{self, Routed};
+use crate::engine::{
+    self, EngineError, Incoming, Processed, Reading, Result, TickReport, gm_mail, receipt,
+};
+use crate::message::ReadMessage;
 use crate::policy::Ts;
-use crate::store::{self, Kind, NewMail};
+use crate::store::{self, GameRow, Kind, Role};
 use sqlx::{SqliteConnection, SqlitePool};
+
+/// Process one received message: its effects, its answers (through the outbox, within the
+/// limits) and its ledger row, in one transaction (`engine::receive`).
+pub async fn process_message(
+    pool: &SqlitePool,
+    env: &Env,
+    inc: &Incoming<'_>,
+    reading: &Reading,
+    now: Ts,
+) -> Result<Processed> {
+    receive::handle_message(pool, env, inc, reading, now, &Kinds).await
+}
+
+/// Process messages in order in one transaction, each in a savepoint of its own, with one
+/// commit for all of them (`engine::receive::handle_batch`).
+pub async fn process_batch(
+    pool: &SqlitePool,
+    env: &Env,
+    batch: &[Queued<'_>],
+    now: Ts,
+) -> Result<BatchRun> {
+    receive::handle_batch(pool, env, batch, now, &Kinds).await
+}
 
 /// One tick of every kind of game: each game whose kind says it needs the clock by `now` and
 /// whose mail has been read through `read_through` (every mailbox had a successful poll that
@@ -30,7 +62,7 @@ pub async fn tick_with(
     env: &Env,
     now: Ts,
     read_through: Ts,
-) -> engine::Result<TickReport> {
+) -> Result<TickReport> {
     let mut report = TickReport::default();
     for kind in Kind::ALL {
         let done = match kind {
@@ -46,23 +78,229 @@ pub async fn tick_with(
 /// One tick with every mailbox taken as read through `now` (tests and tools that drive the
 /// clock themselves): how many games were adjudicated. A game that fails is an error here, so
 /// that tests see it.
-pub async fn tick(pool: &SqlitePool, env: &Env, now: Ts) -> engine::Result<usize> {
+pub async fn tick(pool: &SqlitePool, env: &Env, now: Ts) -> Result<usize> {
     tick_with(pool, env, now, now)
         .await?
         .adjudicated_or_failure()
 }
 
-/// A master's PREVIEW reaches the engine's shared commands; the game's kind answers it.
-impl engine::Preview for Kind {
-    async fn preview(
-        self,
+/// Do one master's command on game `g`, inside the caller's transaction, and write its audit
+/// row: the one way in for the command mail and the console alike. Refusals change nothing,
+/// and are audited too.
+pub async fn execute(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    actor: Actor<'_>,
+    cmd: &GmCommand,
+    now: Ts,
+) -> Result<Done> {
+    let done = match office::refused_when_not_running(g, cmd) {
+        Some(refused) => refused,
+        None => {
+            let s = office::situation(c, g).await?;
+            dispatch(c, env, g, actor, &s, cmd, now).await?
+        }
+    };
+    office::audit(c, g, actor, cmd, &done, now).await?;
+    Ok(done)
+}
+
+/// A master's command at the console: done in one transaction, audited as `console`.
+pub async fn console_command(
+    pool: &SqlitePool,
+    env: &Env,
+    game: &str,
+    cmd: &GmCommand,
+    now: Ts,
+) -> Result<Done> {
+    console_command_as(pool, env, game, cmd, false, now).await
+}
+
+/// [`console_command`], with the TD's consent given on the command line (`--td-consent`):
+/// audited as such.
+pub async fn console_command_as(
+    pool: &SqlitePool,
+    env: &Env,
+    game: &str,
+    cmd: &GmCommand,
+    td_consent: bool,
+    now: Ts,
+) -> Result<Done> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let g = store::game(&mut tx, game)
+        .await?
+        .ok_or_else(|| EngineError::NoGame(game.to_string()))?;
+    let actor = Actor {
+        who: if td_consent {
+            "console (TD consent)"
+        } else {
+            "console"
+        },
+        via: "console",
+        role: td_consent.then_some(Role::Td),
+    };
+    let done = execute(&mut tx, env, &g, actor, cmd, now).await?;
+    tx.commit().await?;
+    Ok(done)
+}
+
+/// Which command it is: one of the office's (every kind has them), or the game's kind's own.
+async fn dispatch(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    actor: Actor<'_>,
+    s: &Situation,
+    cmd: &GmCommand,
+    now: Ts,
+) -> Result<Done> {
+    use office::deadline::{Move, move_deadline};
+    match cmd {
+        GmCommand::Deadline(t) => move_deadline(c, env, g, s, Move::To(*t), now).await,
+        GmCommand::Extend(by) => move_deadline(c, env, g, s, Move::By(*by), now).await,
+        GmCommand::Pause => office::pause::pause(c, env, g, s, now).await,
+        GmCommand::Resume => office::pause::resume(c, env, g, s, now).await,
+        GmCommand::Status => office::status::status(c, g, s).await,
+        GmCommand::Set { option, value } => office::set::set(c, env, g, option, value, now).await,
+        GmCommand::ObserverAdd(address) => office::observers::add(c, env, g, address, now).await,
+        GmCommand::ObserverRemove(address) => office::observers::remove(c, g, address).await,
+        GmCommand::Broadcast(message) => {
+            office::broadcast::broadcast(c, env, g, message, now).await
+        }
+        GmCommand::Replace {
+            power,
+            address,
+            permanent,
+        } => {
+            let r = office::replace::Replacement {
+                power,
+                address,
+                permanent: *permanent,
+            };
+            office::replace::replace(c, env, g, s, &r, now).await
+        }
+        GmCommand::ConsentRollback(phase) => {
+            office::rollback::consent(c, g, actor, phase, now).await
+        }
+        GmCommand::Rollback(phase) => {
+            office::rollback::rollback(c, env, g, actor, phase, now).await
+        }
+        GmCommand::DeclareHoliday { from, to, name } => {
+            let holiday = store::Holiday {
+                name: name.clone(),
+                from_ts: *from,
+                to_ts: *to,
+                taken_at: None,
+            };
+            office::holiday::declare(c, env, g, actor, holiday, now).await
+        }
+        GmCommand::HolidayExtension => office::holiday::take(c, env, g, s, now).await,
+        GmCommand::GrantExtension(power) => {
+            office::extension::answer(c, env, g, s, power, true, now).await
+        }
+        GmCommand::RefuseExtension(power) => {
+            office::extension::answer(c, env, g, s, power, false, now).await
+        }
+        GmCommand::Process
+        | GmCommand::Preview
+        | GmCommand::Correct(_)
+        | GmCommand::Agree(_)
+        | GmCommand::RefuseProposal(_)
+        | GmCommand::DeclareDraw
+        | GmCommand::VetoAbbreviations { .. } => match g.kind {
+            Kind::Diplomacy => diplomacy_command(c, env, g, actor, s, cmd, now).await,
+        },
+    }
+}
+
+/// Diplomacy's own commands (`diplomacy::commands`).
+async fn diplomacy_command(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    actor: Actor<'_>,
+    s: &Situation,
+    cmd: &GmCommand,
+    now: Ts,
+) -> Result<Done> {
+    use diplomacy::commands::{agree, correct, draw, preview, process, refuse, veto};
+    let current = s.current.as_ref();
+    match cmd {
+        GmCommand::Process => process::process(c, g, s, now).await,
+        GmCommand::Preview => preview::preview(c, env, g, now).await,
+        GmCommand::Correct(text) => correct::correct(c, env, g, current, text, now).await,
+        GmCommand::Agree(proposal) => agree::agree(c, g, current, proposal, now).await,
+        GmCommand::RefuseProposal(proposal) => {
+            refuse::refuse(c, env, g, actor, proposal, now).await
+        }
+        GmCommand::DeclareDraw => draw::declare_draw(c, env, g, now).await,
+        GmCommand::VetoAbbreviations { power, entries } => {
+            veto::veto(c, env, g, current, power, entries, now).await
+        }
+        // Not reached: `dispatch` hands over only Diplomacy's commands. Refused, never a panic.
+        _ => Ok(Done::refused(format!(
+            "{} is not a command of this kind of game",
+            cmd.canonical()
+        ))),
+    }
+}
+
+/// The kinds of game, as the shared steps see them: what a mail to each box does once they
+/// have let it through, and what executes a game's command. (The tick's steps are each kind's
+/// own: `diplomacy::Tick`.)
+struct Kinds;
+
+impl Boxes for Kinds {
+    async fn gm_box(
+        &self,
         c: &mut SqliteConnection,
         env: &Env,
-        game: &store::GameRow,
-        now: Ts,
-    ) -> engine::Result<Result<Vec<NewMail>, String>> {
-        match self {
-            Kind::Diplomacy => diplomacy::preview(c, env, game, now).await,
+        ctx: &Ctx<'_>,
+        msg: &ReadMessage,
+    ) -> Result<(Processed, Tag)> {
+        match route::route(c, env, ctx, msg).await? {
+            Routed::Answered(outcome, tag) => Ok((outcome, tag)),
+            Routed::Commands(g) => gm_mail::command_mail(c, env, ctx, msg, &g, self).await,
+            Routed::Player(g) => match g.kind {
+                Kind::Diplomacy => diplomacy::orders::order_mail(c, env, ctx, msg, &g).await,
+            },
         }
+    }
+
+    async fn confirm_box(
+        &self,
+        c: &mut SqliteConnection,
+        env: &Env,
+        ctx: &Ctx<'_>,
+        msg: &ReadMessage,
+        size: u64,
+    ) -> Result<Processed> {
+        let Some(from) = receipt::sender(c, ctx, msg).await? else {
+            return Ok(Processed::Dropped);
+        };
+        let game = receive::find_game(c, msg).await?;
+        let copy = match &game {
+            Some(g) => match g.kind {
+                Kind::Diplomacy => diplomacy::receipt::read_copy(c, g, msg, &from).await?,
+            },
+            None => None,
+        };
+        let g = game.as_ref();
+        receipt::receipt(c, env, ctx, msg, size, &from, g, copy).await
+    }
+}
+
+impl office::Execute for Kinds {
+    async fn execute(
+        &self,
+        c: &mut SqliteConnection,
+        env: &Env,
+        g: &GameRow,
+        actor: Actor<'_>,
+        cmd: &GmCommand,
+        now: Ts,
+    ) -> Result<Done> {
+        execute(c, env, g, actor, cmd, now).await
     }
 }

@@ -705,46 +705,88 @@ pub fn impersonation(
     ))
 }
 
-#[allow(clippy::too_many_arguments)]
-pub fn acknowledgement(
-    env: &Env,
-    g: &GameRow,
-    map: &Map,
-    player: &PlayerRow,
-    msg: &ReadMessage,
-    key: &str,
-    read: &MailRead,
-    standing: &[StandingOrder],
-    final_: bool,
-    board: &Board,
-    power: Power,
-    phase: &str,
-    deadline: Ts,
-    late: bool,
-    request_notes: &[String],
-    now: Ts,
-) -> Composed {
+/// What an acknowledgement of an order mail says: the mail as read, the set that now stands,
+/// the position it is for and the deadline.
+pub struct Ack<'a> {
+    pub game: &'a GameRow,
+    pub map: &'a Map,
+    pub player: &'a PlayerRow,
+    pub msg: &'a ReadMessage,
+    /// The received mail's content digest: seeds the acknowledgement's Message-ID, so that a
+    /// redelivery's answer is the same mail.
+    pub key: &'a str,
+    pub read: &'a MailRead,
+    /// The order set that now stands for the power, and whether it is final.
+    pub standing: &'a [StandingOrder],
+    pub final_: bool,
+    pub board: &'a Board,
+    pub power: Power,
+    pub phase: &'a str,
+    pub deadline: Ts,
+    pub late: bool,
+    /// What became of each request of the mail, in its order.
+    pub request_notes: &'a [String],
+    /// When the mail arrived.
+    pub received_at: Ts,
+}
+
+pub fn acknowledgement(env: &Env, a: &Ack<'_>) -> Composed {
+    let (g, player) = (a.game, a.player);
     let mut v = render::AckView {
         monsoon: monsoon(g),
         game: g.id.clone(),
         power: player.power.clone(),
-        phase: phase.to_string(),
-        received_at: now,
-        deadline,
+        phase: a.phase.to_string(),
+        received_at: a.received_at,
+        deadline: a.deadline,
         tz: player.tz.clone(),
-        late,
+        late: a.late,
         ..Default::default()
     };
-    v.set_read(read);
+    v.set_read(a.read);
     v.subject = echo_subject(&v.subject);
-    v.is_final = final_;
-    v.requests = read
+    v.is_final = a.final_;
+    v.requests = a
+        .read
         .requests
         .iter()
-        .zip(request_notes.iter())
+        .zip(a.request_notes.iter())
         .map(|(r, note)| render::RequestAck::new(r, note.clone()))
         .collect();
-    // The whole set as it will be adjudicated: every unit, ordered or not.
+    v.standing = standing_rows(a.map, a.board, a.power, a.standing);
+    let facts = format!(
+        "{} {} {}: {} order(s) stand; deadline {}",
+        g.id,
+        player.power,
+        a.phase,
+        a.standing.len(),
+        gmt(a.deadline)
+    );
+    let r = rendered(
+        render::acknowledgement(&v),
+        MailKind::Ack,
+        &player.address,
+        &facts,
+    )?;
+    Ok(game_answer(
+        env,
+        g,
+        MailKind::Ack,
+        &player.address,
+        a.msg,
+        a.key,
+        r,
+    ))
+}
+
+/// The whole set as it will be adjudicated: every unit of `power`, ordered or not (in an
+/// adjustment phase, the orders themselves).
+fn standing_rows(
+    map: &Map,
+    board: &Board,
+    power: Power,
+    standing: &[StandingOrder],
+) -> Vec<render::StandingOrder> {
     let mut rows: Vec<render::StandingOrder> = Vec::new();
     let ordered = |unit_prov: &str| {
         standing.iter().find(|s| {
@@ -790,30 +832,7 @@ pub fn acknowledgement(
             });
         }
     }
-    v.standing = rows;
-    let facts = format!(
-        "{} {} {}: {} order(s) stand; deadline {}",
-        g.id,
-        player.power,
-        phase,
-        standing.len(),
-        gmt(deadline)
-    );
-    let r = rendered(
-        render::acknowledgement(&v),
-        MailKind::Ack,
-        &player.address,
-        &facts,
-    )?;
-    Ok(game_answer(
-        env,
-        g,
-        MailKind::Ack,
-        &player.address,
-        msg,
-        key,
-        r,
-    ))
+    rows
 }
 
 /// A keyed order of `n` items: the indices `0..n` sorted by SHA-256 of the key, the context

@@ -1018,14 +1018,13 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("reminder.txt", include_str!("../../templates/reminder.txt")),
 ];
 
-fn build_env() -> Result<Environment<'static>, String> {
+fn build_env() -> Result<Environment<'static>, RenderError> {
     let mut env = Environment::new();
     let syntax = SyntaxConfig::builder()
         .trim_blocks(true)
         .lstrip_blocks(true)
         .keep_trailing_newline(true)
-        .build()
-        .map_err(|e| e.to_string())?;
+        .build()?;
     env.set_syntax(syntax);
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     // Plain text: never HTML-escape, whatever a template is called.
@@ -1037,17 +1036,15 @@ fn build_env() -> Result<Environment<'static>, String> {
     env.add_filter("oneline", oneline_filter);
     env.add_filter("plural", plural_filter);
     for (name, source) in TEMPLATES {
-        env.add_template(name, source)
-            .map_err(|e| RenderError::from(e).to_string())?;
+        env.add_template(name, source)?;
     }
     Ok(env)
 }
 
 fn env() -> Result<&'static Environment<'static>, RenderError> {
-    static ENV: OnceLock<Result<Environment<'static>, String>> = OnceLock::new();
-    ENV.get_or_init(build_env)
-        .as_ref()
-        .map_err(|e| RenderError::Template(e.clone()))
+    // Built once; a template that does not build fails every mail that uses it, each with why.
+    static ENV: OnceLock<Result<Environment<'static>, RenderError>> = OnceLock::new();
+    ENV.get_or_init(build_env).as_ref().map_err(Clone::clone)
 }
 
 fn render(name: &str, ctx: Value) -> Result<Rendered, RenderError> {

@@ -2,10 +2,12 @@
 
 use super::{Shared, alert, pause, stopping};
 use crate::engine::{self, Failure, Incoming, Processed, Queued, Reading};
+use crate::games;
 use crate::policy::Ts;
 use crate::store;
-use crate::transport::ServerConfig;
+use crate::store::StoreError;
 use crate::transport::imap::{Fetched, Mailbox};
+use crate::transport::{ServerConfig, TransportError};
 use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -27,9 +29,40 @@ const MAX_ATTEMPTS: u32 = 3;
 /// Messages fetched per IMAP round: the backlog is never read into memory in one go.
 const FETCH_BATCH: usize = 50;
 /// Messages committed together: one write to disk for the group instead of one a message
-/// (issue 22), each message still all or nothing in it (`engine::process_batch`). Small enough
+/// (issue 22), each message still all or nothing in it (`games::process_batch`). Small enough
 /// that the store's write lock is not held for long against the other mailbox and the outbox.
 const COMMIT_GROUP: usize = 25;
+
+/// Why a mailbox reader's connection stops: it reconnects with backoff, and the failed poll is
+/// recorded (`chancery status`) with these words.
+#[derive(Debug, thiserror::Error)]
+enum ReaderError {
+    #[error(transparent)]
+    Mail(#[from] TransportError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The store could not be reached at all (no connection).
+    #[error(transparent)]
+    Connection(#[from] sqlx::Error),
+    /// The blocking task that reads a batch did not finish.
+    #[error("{0}")]
+    Reading(String),
+    /// A message's handling failed, and is tried again after reconnecting (it may be the
+    /// store: locked, full).
+    #[error("uid {uid}: {error} (attempt {attempt} of {MAX_ATTEMPTS})")]
+    Retry {
+        uid: u32,
+        error: String,
+        attempt: u32,
+    },
+    /// A message that keeps failing could not even be set aside.
+    #[error("uid {uid}: cannot set it aside: {error}")]
+    SetAside {
+        uid: u32,
+        #[source]
+        error: engine::EngineError,
+    },
+}
 
 /// The mailbox being read: what every step of the reading needs.
 #[derive(Clone, Copy)]
@@ -53,7 +86,8 @@ pub(super) async fn mailbox_task(
             Err(e) => {
                 tracing::warn!("{name} mailbox: {e}; reconnecting in {backoff:?}");
                 if let Ok(mut c) = shared.pool.acquire().await {
-                    let _ = store::poll_failed(&mut c, name, &e, shared.clock.now()).await;
+                    let _ =
+                        store::poll_failed(&mut c, name, &e.to_string(), shared.clock.now()).await;
                 }
                 if pause(&mut shutdown, backoff).await {
                     break;
@@ -72,10 +106,8 @@ async fn run_mailbox(
     cfg: &ServerConfig,
     shutdown: &mut watch::Receiver<bool>,
     reader: &mut Reader,
-) -> Result<(), String> {
-    let mut mb = Mailbox::connect(cfg, "INBOX")
-        .await
-        .map_err(|e| e.to_string())?;
+) -> Result<(), ReaderError> {
+    let mut mb = Mailbox::connect(cfg, "INBOX").await?;
     // The intake's limit: a larger mail is refused unread, so only its header is fetched.
     mb.set_max_message_bytes(crate::message::MAX_MESSAGE_BYTES);
     let uidvalidity = mb.uidvalidity();
@@ -85,16 +117,14 @@ async fn run_mailbox(
     );
     // Mail left without our flag below the high-water mark (a crash between commit and flag,
     // a body the server did not return): found again here; the ledger makes that harmless.
-    for uid in mb.unflagged_uids().await.map_err(|e| e.to_string())? {
+    for uid in mb.unflagged_uids().await? {
         reader.missing.entry(uid).or_insert(0);
     }
     loop {
         let started = shared.clock.now();
         let last = {
-            let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
-            store::last_uid(&mut c, name, uidvalidity)
-                .await
-                .map_err(|e| e.to_string())?
+            let mut c = shared.pool.acquire().await?;
+            store::last_uid(&mut c, name, uidvalidity).await?
         };
         let src = Source {
             shared,
@@ -112,10 +142,8 @@ async fn run_mailbox(
             l.ok_at = Some(Instant::now());
         });
         {
-            let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
-            store::poll_ok(&mut c, name, started, finished, last)
-                .await
-                .map_err(|e| e.to_string())?;
+            let mut c = shared.pool.acquire().await?;
+            store::poll_ok(&mut c, name, started, finished, last).await?;
         }
         shared.schedule_changed.notify_one();
         if stopping(shutdown) {
@@ -129,7 +157,7 @@ async fn run_mailbox(
         match waited {
             None => return Ok(()),
             Some(Ok(())) => {}
-            Some(Err(e)) => return Err(e.to_string()),
+            Some(Err(e)) => return Err(e.into()),
         }
     }
 }
@@ -144,7 +172,7 @@ async fn catch_up(
     shutdown: &watch::Receiver<bool>,
     reader: &mut Reader,
     mut last: u32,
-) -> Result<bool, String> {
+) -> Result<bool, ReaderError> {
     let mut batch = fetch_and_read(src, mb, last).await?;
     // The flags of the batch processed last, set while the next one is processed.
     let mut flags = Marks::default();
@@ -194,11 +222,12 @@ struct ReadBatch {
     more: bool,
 }
 
-async fn fetch_and_read(src: Source<'_>, mb: &mut Mailbox, last: u32) -> Result<ReadBatch, String> {
-    let batch = mb
-        .fetch_after(last, FETCH_BATCH)
-        .await
-        .map_err(|e| e.to_string())?;
+async fn fetch_and_read(
+    src: Source<'_>,
+    mb: &mut Mailbox,
+    last: u32,
+) -> Result<ReadBatch, ReaderError> {
+    let batch = mb.fetch_after(last, FETCH_BATCH).await?;
     Ok(ReadBatch {
         read: read_all(src, batch.messages).await?,
         missing: batch.missing,
@@ -212,7 +241,7 @@ async fn retry_missing(
     src: Source<'_>,
     mb: &mut Mailbox,
     reader: &mut Reader,
-) -> Result<(), String> {
+) -> Result<(), ReaderError> {
     let Source {
         shared,
         name,
@@ -220,10 +249,7 @@ async fn retry_missing(
     } = src;
     let uids: Vec<u32> = reader.missing.keys().copied().collect();
     for uid in uids {
-        let batch = mb
-            .fetch_after(uid.saturating_sub(1), 1)
-            .await
-            .map_err(|e| e.to_string())?;
+        let batch = mb.fetch_after(uid.saturating_sub(1), 1).await?;
         match batch.messages.into_iter().find(|f| f.uid == uid) {
             Some(f) => {
                 reader.missing.remove(&uid);
@@ -289,7 +315,7 @@ async fn handle(
     fetched: Vec<Fetched>,
     reader: &mut Reader,
     marks: &mut Marks,
-) -> Result<(), String> {
+) -> Result<(), ReaderError> {
     let read = read_all(src, fetched).await?;
     process_read(src, &read, reader, marks).await
 }
@@ -300,7 +326,7 @@ async fn process_read(
     read: &[Read],
     reader: &mut Reader,
     marks: &mut Marks,
-) -> Result<(), String> {
+) -> Result<(), ReaderError> {
     for group in read.chunks(COMMIT_GROUP) {
         handle_group(src, group, reader, marks).await?;
     }
@@ -309,7 +335,7 @@ async fn process_read(
 
 /// Read every message in one blocking task (reading is CPU work), each under its own
 /// `catch_unwind`: a message whose reading panics is set aside alone.
-async fn read_all(src: Source<'_>, fetched: Vec<Fetched>) -> Result<Vec<Read>, String> {
+async fn read_all(src: Source<'_>, fetched: Vec<Fetched>) -> Result<Vec<Read>, ReaderError> {
     let (name, clock) = (src.name, src.shared.clock.clone());
     let read = tokio::task::spawn_blocking(move || {
         fetched
@@ -339,7 +365,7 @@ async fn read_all(src: Source<'_>, fetched: Vec<Fetched>) -> Result<Vec<Read>, S
             .collect()
     })
     .await;
-    read.map_err(join_text)
+    read.map_err(|e| ReaderError::Reading(join_text(e)))
 }
 
 /// Process a group of read messages in order, committed together: a message that could not be
@@ -350,7 +376,7 @@ async fn handle_group(
     group: &[Read],
     reader: &mut Reader,
     marks: &mut Marks,
-) -> Result<(), String> {
+) -> Result<(), ReaderError> {
     let now = src.shared.clock.now();
     let mut rest = group;
     while let Some(first) = rest.first() {
@@ -375,7 +401,7 @@ async fn commit_run(
     now: Ts,
     reader: &mut Reader,
     marks: &mut Marks,
-) -> Result<usize, String> {
+) -> Result<usize, ReaderError> {
     let queued: Vec<Queued<'_>> = rest
         .iter()
         .map_while(|r| {
@@ -386,7 +412,7 @@ async fn commit_run(
             })
         })
         .collect();
-    let run = match engine::process_batch(&src.shared.pool, &src.shared.env, &queued, now).await {
+    let run = match games::process_batch(&src.shared.pool, &src.shared.env, &queued, now).await {
         Ok(run) => run,
         Err(e) => {
             // Nothing of the batch was committed: each message alone, with its own isolation.
@@ -421,7 +447,7 @@ async fn handle_alone(
     now: Ts,
     reader: &mut Reader,
     marks: &mut Marks,
-) -> Result<(), String> {
+) -> Result<(), ReaderError> {
     use futures::FutureExt;
     use tracing::Instrument;
     let outcome = match &r.reading {
@@ -430,9 +456,8 @@ async fn handle_alone(
             let inc = r.incoming(src);
             // A panic in the engine is caught here: this message is set aside, the mailbox
             // goes on (the transaction it had open rolls back as it is dropped).
-            let run =
-                engine::process_message(&src.shared.pool, &src.shared.env, &inc, reading, now)
-                    .instrument(r.span.clone());
+            let run = games::process_message(&src.shared.pool, &src.shared.env, &inc, reading, now)
+                .instrument(r.span.clone());
             match std::panic::AssertUnwindSafe(run).catch_unwind().await {
                 Err(panic) => Err(Failure::Panic(format!(
                     "panic: {}",
@@ -455,7 +480,7 @@ async fn settle(
     outcome: Result<Processed, Failure>,
     reader: &mut Reader,
     marks: &mut Marks,
-) -> Result<(), String> {
+) -> Result<(), ReaderError> {
     use tracing::Instrument;
     let shared = src.shared;
     let uid = r.uid;
@@ -474,7 +499,11 @@ async fn settle(
             let error = match failure {
                 // Possibly the database (locked, full): reconnect and try this UID again.
                 Failure::Error(e) if *n < MAX_ATTEMPTS => {
-                    return Err(format!("uid {uid}: {e} (attempt {n} of {MAX_ATTEMPTS})"));
+                    return Err(ReaderError::Retry {
+                        uid,
+                        error: e,
+                        attempt: *n,
+                    });
                 }
                 Failure::Error(e) | Failure::Panic(e) => e,
             };
@@ -483,7 +512,7 @@ async fn settle(
             engine::poison_message(&shared.pool, &shared.env, &inc, &error, shared.clock.now())
                 .instrument(r.span.clone())
                 .await
-                .map_err(|e| format!("uid {uid}: cannot set it aside: {e}"))?;
+                .map_err(|error| ReaderError::SetAside { uid, error })?;
             reader.attempts.remove(&uid);
             Processed::Dropped
         }
@@ -508,14 +537,10 @@ struct Marks {
 }
 
 impl Marks {
-    async fn flush(&mut self, mb: &mut Mailbox) -> Result<(), String> {
-        mb.mark_processed_many(&self.seen, true)
-            .await
-            .map_err(|e| e.to_string())?;
+    async fn flush(&mut self, mb: &mut Mailbox) -> Result<(), ReaderError> {
+        mb.mark_processed_many(&self.seen, true).await?;
         self.seen.clear();
-        mb.mark_processed_many(&self.unread, false)
-            .await
-            .map_err(|e| e.to_string())?;
+        mb.mark_processed_many(&self.unread, false).await?;
         self.unread.clear();
         Ok(())
     }

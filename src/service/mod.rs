@@ -146,13 +146,24 @@ impl Default for Tasks {
     }
 }
 
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Engine(#[from] engine::EngineError),
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+}
+
 /// Run until `shutdown` turns true.
 pub async fn serve(
     cfg: Config,
     base: &Path,
     clock: Arc<dyn Clock>,
     shutdown: watch::Receiver<bool>,
-) -> Result<(), String> {
+) -> Result<(), ServeError> {
     serve_with(cfg, base, clock, shutdown, Tasks::default()).await
 }
 
@@ -162,13 +173,11 @@ pub async fn serve_with(
     clock: Arc<dyn Clock>,
     mut shutdown: watch::Receiver<bool>,
     which: Tasks,
-) -> Result<(), String> {
+) -> Result<(), ServeError> {
     crate::transport::init_crypto();
     let db = base.join(&cfg.database);
-    let pool = store::open(&db).await.map_err(|e| e.to_string())?;
-    let env = engine::env(&pool, &cfg, clock.now())
-        .await
-        .map_err(|e| e.to_string())?;
+    let pool = store::open(&db).await?;
+    let env = engine::env(&pool, &cfg, clock.now()).await?;
     let shared = Arc::new(Shared {
         pool,
         env,

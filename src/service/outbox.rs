@@ -39,6 +39,16 @@ fn backoff_secs(attempts: i64) -> Ts {
     (5_i64 << attempts.clamp(0, 10)).min(3600)
 }
 
+/// Why a sender could not claim, mark or record a batch (the store): logged, and the sender
+/// goes on with the next claim.
+#[derive(Debug, thiserror::Error)]
+enum OutboxError {
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Connection(#[from] sqlx::Error),
+}
+
 /// What the senders share: which rows are in flight, and the lock under which rows are claimed.
 struct Claims {
     inflight: Mutex<HashSet<i64>>,
@@ -138,17 +148,11 @@ async fn sender_loop(
 /// The sender's own connection to the store, for its marks: `synchronous = NORMAL`, so that a
 /// mark is a WAL write and not an fsync (see the module's comment). Taken out of the pool, so
 /// that no other work runs with that setting.
-async fn marks_connection(shared: &Shared) -> Result<SqliteConnection, String> {
-    let mut c = shared
-        .pool
-        .acquire()
-        .await
-        .map_err(|e| e.to_string())?
-        .detach();
+async fn marks_connection(shared: &Shared) -> Result<SqliteConnection, OutboxError> {
+    let mut c = shared.pool.acquire().await?.detach();
     sqlx::query("PRAGMA synchronous = NORMAL")
         .execute(&mut c)
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
     Ok(c)
 }
 
@@ -174,7 +178,7 @@ async fn claim_and_send(
     archive: Option<&ServerConfig>,
     claims: &Claims,
     shutdown: &watch::Receiver<bool>,
-) -> Result<usize, String> {
+) -> Result<usize, OutboxError> {
     let rows = claim(shared, claims).await?;
     if rows.is_empty() {
         return Ok(0);
@@ -191,13 +195,11 @@ async fn claim_and_send(
 
 /// Take up to [`CLAIM`] due rows that no other sender holds (in memory: nothing is marked until
 /// a row's own attempt).
-async fn claim(shared: &Shared, claims: &Claims) -> Result<Vec<OutboxRow>, String> {
+async fn claim(shared: &Shared, claims: &Claims) -> Result<Vec<OutboxRow>, OutboxError> {
     let _one_at_a_time = claims.claiming.lock().await;
     let held = claims.inflight.lock().map(|s| s.len()).unwrap_or(0) as i64;
-    let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
-    let due = store::due_outbox(&mut c, shared.clock.now(), CLAIM + held + 1)
-        .await
-        .map_err(|e| e.to_string())?;
+    let mut c = shared.pool.acquire().await?;
+    let due = store::due_outbox(&mut c, shared.clock.now(), CLAIM + held + 1).await?;
     drop(c);
     let mut rows = Vec::new();
     let mut more = false;
@@ -251,7 +253,7 @@ async fn send_batch(
     archive: Option<&ServerConfig>,
     rows: Vec<OutboxRow>,
     shutdown: &watch::Receiver<bool>,
-) -> Result<(), String> {
+) -> Result<(), OutboxError> {
     for row in rows {
         if stopping(shutdown) {
             break;
@@ -269,7 +271,7 @@ async fn send_row(
     sender: &Sender,
     archive: Option<&ServerConfig>,
     row: &OutboxRow,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, OutboxError> {
     let now = shared.clock.now();
     if let Some(since) = row.sending_since {
         // The last attempt was cut short: never send twice if the first got through.
@@ -298,9 +300,7 @@ async fn send_row(
     }
     // Marked right before the attempt: from here until its outcome is recorded, a crash leaves
     // this mail in doubt, and the archive decides.
-    store::mark_sending(marks, row.id, now)
-        .await
-        .map_err(|e| e.to_string())?;
+    store::mark_sending(marks, row.id, now).await?;
     let result = sender.send(&out_mail(row)).await;
     Ok(outcome(shared, row, result, now).await)
 }
@@ -387,12 +387,12 @@ async fn record(
     now: Ts,
     id: i64,
     outcome: &Outcome,
-) -> Result<(), String> {
+) -> Result<(), OutboxError> {
     match outcome {
         Outcome::Sent => store::mark_sent(c, id, now).await,
         Outcome::Failed(why) => store::mark_failed(c, id, now, why).await,
         Outcome::Retry(next, why) => store::mark_retry(c, id, *next, why).await,
         Outcome::Postpone(next) => store::postpone(c, id, *next).await,
     }
-    .map_err(|e| e.to_string())
+    .map_err(OutboxError::from)
 }

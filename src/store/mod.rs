@@ -69,7 +69,7 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 /// [`keep_savepoint`] or [`undo_savepoint`] ends it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Savepoint {
-    /// One message of a batch committed together (`engine::process_batch`): a message that
+    /// One message of a batch committed together (`games::process_batch`): a message that
     /// fails leaves nothing behind, and the messages before it still commit.
     Message,
     /// One command of a mail, inside the mail's transaction: a director's ROUND refused on its

@@ -2,6 +2,7 @@
 //! straight to the engine, and what the outbox holds.
 
 use chancery::engine::{self, Env, Incoming, Processed};
+use chancery::games;
 use chancery::policy::Ts;
 use chancery::rules::Rules;
 use chancery::store::{self, PlayerRow};
@@ -101,7 +102,7 @@ pub async fn deliver(
         raw: bytes,
         arrived,
     };
-    engine::process_message(pool, &env(), &inc, &engine::read(bytes), now)
+    games::process_message(pool, &env(), &inc, &engine::read(bytes), now)
         .await
         .expect("process")
 }

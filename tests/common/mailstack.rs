@@ -584,7 +584,7 @@ pub fn serve_by_hand(
     clock: std::sync::Arc<TestClock>,
 ) -> (
     tokio::sync::watch::Sender<bool>,
-    tokio::task::JoinHandle<Result<(), String>>,
+    tokio::task::JoinHandle<Result<(), chancery::service::ServeError>>,
 ) {
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let cfg = cfg.clone();

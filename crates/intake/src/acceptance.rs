@@ -5,26 +5,53 @@
 use chancery_diplomacy::phase::Phase;
 use chancery_diplomacy::rules::{Authentication, GmAddress, Rules};
 
+/// The GM's address is not where the house rules want it (`gm`: the game's GM address).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AddressingError {
+    /// Maharajiad B.III(2): in "To", and it is in "CC".
+    InCcNotTo { gm: String },
+    /// Maharajiad B.III(2): in "To", and it is not.
+    NotInTo { gm: String },
+    /// WM D.II(2): in "To" or "CC", and it is in neither.
+    NotInToOrCc { gm: String },
+}
+
+impl std::fmt::Display for AddressingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AddressingError::InCcNotTo { gm } => write!(
+                f,
+                "the GM's address {gm} must be in \"To\", not in \"CC\" (Maharajiad B.III(2)); this mail is not accepted"
+            ),
+            AddressingError::NotInTo { gm } => write!(
+                f,
+                "the GM's address {gm} must be in \"To\" (Maharajiad B.III(2)); this mail is not accepted"
+            ),
+            AddressingError::NotInToOrCc { gm } => write!(
+                f,
+                "the GM's address {gm} must be in \"To\" or \"CC\" (WM D.II(2)); this mail is not accepted"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AddressingError {}
+
 /// Is the GM's address where the house rules want it?
 pub fn check_addressing(
     rules: &Rules,
     gm: &str,
     to: &[String],
     cc: &[String],
-) -> Result<(), String> {
+) -> Result<(), AddressingError> {
     let has = |list: &[String]| list.iter().any(|a| a.eq_ignore_ascii_case(gm));
+    let gm = gm.to_string();
     match rules.gm_address {
         GmAddress::To if has(to) => Ok(()),
-        GmAddress::To if has(cc) => Err(format!(
-            "the GM's address {gm} must be in \"To\", not in \"CC\" (Maharajiad B.III(2)); this mail is not accepted"
-        )),
-        GmAddress::To => Err(format!(
-            "the GM's address {gm} must be in \"To\" (Maharajiad B.III(2)); this mail is not accepted"
-        )),
+        GmAddress::To if has(cc) => Err(AddressingError::InCcNotTo { gm }),
+        GmAddress::To => Err(AddressingError::NotInTo { gm }),
         GmAddress::ToOrCc if has(to) || has(cc) => Ok(()),
-        GmAddress::ToOrCc => Err(format!(
-            "the GM's address {gm} must be in \"To\" or \"CC\" (WM D.II(2)); this mail is not accepted"
-        )),
+        GmAddress::ToOrCc => Err(AddressingError::NotInToOrCc { gm }),
     }
 }
 
@@ -36,7 +63,7 @@ pub fn check_subject(
     game: &str,
     power: &str,
     phase: Phase,
-) -> Result<(), String> {
+) -> Result<(), SubjectError> {
     let expected = rules
         .subject_format
         .replace("{game}", game)
@@ -54,12 +81,31 @@ pub fn check_subject(
     if words.len() >= want.len() && words[..want.len()] == want[..] {
         Ok(())
     } else {
-        Err(format!(
-            "the subject must be \"{expected}\" (the game, your power and the phase); it was \"{}\"",
-            subject.trim()
-        ))
+        Err(SubjectError {
+            expected,
+            given: subject.trim().to_string(),
+        })
     }
 }
+
+/// The subject is not in the game's format: the one to use, and the one given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubjectError {
+    pub expected: String,
+    pub given: String,
+}
+
+impl std::fmt::Display for SubjectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the subject must be \"{}\" (the game, your power and the phase); it was \"{}\"",
+            self.expected, self.given
+        )
+    }
+}
+
+impl std::error::Error for SubjectError {}
 
 /// How a sender was recognised.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +121,46 @@ pub fn dkim_pass(auth_results: &[String], authserv_id: &str, from: &str) -> bool
     crate::authres::dkim_pass(auth_results, authserv_id, from)
 }
 
+/// Why a sender is not taken for the registered player (or master). A typed reason, so that a
+/// caller acts on the kind (a wrong secret is counted for the masters' digest) and never on the
+/// words; the words are what the sender is told.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AuthError {
+    /// From is not the registered address.
+    NotRegistered { from: String },
+    /// A secret was given, and it is not the registered one.
+    WrongSecret,
+    /// The house rules want the secret, and none was given.
+    NoSecret,
+    /// The house rules want a DKIM or DMARC pass, and our server recorded none.
+    NotVerified,
+    /// Either would do, and neither was there.
+    NeitherSecretNorDkim,
+}
+
+impl std::fmt::Display for AuthError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AuthError::NotRegistered { from } => write!(
+                f,
+                "orders for this power are accepted only from its registered address; {from} is not it"
+            ),
+            AuthError::WrongSecret => f.write_str("the secret is wrong"),
+            AuthError::NoSecret => {
+                f.write_str("put your secret in the mail: a line SECRET <your secret>")
+            }
+            AuthError::NotVerified => f.write_str(
+                "your mail could not be verified (no DKIM or DMARC pass for your domain); send it from your registered mail service",
+            ),
+            AuthError::NeitherSecretNorDkim => f.write_str(
+                "your mail could not be verified: put your secret in it (a line SECRET <your secret>), or send it from a mail service that signs it (DKIM)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AuthError {}
+
 /// Is the sender the registered player? `from` must be the registered address; then the secret
 /// and/or a DKIM/DMARC pass, per the house rules.
 pub fn authenticate(
@@ -85,28 +171,24 @@ pub fn authenticate(
     secret: &str,
     auth_results: &[String],
     authserv_id: &str,
-) -> Result<Authenticated, String> {
+) -> Result<Authenticated, AuthError> {
     if !from.eq_ignore_ascii_case(registered) {
-        return Err(format!(
-            "orders for this power are accepted only from its registered address; {from} is not it"
-        ));
+        return Err(AuthError::NotRegistered {
+            from: from.to_string(),
+        });
     }
     let secret_ok = secret_given.is_some_and(|s| !secret.is_empty() && s == secret);
     let dkim_ok = dkim_pass(auth_results, authserv_id, from);
     let wrong_secret = secret_given.is_some() && !secret_ok;
     match rules.authentication {
-        _ if wrong_secret => Err("the secret is wrong".into()),
+        _ if wrong_secret => Err(AuthError::WrongSecret),
         Authentication::Secret | Authentication::SecretOrDkim if secret_ok => {
             Ok(Authenticated::Secret)
         }
         Authentication::Dkim | Authentication::SecretOrDkim if dkim_ok => Ok(Authenticated::Dkim),
-        Authentication::Secret => Err("put your secret in the mail: a line SECRET <your secret>".into()),
-        Authentication::Dkim => Err(
-            "your mail could not be verified (no DKIM or DMARC pass for your domain); send it from your registered mail service".into(),
-        ),
-        Authentication::SecretOrDkim => Err(
-            "your mail could not be verified: put your secret in it (a line SECRET <your secret>), or send it from a mail service that signs it (DKIM)".into(),
-        ),
+        Authentication::Secret => Err(AuthError::NoSecret),
+        Authentication::Dkim => Err(AuthError::NotVerified),
+        Authentication::SecretOrDkim => Err(AuthError::NeitherSecretNorDkim),
     }
 }
 
@@ -146,7 +228,8 @@ mod tests {
         assert!(check_subject(&r, "Re: WM1 france s1901m", "wm1", "FRANCE", p).is_ok());
         assert!(check_subject(&r, "wm1 FRANCE S1901M secret", "wm1", "FRANCE", p).is_ok());
         let e = check_subject(&r, "orders", "wm1", "FRANCE", p).unwrap_err();
-        assert!(e.contains("\"wm1 FRANCE S1901M\""), "{e}");
+        assert_eq!(e.expected, "wm1 FRANCE S1901M");
+        assert!(e.to_string().contains("\"wm1 FRANCE S1901M\""), "{e}");
         assert!(check_subject(&r, "wm1 FRANCE F1901M", "wm1", "FRANCE", p).is_err());
     }
 
@@ -188,11 +271,14 @@ mod tests {
             authenticate(&r, me, me, Some("s3cret"), "s3cret", &[], ours),
             Ok(Authenticated::Secret)
         );
-        assert!(
-            authenticate(&r, me, me, Some("guess"), "s3cret", &pass, ours).is_err(),
+        assert_eq!(
+            authenticate(&r, me, me, Some("guess"), "s3cret", &pass, ours),
+            Err(AuthError::WrongSecret),
             "a wrong secret is refused even with DKIM"
         );
-        assert!(
+        // Another address with the right secret: refused as not the registered address, never
+        // counted as a wrong secret (the digest counts those, WM D.X(6)).
+        assert_eq!(
             authenticate(
                 &r,
                 "other@example.test",
@@ -201,8 +287,10 @@ mod tests {
                 "s3cret",
                 &pass,
                 ours
-            )
-            .is_err()
+            ),
+            Err(AuthError::NotRegistered {
+                from: "other@example.test".into()
+            })
         );
         let mut secret_only = r.clone();
         secret_only.authentication = Authentication::Secret;

@@ -3,7 +3,7 @@
 //! early. The scheduler only asks `due_at <= now`; the store never reads a phase or the house
 //! rules to decide it.
 
-use super::tick::Decision;
+use super::turn::Decision;
 use super::*;
 
 /// When the tick must look at the game again after `decision` (None: never, the game is over).

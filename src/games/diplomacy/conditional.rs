@@ -1,7 +1,7 @@
 //! Conditional retreat and adjustment orders (WM D.II(5)), sent with the movement orders for the
 //! phase that follows: read against that phase's board when it comes.
 
-use super::tick::Turn;
+use super::turn::Turn;
 use super::*;
 use crate::reader::ReadContext;
 

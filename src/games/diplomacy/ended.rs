@@ -1,7 +1,7 @@
 //! A game's end: how it is stored for scoring, and the mail that tells it when it ends instead
 //! of an adjudication (a passed vote, a draw the GM declared).
 
-use super::tick::{Decision, Turn};
+use super::turn::{Decision, Turn};
 use super::*;
 use crate::outgoing::centres::centre_history;
 use crate::store::{EndKind, GameEnded};

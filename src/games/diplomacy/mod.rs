@@ -1,6 +1,13 @@
-//! Diplomacy's server part: its mail (orders, press, votes), its tick step (adjudicating at the
-//! deadline) and its own commands, over what every kind shares (`crate::engine`). Its pure part
-//! is the `chancery_diplomacy` crate (maps, orders, the adjudicator, the house rules).
+//! Diplomacy's server part: its mail (orders, press, votes, abbreviations, the confirmation
+//! box's copies), its tick step (adjudicating at the deadline) and its own commands, over what
+//! every kind shares (`crate::engine`). Its pure part is the `chancery_diplomacy` crate (maps,
+//! orders, the adjudicator, the house rules).
+//!
+//! Its mail: `orders.rs` handles an order mail once the engine's router has found its running
+//! game (the seat, the reading, replays, timeliness, the standing set, press and votes, the
+//! requests, the acknowledgement); `press.rs` caps and stores press; `abbreviations.rs` a
+//! player's own list (WM D.III(1)); `reading.rs` reads a mail for a power and digests it;
+//! `receipt.rs` reads a confirmation-box copy. Its own commands: `commands/`, one file each.
 //!
 //! The tick step ([`Tick`]) is a pipeline: `tick.rs` decides a game at the clock (early,
 //! waiting, reminded, adjudicated) and writes a batch's decisions; `adjudicate.rs` adjudicates
@@ -9,7 +16,8 @@
 //! `reminders.rs` sends the reminders and the masters' digest; `conditional.rs` reads the
 //! conditional orders (WM D.II(5)); `nmr.rs` holds results for an NMR and sends the replacement
 //! notices (WM D.VII(6)); `clock.rs` says when a game next needs the clock; `preview.rs` answers
-//! a master's PREVIEW.
+//! a master's PREVIEW; `turn.rs` holds what they share (a
+//! game's `Turn` as read, the tick's `Decision`).
 
 use crate::adjudicator::Board;
 use crate::engine::{Env, Result, StandingOrder, masters_of};
@@ -22,14 +30,21 @@ use crate::rules::Rules;
 use crate::store::{self, GameFacts, NewMail};
 use std::collections::HashMap;
 
+pub mod abbreviations;
 mod adjudicate;
 mod clock;
+pub mod commands;
 mod conditional;
 mod ended;
 mod nmr;
+pub mod orders;
+pub mod press;
 mod preview;
+pub mod reading;
+pub mod receipt;
 mod reminders;
 mod tick;
+mod turn;
 mod votes;
 
 pub use preview::preview;

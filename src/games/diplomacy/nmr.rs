@@ -2,7 +2,7 @@
 //! while the GM replaces the player (b); a player who NMRed and has not contacted the GM within
 //! the window is to be replaced (a, B.8).
 
-use super::tick::{Decision, Turn};
+use super::turn::{Decision, Turn};
 use super::*;
 use crate::engine::alert_masters;
 use sqlx::SqlitePool;

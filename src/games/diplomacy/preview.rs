@@ -1,31 +1,38 @@
 //! PREVIEW (a master's command): what adjudicating the game now would publish, as the GM's copy
 //! of the results, to each master; nothing is written but those mails.
 
-use super::tick::{Decision, Turn};
+use super::turn::{Decision, Turn};
 use super::*;
 use crate::engine::rules_of;
 use sqlx::SqliteConnection;
 
-/// PREVIEW of game `g`: the mails to each master (kind `preview`). `Err` says why there is
-/// nothing to preview.
+/// Why there is nothing to preview.
+#[derive(Debug, thiserror::Error)]
+pub enum NoPreview {
+    #[error("the game is not running (not started, paused or over)")]
+    NotRunning,
+    #[error("the results could not be composed")]
+    NotComposed,
+}
+
+/// PREVIEW of game `g`: the mails to each master (kind `preview`), or why there is nothing to
+/// preview.
 pub async fn preview(
     c: &mut SqliteConnection,
     env: &Env,
     g: &store::GameRow,
     now: Ts,
-) -> Result<std::result::Result<Vec<NewMail>, String>> {
+) -> Result<std::result::Result<Vec<NewMail>, NoPreview>> {
     let facts = store::tick_facts(c, std::slice::from_ref(&g.id), now - policy::DAY).await?;
     let Some(f) = facts.first() else {
-        return Ok(Err(
-            "the game is not running (not started, paused or over)".into()
-        ));
+        return Ok(Err(NoPreview::NotRunning));
     };
     let rules = rules_of(&f.game)?;
     let t = Turn::read(env, f, &rules, now)?;
     let (held, mails) = as_if_now(&t)?;
     // The GM's copy sees all press; it goes to each master, marked as a preview.
     let Some(gm_copy) = mails.into_iter().find(|m| m.to == f.game.gm_address) else {
-        return Ok(Err("the results could not be composed".into()));
+        return Ok(Err(NoPreview::NotComposed));
     };
     let (subject, head) = heading(&f.phase.phase, &gm_copy.subject, held.as_deref());
     Ok(Ok(masters_of(env, Some(&f.game), &f.masters)

@@ -1,7 +1,7 @@
 //! The day before a deadline: a reminder to each player who owes orders and has none in, and
 //! the masters' digest of the phase.
 
-use super::tick::Turn;
+use super::turn::Turn;
 use super::*;
 use crate::outgoing::render::{DigestPower, DropCount};
 

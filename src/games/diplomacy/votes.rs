@@ -2,7 +2,7 @@
 //! that passes is published instead of the adjudication, one that fails with it, a house-rule
 //! change that passes holds from the next phase on. Never a tally or a name.
 
-use super::tick::{Decision, Turn};
+use super::turn::{Decision, Turn};
 use super::*;
 use crate::store::EndKind;
 use crate::votes::{Ballot, Proposal, changed_rules, passes, rule_change_passes, survivors, tally};

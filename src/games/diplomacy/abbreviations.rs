@@ -5,13 +5,17 @@
 //! any additional abbreviations list is agreed ... it will be made public to all players". The
 //! server reads that player's orders with the list.
 
-use super::command::{Done, announce_with};
-use super::*;
-use crate::map::Province;
-use crate::store::PlayerRow;
+use crate::config::Env;
+use crate::engine::Result;
+use crate::engine::announce::announce_with;
+use crate::map::{Map, Province};
+use crate::policy::Ts;
+use crate::store::{self, GameRow, PhaseRow, PlayerRow};
+use sqlx::SqliteConnection;
+use std::collections::{BTreeMap, HashMap};
 
 /// A power's registered list, ready for the reader (abbreviation → province).
-pub(super) async fn stored(
+pub async fn stored(
     c: &mut SqliteConnection,
     g: &GameRow,
     map: &Map,
@@ -20,7 +24,7 @@ pub(super) async fn stored(
     let Some(json) = store::abbreviations(c, &g.id, power).await? else {
         return Ok(HashMap::new());
     };
-    let list: std::collections::BTreeMap<String, String> = serde_json::from_str(&json)?;
+    let list: BTreeMap<String, String> = serde_json::from_str(&json)?;
     Ok(list
         .into_iter()
         .filter_map(|(abbr, code)| Some((abbr, map.province_by_name(&code)?)))
@@ -28,16 +32,13 @@ pub(super) async fn stored(
 }
 
 /// The list as stored and as shown: abbreviation → province code, in order.
-fn codes(
-    map: &Map,
-    list: &HashMap<String, Province>,
-) -> std::collections::BTreeMap<String, String> {
+pub fn codes(map: &Map, list: &HashMap<String, Province>) -> BTreeMap<String, String> {
     list.iter()
         .map(|(a, p)| (a.clone(), map.info(*p).code.clone()))
         .collect()
 }
 
-fn shown(list: &std::collections::BTreeMap<String, String>) -> String {
+pub fn shown(list: &BTreeMap<String, String>) -> String {
     if list.is_empty() {
         return "(none)".into();
     }
@@ -50,7 +51,7 @@ fn shown(list: &std::collections::BTreeMap<String, String>) -> String {
 /// Register the list a player sent: what the acknowledgement says, and the list to read this
 /// mail's orders with when it was registered.
 #[allow(clippy::too_many_arguments)]
-pub(super) async fn register(
+pub async fn register(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
@@ -118,77 +119,4 @@ pub(super) async fn register(
         ),
         Some(list),
     ))
-}
-
-/// VETO ABBREVIATIONS <power> [abbreviation ...]: the GM strikes entries (all if none are
-/// named) before the first deadline; every player is told.
-pub(super) async fn veto(
-    c: &mut SqliteConnection,
-    env: &Env,
-    g: &GameRow,
-    current: Option<&PhaseRow>,
-    power: &str,
-    entries: &[String],
-    now: Ts,
-) -> Result<Done> {
-    let map = map_of(g)?;
-    let Some(pw) = map.power_by_name(power) else {
-        return Ok(Done::refused(format!(
-            "there is no power {power} in this game"
-        )));
-    };
-    let name = map.power_name(pw).to_string();
-    let Some(p) = current else {
-        return Ok(Done::refused("the game has no open phase"));
-    };
-    if p.seq != 1 || p.deadline <= now {
-        return Ok(Done::refused(
-            "abbreviations may be vetoed only before the first deadline (WM D.III(1))",
-        ));
-    }
-    let mut list = codes(map, &stored(c, g, map, &name).await?);
-    if list.is_empty() {
-        return Ok(Done::refused(format!("{name} has no abbreviations list")));
-    }
-    let struck: Vec<String> = if entries.is_empty() {
-        std::mem::take(&mut list).into_keys().collect()
-    } else {
-        let wanted: Vec<String> = entries
-            .iter()
-            .map(|e| crate::map::normalize_name(e))
-            .collect();
-        let gone: Vec<String> = list
-            .keys()
-            .filter(|k| wanted.contains(k))
-            .cloned()
-            .collect();
-        list.retain(|k, _| !wanted.contains(k));
-        gone
-    };
-    if struck.is_empty() {
-        return Ok(Done::refused(format!("none of those is on {name}'s list")));
-    }
-    store::set_abbreviations(c, &g.id, &name, &serde_json::to_string(&list)?, now).await?;
-    let text = format!(
-        "The GM has vetoed {} of {name}'s abbreviations (WM D.III(1)): {}. The list now reads:",
-        struck.len(),
-        struck.join(", ")
-    );
-    announce_with(
-        c,
-        env,
-        g,
-        &format!("{}|abbreviations-veto|{name}|{now}", g.id),
-        &format!("{name}'s abbreviations"),
-        &text,
-        &shown(&list),
-        None,
-        now,
-    )
-    .await?;
-    Ok(Done::ok(format!(
-        "vetoed {}: {}; every player was told",
-        struck.len(),
-        struck.join(", ")
-    )))
 }

@@ -1,0 +1,207 @@
+//! REPLACE <power> <address> [PERMANENT] (WM B.8): the power gets a new player from this phase
+//! on, with a new secret and a welcome (the position, the standing orders, the deadline); the
+//! player replaced is told.
+
+use super::{Done, Situation};
+use crate::config::Env;
+use crate::engine::receive::{compose_failed_mails, masters_for};
+use crate::engine::{Result, board_from_json, map_of, rules_of, secret};
+use crate::map::Power;
+use crate::outgoing::compose;
+use crate::outgoing::render::TakeoverView;
+use crate::policy::Ts;
+use crate::store::{self, GameRow, PhaseRow, PlayerRow};
+use sqlx::SqliteConnection;
+
+/// Who is replaced, by whom, and in which phase.
+pub struct Replacement<'a> {
+    /// The power as the GM wrote it.
+    pub power: &'a str,
+    pub address: &'a str,
+    pub permanent: bool,
+}
+
+pub async fn replace(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    s: &Situation,
+    r: &Replacement<'_>,
+    now: Ts,
+) -> Result<Done> {
+    let seat = match seat(c, g, s.current.as_ref(), r).await? {
+        Ok(seat) => seat,
+        Err(refused) => return Ok(refused),
+    };
+    let (name, p, old) = (&seat.name, seat.phase, &seat.old);
+    let secret = secret::generate()?;
+    store::replace_player(
+        c,
+        &g.id,
+        name,
+        &p.phase,
+        r.address,
+        &secret,
+        r.permanent,
+        now,
+    )
+    .await?;
+    store::forget_player_choices(c, &g.id, name).await?;
+    let kind = if r.permanent {
+        "permanent"
+    } else {
+        "temporary"
+    };
+    let takeover = takeover(c, g, &seat, kind).await?;
+    let welcome = compose::start(
+        env,
+        g,
+        &rules_of(g)?,
+        &p.phase,
+        p.deadline,
+        &compose::StartReader {
+            address: r.address,
+            tz: "UTC",
+            power: name,
+            role: "player",
+            secret: &secret,
+            takeover: Some(takeover),
+            joined: false,
+        },
+    );
+    let told = farewell(env, g, p, old, name, now);
+    let mut mails = Vec::new();
+    for m in [welcome, told] {
+        match m {
+            Ok(m) => mails.push(m),
+            Err(e) => {
+                let masters = masters_for(c, env, Some(g)).await?;
+                mails.extend(compose_failed_mails(env, Some(g), &masters, &e, name));
+            }
+        }
+    }
+    store::enqueue_many(c, &mails, now).await?;
+    Ok(Done::ok(format!(
+        "{} plays {name} from {} on ({kind} replacement of {}); they were sent a welcome \
+         with a new secret, and {} was told. The abbreviations, unavailable periods, conditional \
+         orders and votes of {name} were cleared: the new player makes their own",
+        r.address, p.phase, old.address, old.address
+    )))
+}
+
+/// The seat handed over.
+struct Seat<'p> {
+    power: Power,
+    /// The power's name as the map spells it.
+    name: String,
+    /// The open phase: the new player plays from it on.
+    phase: &'p PhaseRow,
+    /// The player leaving it.
+    old: PlayerRow,
+}
+
+/// The seat to hand over, or why not (no such power, no open phase, no player, the address
+/// plays another power already).
+async fn seat<'p>(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    current: Option<&'p PhaseRow>,
+    r: &Replacement<'_>,
+) -> Result<std::result::Result<Seat<'p>, Done>> {
+    let map = map_of(g)?;
+    let Some(pw) = map.power_by_name(r.power) else {
+        return Ok(Err(Done::refused(format!(
+            "there is no power {} in this game",
+            r.power
+        ))));
+    };
+    let name = map.power_name(pw).to_string();
+    let Some(p) = current else {
+        return Ok(Err(Done::refused("the game has no open phase")));
+    };
+    let players = store::players(c, &g.id).await?;
+    let Some(old) = players.iter().find(|x| x.power == name).cloned() else {
+        return Ok(Err(Done::refused(format!(
+            "{name} has no player to replace"
+        ))));
+    };
+    if let Some(other) = players
+        .iter()
+        .find(|x| x.address.eq_ignore_ascii_case(r.address))
+    {
+        return Ok(Err(Done::refused(format!(
+            "{} already plays {} in this game",
+            r.address, other.power
+        ))));
+    }
+    Ok(Ok(Seat {
+        power: pw,
+        name,
+        phase: p,
+        old,
+    }))
+}
+
+/// What the new player takes over: the power's units, centres and standing orders.
+// kind: the position handed over is Diplomacy's (units and centres on the board); another kind
+// hands over its own seat's state here.
+async fn takeover(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    seat: &Seat<'_>,
+    kind: &str,
+) -> Result<TakeoverView> {
+    let (p, name, pw) = (seat.phase, seat.name.as_str(), seat.power);
+    let map = map_of(g)?;
+    let board = board_from_json(map, &p.board, &p.phase)?;
+    let standing: Vec<String> = store::standing_orders(c, &g.id, &p.phase)
+        .await?
+        .into_iter()
+        .filter(|s| s.power == name)
+        .flat_map(|s| s.orders.into_iter().map(|o| o.order))
+        .collect();
+    let mut takeover = TakeoverView {
+        kind: kind.to_string(),
+        units: board
+            .units
+            .iter()
+            .filter(|u| u.power == pw)
+            .map(|u| map.unit_name(u.unit_type, u.location))
+            .collect(),
+        centres: map
+            .supply_centers()
+            .filter(|sc| board.owner(*sc) == Some(pw))
+            .map(|sc| map.info(sc).code.clone())
+            .collect(),
+        standing,
+    };
+    takeover.units.sort();
+    takeover.centres.sort();
+    Ok(takeover)
+}
+
+/// The mail to the player replaced.
+fn farewell(
+    env: &Env,
+    g: &GameRow,
+    p: &PhaseRow,
+    old: &PlayerRow,
+    name: &str,
+    now: Ts,
+) -> compose::Composed {
+    compose::announcement(
+        env,
+        g,
+        &old.address,
+        &old.tz,
+        &format!("{}|replaced|{name}|{now}", g.id),
+        &format!("you no longer play {name}"),
+        &format!(
+            "The GM has given {name} to another player from {} on. Thank you for playing. Mail \
+             from your address is no longer taken for {name}.",
+            p.phase
+        ),
+        "",
+        None,
+    )
+}

@@ -1,0 +1,105 @@
+//! ROLLBACK <phase> and CONSENT ROLLBACK <phase> (WM D.VIII(1)): by the TD, or by a GM with the
+//! TD's consent, the game goes back to a phase already adjudicated; its orders are open again
+//! with a new deadline, the phases after it are undone, and every player is told.
+
+use super::{Actor, Done};
+use crate::commands::format_gmt;
+use crate::config::Env;
+use crate::engine::announce::announce;
+use crate::engine::extension::game_windows;
+use crate::engine::{Result, rules_of};
+use crate::phase::Phase;
+use crate::policy::{self, Ts};
+use crate::store::{self, GameRow, Role};
+use sqlx::SqliteConnection;
+
+/// CONSENT ROLLBACK: the TD lets the GM roll the game back to `phase`, once.
+pub async fn consent(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    actor: Actor<'_>,
+    phase: &str,
+    now: Ts,
+) -> Result<Done> {
+    if actor.role != Some(Role::Td) {
+        return Ok(Done::refused(
+            "only the TD consents to a rollback (WM D.VIII(1))",
+        ));
+    }
+    store::consent(c, &g.id, &format!("ROLLBACK {phase}"), actor.who, now).await?;
+    Ok(Done::ok(format!(
+        "the GM may now roll {} back to {phase} (once)",
+        g.id
+    )))
+}
+
+/// ROLLBACK.
+pub async fn rollback(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    actor: Actor<'_>,
+    phase: &str,
+    now: Ts,
+) -> Result<Done> {
+    let Some(p) = store::phase_named(c, &g.id, phase).await? else {
+        return Ok(Done::refused(format!("game {} has no phase {phase}", g.id)));
+    };
+    if p.adjudicated_at.is_none() {
+        return Ok(Done::refused(format!(
+            "{phase} has not been adjudicated: there is nothing to roll back"
+        )));
+    }
+    let consent = match by_whom(c, g, actor, phase, now).await? {
+        Ok(consent) => consent,
+        Err(refused) => return Ok(refused),
+    };
+    let rules = rules_of(g)?;
+    let kind = phase.parse::<Phase>()?.kind;
+    let wins = game_windows(c, g, now).await?;
+    let deadline = policy::deadline(&rules, now, kind, &wins);
+    store::roll_back(c, &g.id, p.seq, deadline, now).await?;
+    let text = format!(
+        "The game has been rolled back to {phase} (WM D.VIII(1)): its results and everything \
+         after them no longer stand, and the orders of {phase} are open again. The orders that \
+         stood for it still stand unless you send new ones."
+    );
+    announce(
+        c,
+        env,
+        g,
+        &format!("{}|rollback|{phase}|{now}", g.id),
+        &format!("rolled back to {phase}"),
+        &text,
+        Some(deadline),
+        now,
+    )
+    .await?;
+    Ok(Done::ok(format!(
+        "rolled back to {phase} {consent}; new deadline {}; every player was told",
+        format_gmt(deadline)
+    )))
+}
+
+/// Who may roll back: the TD, or the GM with the TD's consent, which is then used up. How the
+/// answer says it, or the refusal.
+async fn by_whom(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    actor: Actor<'_>,
+    phase: &str,
+    now: Ts,
+) -> Result<std::result::Result<String, Done>> {
+    if actor.role == Some(Role::Td) {
+        return Ok(Ok(format!("by the TD ({})", actor.who)));
+    }
+    Ok(
+        match store::use_consent(c, &g.id, &format!("ROLLBACK {phase}"), now).await? {
+            Some(td) => Ok(format!("with the TD's consent ({td})")),
+            None => Err(Done::refused(format!(
+                "a rollback needs the TD's consent (WM D.VIII(1)): the TD sends \
+                 CONSENT ROLLBACK {phase} first"
+            ))),
+        },
+    )
+}

@@ -1,0 +1,109 @@
+//! The GM box's router: which game (or tournament) a mail is for, and what kind of mail it is.
+//! A director's command mail, a mail for no game, a player's query and a mail to a game that
+//! is not running are answered here; a master's command mail and a player's mail to a running
+//! game go back to `src/games`, which knows what executes a game's commands and what a kind of
+//! game does with its players' mail.
+
+use super::query_mail::{query_mail, query_of};
+use super::receive::{Ctx, Recipient, Tag, answer, drop_mail, find_game, recipient_kind};
+use super::{Processed, Result, gm_mail, td_mail};
+use crate::config::Env;
+use crate::message::ReadMessage;
+use crate::outgoing::compose;
+use crate::store::{self, GameRow, GameStatus};
+use sqlx::SqliteConnection;
+
+/// Where a mail to the GM box goes.
+pub enum Routed {
+    /// Answered (or dropped) here: what became of it.
+    Answered(Processed, Tag),
+    /// A master's command mail for this game (`<game> GM`).
+    Commands(GameRow),
+    /// A player's mail to this running game: the game's kind handles it.
+    Player(GameRow),
+}
+
+pub async fn route(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    msg: &ReadMessage,
+) -> Result<Routed> {
+    // A tournament director's command mail names the tournament, not a game.
+    if let Some(t) = td_mail::tournament_of(c, &msg.subject).await? {
+        let (outcome, tag) = td_mail::command_mail(c, env, ctx, msg, &t).await?;
+        return Ok(Routed::Answered(outcome, tag));
+    }
+    let Some(g) = find_game(c, msg).await? else {
+        no_game(c, env, ctx, msg).await?;
+        return Ok(Routed::Answered(Processed::Rejected, Tag::default()));
+    };
+    if gm_mail::is_command_subject(&msg.subject, &g.id) {
+        return Ok(Routed::Commands(g));
+    }
+    if let Some(q) = query_of(&msg.subject, &g.id) {
+        let (outcome, tag) = query_mail(c, env, ctx, msg, &g, &q).await?;
+        return Ok(Routed::Answered(outcome, tag));
+    }
+    if g.status != GameStatus::Active {
+        not_running(c, env, ctx, msg, &g).await?;
+        return Ok(Routed::Answered(Processed::Rejected, Tag::of(&g)));
+    }
+    Ok(Routed::Player(g))
+}
+
+/// A mail for no game this server knows of: the sender is told how to name one (within the
+/// limits a stranger gets), or nothing if there is no sender.
+async fn no_game(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    msg: &ReadMessage,
+) -> Result<()> {
+    let from = msg.from_address.clone().unwrap_or_default();
+    if from.is_empty() {
+        return drop_mail(c, ctx, None, None, "no sender to answer").await;
+    }
+    let who = recipient_kind(c, env, &from, &msg.authentication_results).await?;
+    let mine = store::active_games_of(c, &from).await?;
+    let why = if mine.len() > 1 {
+        let names: Vec<&str> = mine.iter().map(|g| g.id.as_str()).collect();
+        format!(
+            "you play in several games ({}); put the game's name in the subject",
+            names.join(", ")
+        )
+    } else if who == Recipient::Registered {
+        "no active game of this server is named in the subject; put the game's name in it"
+            .to_string()
+    } else {
+        "no game of this server is named in the subject, and this address plays in none".to_string()
+    };
+    let mail = compose::rejection(env, &env.alert_from, &from, msg, ctx.key, &[why], ctx.now);
+    answer(c, env, ctx, mail, who, None).await?;
+    Ok(())
+}
+
+/// A player's mail to a game that has not started or is over: a polite answer saying so.
+async fn not_running(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    msg: &ReadMessage,
+    g: &GameRow,
+) -> Result<()> {
+    let why = match g.status {
+        GameStatus::Finished => format!(
+            "game {} is over: it takes no more orders. Thank you for playing",
+            g.id
+        ),
+        _ => format!(
+            "game {} has not started yet; orders are taken once it has",
+            g.id
+        ),
+    };
+    let from = msg.from_address.clone().unwrap_or_default();
+    let sender = recipient_kind(c, env, &from, &msg.authentication_results).await?;
+    let mail = compose::rejection(env, &g.gm_address, &from, msg, ctx.key, &[why], ctx.now);
+    answer(c, env, ctx, mail, sender, Some(g)).await?;
+    Ok(())
+}

@@ -1,0 +1,27 @@
+//! PROCESS: the open phase is adjudicated now (its deadline set to now), as soon as every
+//! mailbox has been read up to now.
+
+use crate::engine::Result;
+use crate::engine::office::{Done, Situation};
+use crate::policy::Ts;
+use crate::store::{self, GameRow};
+use sqlx::SqliteConnection;
+
+pub async fn process(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    s: &Situation,
+    now: Ts,
+) -> Result<Done> {
+    let Some(p) = &s.current else {
+        return Ok(Done::refused("the game has no open phase"));
+    };
+    if s.paused.is_some() {
+        return Ok(Done::refused("the game is paused: RESUME it first"));
+    }
+    store::set_deadline(c, &g.id, p.seq, now).await?;
+    Ok(Done::ok(format!(
+        "{} is adjudicated as soon as every mailbox has been read up to now",
+        p.phase
+    )))
+}

@@ -1,0 +1,50 @@
+//! REFUSE <proposal> (Maharajiad X(2); under WM, as the GM's practice): the GM refuses a
+//! repetitive proposal; the votes on it are not counted.
+
+use crate::config::Env;
+use crate::engine::announce::announce;
+use crate::engine::office::{Actor, Done};
+use crate::engine::{Result, map_of, rules_of};
+use crate::policy::Ts;
+use crate::store::{self, GameRow};
+use crate::votes;
+use sqlx::SqliteConnection;
+
+/// REFUSE: the GM refuses a repetitive proposal (Maharajiad X(2); under WM, as the GM's
+/// practice): the votes on it are dropped and later ones not counted; every player is told.
+/// It is read as the players' votes are, so that every spelling of it is refused.
+pub async fn refuse(
+    c: &mut SqliteConnection,
+    env: &Env,
+    g: &GameRow,
+    actor: Actor<'_>,
+    proposal: &str,
+    now: Ts,
+) -> Result<Done> {
+    let (rules, map) = (rules_of(g)?, map_of(g)?);
+    let proposal = match votes::read_proposal(map, &rules, proposal) {
+        Ok(p) => p.canonical(map),
+        Err(why) => return Ok(Done::refused(why)),
+    };
+    if !store::refuse_proposal(c, &g.id, &proposal, actor.who, now).await? {
+        return Ok(Done::refused(format!("{proposal} was refused already")));
+    }
+    let text = format!(
+        "The GM has refused the proposal {proposal} as repetitive (Maharajiad X(2)): votes on \
+         it are not counted."
+    );
+    announce(
+        c,
+        env,
+        g,
+        &format!("{}|refuse|{proposal}", g.id),
+        "a proposal is refused",
+        &text,
+        None,
+        now,
+    )
+    .await?;
+    Ok(Done::ok(format!(
+        "{proposal} is refused; votes on it are not counted; every player was told"
+    )))
+}

@@ -1,0 +1,502 @@
+//! A Diplomacy order mail to the GM box, once the router has found its running game: the seat
+//! it is for and who sent it (`engine::seat`), the orders read (with the player's own
+//! abbreviations), checked against replays and the deadline (`engine::timeliness`), combined
+//! with what stands (WM D.III(3)), stored with its press and votes, its requests answered
+//! (`engine::extension`), and acknowledged.
+
+use super::reading::{Addressed, power_and_phase, read_digest, read_with};
+use super::{abbreviations, press};
+use crate::acceptance;
+use crate::adjudicator::Board;
+use crate::config::Env;
+use crate::engine::extension::Requests;
+use crate::engine::receive::{Ctx, Recipient, Tag, answer};
+use crate::engine::seat::{self, Seat};
+use crate::engine::{
+    Processed, Result, StandingOrder, board_from_json, map_of, rules_of, timeliness,
+};
+use crate::map::{Map, Power};
+use crate::message::ReadMessage;
+use crate::order::{Order, parse_order};
+use crate::orderset::{MailRead, RequestOut};
+use crate::outgoing::compose;
+use crate::phase::Phase;
+use crate::policy::{self, Timeliness, Ts};
+use crate::rules::Rules;
+use crate::store::{self, GameRow, PhaseRow, PlayerRow};
+use sqlx::SqliteConnection;
+
+/// An order mail for game `g` (running).
+pub async fn order_mail(
+    c: &mut SqliteConnection,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    msg: &ReadMessage,
+    g: &GameRow,
+) -> Result<(Processed, Tag)> {
+    let m = OrderMail {
+        env,
+        ctx,
+        msg,
+        g,
+        rules: rules_of(g)?,
+        map: map_of(g)?,
+    };
+    let mut tag = Tag::of(g);
+    let seated = match m.seated(c, &mut tag).await? {
+        Ok(seated) => seated,
+        Err(why) => {
+            seat::refuse_unproven(c, env, ctx, msg, g, why.to_string()).await?;
+            return Ok((Processed::Rejected, tag));
+        }
+    };
+    let outcome = match m.read_proven(c, &seated).await? {
+        Some(read) => m.accept(c, &seated, read).await?,
+        None => Processed::Rejected,
+    };
+    Ok((outcome, tag))
+}
+
+/// The mail being handled, and its game's rules and map.
+struct OrderMail<'a> {
+    env: &'a Env,
+    ctx: &'a Ctx<'a>,
+    msg: &'a ReadMessage,
+    g: &'a GameRow,
+    rules: Rules,
+    map: &'static Map,
+}
+
+/// The seat a mail is for, found before its sender is proven.
+struct Seated {
+    power: Power,
+    phase: PhaseRow,
+    /// The phase, parsed.
+    kind: Phase,
+    player: PlayerRow,
+    players: Vec<PlayerRow>,
+    /// The phase's board, read once a mail (the acknowledgement shows it too).
+    board: Board,
+}
+
+/// Why a mail is for no seat the sender could have: refused before the sender is proven.
+#[derive(Debug, thiserror::Error)]
+enum NotSeated {
+    /// The GM's address is not where the house rules want it.
+    #[error(transparent)]
+    Addressing(#[from] acceptance::AddressingError),
+    #[error("the subject must name your power, as in \"{0}\"")]
+    NoPower(String),
+    #[error("{0} has no player in this game")]
+    NoPlayer(String),
+}
+
+/// Why a proven player's mail is refused as a replay (issue 21, point 8).
+#[derive(Debug, thiserror::Error)]
+enum Replayed {
+    #[error(
+        "this mail (Message-ID {0}) was accepted already: a copy of it sent again changes \
+         nothing. To change your orders, write a new mail"
+    )]
+    Copy(String),
+    #[error(
+        "this mail is dated {}, before your newest accepted mail ({}): an older mail sent \
+         again must not undo newer orders, so nothing in it was used. To change your \
+         orders, write a new mail",
+        compose::gmt(*dated),
+        compose::gmt(*newest)
+    )]
+    Older { dated: Ts, newest: Ts },
+}
+
+/// When a mail was submitted and written, and how it stands against the deadline.
+struct Timing {
+    submitted: Ts,
+    dated: Ts,
+    timeliness: Timeliness,
+}
+
+impl OrderMail<'_> {
+    fn from(&self) -> String {
+        self.msg.from_address.clone().unwrap_or_default()
+    }
+
+    /// The seat: the GM addressed as the house rules want, the power named in the subject (or
+    /// the sender's), the open phase, the power's player. The ledger's `tag` names the power
+    /// and the phase once found.
+    async fn seated(
+        &self,
+        c: &mut SqliteConnection,
+        tag: &mut Tag,
+    ) -> Result<std::result::Result<Seated, NotSeated>> {
+        let (g, msg, rules) = (self.g, self.msg, &self.rules);
+        if let Err(e) = acceptance::check_addressing(rules, &g.gm_address, &msg.to, &msg.cc) {
+            return Ok(Err(NotSeated::Addressing(e)));
+        }
+        let found = power_and_phase(c, g, msg, &self.from()).await?;
+        let Some(Addressed {
+            power,
+            phase,
+            players,
+        }) = found
+        else {
+            let example = rules.subject_format.replace("{game}", &g.id);
+            return Ok(Err(NotSeated::NoPower(example)));
+        };
+        let name = self.map.power_name(power).to_string();
+        tracing::Span::current().record("power", name.as_str());
+        tag.power = Some(name.clone());
+        tag.phase = Some(phase.phase.clone());
+        let Some(player) = players.iter().find(|p| p.power == name).cloned() else {
+            return Ok(Err(NotSeated::NoPlayer(name)));
+        };
+        let kind: Phase = phase.phase.parse()?;
+        let board = board_from_json(self.map, &phase.board, &phase.phase)?;
+        Ok(Ok(Seated {
+            power,
+            phase,
+            kind,
+            player,
+            players,
+            board,
+        }))
+    }
+
+    /// The mail read for the seat, once its sender is proven to be the seat's player (WM
+    /// D.X(6)), its subject in the game's format and it no replay; None if refused (and
+    /// answered).
+    async fn read_proven(&self, c: &mut SqliteConnection, s: &Seated) -> Result<Option<MailRead>> {
+        let (env, ctx, msg, g) = (self.env, self.ctx, self.msg, self.g);
+        let player = &s.player;
+        let own = abbreviations::stored(c, g, self.map, &player.power).await?;
+        let read = read_with(self.map, &self.rules, s.power, &s.board, msg, &own);
+        let seat = Seat {
+            player,
+            players: &s.players,
+            phase: &s.phase.phase,
+        };
+        if !seat::proven(
+            c,
+            env,
+            ctx,
+            msg,
+            g,
+            &self.rules,
+            &seat,
+            read.secret.as_deref(),
+        )
+        .await?
+        {
+            return Ok(None);
+        }
+        let subject =
+            acceptance::check_subject(&self.rules, &msg.subject, &g.id, &player.power, s.kind);
+        if let Err(e) = subject {
+            seat::refuse(c, env, ctx, msg, g, player, e.to_string()).await?;
+            return Ok(None);
+        }
+        // A signed copy (or one with the secret) sent again must not undo newer orders.
+        if let Some(e) = self.replayed(c, &player.power).await? {
+            seat::refuse(c, env, ctx, msg, g, player, e.to_string()).await?;
+            return Ok(None);
+        }
+        Ok(Some(read))
+    }
+
+    /// A proven mail: its abbreviations registered, judged against the deadline, its effects
+    /// stored, its requests answered, and acknowledged.
+    async fn accept(
+        &self,
+        c: &mut SqliteConnection,
+        s: &Seated,
+        mut read: MailRead,
+    ) -> Result<Processed> {
+        let (env, ctx, g, player) = (self.env, self.ctx, self.g, &s.player);
+        let abbreviations_note = self.abbreviations(c, s, &mut read).await?;
+        let timing = match self.timing(c, s, &read).await? {
+            Ok(timing) => timing,
+            Err(late) => {
+                seat::refuse(c, env, ctx, self.msg, g, player, late.to_string()).await?;
+                return Ok(Processed::Rejected);
+            }
+        };
+        let phase = &s.phase.phase;
+        press::cap(c, g, phase, &player.power, &mut read, &env.limits).await?;
+        let (combined, final_) = self.record_effects(c, s, &read, &timing).await?;
+        // The replacement's orders for a held phase: the tick looks at it again at once.
+        if timing.timeliness == Timeliness::Replacement {
+            store::wake_held(c, &g.id, s.phase.seq, ctx.now).await?;
+        }
+        // Any authenticated mail from the player is contact with the GM (WM D.VII(6)(a)).
+        store::nmr_contact(c, &g.id, &player.power, ctx.now).await?;
+        let note = abbreviations_note.as_deref();
+        let (notes, deadline) = self.requests(c, s, &read.requests, note).await?;
+        let ack = compose::acknowledgement(
+            env,
+            &compose::Ack {
+                game: g,
+                map: self.map,
+                player,
+                msg: self.msg,
+                key: ctx.key,
+                read: &read,
+                standing: &combined,
+                final_,
+                board: &s.board,
+                power: s.power,
+                phase,
+                deadline,
+                late: timing.timeliness == Timeliness::LateAccepted,
+                request_notes: &notes,
+                received_at: ctx.arrived,
+            },
+        );
+        answer(c, env, ctx, ack, Recipient::Registered, Some(g)).await?;
+        Ok(Processed::Accepted)
+    }
+
+    /// WM D.III(1): a list of the player's own abbreviations, once proven who sent it; this
+    /// mail's orders are read again with it. What the acknowledgement says of it.
+    async fn abbreviations(
+        &self,
+        c: &mut SqliteConnection,
+        s: &Seated,
+        read: &mut MailRead,
+    ) -> Result<Option<String>> {
+        let listed = read.requests.iter().find_map(|r| match r {
+            RequestOut::Abbreviations { text, .. } => Some(text.clone()),
+            _ => None,
+        });
+        let Some(text) = listed else {
+            return Ok(None);
+        };
+        let (env, g, map, now) = (self.env, self.g, self.map, self.ctx.now);
+        let (note, list) =
+            abbreviations::register(c, env, g, map, &s.phase, &s.player, &text, now).await?;
+        if let Some(list) = list {
+            *read = read_with(map, &self.rules, s.power, &s.board, self.msg, &list);
+        }
+        Ok(Some(note))
+    }
+
+    /// When the mail was submitted: when the receiving server got it (WM D.VII(1)), or the
+    /// confirmation box if earlier; and whether that is in time (WM D.VII(3)).
+    async fn timing(
+        &self,
+        c: &mut SqliteConnection,
+        s: &Seated,
+        read: &MailRead,
+    ) -> Result<std::result::Result<Timing, timeliness::LateRefused>> {
+        let (g, ctx) = (self.g, self.ctx);
+        // `from` as the reader wrote it (lower case), as the confirmation box recorded it.
+        let confirm_time = self.confirmed_at(c, read).await?;
+        let submitted = policy::submission_time(&self.rules, ctx.arrived, confirm_time);
+        let judged =
+            timeliness::judge(c, g, &self.rules, &s.phase, &s.player, submitted, ctx.now).await?;
+        Ok(judged.map(|timeliness| Timing {
+            submitted,
+            dated: dated_at(self.msg, ctx.arrived),
+            timeliness,
+        }))
+    }
+
+    /// The requests of the mail, each answered in turn: extensions, holidays and unavailable
+    /// periods as every kind answers them, the conditional orders and the abbreviations list
+    /// as Diplomacy does. What the acknowledgement says of each, and the deadline after them.
+    async fn requests(
+        &self,
+        c: &mut SqliteConnection,
+        s: &Seated,
+        requests: &[RequestOut],
+        abbreviations: Option<&str>,
+    ) -> Result<(Vec<String>, Ts)> {
+        let (env, g, now) = (self.env, self.g, self.ctx.now);
+        let mut answered =
+            Requests::new(c, env, g, &self.rules, &s.phase, &s.player, requests, now).await?;
+        let mut notes = Vec::with_capacity(requests.len());
+        for r in requests {
+            let note = match r {
+                RequestOut::Conditional { text, entries, .. } => {
+                    conditional(c, g, s, text, *entries, now).await?
+                }
+                // Registered before the orders were read ([`OrderMail::abbreviations`]).
+                RequestOut::Abbreviations { .. } => abbreviations.unwrap_or("not read").to_string(),
+                _ => answered.answer(c, r).await?.unwrap_or_default(),
+            };
+            notes.push(note);
+        }
+        Ok((notes, answered.deadline))
+    }
+
+    /// Why the mail is refused as a replay, if it is (issue 21, point 8): a copy of a mail
+    /// already accepted (its Message-ID), or a mail dated before the power's newest accepted
+    /// one. A signed mail copied to an ally, or one carrying the secret, could otherwise be
+    /// sent to the GM again later to put back the orders it held. The rulebooks are silent; a
+    /// careful GM takes the newest orders a player wrote, never an older mail that turns up
+    /// again (WM D.III(3)).
+    async fn replayed(&self, c: &mut SqliteConnection, power: &str) -> Result<Option<Replayed>> {
+        let id = self.msg.message_id.as_deref();
+        let dated = dated_at(self.msg, self.ctx.arrived);
+        let (newest, seen) = store::submissions_before(c, &self.g.id, power, id).await?;
+        if seen {
+            return Ok(Some(Replayed::Copy(id.unwrap_or_default().to_string())));
+        }
+        Ok(match newest {
+            Some(newest) if dated < newest => Some(Replayed::Older { dated, newest }),
+            _ => None,
+        })
+    }
+
+    /// When the confirmation box received this very mail (WM D.VII(1), D.VII(7)): a copy with
+    /// the same Message-ID, from the same sender, in the same game, with the GM addressed as
+    /// the rules require (the receipt recorded only such copies) and saying the same. A copy
+    /// that shares only the Message-ID (a dummy sent before the deadline) lends its time to
+    /// nothing.
+    async fn confirmed_at(&self, c: &mut SqliteConnection, read: &MailRead) -> Result<Option<Ts>> {
+        let Some(id) = &self.msg.message_id else {
+            return Ok(None);
+        };
+        let digest = read_digest(self.map, read)?;
+        let from = self.from();
+        let copy = store::Confirmation {
+            message_id: id,
+            from: &from,
+            game: &self.g.id,
+            read_digest: &digest,
+        };
+        Ok(store::confirmation_time(c, &copy).await?)
+    }
+
+    /// Store what an accepted mail does: the standing order set combined with its orders (WM
+    /// D.III(3)), the submission as read, its accepted press and its votes. Returns the order
+    /// set that now stands and whether it is final.
+    async fn record_effects(
+        &self,
+        c: &mut SqliteConnection,
+        s: &Seated,
+        read: &MailRead,
+        timing: &Timing,
+    ) -> Result<(Vec<StandingOrder>, bool)> {
+        let (g, phase, power, now) = (self.g, &s.phase.phase, &s.player.power, self.ctx.now);
+        let (combined, final_) = self.stand(c, phase, power, read).await?;
+        let read_json = serde_json::to_string(read)?;
+        let submission = store::NewSubmission {
+            game: &g.id,
+            phase,
+            power,
+            message_id: self.msg.message_id.as_deref(),
+            submitted_at: timing.submitted,
+            dated_at: timing.dated,
+            final_: read.final_,
+            late: timing.timeliness == Timeliness::LateAccepted,
+            read_json: &read_json,
+        };
+        store::insert_submission(c, &submission).await?;
+        press::store(c, g, phase, power, read, now).await?;
+        for v in &read.votes {
+            // A proposal the GM refused as repetitive is not voted on (Maharajiad X(2)); the
+            // players were told when it was refused.
+            if store::proposal_refused(c, &g.id, &v.proposal).await? {
+                continue;
+            }
+            store::cast_vote(c, &g.id, phase, power, &v.proposal, v.vote, now).await?;
+        }
+        Ok((combined, final_))
+    }
+
+    /// The power's standing order set after this mail (WM D.III(3)), stored; and whether it is
+    /// final.
+    async fn stand(
+        &self,
+        c: &mut SqliteConnection,
+        phase: &str,
+        power: &str,
+        read: &MailRead,
+    ) -> Result<(Vec<StandingOrder>, bool)> {
+        let (g, map) = (self.g, self.map);
+        let standing_rows = store::standing_orders(c, &g.id, phase).await?;
+        let mine = standing_rows.iter().find(|r| r.power == power);
+        let standing: Vec<StandingOrder> = mine.map(|r| r.orders.clone()).unwrap_or_default();
+        let new: Vec<StandingOrder> = read
+            .orders
+            .iter()
+            .filter_map(|l| {
+                l.typed.as_ref().map(|o| StandingOrder {
+                    order: o.display(map).to_string(),
+                    written: l.text.clone(),
+                })
+            })
+            .collect();
+        let combined = if new.is_empty() {
+            standing.clone()
+        } else {
+            combine_standing(map, &self.rules, &standing, &new)
+        };
+        // A mail with only press, a vote or FINAL gives no orders: the power stays without any
+        // (an NMR is judged by the orders, not by the mail), and there is nothing to mark final.
+        let final_ = !combined.is_empty()
+            && (read.final_ || (new.is_empty() && mine.is_some_and(|r| r.final_)));
+        if !combined.is_empty() || mine.is_some() {
+            let now = self.ctx.now;
+            store::set_standing_orders(c, &g.id, phase, power, &combined, final_, now).await?;
+        }
+        Ok((combined, final_))
+    }
+}
+
+/// WM D.II(5): conditional retreat and adjustment orders, kept for the phase after this
+/// movement phase. What the acknowledgement says of them.
+async fn conditional(
+    c: &mut SqliteConnection,
+    g: &GameRow,
+    s: &Seated,
+    text: &str,
+    entries: usize,
+    now: Ts,
+) -> Result<String> {
+    if s.kind.kind != crate::phase::PhaseKind::Movement {
+        return Ok(
+            "refused: conditional orders come with movement orders (WM D.II(5)); in \
+             this phase, send the orders themselves"
+                .to_string(),
+        );
+    }
+    store::set_conditional(c, &g.id, &s.player.power, &s.phase.phase, text, now).await?;
+    Ok(format!(
+        "kept ({entries} line(s)): used, first possible choice first, for the \
+         retreat or adjustment phase that follows if you send no orders for it \
+         (WM D.II(5))"
+    ))
+}
+
+/// When a mail says it was written: its Date, never later than its arrival (a sender's clock
+/// ahead of ours must not date it in the future), or its arrival when it has no Date.
+fn dated_at(msg: &ReadMessage, arrived: Ts) -> Ts {
+    msg.dated.map_or(arrived, |d| d.min(arrived))
+}
+
+/// Combine the standing orders with a new set, per the submissions rule (WM D.III(3)).
+pub fn combine_standing(
+    map: &Map,
+    rules: &Rules,
+    standing: &[StandingOrder],
+    new: &[StandingOrder],
+) -> Vec<StandingOrder> {
+    let parse = |s: &[StandingOrder]| -> Vec<Order> {
+        s.iter()
+            .filter_map(|o| parse_order(map, &o.order).ok())
+            .collect()
+    };
+    let combined = policy::combine(rules, &parse(standing), &parse(new));
+    // Keep the written text: from the new set where the order came from it, else the old.
+    combined
+        .iter()
+        .filter_map(|o| {
+            let text = o.display(map).to_string();
+            new.iter()
+                .chain(standing.iter())
+                .find(|s| s.order == text)
+                .cloned()
+        })
+        .collect()
+}
