@@ -3,13 +3,13 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Once};
 
 use chancery_diplomacy::adjudicator::Board;
 use chancery_diplomacy::map::{Map, Power, Province};
 use chancery_diplomacy::phase::PhaseKind;
-use chancery_intake::reader::{ReadContext, parse_abbreviations};
 use chancery_diplomacy::rules::Rules;
+use chancery_intake::reader::{ReadContext, parse_abbreviations};
 
 pub fn map() -> &'static Map {
     Map::standard()
@@ -62,8 +62,11 @@ pub static ADJUSTMENT: LazyLock<Board> = LazyLock::new(|| {
 });
 
 fn board(json: &str) -> Board {
-    let input: chancery_diplomacy::json::PhaseInput = serde_json::from_str(json).expect("fuzz board JSON");
-    chancery_diplomacy::json::prepare(&input).expect("fuzz board").board
+    let input: chancery_diplomacy::json::PhaseInput =
+        serde_json::from_str(json).expect("fuzz board JSON");
+    chancery_diplomacy::json::prepare(&input)
+        .expect("fuzz board")
+        .board
 }
 
 pub fn ctx(
@@ -121,3 +124,30 @@ pub static ORDER_CONTEXTS: LazyLock<Vec<ReadContext<'static>>> = LazyLock::new(|
     ));
     v
 });
+
+/// mail-parser 0.11.9 (src/parsers/message.rs:485) has a `debug_assert!(false, "Invalid part ID,
+/// could not find multipart.")` on a corrupted MIME tree, which it then recovers from; release
+/// builds, Chancery's among them, compile it out. The fuzz build keeps debug assertions for
+/// Chancery's own code, so this one assertion, and only it, is let through as an unwinding panic
+/// the target catches (libFuzzer's hook, which aborts, still sees every other panic).
+pub fn let_through_the_mail_parsers_debug_assertion() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let libfuzzer_hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let in_mail_parser = info.location().is_some_and(|l| {
+                l.file().contains("mail-parser-0.11") && l.file().ends_with("parsers/message.rs")
+            });
+            let message = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            if in_mail_parser && message.contains("Invalid part ID, could not find multipart.") {
+                return;
+            }
+            libfuzzer_hook(info)
+        }));
+    });
+}
