@@ -5,6 +5,7 @@
 
 use super::panic::panic_text;
 use super::*;
+use crate::outgoing::notices;
 
 /// What the mail of each box does once the shared steps have let it through (not seen before,
 /// not automatic, readable): `src/games` implements it, the one place that knows the kinds of
@@ -256,24 +257,17 @@ pub async fn poison_message(
         error,
     )
     .await?;
-    let body = format!(
-        "A message in the {mailbox} mailbox could not be handled and was set aside, so that the\n\
-         mailbox goes on with the next one. Nothing it asked for was done, and it was not answered.\n\n\
-         Mailbox:     {mailbox} (UIDVALIDITY {uv}, UID {uid})\n\
-         Message-ID:  {mid}\n\
-         From:        {from}\n\
-         Subject:     {subject}\n\
-         SHA-256:     {sha}\n\
-         Error:       {error}\n\n\
-         The raw message is kept in the store (messages, outcome 'poisoned') so that it can be\n\
-         replayed in a test. If it was a player's orders, ask the player to send them again.\n",
-        mailbox = inc.mailbox,
-        uv = inc.uidvalidity,
-        uid = inc.uid,
-        mid = head.message_id.as_deref().unwrap_or("(none)"),
-        from = head.from_address.as_deref().unwrap_or("(unknown)"),
-        subject = crate::outgoing::compose::echo_subject(&head.subject),
-    );
+    let subject = crate::outgoing::compose::echo_subject(&head.subject);
+    let body = notices::message_set_aside(&notices::MessageSetAside {
+        mailbox: inc.mailbox,
+        uv: inc.uidvalidity,
+        uid: inc.uid,
+        mid: head.message_id.as_deref().unwrap_or("(none)"),
+        from: head.from_address.as_deref().unwrap_or("(unknown)"),
+        subject: &subject,
+        sha: &sha,
+        error,
+    })?;
     alert_masters_hourly(
         &mut tx,
         env,
