@@ -377,15 +377,7 @@ pub(crate) async fn hourly_alerts(
     let mut mails = Vec::with_capacity(to.len());
     for addr in to {
         let before = store::duplicates_of(c, &compose::alert_id(env, &key(hour - 1), addr)).await?;
-        let mut text = format!(
-            "{body}\nAlerts of this kind are sent at most once an hour; any more this hour are\n\
-             counted, not sent (`chancery status` shows the counts).\n"
-        );
-        if before > 0 {
-            text.push_str(&format!(
-                "In the hour before this one, {before} more were held back.\n"
-            ));
-        }
+        let text = notices::hourly_alert(&notices::HourlyAlert { body, before })?;
         let mut m = compose::alert(env, addr, &key(hour), subject, &text);
         m.game = game.map(|g| g.id.clone());
         mails.push(m);
@@ -549,11 +541,10 @@ async fn game_limit_reached(
     now: Ts,
 ) -> Result<()> {
     let hour = now.div_euclid(3600);
-    let body = format!(
-        "More than {} answers about game {} were sent in the last hour; further answers are\n\
-         held back until the hour has passed (mail is still read and orders still count).\n",
-        env.limits.game_answers_per_hour, g.id
-    );
+    let body = notices::answer_limit(&notices::AnswerLimit {
+        limit: env.limits.game_answers_per_hour,
+        game: &g.id,
+    })?;
     alert_masters(
         c,
         env,

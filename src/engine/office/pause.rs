@@ -9,6 +9,7 @@ use crate::engine::announce::announce;
 use crate::policy::Ts;
 use crate::store::{self, GameRow};
 use sqlx::SqliteConnection;
+use crate::outgoing::notices;
 
 /// PAUSE.
 pub async fn pause(
@@ -25,13 +26,10 @@ pub async fn pause(
     if !store::pause(c, &g.id, left).await? {
         return Ok(Done::refused("the game is already paused"));
     }
-    let text = format!(
-        "The GM has paused the game in {}. Nothing is adjudicated while it is paused; \
-         the {} that were left before the deadline are kept, and a new deadline will be \
-         announced when the game resumes.",
-        p.phase,
-        format_duration(left)
-    );
+    let text = notices::game_paused(&notices::GamePaused {
+        phase: &p.phase,
+        left: &format_duration(left),
+    })?;
     let key = change_key(g, "pause", now);
     announce(c, env, g, &key, "the game is paused", &text, None, now).await?;
     Ok(Done::ok(format!(

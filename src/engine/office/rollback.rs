@@ -12,6 +12,7 @@ use crate::phase::Phase;
 use crate::policy::{self, Ts};
 use crate::store::{self, GameRow, Role};
 use sqlx::SqliteConnection;
+use crate::outgoing::notices;
 
 /// CONSENT ROLLBACK: the TD lets the GM roll the game back to `phase`, once.
 pub async fn consent(
@@ -59,11 +60,9 @@ pub async fn rollback(
     let wins = game_windows(c, g, now).await?;
     let deadline = policy::deadline(&rules, now, kind, &wins);
     store::roll_back(c, &g.id, p.seq, deadline, now).await?;
-    let text = format!(
-        "The game has been rolled back to {phase} (WM D.VIII(1)): its results and everything \
-         after them no longer stand, and the orders of {phase} are open again. The orders that \
-         stood for it still stand unless you send new ones."
-    );
+    let text = notices::rolled_back(&notices::RolledBack {
+        phase,
+    })?;
     announce(
         c,
         env,

@@ -10,6 +10,7 @@ use crate::json;
 use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow};
 use sqlx::SqliteConnection;
+use crate::outgoing::notices;
 
 /// CORRECT: the GM puts right the board the players now give orders for (WM D.VIII(1)); a unit
 /// whose right space is taken goes off the board (D.VIII(2)); an extra unit that has stood
@@ -40,12 +41,10 @@ pub async fn correct(
         let json = serde_json::to_string(&json::board_output(map, &fixed))?;
         store::set_board(c, &g.id, p.seq, &json).await?;
     }
-    let text = format!(
-        "The GM has corrected the board of {} (an error in the published adjudication): {told}\n\
-         Orders already sent for the units concerned should be checked, and sent again if need \
-         be.",
-        p.phase
-    );
+    let text = notices::board_corrected(&notices::BoardCorrected {
+        phase: &p.phase,
+        told: &told,
+    })?;
     announce(
         c,
         env,

@@ -9,6 +9,7 @@ use crate::policy::Ts;
 use crate::store::{self, GameRow};
 use crate::votes;
 use sqlx::SqliteConnection;
+use crate::outgoing::notices;
 
 /// REFUSE: the GM refuses a repetitive proposal (Maharajiad X(2); under WM, as the GM's
 /// practice): the votes on it are dropped and later ones not counted; every player is told.
@@ -29,10 +30,9 @@ pub async fn refuse(
     if !store::refuse_proposal(c, &g.id, &proposal, actor.who, now).await? {
         return Ok(Done::refused(format!("{proposal} was refused already")));
     }
-    let text = format!(
-        "The GM has refused the proposal {proposal} as repetitive (Maharajiad X(2)): votes on \
-         it are not counted."
-    );
+    let text = notices::proposal_refused(&notices::ProposalRefused {
+        proposal: &proposal,
+    })?;
     announce(
         c,
         env,
