@@ -6,9 +6,9 @@
 //! `src/games/mod.rs` hands to [`run`].
 
 use super::*;
+use crate::outgoing::notices;
 use crate::store::Kind;
 use std::future::Future;
-use crate::outgoing::notices;
 
 /// What one tick did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

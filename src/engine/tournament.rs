@@ -5,8 +5,8 @@
 //! here.
 
 use super::*;
-use crate::outgoing::notices;
 use crate::assignment::{Seat, seat};
+use crate::outgoing::notices;
 use crate::standings::{self, End, Entrant, GameResult, Position, Rulebook, Standings, Stint};
 use crate::store::{BoardRow, DirectorRow, EndKind, EntrantRow, TournamentRow};
 use crate::td_commands::TdCommand;

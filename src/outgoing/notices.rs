@@ -322,3 +322,384 @@ pub struct ProposalRefused<'a> {
 pub fn proposal_refused(v: &ProposalRefused<'_>) -> Result<String, RenderError> {
     render_text("diplomacy/proposal-refused.txt", v)
 }
+
+#[cfg(test)]
+mod tests {
+    //! Each notice reads exactly as the `format!` it replaced (copied here from the old code).
+    use super::*;
+
+    #[test]
+    fn weekly_blocked_reads_as_before() {
+        let game = "<game>";
+        let power = "<power>";
+        let got = weekly_blocked(&WeeklyBlocked { game, power }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "Game {game}: after {power}'s weekly period, the players' unavailable periods cover a\n\
+                 whole week: no deadline can be set outside them. A compromise must be found\n\
+                 with the players (WM D.VII(2)).\n"
+            )
+        );
+    }
+
+    #[test]
+    fn tick_failed_reads_as_before() {
+        let game = "<game>";
+        let phase = "<phase>";
+        let error = "<error>";
+        let got = tick_failed(&TickFailed { game, phase, error }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "Game {game} {phase}: the deadline could not be processed, and the game waits until\n\
+             this is fixed (the other games go on). Chancery tries again on every tick.\n\n\
+             Error: {error}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn replace_nmr_reads_as_before() {
+        let game = "<game>";
+        let power = "<power>";
+        let phase = "<phase>";
+        let hours: i64 = 10;
+        let published = "<published>";
+        let due = "<due>";
+        let got = replace_nmr(&ReplaceNmr {
+            game,
+            power,
+            phase,
+            hours,
+            published,
+            due,
+        })
+        .unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "Game {game}: {power} sent no orders for {phase} and has not contacted the GM in\n\
+                 the {hours} hours since the results were published ({published} to {due}).\n\n\
+                 The replacement procedure starts (WM D.VII(6)(a), B.8). Find a replacement and\n\
+                 send a command mail (subject \"{game} GM\"):\n\n    REPLACE {power} <address> [TEMPORARY|PERMANENT]\n"
+            )
+        );
+    }
+
+    #[test]
+    fn answer_limit_reads_as_before() {
+        let limit: i64 = 7;
+        let game = "<game>";
+        let got = answer_limit(&AnswerLimit { limit, game }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "More than {limit} answers about game {game} were sent in the last hour; further answers are\n\
+         held back until the hour has passed (mail is still read and orders still count).\n"
+            )
+        );
+    }
+
+    #[test]
+    fn preview_heading_reads_as_before() {
+        let phase = "<phase>";
+        let got = preview_heading(&PreviewHeading { phase }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "PREVIEW: {phase} adjudicated as if now, with the orders that stand. Nothing has\n\
+                 changed; the players have not been sent this, and their orders may still\n\
+                 change before the deadline."
+            )
+        );
+    }
+
+    #[test]
+    fn preview_heading_held_reads_as_before() {
+        let phase = "<phase>";
+        let missing = "<missing>";
+        let got = preview_heading_held(&PreviewHeadingHeld { phase, missing }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "PREVIEW: the tick would HOLD the results of {phase}: no orders from {missing}, and no\n\
+                 NMR is allowed in this phase (WM D.VII(6)(b)). The player(s) must be replaced;\n\
+                 only the replacement may then send orders. Below, the results it would give\n\
+                 without the hold, with those units holding. Nothing has changed; the players\n\
+                 have not been sent this."
+            )
+        );
+    }
+
+    #[test]
+    fn board_corrected_reads_as_before() {
+        let phase = "<phase>";
+        let told = "<told>";
+        let got = board_corrected(&BoardCorrected { phase, told }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "The GM has corrected the board of {phase} (an error in the published adjudication): {told}\n\
+         Orders already sent for the units concerned should be checked, and sent again if need \
+         be."
+            )
+        );
+    }
+
+    #[test]
+    fn holiday_declared_reads_as_before() {
+        let name = "<name>";
+        let from = "<from>";
+        let to = "<to>";
+        let got = holiday_declared(&HolidayDeclared { name, from, to }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "The TD has declared {name} ({from} to {to}) a holiday eligible for an extension that is \
+         charged to nobody (WM D.VII(5)). If a deadline falls while it lasts, any player may take \
+         it by a line EXTEND HOLIDAY in an order mail (or the GM by command), and it must be \
+         granted: the deadline then moves by the holiday's length, once for this game."
+            )
+        );
+    }
+
+    #[test]
+    fn game_paused_reads_as_before() {
+        let phase = "<phase>";
+        let left = "<left>";
+        let got = game_paused(&GamePaused { phase, left }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "The GM has paused the game in {phase}. Nothing is adjudicated while it is paused; \
+         the {left} that were left before the deadline are kept, and a new deadline will be \
+         announced when the game resumes."
+            )
+        );
+    }
+
+    #[test]
+    fn rolled_back_reads_as_before() {
+        let phase = "<phase>";
+        let got = rolled_back(&RolledBack { phase }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "The game has been rolled back to {phase} (WM D.VIII(1)): its results and everything \
+         after them no longer stand, and the orders of {phase} are open again. The orders that \
+         stood for it still stand unless you send new ones."
+            )
+        );
+    }
+
+    #[test]
+    fn extension_refused_reads_as_before() {
+        let days: u32 = 7;
+        let phase = "<phase>";
+        let got = extension_refused(&ExtensionRefused { days, phase }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "The GM has refused your request for an extension of {days} day(s) in {phase} (WM \
+             D.VII(5): extensions after the guaranteed one are at the GM's discretion). The \
+             deadline stands."
+            )
+        );
+    }
+
+    #[test]
+    fn draw_declared_reads_as_before() {
+        let years: u16 = 7;
+        let at = "<at>";
+        let got = draw_declared(&DrawDeclared { years, at }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "No supply centre has changed owner in the past {years} game years, and the GM declares \
+         the game a draw (Agora BT9), with two days' notice: the game ends at its first deadline \
+         at or after {at}, in a draw of every player then remaining."
+            )
+        );
+    }
+
+    #[test]
+    fn proposal_refused_reads_as_before() {
+        let proposal = "<proposal>";
+        let got = proposal_refused(&ProposalRefused { proposal }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "The GM has refused the proposal {proposal} as repetitive (Maharajiad X(2)): votes on \
+         it are not counted."
+            )
+        );
+    }
+
+    #[test]
+    fn message_set_aside_reads_as_before() {
+        let mailbox = "<mailbox>";
+        let uv: u32 = 8;
+        let uid: u32 = 9;
+        let mid = "<mid>";
+        let from = "<from>";
+        let subject = "<subject>";
+        let sha = "<sha>";
+        let error = "<error>";
+        let got = message_set_aside(&MessageSetAside {
+            mailbox,
+            uv,
+            uid,
+            mid,
+            from,
+            subject,
+            sha,
+            error,
+        })
+        .unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "A message in the {mailbox} mailbox could not be handled and was set aside, so that the\n\
+         mailbox goes on with the next one. Nothing it asked for was done, and it was not answered.\n\n\
+         Mailbox:     {mailbox} (UIDVALIDITY {uv}, UID {uid})\n\
+         Message-ID:  {mid}\n\
+         From:        {from}\n\
+         Subject:     {subject}\n\
+         SHA-256:     {sha}\n\
+         Error:       {error}\n\n\
+         The raw message is kept in the store (messages, outcome 'poisoned') so that it can be\n\
+         replayed in a test. If it was a player's orders, ask the player to send them again.\n"
+            )
+        );
+    }
+
+    #[test]
+    fn extension_request_reads_as_before() {
+        let power = "<power>";
+        let days: u32 = 8;
+        let phase = "<phase>";
+        let game = "<game>";
+        let got = extension_request(&ExtensionRequest {
+            power,
+            days,
+            phase,
+            game,
+        })
+        .unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "{power} asks for an extension of {days} day(s) in {phase} of game {game}, after its guaranteed\n\
+         extension. Further extensions are at your discretion (WM D.VII(5)). Answer with a\n\
+         command mail (subject \"{game} GM\"):\n\n    GRANT EXTENSION {power}\nor\n    REFUSE EXTENSION {power}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn command_mail_refused_reads_as_before() {
+        let noun = "<noun>";
+        let id = "<id>";
+        let from = "<from>";
+        let subject = "<subject>";
+        let mid = "<mid>";
+        let why = "<why>";
+        let got = command_mail_refused(&CommandMailRefused {
+            noun,
+            id,
+            from,
+            subject,
+            mid,
+            why,
+        })
+        .unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "A command mail for {noun} {id} was refused; nothing in it was done.\n\n\
+         From:        {from}\n\
+         Subject:     {subject}\n\
+         Message-ID:  {mid}\n\
+         Why:         {why}\n"
+            )
+        );
+    }
+
+    #[test]
+    fn team_nmr_reads_as_before_in_each_round() {
+        let (tid, game, power, who, phase, captain, directors) = (
+            "<tid>",
+            "<game>",
+            "<power>",
+            "<who>",
+            "<phase>",
+            "<captain>",
+            "<directors>",
+        );
+        for first_round in [true, false] {
+            let round_rule = if first_round {
+                "In round one the game is not delayed: the captain is the default replacement and may \
+                 send orders for the position; the player may return until the captain (or whom the \
+                 captain names) has sent orders for it (WM B.8(c))."
+            } else {
+                "In this round the captain or the team has 48 hours (96 over a weekend) to name a \
+                 replacement; then one is found from the reserves (WM B.8(d))."
+            };
+            let v = TeamNmr {
+                tid,
+                game,
+                power,
+                who,
+                phase,
+                captain,
+                directors,
+                first_round,
+            };
+            assert_eq!(
+                team_nmr(&v).unwrap(),
+                format!(
+                    "Tournament {tid}, game {game}: {power}, played by your team-mate {who}, sent no orders \
+                     for {phase} and has not contacted the GM since.\n\n\
+                     Your captain ({captain}) chooses the replacement (WM B.8(a)) and tells the \
+                     tournament director ({directors}), who makes it.\n\n{round_rule}\n",
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn hourly_alert_reads_as_before_with_and_without_held_back_alerts() {
+        let body = "<body>\n";
+        for before in [0_i64, 3] {
+            let mut text = format!(
+                "{body}\nAlerts of this kind are sent at most once an hour; any more this hour are\n\
+                 counted, not sent (`chancery status` shows the counts).\n"
+            );
+            if before > 0 {
+                text.push_str(&format!(
+                    "In the hour before this one, {before} more were held back.\n"
+                ));
+            }
+            assert_eq!(hourly_alert(&HourlyAlert { body, before }).unwrap(), text);
+        }
+    }
+
+    #[test]
+    fn game_ended_reads_as_before() {
+        let counts = vec!["AUSTRIA     3".to_string(), "ENGLAND    18".to_string()];
+        let history = "<history>\n";
+        assert_eq!(
+            game_ended(&GameEnded {
+                counts: &counts,
+                history
+            })
+            .unwrap(),
+            format!(
+                "Final supply centre counts:\n{}\n\n{}",
+                counts.join("\n"),
+                history
+            )
+        );
+    }
+}

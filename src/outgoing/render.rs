@@ -990,8 +990,14 @@ const TEMPLATES: &[(&str, &str)] = &[
         "common/query-reply.txt",
         include_str!("../../templates/common/query-reply.txt"),
     ),
-    ("diplomacy/start.txt", include_str!("../../templates/diplomacy/start.txt")),
-    ("common/td-reply.txt", include_str!("../../templates/common/td-reply.txt")),
+    (
+        "diplomacy/start.txt",
+        include_str!("../../templates/diplomacy/start.txt"),
+    ),
+    (
+        "common/td-reply.txt",
+        include_str!("../../templates/common/td-reply.txt"),
+    ),
     (
         "common/command-reply.txt",
         include_str!("../../templates/common/command-reply.txt"),
@@ -1000,7 +1006,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "common/announcement.txt",
         include_str!("../../templates/common/announcement.txt"),
     ),
-    ("common/receipt.txt", include_str!("../../templates/common/receipt.txt")),
+    (
+        "common/receipt.txt",
+        include_str!("../../templates/common/receipt.txt"),
+    ),
     (
         "common/acknowledgement.txt",
         include_str!("../../templates/common/acknowledgement.txt"),
@@ -1013,9 +1022,18 @@ const TEMPLATES: &[(&str, &str)] = &[
         "common/impersonation.txt",
         include_str!("../../templates/common/impersonation.txt"),
     ),
-    ("diplomacy/results.txt", include_str!("../../templates/diplomacy/results.txt")),
-    ("common/digest.txt", include_str!("../../templates/common/digest.txt")),
-    ("diplomacy/reminder.txt", include_str!("../../templates/diplomacy/reminder.txt")),
+    (
+        "diplomacy/results.txt",
+        include_str!("../../templates/diplomacy/results.txt"),
+    ),
+    (
+        "common/digest.txt",
+        include_str!("../../templates/common/digest.txt"),
+    ),
+    (
+        "diplomacy/reminder.txt",
+        include_str!("../../templates/diplomacy/reminder.txt"),
+    ),
 ];
 
 fn build_env() -> Result<Environment<'static>, RenderError> {

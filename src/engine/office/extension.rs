@@ -9,10 +9,10 @@ use crate::engine::extension::{game_windows, grant};
 use crate::engine::receive::{compose_failed_mails, masters_for};
 use crate::engine::{Result, map_of, rules_of};
 use crate::outgoing::compose;
+use crate::outgoing::notices;
 use crate::policy::{self, Ts};
 use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
 use sqlx::SqliteConnection;
-use crate::outgoing::notices;
 
 /// GRANT EXTENSION (`granted`) or REFUSE EXTENSION.
 pub async fn answer(

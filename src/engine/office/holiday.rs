@@ -8,10 +8,10 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::extension::{game_windows, take_holiday};
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow, Role};
 use sqlx::SqliteConnection;
-use crate::outgoing::notices;
 
 /// HOLIDAY: only the TD declares one (at the console the operator stands for the TD); every
 /// player is told how to take it.

@@ -6,10 +6,10 @@ use crate::commands::{format_duration, format_gmt};
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow};
 use sqlx::SqliteConnection;
-use crate::outgoing::notices;
 
 /// PAUSE.
 pub async fn pause(

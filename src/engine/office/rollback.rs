@@ -8,11 +8,11 @@ use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::extension::game_windows;
 use crate::engine::{Result, rules_of};
+use crate::outgoing::notices;
 use crate::phase::Phase;
 use crate::policy::{self, Ts};
 use crate::store::{self, GameRow, Role};
 use sqlx::SqliteConnection;
-use crate::outgoing::notices;
 
 /// CONSENT ROLLBACK: the TD lets the GM roll the game back to `phase`, once.
 pub async fn consent(
@@ -60,9 +60,7 @@ pub async fn rollback(
     let wins = game_windows(c, g, now).await?;
     let deadline = policy::deadline(&rules, now, kind, &wins);
     store::roll_back(c, &g.id, p.seq, deadline, now).await?;
-    let text = notices::rolled_back(&notices::RolledBack {
-        phase,
-    })?;
+    let text = notices::rolled_back(&notices::RolledBack { phase })?;
     announce(
         c,
         env,

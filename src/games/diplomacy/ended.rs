@@ -4,8 +4,8 @@
 use super::turn::{Decision, Turn};
 use super::*;
 use crate::outgoing::centres::centre_history;
-use crate::store::{EndKind, GameEnded};
 use crate::outgoing::notices;
+use crate::store::{EndKind, GameEnded};
 
 /// How a game ended, as stored for scoring (`games.ended`): the kind of end, the winner of a
 /// solo, the last phase played and each power's centres on `board`.

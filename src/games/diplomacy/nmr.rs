@@ -5,8 +5,8 @@
 use super::turn::{Decision, Turn};
 use super::*;
 use crate::engine::alert_masters;
-use sqlx::SqlitePool;
 use crate::outgoing::notices;
+use sqlx::SqlitePool;
 
 /// While an NMR holds the results (WM D.VII(6)(b)), the masters are reminded this often.
 pub const HOLD_REMINDER: Ts = policy::DAY;

@@ -4,8 +4,8 @@
 use super::turn::{Decision, Turn};
 use super::*;
 use crate::engine::rules_of;
-use sqlx::SqliteConnection;
 use crate::outgoing::notices;
+use sqlx::SqliteConnection;
 
 /// Why there is nothing to preview.
 #[derive(Debug, thiserror::Error)]
@@ -80,9 +80,7 @@ fn heading(phase: &str, subject: &str, held: Option<&[String]>) -> Result<(Strin
     Ok(match held {
         None => (
             format!("PREVIEW, nothing changed: {subject}"),
-            notices::preview_heading(&notices::PreviewHeading {
-                phase,
-            })?,
+            notices::preview_heading(&notices::PreviewHeading { phase })?,
         ),
         Some(missing) => (
             format!(

@@ -7,10 +7,10 @@ use crate::engine::announce::announce;
 use crate::engine::office::Done;
 use crate::engine::{Result, board_from_json, map_of};
 use crate::json;
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow};
 use sqlx::SqliteConnection;
-use crate::outgoing::notices;
 
 /// CORRECT: the GM puts right the board the players now give orders for (WM D.VIII(1)); a unit
 /// whose right space is taken goes off the board (D.VIII(2)); an extra unit that has stood

@@ -6,11 +6,11 @@ use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::office::Done;
 use crate::engine::{Result, rules_of};
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow};
 use crate::votes;
 use sqlx::SqliteConnection;
-use crate::outgoing::notices;
 
 /// DECLARE DRAW (Agora BT9): "If in the past three game-years, no province has changed
 /// ownership, the Gamemaster CAN declare the game a draw, with 2 days notice". The game ends in

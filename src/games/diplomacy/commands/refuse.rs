@@ -5,11 +5,11 @@ use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::office::{Actor, Done};
 use crate::engine::{Result, map_of, rules_of};
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow};
 use crate::votes;
 use sqlx::SqliteConnection;
-use crate::outgoing::notices;
 
 /// REFUSE: the GM refuses a repetitive proposal (Maharajiad X(2); under WM, as the GM's
 /// practice): the votes on it are dropped and later ones not counted; every player is told.
