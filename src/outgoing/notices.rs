@@ -85,6 +85,10 @@ pub(crate) const TEMPLATES: &[(&str, &str)] = &[
         "diplomacy/proposal-refused.txt",
         include_str!("../../templates/diplomacy/proposal-refused.txt"),
     ),
+    (
+        "common/unproven-query.txt",
+        include_str!("../../templates/common/unproven-query.txt"),
+    ),
 ];
 
 /// A message that could not be handled and was set aside (poisoned), for the masters.
@@ -321,6 +325,12 @@ pub struct ProposalRefused<'a> {
 
 pub fn proposal_refused(v: &ProposalRefused<'_>) -> Result<String, RenderError> {
     render_text("diplomacy/proposal-refused.txt", v)
+}
+
+/// The note closing the answer to a query that did not prove its sender (it begins with a blank
+/// line).
+pub fn unproven_query() -> Result<String, RenderError> {
+    render_text("common/unproven-query.txt", &())
 }
 
 #[cfg(test)]
@@ -700,6 +710,15 @@ mod tests {
                 counts.join("\n"),
                 history
             )
+        );
+    }
+
+    #[test]
+    fn unproven_query_reads_as_before() {
+        assert_eq!(
+            unproven_query().unwrap(),
+            "\n(A query without your secret, a line SECRET <your secret>, is answered at most\n\
+             once an hour.)\n"
         );
     }
 }
