@@ -350,11 +350,9 @@ async fn move_out_of_periods(
         return Ok(None);
     }
     store::set_deadline(c, &g.id, phase.seq, moved).await?;
-    let text = format!(
-        "The deadline of {} fell in a period when a player is unavailable, so it moves to the \
-         end of that period (WM D.VII(2)).",
-        phase.phase
-    );
+    let text = notices::deadline_out_of_period(&notices::DeadlineOutOfPeriod {
+        phase: &phase.phase,
+    })?;
     announce(
         c,
         env,
@@ -463,16 +461,15 @@ pub(crate) async fn grant(
     store::set_deadline(c, &g.id, phase.seq, deadline).await?;
     store::record_extension(c, &g.id, who, &phase.phase, i64::from(days), kind, now).await?;
     let text = if kind == "holiday" {
-        format!(
-            "A holiday extension of {days} day(s) has been taken in {} (WM D.VII(5)); it is \
-             charged to nobody.",
-            phase.phase
-        )
+        notices::holiday_extension_taken(&notices::HolidayExtensionTaken {
+            days,
+            phase: &phase.phase,
+        })?
     } else {
-        format!(
-            "An extension of {days} day(s) has been granted in {} (WM D.VII(5)).",
-            phase.phase
-        )
+        notices::extension_granted(&notices::ExtensionGranted {
+            days,
+            phase: &phase.phase,
+        })?
     };
     announce(
         c,

@@ -89,6 +89,42 @@ pub(crate) const TEMPLATES: &[(&str, &str)] = &[
         "common/unproven-query.txt",
         include_str!("../../templates/common/unproven-query.txt"),
     ),
+    (
+        "common/game-resumed.txt",
+        include_str!("../../templates/common/game-resumed.txt"),
+    ),
+    (
+        "common/rule-changed.txt",
+        include_str!("../../templates/common/rule-changed.txt"),
+    ),
+    (
+        "common/deadline-out-of-period.txt",
+        include_str!("../../templates/common/deadline-out-of-period.txt"),
+    ),
+    (
+        "common/holiday-extension-taken.txt",
+        include_str!("../../templates/common/holiday-extension-taken.txt"),
+    ),
+    (
+        "common/extension-granted.txt",
+        include_str!("../../templates/common/extension-granted.txt"),
+    ),
+    (
+        "common/deadline-extended.txt",
+        include_str!("../../templates/common/deadline-extended.txt"),
+    ),
+    (
+        "common/deadline-moved.txt",
+        include_str!("../../templates/common/deadline-moved.txt"),
+    ),
+    (
+        "diplomacy/abbreviations-vetoed.txt",
+        include_str!("../../templates/diplomacy/abbreviations-vetoed.txt"),
+    ),
+    (
+        "diplomacy/abbreviations-declared.txt",
+        include_str!("../../templates/diplomacy/abbreviations-declared.txt"),
+    ),
 ];
 
 /// A message that could not be handled and was set aside (poisoned), for the masters.
@@ -331,6 +367,107 @@ pub fn proposal_refused(v: &ProposalRefused<'_>) -> Result<String, RenderError> 
 /// line).
 pub fn unproven_query() -> Result<String, RenderError> {
     render_text("common/unproven-query.txt", &())
+}
+
+/// A player's own abbreviations list, announced before the list itself (WM D.III(1)); no
+/// newline at its end.
+#[derive(Serialize)]
+pub struct AbbreviationsDeclared<'a> {
+    pub power: &'a str,
+    /// Declared at the outset: the GM may still veto entries before the first deadline.
+    pub outset: bool,
+}
+
+pub fn abbreviations_declared(v: &AbbreviationsDeclared<'_>) -> Result<String, RenderError> {
+    render_text("diplomacy/abbreviations-declared.txt", v)
+}
+
+/// The GM resumed the game, for everyone; one sentence, no newline at its end.
+#[derive(Serialize)]
+pub struct GameResumed<'a> {
+    pub phase: &'a str,
+    pub left: &'a str,
+}
+
+pub fn game_resumed(v: &GameResumed<'_>) -> Result<String, RenderError> {
+    render_text("common/game-resumed.txt", v)
+}
+
+/// The GM changed a house rule, for everyone; one sentence, no newline at its end.
+#[derive(Serialize)]
+pub struct RuleChanged<'a> {
+    pub option: &'a str,
+    pub shown: &'a str,
+    pub clause: &'a str,
+}
+
+pub fn rule_changed(v: &RuleChanged<'_>) -> Result<String, RenderError> {
+    render_text("common/rule-changed.txt", v)
+}
+
+/// A deadline moved out of a player's unavailable period, for everyone (WM D.VII(2)); one sentence, no newline at its end.
+#[derive(Serialize)]
+pub struct DeadlineOutOfPeriod<'a> {
+    pub phase: &'a str,
+}
+
+pub fn deadline_out_of_period(v: &DeadlineOutOfPeriod<'_>) -> Result<String, RenderError> {
+    render_text("common/deadline-out-of-period.txt", v)
+}
+
+/// A holiday's extension taken, for everyone (WM D.VII(5)); one sentence, no newline at its end.
+#[derive(Serialize)]
+pub struct HolidayExtensionTaken<'a> {
+    pub days: u32,
+    pub phase: &'a str,
+}
+
+pub fn holiday_extension_taken(v: &HolidayExtensionTaken<'_>) -> Result<String, RenderError> {
+    render_text("common/holiday-extension-taken.txt", v)
+}
+
+/// An extension granted, for everyone (WM D.VII(5)); one sentence, no newline at its end.
+#[derive(Serialize)]
+pub struct ExtensionGranted<'a> {
+    pub days: u32,
+    pub phase: &'a str,
+}
+
+pub fn extension_granted(v: &ExtensionGranted<'_>) -> Result<String, RenderError> {
+    render_text("common/extension-granted.txt", v)
+}
+
+/// The GM extended the deadline, for everyone; one sentence, no newline at its end.
+#[derive(Serialize)]
+pub struct DeadlineExtended<'a> {
+    pub phase: &'a str,
+    pub by: &'a str,
+}
+
+pub fn deadline_extended(v: &DeadlineExtended<'_>) -> Result<String, RenderError> {
+    render_text("common/deadline-extended.txt", v)
+}
+
+/// The GM moved the deadline, for everyone; one sentence, no newline at its end.
+#[derive(Serialize)]
+pub struct DeadlineMoved<'a> {
+    pub phase: &'a str,
+}
+
+pub fn deadline_moved(v: &DeadlineMoved<'_>) -> Result<String, RenderError> {
+    render_text("common/deadline-moved.txt", v)
+}
+
+/// The GM vetoed some of a player's abbreviations, for everyone (WM D.III(1)); the list follows; no newline at its end.
+#[derive(Serialize)]
+pub struct AbbreviationsVetoed<'a> {
+    pub count: usize,
+    pub name: &'a str,
+    pub struck: &'a str,
+}
+
+pub fn abbreviations_vetoed(v: &AbbreviationsVetoed<'_>) -> Result<String, RenderError> {
+    render_text("diplomacy/abbreviations-vetoed.txt", v)
 }
 
 #[cfg(test)]
@@ -720,5 +857,130 @@ mod tests {
             "\n(A query without your secret, a line SECRET <your secret>, is answered at most\n\
              once an hour.)\n"
         );
+    }
+
+    #[test]
+    fn game_resumed_reads_as_before() {
+        let phase = "<phase>";
+        let left = "<left>";
+        let got = game_resumed(&GameResumed { phase, left }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "The GM has resumed the game in {phase}, with the {left} that were left when it was paused."
+            )
+        );
+    }
+
+    #[test]
+    fn rule_changed_reads_as_before() {
+        let option = "<option>";
+        let shown = "<shown>";
+        let clause = "<clause>";
+        let got = rule_changed(&RuleChanged {
+            option,
+            shown,
+            clause,
+        })
+        .unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "The GM has changed a house rule of this game: {option} is now {shown} ({clause})."
+            )
+        );
+    }
+
+    #[test]
+    fn deadline_out_of_period_reads_as_before() {
+        let phase = "<phase>";
+        let got = deadline_out_of_period(&DeadlineOutOfPeriod { phase }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "The deadline of {phase} fell in a period when a player is unavailable, so it moves to the \
+         end of that period (WM D.VII(2))."
+            )
+        );
+    }
+
+    #[test]
+    fn holiday_extension_taken_reads_as_before() {
+        let days: u32 = 7;
+        let phase = "<phase>";
+        let got = holiday_extension_taken(&HolidayExtensionTaken { days, phase }).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "A holiday extension of {days} day(s) has been taken in {phase} (WM D.VII(5)); it is \
+             charged to nobody."
+            )
+        );
+    }
+
+    #[test]
+    fn extension_granted_reads_as_before() {
+        let days: u32 = 7;
+        let phase = "<phase>";
+        let got = extension_granted(&ExtensionGranted { days, phase }).unwrap();
+        assert_eq!(
+            got,
+            format!("An extension of {days} day(s) has been granted in {phase} (WM D.VII(5)).")
+        );
+    }
+
+    #[test]
+    fn deadline_extended_reads_as_before() {
+        let phase = "<phase>";
+        let by = "<by>";
+        let got = deadline_extended(&DeadlineExtended { phase, by }).unwrap();
+        assert_eq!(
+            got,
+            format!("The GM has extended the deadline of {phase} by {by}.")
+        );
+    }
+
+    #[test]
+    fn deadline_moved_reads_as_before() {
+        let phase = "<phase>";
+        let got = deadline_moved(&DeadlineMoved { phase }).unwrap();
+        assert_eq!(got, format!("The GM has moved the deadline of {phase}."));
+    }
+
+    #[test]
+    fn abbreviations_vetoed_reads_as_before() {
+        let count: usize = 7;
+        let name = "<name>";
+        let struck = "<struck>";
+        let got = abbreviations_vetoed(&AbbreviationsVetoed {
+            count,
+            name,
+            struck,
+        })
+        .unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "The GM has vetoed {count} of {name}'s abbreviations (WM D.III(1)): {struck}. The list now reads:"
+            )
+        );
+    }
+
+    #[test]
+    fn abbreviations_declared_reads_as_before_at_the_outset_and_after() {
+        let power = "<power>";
+        for outset in [true, false] {
+            let text = format!(
+                "{}'s own abbreviations list (WM D.III(1)){}; their orders are read with it:",
+                power,
+                if outset {
+                    "; the GM may veto entries before the first deadline"
+                } else {
+                    ""
+                }
+            );
+            let got = abbreviations_declared(&AbbreviationsDeclared { power, outset }).unwrap();
+            assert_eq!(got, text);
+        }
     }
 }

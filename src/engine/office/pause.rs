@@ -54,11 +54,10 @@ pub async fn resume(
     };
     let new = now + left;
     store::set_deadline(c, &g.id, p.seq, new).await?;
-    let text = format!(
-        "The GM has resumed the game in {}, with the {} that were left when it was paused.",
-        p.phase,
-        format_duration(left)
-    );
+    let text = notices::game_resumed(&notices::GameResumed {
+        phase: &p.phase,
+        left: &format_duration(left),
+    })?;
     let key = change_key(g, "resume", now);
     announce(c, env, g, &key, "the game resumes", &text, Some(new), now).await?;
     Ok(Done::ok(format!(
