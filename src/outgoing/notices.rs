@@ -125,6 +125,10 @@ pub(crate) const TEMPLATES: &[(&str, &str)] = &[
         "diplomacy/abbreviations-declared.txt",
         include_str!("../../templates/diplomacy/abbreviations-declared.txt"),
     ),
+    (
+        "common/seat-taken.txt",
+        include_str!("../../templates/common/seat-taken.txt"),
+    ),
 ];
 
 /// A message that could not be handled and was set aside (poisoned), for the masters.
@@ -468,6 +472,18 @@ pub struct AbbreviationsVetoed<'a> {
 
 pub fn abbreviations_vetoed(v: &AbbreviationsVetoed<'_>) -> Result<String, RenderError> {
     render_text("diplomacy/abbreviations-vetoed.txt", v)
+}
+
+/// A seat given to another player, for the player replaced (WM B.8); no newline at its end.
+#[derive(Serialize)]
+pub struct SeatTaken<'a> {
+    /// The power's name.
+    pub name: &'a str,
+    pub phase: &'a str,
+}
+
+pub fn seat_taken(v: &SeatTaken<'_>) -> Result<String, RenderError> {
+    render_text("common/seat-taken.txt", v)
 }
 
 #[cfg(test)]
@@ -982,5 +998,18 @@ mod tests {
             let got = abbreviations_declared(&AbbreviationsDeclared { power, outset }).unwrap();
             assert_eq!(got, text);
         }
+    }
+
+    #[test]
+    fn seat_taken_reads_as_before() {
+        let (name, phase) = ("<name>", "<phase>");
+        assert_eq!(
+            seat_taken(&SeatTaken { name, phase }).unwrap(),
+            format!(
+                "The GM has given {name} to another player from {} on. Thank you for playing. Mail \
+                 from your address is no longer taken for {name}.",
+                phase
+            )
+        );
     }
 }
