@@ -1,8 +1,9 @@
-//! The bodies of notices, alerts and answers of several lines that the engine and the kinds of
-//! game send: one template each, `templates/common/` for what every kind sends and
-//! `templates/<kind>/` for one kind's own. The caller passes the values, already formatted
-//! where they need formatting; each body is the template's text exactly (no tidying), so what
-//! was sent before the templates is what is sent now, byte for byte.
+//! The bodies of notices, alerts and announcements that the engine and the kinds of game send
+//! (so that `src/engine` and `src/games` pass values, not texts): one template each,
+//! `templates/common/` for what every kind sends and `templates/<kind>/` for one kind's own. The
+//! caller passes the values, already formatted where they need formatting; each body is the
+//! template's text exactly (no tidying), so what was sent before the templates is what is sent
+//! now, byte for byte.
 
 use crate::outgoing::render::{RenderError, render_text};
 use serde::Serialize;
