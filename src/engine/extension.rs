@@ -10,6 +10,7 @@ use crate::commands::format_gmt;
 use crate::config::Env;
 use crate::orderset::RequestOut;
 use crate::outgoing::compose;
+use crate::outgoing::notices;
 use crate::policy::{self, Ts, Window};
 use crate::rules::Rules;
 use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
@@ -263,12 +264,10 @@ impl<'a> Requests<'a> {
                 "{}: the players' unavailable periods leave no time in a week",
                 g.id
             ),
-            &format!(
-                "Game {}: after {}'s weekly period, the players' unavailable periods cover a\n\
-                 whole week: no deadline can be set outside them. A compromise must be found\n\
-                 with the players (WM D.VII(2)).\n",
-                g.id, self.player.power
-            ),
+            &notices::weekly_blocked(&notices::WeeklyBlocked {
+                game: &g.id,
+                power: &self.player.power,
+            })?,
             now,
         )
         .await
@@ -351,11 +350,9 @@ async fn move_out_of_periods(
         return Ok(None);
     }
     store::set_deadline(c, &g.id, phase.seq, moved).await?;
-    let text = format!(
-        "The deadline of {} fell in a period when a player is unavailable, so it moves to the \
-         end of that period (WM D.VII(2)).",
-        phase.phase
-    );
+    let text = notices::deadline_out_of_period(&notices::DeadlineOutOfPeriod {
+        phase: &phase.phase,
+    })?;
     announce(
         c,
         env,
@@ -464,16 +461,15 @@ pub(crate) async fn grant(
     store::set_deadline(c, &g.id, phase.seq, deadline).await?;
     store::record_extension(c, &g.id, who, &phase.phase, i64::from(days), kind, now).await?;
     let text = if kind == "holiday" {
-        format!(
-            "A holiday extension of {days} day(s) has been taken in {} (WM D.VII(5)); it is \
-             charged to nobody.",
-            phase.phase
-        )
+        notices::holiday_extension_taken(&notices::HolidayExtensionTaken {
+            days,
+            phase: &phase.phase,
+        })?
     } else {
-        format!(
-            "An extension of {days} day(s) has been granted in {} (WM D.VII(5)).",
-            phase.phase
-        )
+        notices::extension_granted(&notices::ExtensionGranted {
+            days,
+            phase: &phase.phase,
+        })?
     };
     announce(
         c,
@@ -530,12 +526,12 @@ async fn ask_gm(
         asked_at: now,
     };
     store::ask_extension(c, &g.id, &request).await?;
-    let body = format!(
-        "{power} asks for an extension of {days} day(s) in {} of game {}, after its guaranteed\n\
-         extension. Further extensions are at your discretion (WM D.VII(5)). Answer with a\n\
-         command mail (subject \"{} GM\"):\n\n    GRANT EXTENSION {power}\nor\n    REFUSE EXTENSION {power}\n",
-        phase.phase, g.id, g.id
-    );
+    let body = notices::extension_request(&notices::ExtensionRequest {
+        power,
+        days,
+        phase: &phase.phase,
+        game: &g.id,
+    })?;
     alert_masters(
         c,
         env,

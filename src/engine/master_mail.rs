@@ -12,6 +12,7 @@ use crate::config::Env;
 use crate::engine::Processed;
 use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
+use crate::outgoing::notices;
 use crate::outgoing::render::CommandReplyLine;
 use crate::policy::Ts;
 use crate::rules::Rules;
@@ -191,15 +192,15 @@ async fn refuse<D: Desk>(
     why: String,
 ) -> Result<()> {
     let Scope { noun, id, .. } = desk.scope();
-    let facts = format!(
-        "A command mail for {noun} {id} was refused; nothing in it was done.\n\n\
-         From:        {from}\n\
-         Subject:     {subject}\n\
-         Message-ID:  {mid}\n\
-         Why:         {why}\n",
-        subject = compose::echo_subject(&msg.subject),
-        mid = msg.message_id.as_deref().unwrap_or("(none)"),
-    );
+    let subject = compose::echo_subject(&msg.subject);
+    let facts = notices::command_mail_refused(&notices::CommandMailRefused {
+        noun,
+        id,
+        from,
+        subject: &subject,
+        mid: msg.message_id.as_deref().unwrap_or("(none)"),
+        why: &why,
+    })?;
     desk.alert(c, env, &facts, lines, ctx.now).await?;
     if let Sender::Registered { address, .. } = sender {
         let line = CommandReplyLine {

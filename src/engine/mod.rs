@@ -66,6 +66,8 @@ pub enum EngineError {
     Refused(String),
     #[error(transparent)]
     Secret(#[from] secret::SecretError),
+    #[error("template: {0}")]
+    Template(#[from] crate::outgoing::render::RenderError),
 }
 
 impl From<serde_json::Error> for EngineError {

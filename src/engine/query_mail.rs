@@ -4,6 +4,7 @@
 
 use super::office::status::{StatusFor, status_text};
 use super::*;
+use crate::outgoing::notices;
 
 /// What a query asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,10 +82,7 @@ pub(super) async fn query_mail(
         Query::History(phase) => history(c, g, &from, phase.as_deref()).await?,
     };
     if !proven {
-        body.push_str(
-            "\n(A query without your secret, a line SECRET <your secret>, is answered at most\n\
-             once an hour.)\n",
-        );
+        body.push_str(&notices::unproven_query()?);
     }
     let mail = compose::query_reply(env, g, &from, msg, ctx.key, &what, &body);
     answer(c, env, ctx, mail, Recipient::Registered, Some(g)).await?;

@@ -5,6 +5,7 @@
 
 use super::panic::panic_text;
 use super::*;
+use crate::outgoing::notices;
 
 /// What the mail of each box does once the shared steps have let it through (not seen before,
 /// not automatic, readable): `src/games` implements it, the one place that knows the kinds of
@@ -256,24 +257,17 @@ pub async fn poison_message(
         error,
     )
     .await?;
-    let body = format!(
-        "A message in the {mailbox} mailbox could not be handled and was set aside, so that the\n\
-         mailbox goes on with the next one. Nothing it asked for was done, and it was not answered.\n\n\
-         Mailbox:     {mailbox} (UIDVALIDITY {uv}, UID {uid})\n\
-         Message-ID:  {mid}\n\
-         From:        {from}\n\
-         Subject:     {subject}\n\
-         SHA-256:     {sha}\n\
-         Error:       {error}\n\n\
-         The raw message is kept in the store (messages, outcome 'poisoned') so that it can be\n\
-         replayed in a test. If it was a player's orders, ask the player to send them again.\n",
-        mailbox = inc.mailbox,
-        uv = inc.uidvalidity,
-        uid = inc.uid,
-        mid = head.message_id.as_deref().unwrap_or("(none)"),
-        from = head.from_address.as_deref().unwrap_or("(unknown)"),
-        subject = crate::outgoing::compose::echo_subject(&head.subject),
-    );
+    let subject = crate::outgoing::compose::echo_subject(&head.subject);
+    let body = notices::message_set_aside(&notices::MessageSetAside {
+        mailbox: inc.mailbox,
+        uv: inc.uidvalidity,
+        uid: inc.uid,
+        mid: head.message_id.as_deref().unwrap_or("(none)"),
+        from: head.from_address.as_deref().unwrap_or("(unknown)"),
+        subject: &subject,
+        sha: &sha,
+        error,
+    })?;
     alert_masters_hourly(
         &mut tx,
         env,
@@ -383,15 +377,7 @@ pub(crate) async fn hourly_alerts(
     let mut mails = Vec::with_capacity(to.len());
     for addr in to {
         let before = store::duplicates_of(c, &compose::alert_id(env, &key(hour - 1), addr)).await?;
-        let mut text = format!(
-            "{body}\nAlerts of this kind are sent at most once an hour; any more this hour are\n\
-             counted, not sent (`chancery status` shows the counts).\n"
-        );
-        if before > 0 {
-            text.push_str(&format!(
-                "In the hour before this one, {before} more were held back.\n"
-            ));
-        }
+        let text = notices::hourly_alert(&notices::HourlyAlert { body, before })?;
         let mut m = compose::alert(env, addr, &key(hour), subject, &text);
         m.game = game.map(|g| g.id.clone());
         mails.push(m);
@@ -555,11 +541,10 @@ async fn game_limit_reached(
     now: Ts,
 ) -> Result<()> {
     let hour = now.div_euclid(3600);
-    let body = format!(
-        "More than {} answers about game {} were sent in the last hour; further answers are\n\
-         held back until the hour has passed (mail is still read and orders still count).\n",
-        env.limits.game_answers_per_hour, g.id
-    );
+    let body = notices::answer_limit(&notices::AnswerLimit {
+        limit: env.limits.game_answers_per_hour,
+        game: &g.id,
+    })?;
     alert_masters(
         c,
         env,

@@ -6,6 +6,7 @@
 //! `src/games/mod.rs` hands to [`run`].
 
 use super::*;
+use crate::outgoing::notices;
 use crate::store::Kind;
 use std::future::Future;
 
@@ -243,11 +244,11 @@ async fn alert_tick_failure(pool: &SqlitePool, env: &Env, game: &str, error: &st
             Some(p) => (p.phase, p.seq),
             None => (String::new(), 0),
         };
-        let body = format!(
-            "Game {game} {phase}: the deadline could not be processed, and the game waits until\n\
-             this is fixed (the other games go on). Chancery tries again on every tick.\n\n\
-             Error: {error}\n",
-        );
+        let body = notices::tick_failed(&notices::TickFailed {
+            game,
+            phase: &phase,
+            error,
+        })?;
         alert_masters(
             &mut tx,
             env,

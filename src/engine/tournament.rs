@@ -6,6 +6,7 @@
 
 use super::*;
 use crate::assignment::{Seat, seat};
+use crate::outgoing::notices;
 use crate::standings::{self, End, Entrant, GameResult, Position, Rulebook, Standings, Stint};
 use crate::store::{BoardRow, DirectorRow, EndKind, EntrantRow, TournamentRow};
 use crate::td_commands::TdCommand;
@@ -862,23 +863,16 @@ pub async fn tell_team_of_nmr(
         .into_iter()
         .map(|d| d.address)
         .collect();
-    let round_rule = if round == 1 {
-        "In round one the game is not delayed: the captain is the default replacement and may \
-         send orders for the position; the player may return until the captain (or whom the \
-         captain names) has sent orders for it (WM B.8(c))."
-    } else {
-        "In this round the captain or the team has 48 hours (96 over a weekend) to name a \
-         replacement; then one is found from the reserves (WM B.8(d))."
-    };
-    let text = format!(
-        "Tournament {tid}, game {game}: {power}, played by your team-mate {who}, sent no orders \
-         for {phase} and has not contacted the GM since.\n\n\
-         Your captain ({captain}) chooses the replacement (WM B.8(a)) and tells the \
-         tournament director ({directors}), who makes it.\n\n{round_rule}\n",
-        tid = t.id,
-        who = player.address,
-        directors = directors.join(", "),
-    );
+    let text = notices::team_nmr(&notices::TeamNmr {
+        tid: &t.id,
+        game,
+        power,
+        who: &player.address,
+        phase,
+        captain: &captain,
+        directors: &directors.join(", "),
+        first_round: round == 1,
+    })?;
     let subject = format!("{game}: {power} NMRed in {phase}; your team chooses a replacement");
     let key = format!("team-nmr|{game}|{power}|{phase}");
     let mails: Vec<store::NewMail> = mates

@@ -987,35 +987,53 @@ fn plural_filter(n: i64, word: String) -> String {
 
 const TEMPLATES: &[(&str, &str)] = &[
     (
-        "query-reply.txt",
-        include_str!("../../templates/query-reply.txt"),
-    ),
-    ("start.txt", include_str!("../../templates/start.txt")),
-    ("td-reply.txt", include_str!("../../templates/td-reply.txt")),
-    (
-        "command-reply.txt",
-        include_str!("../../templates/command-reply.txt"),
+        "common/query-reply.txt",
+        include_str!("../../templates/common/query-reply.txt"),
     ),
     (
-        "announcement.txt",
-        include_str!("../../templates/announcement.txt"),
-    ),
-    ("receipt.txt", include_str!("../../templates/receipt.txt")),
-    (
-        "acknowledgement.txt",
-        include_str!("../../templates/acknowledgement.txt"),
+        "diplomacy/start.txt",
+        include_str!("../../templates/diplomacy/start.txt"),
     ),
     (
-        "rejection.txt",
-        include_str!("../../templates/rejection.txt"),
+        "common/td-reply.txt",
+        include_str!("../../templates/common/td-reply.txt"),
     ),
     (
-        "impersonation.txt",
-        include_str!("../../templates/impersonation.txt"),
+        "common/command-reply.txt",
+        include_str!("../../templates/common/command-reply.txt"),
     ),
-    ("results.txt", include_str!("../../templates/results.txt")),
-    ("digest.txt", include_str!("../../templates/digest.txt")),
-    ("reminder.txt", include_str!("../../templates/reminder.txt")),
+    (
+        "common/announcement.txt",
+        include_str!("../../templates/common/announcement.txt"),
+    ),
+    (
+        "common/receipt.txt",
+        include_str!("../../templates/common/receipt.txt"),
+    ),
+    (
+        "common/acknowledgement.txt",
+        include_str!("../../templates/common/acknowledgement.txt"),
+    ),
+    (
+        "common/rejection.txt",
+        include_str!("../../templates/common/rejection.txt"),
+    ),
+    (
+        "common/impersonation.txt",
+        include_str!("../../templates/common/impersonation.txt"),
+    ),
+    (
+        "diplomacy/results.txt",
+        include_str!("../../templates/diplomacy/results.txt"),
+    ),
+    (
+        "common/digest.txt",
+        include_str!("../../templates/common/digest.txt"),
+    ),
+    (
+        "diplomacy/reminder.txt",
+        include_str!("../../templates/diplomacy/reminder.txt"),
+    ),
 ];
 
 fn build_env() -> Result<Environment<'static>, RenderError> {
@@ -1035,7 +1053,7 @@ fn build_env() -> Result<Environment<'static>, RenderError> {
     env.add_filter("at", at_filter);
     env.add_filter("oneline", oneline_filter);
     env.add_filter("plural", plural_filter);
-    for (name, source) in TEMPLATES {
+    for (name, source) in TEMPLATES.iter().chain(crate::outgoing::notices::TEMPLATES) {
         env.add_template(name, source)?;
     }
     Ok(env)
@@ -1050,6 +1068,12 @@ fn env() -> Result<&'static Environment<'static>, RenderError> {
 fn render(name: &str, ctx: Value) -> Result<Rendered, RenderError> {
     let out = env()?.get_template(name)?.render(ctx)?;
     split_mail(name, &out)
+}
+
+/// A body of plain text rendered from `name` as it stands, with the fields of `v` as its
+/// variables: no `Subject:` line and no tidying, so the text is exactly the template's.
+pub(crate) fn render_text<T: Serialize>(name: &str, v: &T) -> Result<String, RenderError> {
+    Ok(env()?.get_template(name)?.render(Value::from(Serde(v)))?)
 }
 
 /// `Subject: …`, a blank line, the body. The body is tidied: trailing spaces cut, runs of blank
@@ -1091,7 +1115,7 @@ fn split_mail(name: &str, out: &str) -> Result<Rendered, RenderError> {
 pub fn receipt(v: &ReceiptView) -> Result<Rendered, RenderError> {
     let received = time_ctx(v.received_at, &Zone::new(""))?;
     render(
-        "receipt.txt",
+        "common/receipt.txt",
         context! { v => Serde(v), received => Serde(&received) },
     )
 }
@@ -1114,7 +1138,7 @@ pub fn acknowledgement(v: &AckView) -> Result<Rendered, RenderError> {
     .collect::<Vec<_>>()
     .join(", ");
     render(
-        "acknowledgement.txt",
+        "common/acknowledgement.txt",
         context! {
             v => Serde(v),
             received => Serde(&received),
@@ -1189,7 +1213,7 @@ pub fn rejection(v: &RejectionView) -> Result<Rendered, RenderError> {
     }
     let deadline = v.deadline.map(|d| time_ctx(d, &zone)).transpose()?;
     render(
-        "rejection.txt",
+        "common/rejection.txt",
         context! {
             v => Serde(v),
             received => Serde(&received),
@@ -1206,7 +1230,7 @@ pub fn start(v: &StartView) -> Result<Rendered, RenderError> {
     let zone = Zone::new(&v.tz);
     let deadline = time_ctx(v.deadline, &zone)?;
     render(
-        "start.txt",
+        "diplomacy/start.txt",
         context! {
             v => Serde(v),
             deadline => Serde(&deadline),
@@ -1217,17 +1241,17 @@ pub fn start(v: &StartView) -> Result<Rendered, RenderError> {
 
 /// A query's answer.
 pub fn query_reply(v: &QueryReplyView) -> Result<Rendered, RenderError> {
-    render("query-reply.txt", context! { v => Serde(v) })
+    render("common/query-reply.txt", context! { v => Serde(v) })
 }
 
 /// A master's command reply.
 pub fn command_reply(v: &CommandReplyView) -> Result<Rendered, RenderError> {
-    render("command-reply.txt", context! { v => Serde(v) })
+    render("common/command-reply.txt", context! { v => Serde(v) })
 }
 
 /// The answer to a tournament director's command mail.
 pub fn td_reply(v: &CommandReplyView) -> Result<Rendered, RenderError> {
-    render("td-reply.txt", context! { v => Serde(v) })
+    render("common/td-reply.txt", context! { v => Serde(v) })
 }
 
 /// An announcement to a player or observer.
@@ -1235,7 +1259,7 @@ pub fn announcement(v: &AnnouncementView) -> Result<Rendered, RenderError> {
     let zone = Zone::new(&v.tz);
     let deadline = v.deadline.map(|d| time_ctx(d, &zone)).transpose()?;
     render(
-        "announcement.txt",
+        "common/announcement.txt",
         context! {
             v => Serde(v),
             deadline => Serde(&deadline),
@@ -1247,7 +1271,7 @@ pub fn announcement(v: &AnnouncementView) -> Result<Rendered, RenderError> {
 pub fn impersonation_report(v: &ImpersonationView) -> Result<Rendered, RenderError> {
     let received = time_ctx(v.received_at, &Zone::new(""))?;
     render(
-        "impersonation.txt",
+        "common/impersonation.txt",
         context! {
             v => Serde(v),
             received => Serde(&received),
@@ -1382,7 +1406,7 @@ pub fn results(
         })
         .collect();
     render(
-        "results.txt",
+        "diplomacy/results.txt",
         context! {
             v => Serde(v),
             deadline => Serde(&deadline),
@@ -1460,7 +1484,7 @@ pub fn digest(v: &DigestView) -> Result<Rendered, RenderError> {
         .map(|p| p.power.clone())
         .collect();
     render(
-        "digest.txt",
+        "common/digest.txt",
         context! {
             v => Serde(v),
             deadline => Serde(&deadline),
@@ -1482,7 +1506,7 @@ pub fn reminder(v: &ReminderView) -> Result<Rendered, RenderError> {
     let zone = Zone::new(&v.tz);
     let deadline = time_ctx(v.deadline, &zone)?;
     render(
-        "reminder.txt",
+        "diplomacy/reminder.txt",
         context! {
             v => Serde(v),
             deadline => Serde(&deadline),

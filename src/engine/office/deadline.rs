@@ -6,6 +6,7 @@ use crate::commands::{format_duration, format_gmt};
 use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::{Result, rules_of};
+use crate::outgoing::notices;
 use crate::phase::Phase;
 use crate::policy::{self, Ts};
 use crate::store::{self, GameRow};
@@ -50,12 +51,11 @@ pub async fn move_deadline(
     }
     store::set_deadline(c, &g.id, p.seq, new).await?;
     let text = match how {
-        Move::By(by) => format!(
-            "The GM has extended the deadline of {} by {}.",
-            p.phase,
-            format_duration(by)
-        ),
-        Move::To(_) => format!("The GM has moved the deadline of {}.", p.phase),
+        Move::By(by) => notices::deadline_extended(&notices::DeadlineExtended {
+            phase: &p.phase,
+            by: &format_duration(by),
+        })?,
+        Move::To(_) => notices::deadline_moved(&notices::DeadlineMoved { phase: &p.phase })?,
     };
     let key = change_key(g, "deadline", now);
     announce(

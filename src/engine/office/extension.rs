@@ -9,6 +9,7 @@ use crate::engine::extension::{game_windows, grant};
 use crate::engine::receive::{compose_failed_mails, masters_for};
 use crate::engine::{Result, map_of, rules_of};
 use crate::outgoing::compose;
+use crate::outgoing::notices;
 use crate::policy::{self, Ts};
 use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
 use sqlx::SqliteConnection;
@@ -102,12 +103,10 @@ async fn refuse_request(
         &a.player.tz,
         &format!("{}|extension-refused|{name}|{now}", g.id),
         "your extension request",
-        &format!(
-            "The GM has refused your request for an extension of {days} day(s) in {} (WM \
-             D.VII(5): extensions after the guaranteed one are at the GM's discretion). The \
-             deadline stands.",
-            p.phase
-        ),
+        &notices::extension_refused(&notices::ExtensionRefused {
+            days,
+            phase: &p.phase,
+        })?,
         "",
         Some(p.deadline),
     );

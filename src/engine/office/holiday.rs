@@ -8,6 +8,7 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::extension::{game_windows, take_holiday};
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow, Role};
 use sqlx::SqliteConnection;
@@ -32,14 +33,11 @@ pub async fn declare(
     if !store::declare_holiday(c, &g.id, &holiday).await? {
         return Ok(Done::refused(format!("{name} is declared already")));
     }
-    let text = format!(
-        "The TD has declared {name} ({} to {}) a holiday eligible for an extension that is \
-         charged to nobody (WM D.VII(5)). If a deadline falls while it lasts, any player may take \
-         it by a line EXTEND HOLIDAY in an order mail (or the GM by command), and it must be \
-         granted: the deadline then moves by the holiday's length, once for this game.",
-        format_gmt(from),
-        format_gmt(to)
-    );
+    let text = notices::holiday_declared(&notices::HolidayDeclared {
+        name: &name,
+        from: &format_gmt(from),
+        to: &format_gmt(to),
+    })?;
     let key = format!("{}|holiday|{name}", g.id);
     announce(c, env, g, &key, "a holiday extension", &text, None, now).await?;
     Ok(Done::ok(format!(

@@ -6,6 +6,7 @@ use crate::commands::{format_duration, format_gmt};
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow};
 use sqlx::SqliteConnection;
@@ -25,13 +26,10 @@ pub async fn pause(
     if !store::pause(c, &g.id, left).await? {
         return Ok(Done::refused("the game is already paused"));
     }
-    let text = format!(
-        "The GM has paused the game in {}. Nothing is adjudicated while it is paused; \
-         the {} that were left before the deadline are kept, and a new deadline will be \
-         announced when the game resumes.",
-        p.phase,
-        format_duration(left)
-    );
+    let text = notices::game_paused(&notices::GamePaused {
+        phase: &p.phase,
+        left: &format_duration(left),
+    })?;
     let key = change_key(g, "pause", now);
     announce(c, env, g, &key, "the game is paused", &text, None, now).await?;
     Ok(Done::ok(format!(
@@ -56,11 +54,10 @@ pub async fn resume(
     };
     let new = now + left;
     store::set_deadline(c, &g.id, p.seq, new).await?;
-    let text = format!(
-        "The GM has resumed the game in {}, with the {} that were left when it was paused.",
-        p.phase,
-        format_duration(left)
-    );
+    let text = notices::game_resumed(&notices::GameResumed {
+        phase: &p.phase,
+        left: &format_duration(left),
+    })?;
     let key = change_key(g, "resume", now);
     announce(c, env, g, &key, "the game resumes", &text, Some(new), now).await?;
     Ok(Done::ok(format!(

@@ -8,6 +8,7 @@ use crate::engine::receive::{compose_failed_mails, masters_for};
 use crate::engine::{Result, board_from_json, map_of, rules_of, secret};
 use crate::map::Power;
 use crate::outgoing::compose;
+use crate::outgoing::notices;
 use crate::outgoing::render::TakeoverView;
 use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
@@ -189,18 +190,27 @@ fn farewell(
     name: &str,
     now: Ts,
 ) -> compose::Composed {
+    let headline = format!("you no longer play {name}");
+    // A text that cannot be rendered is a mail that cannot be composed: the caller alerts the
+    // masters with the facts, as for any other.
+    let text = notices::seat_taken(&notices::SeatTaken {
+        name,
+        phase: &p.phase,
+    })
+    .map_err(|e| compose::ComposeError {
+        kind: store::MailKind::Announcement,
+        to: old.address.clone(),
+        error: e.to_string(),
+        facts: format!("{}: {headline}", g.id),
+    })?;
     compose::announcement(
         env,
         g,
         &old.address,
         &old.tz,
         &format!("{}|replaced|{name}|{now}", g.id),
-        &format!("you no longer play {name}"),
-        &format!(
-            "The GM has given {name} to another player from {} on. Thank you for playing. Mail \
-             from your address is no longer taken for {name}.",
-            p.phase
-        ),
+        &headline,
+        &text,
         "",
         None,
     )

@@ -8,6 +8,7 @@ use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::extension::game_windows;
 use crate::engine::{Result, rules_of};
+use crate::outgoing::notices;
 use crate::phase::Phase;
 use crate::policy::{self, Ts};
 use crate::store::{self, GameRow, Role};
@@ -59,11 +60,7 @@ pub async fn rollback(
     let wins = game_windows(c, g, now).await?;
     let deadline = policy::deadline(&rules, now, kind, &wins);
     store::roll_back(c, &g.id, p.seq, deadline, now).await?;
-    let text = format!(
-        "The game has been rolled back to {phase} (WM D.VIII(1)): its results and everything \
-         after them no longer stand, and the orders of {phase} are open again. The orders that \
-         stood for it still stand unless you send new ones."
-    );
+    let text = notices::rolled_back(&notices::RolledBack { phase })?;
     announce(
         c,
         env,

@@ -6,6 +6,7 @@ use super::{Done, change_key};
 use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::{Result, rules_of};
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::rules::Rules;
 use crate::store::{self, GameRow};
@@ -36,9 +37,11 @@ pub async fn set(
         .map_or_else(|| value.to_string(), |o| o.1);
     store::set_rules(c, &g.id, &serde_json::to_string(&new)?).await?;
     let clause = Rules::clause(option).unwrap_or("");
-    let text = format!(
-        "The GM has changed a house rule of this game: {option} is now {shown} ({clause})."
-    );
+    let text = notices::rule_changed(&notices::RuleChanged {
+        option,
+        shown: &shown,
+        clause,
+    })?;
     let key = change_key(g, &format!("set|{option}"), now);
     announce(
         c,

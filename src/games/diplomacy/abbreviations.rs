@@ -9,6 +9,7 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce_with;
 use crate::map::{Map, Province};
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use sqlx::SqliteConnection;
@@ -85,15 +86,10 @@ pub async fn register(
         now,
     )
     .await?;
-    let text = format!(
-        "{}'s own abbreviations list (WM D.III(1)){}; their orders are read with it:",
-        player.power,
-        if outset {
-            "; the GM may veto entries before the first deadline"
-        } else {
-            ""
-        }
-    );
+    let text = notices::abbreviations_declared(&notices::AbbreviationsDeclared {
+        power: &player.power,
+        outset,
+    })?;
     announce_with(
         c,
         env,

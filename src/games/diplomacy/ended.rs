@@ -4,6 +4,7 @@
 use super::turn::{Decision, Turn};
 use super::*;
 use crate::outgoing::centres::centre_history;
+use crate::outgoing::notices;
 use crate::store::{EndKind, GameEnded};
 
 /// How a game ended, as stored for scoring (`games.ended`): the kind of end, the winner of a
@@ -50,11 +51,11 @@ pub(super) fn instead(t: &Turn<'_>, how: &str, ended: GameEnded) -> Result<Decis
         .all_powers()
         .map(|p| format!("{:10} {:>2}", map.power_name(p), t.board.center_count(p)))
         .collect();
-    let message = format!(
-        "Final supply centre counts:\n{}\n\n{}",
-        counts.join("\n"),
-        centre_history(map, &f.year_ends, None)
-    );
+    let history = centre_history(map, &f.year_ends, None);
+    let message = notices::game_ended(&notices::GameEnded {
+        counts: &counts,
+        history: &history,
+    })?;
     let key = format!("{}|ended|{}", g.id, f.phase.phase);
     let readers = f
         .players

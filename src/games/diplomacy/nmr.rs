@@ -5,6 +5,7 @@
 use super::turn::{Decision, Turn};
 use super::*;
 use crate::engine::alert_masters;
+use crate::outgoing::notices;
 use sqlx::SqlitePool;
 
 /// While an NMR holds the results (WM D.VII(6)(b)), the masters are reminded this often.
@@ -58,18 +59,14 @@ pub(super) async fn replacement_notices(pool: &SqlitePool, env: &Env, now: Ts) -
         if g.as_ref()
             .is_some_and(|g| g.status == store::GameStatus::Active)
         {
-            let body = format!(
-                "Game {game}: {power} sent no orders for {phase} and has not contacted the GM in\n\
-                 the {hours} hours since the results were published ({published} to {due}).\n\n\
-                 The replacement procedure starts (WM D.VII(6)(a), B.8). Find a replacement and\n\
-                 send a command mail (subject \"{game} GM\"):\n\n    REPLACE {power} <address> [TEMPORARY|PERMANENT]\n",
-                game = n.game_id,
-                power = n.power,
-                phase = n.phase,
-                hours = (n.due_at - n.published_at) / policy::HOUR,
-                published = compose::gmt(n.published_at),
-                due = compose::gmt(n.due_at),
-            );
+            let body = notices::replace_nmr(&notices::ReplaceNmr {
+                game: &n.game_id,
+                power: &n.power,
+                phase: &n.phase,
+                hours: (n.due_at - n.published_at) / policy::HOUR,
+                published: &compose::gmt(n.published_at),
+                due: &compose::gmt(n.due_at),
+            })?;
             alert_masters(
                 &mut tx,
                 env,

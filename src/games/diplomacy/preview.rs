@@ -4,6 +4,7 @@
 use super::turn::{Decision, Turn};
 use super::*;
 use crate::engine::rules_of;
+use crate::outgoing::notices;
 use sqlx::SqliteConnection;
 
 /// Why there is nothing to preview.
@@ -34,7 +35,7 @@ pub async fn preview(
     let Some(gm_copy) = mails.into_iter().find(|m| m.to == f.game.gm_address) else {
         return Ok(Err(NoPreview::NotComposed));
     };
-    let (subject, head) = heading(&f.phase.phase, &gm_copy.subject, held.as_deref());
+    let (subject, head) = heading(&f.phase.phase, &gm_copy.subject, held.as_deref())?;
     Ok(Ok(masters_of(env, Some(&f.game), &f.masters)
         .iter()
         .map(|to| NewMail {
@@ -75,29 +76,21 @@ fn as_if_now(t: &Turn<'_>) -> Result<(Option<Vec<String>>, Vec<NewMail>)> {
 }
 
 /// The preview's subject and its first paragraph.
-fn heading(phase: &str, subject: &str, held: Option<&[String]>) -> (String, String) {
-    match held {
+fn heading(phase: &str, subject: &str, held: Option<&[String]>) -> Result<(String, String)> {
+    Ok(match held {
         None => (
             format!("PREVIEW, nothing changed: {subject}"),
-            format!(
-                "PREVIEW: {phase} adjudicated as if now, with the orders that stand. Nothing has\n\
-                 changed; the players have not been sent this, and their orders may still\n\
-                 change before the deadline."
-            ),
+            notices::preview_heading(&notices::PreviewHeading { phase })?,
         ),
         Some(missing) => (
             format!(
                 "PREVIEW, results held (NMR by {}), nothing changed: {subject}",
                 missing.join(", "),
             ),
-            format!(
-                "PREVIEW: the tick would HOLD the results of {phase}: no orders from {}, and no\n\
-                 NMR is allowed in this phase (WM D.VII(6)(b)). The player(s) must be replaced;\n\
-                 only the replacement may then send orders. Below, the results it would give\n\
-                 without the hold, with those units holding. Nothing has changed; the players\n\
-                 have not been sent this.",
-                missing.join(", ")
-            ),
+            notices::preview_heading_held(&notices::PreviewHeadingHeld {
+                phase,
+                missing: &missing.join(", "),
+            })?,
         ),
-    }
+    })
 }

@@ -7,6 +7,7 @@ use crate::engine::announce::announce;
 use crate::engine::office::Done;
 use crate::engine::{Result, board_from_json, map_of};
 use crate::json;
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow};
 use sqlx::SqliteConnection;
@@ -40,12 +41,10 @@ pub async fn correct(
         let json = serde_json::to_string(&json::board_output(map, &fixed))?;
         store::set_board(c, &g.id, p.seq, &json).await?;
     }
-    let text = format!(
-        "The GM has corrected the board of {} (an error in the published adjudication): {told}\n\
-         Orders already sent for the units concerned should be checked, and sent again if need \
-         be.",
-        p.phase
-    );
+    let text = notices::board_corrected(&notices::BoardCorrected {
+        phase: &p.phase,
+        told: &told,
+    })?;
     announce(
         c,
         env,

@@ -6,6 +6,7 @@ use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::office::Done;
 use crate::engine::{Result, rules_of};
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow};
 use crate::votes;
@@ -44,12 +45,10 @@ pub async fn declare_draw(
     }
     let at = now + crate::rules::GM_DRAW_NOTICE_HOURS * 3600;
     store::declare_end(c, &g.id, at).await?;
-    let text = format!(
-        "No supply centre has changed owner in the past {years} game years, and the GM declares \
-         the game a draw (Agora BT9), with two days' notice: the game ends at its first deadline \
-         at or after {}, in a draw of every player then remaining.",
-        format_gmt(at)
-    );
+    let text = notices::draw_declared(&notices::DrawDeclared {
+        years,
+        at: &format_gmt(at),
+    })?;
     announce(
         c,
         env,

@@ -5,6 +5,7 @@ use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::office::{Actor, Done};
 use crate::engine::{Result, map_of, rules_of};
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow};
 use crate::votes;
@@ -29,10 +30,9 @@ pub async fn refuse(
     if !store::refuse_proposal(c, &g.id, &proposal, actor.who, now).await? {
         return Ok(Done::refused(format!("{proposal} was refused already")));
     }
-    let text = format!(
-        "The GM has refused the proposal {proposal} as repetitive (Maharajiad X(2)): votes on \
-         it are not counted."
-    );
+    let text = notices::proposal_refused(&notices::ProposalRefused {
+        proposal: &proposal,
+    })?;
     announce(
         c,
         env,

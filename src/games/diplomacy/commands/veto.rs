@@ -6,6 +6,7 @@ use crate::engine::announce::announce_with;
 use crate::engine::office::Done;
 use crate::engine::{Result, map_of};
 use crate::games::diplomacy::abbreviations::{codes, shown, stored};
+use crate::outgoing::notices;
 use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow};
 use sqlx::SqliteConnection;
@@ -59,11 +60,11 @@ pub async fn veto(
         return Ok(Done::refused(format!("none of those is on {name}'s list")));
     }
     store::set_abbreviations(c, &g.id, &name, &serde_json::to_string(&list)?, now).await?;
-    let text = format!(
-        "The GM has vetoed {} of {name}'s abbreviations (WM D.III(1)): {}. The list now reads:",
-        struck.len(),
-        struck.join(", ")
-    );
+    let text = notices::abbreviations_vetoed(&notices::AbbreviationsVetoed {
+        count: struck.len(),
+        name: &name,
+        struck: &struck.join(", "),
+    })?;
     announce_with(
         c,
         env,
