@@ -372,6 +372,8 @@ async fn no_statement_of_the_store_scans_a_whole_table_unless_listed() {
         "reliability_counts",
         // The poisoned messages: a partial index holding only those.
         "WHERE status = 'poisoned'",
+        // Whether any mail waits: EXISTS stops at the first entry of the due rows' partial index.
+        "SELECT EXISTS (SELECT 1 FROM outbox INDEXED BY outbox_due",
     ];
     let pool = store::open(&db_path("plans")).await.expect("open");
     let mut c = pool.acquire().await.expect("conn");

@@ -246,8 +246,7 @@ impl Delivery<'_> {
         let pool = store::open(self.db).await?;
         let accepted = wait_for(deadline, async || {
             let mut c = pool.acquire().await.ok()?;
-            let (pending, _, _) = store::outbox_counts(&mut c).await.ok()?;
-            Some(pending == 0)
+            Some(!store::outbox_has_pending(&mut c).await.ok()?)
         })
         .await?;
         let _ = stop.send(true);
@@ -507,11 +506,11 @@ async fn drain_outbox(pool: &sqlx::SqlitePool) -> Result<(), DevError> {
     let waiting = Instant::now();
     loop {
         let mut c = pool.acquire().await?;
-        let (pending, _, _) = store::outbox_counts(&mut c).await?;
-        if pending == 0 {
+        if !store::outbox_has_pending(&mut c).await? {
             return Ok(());
         }
         if waiting.elapsed() > Duration::from_secs(600) {
+            let (pending, _, _) = store::outbox_counts(&mut c).await?;
             return Err(DevError::Stack(format!(
                 "{pending} mails still unsent after 600 s"
             )));
