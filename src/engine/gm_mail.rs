@@ -70,20 +70,10 @@ impl<E: Execute> Desk for GameDesk<'_, E> {
 
     fn read(&self, msg: &ReadMessage) -> CommandsRead<GmCommand> {
         let read = read_commands(&msg.lines);
-        CommandsRead {
-            secret: read.secret,
-            lines: read
-                .lines
-                .into_iter()
-                .map(|l| {
-                    let line = match l.read {
-                        Ok(cmd) => Line::Command(cmd),
-                        Err(why) => Line::Unread(why),
-                    };
-                    (l.text, line)
-                })
-                .collect(),
-        }
+        CommandsRead::from_intake(
+            read.secret,
+            read.lines.into_iter().map(|l| (l.text, l.read)),
+        )
     }
 
     async fn sender(

@@ -32,6 +32,27 @@ pub struct CommandsRead<C> {
     pub lines: Vec<(String, Line<C>)>,
 }
 
+impl<C> CommandsRead<C> {
+    /// A mail's command lines as the intake read them, GM's or TD's alike: each line's text
+    /// with its command, or why it is none.
+    pub fn from_intake(
+        secret: Option<String>,
+        lines: impl IntoIterator<Item = (String, std::result::Result<C, String>)>,
+    ) -> Self {
+        let lines = lines
+            .into_iter()
+            .map(|(text, read)| {
+                let line = match read {
+                    Ok(cmd) => Line::Command(cmd),
+                    Err(why) => Line::Unread(why),
+                };
+                (text, line)
+            })
+            .collect();
+        CommandsRead { secret, lines }
+    }
+}
+
 /// Who sent a command mail, as the desk knows them.
 pub enum Sender {
     /// One of those who may command here: proven against their registered address and secret.

@@ -3,7 +3,7 @@
 //! `master_mail.rs` holds the pipeline); each command done in the message's transaction, all or
 //! nothing, and answered line by line.
 
-use super::master_mail::{self, CommandsRead, Desk, Line, Scope, Sender, command_head};
+use super::master_mail::{self, CommandsRead, Desk, Scope, Sender, command_head};
 use super::office::Done;
 use super::receive::{AlertKind, Ctx, Tag, hourly_alerts};
 use super::{EngineError, Processed, Result, tournament};
@@ -77,20 +77,10 @@ impl Desk for DirectorsDesk<'_> {
 
     fn read(&self, msg: &ReadMessage) -> CommandsRead<TdCommand> {
         let read = read_td_commands(&msg.lines);
-        CommandsRead {
-            secret: read.secret,
-            lines: read
-                .lines
-                .into_iter()
-                .map(|l| {
-                    let line = match l.read {
-                        Ok(cmd) => Line::Command(cmd),
-                        Err(why) => Line::Unread(why),
-                    };
-                    (l.text, line)
-                })
-                .collect(),
-        }
+        CommandsRead::from_intake(
+            read.secret,
+            read.lines.into_iter().map(|l| (l.text, l.read)),
+        )
     }
 
     async fn sender(
