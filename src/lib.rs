@@ -15,7 +15,7 @@ pub use chancery_diplomacy::{
 pub use chancery_intake::{
     acceptance, authres, commands, message, orderset, reader, sections, td_commands,
 };
-pub use chancery_office::{ballot, ruleset};
+pub use chancery_office::{ballot, ruleset, time};
 
 pub mod config;
 pub mod engine;

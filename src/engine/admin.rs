@@ -8,9 +8,9 @@ use crate::map::Map;
 use crate::outgoing::compose;
 use crate::phase::PhaseKind;
 use crate::policy;
-use crate::policy::Ts;
 use crate::rules::Rules;
 use crate::store::{self, PlayerRow, StoreError};
+use crate::time::Ts;
 use sqlx::SqlitePool;
 
 /// Why a Master's command was refused.

@@ -6,8 +6,8 @@ use super::Result;
 use super::receive::{compose_failed_mails, masters_for};
 use crate::config::Env;
 use crate::outgoing::compose;
-use crate::policy::Ts;
 use crate::store::{self, GameRow, MemberRow, Role};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// Tell every player and observer of a change, each in their own zone. `key` names the change:

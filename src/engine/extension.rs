@@ -11,9 +11,10 @@ use crate::config::Env;
 use crate::orderset::RequestOut;
 use crate::outgoing::compose;
 use crate::outgoing::notices;
-use crate::policy::{self, Ts, Window};
+use crate::policy;
 use crate::rules::Rules;
 use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
+use crate::time::{Ts, Window};
 use sqlx::SqliteConnection;
 
 /// A player's requests from one mail (extensions, holidays, unavailable periods), answered in
@@ -195,7 +196,7 @@ impl<'a> Requests<'a> {
         }
         self.withdraw_weekly(c).await?;
         // The player's other periods: dated ones to come, and any begun in the past week.
-        let since = now - policy::WEEK;
+        let since = now - crate::time::WEEK;
         let own = windows(&store::unavailable_since(c, &g.id, &player.power, since).await?);
         let ahead = weekly_windows(p, tz, now, WEEKLY_AHEAD);
         let occurrences = policy::weekly_occurrences(self.rules, ahead, now, &own);
@@ -421,7 +422,7 @@ fn weekly_windows(
 fn no_time_in_a_week(windows: &[Window], now: Ts) -> bool {
     let mut ws: Vec<Window> = windows
         .iter()
-        .filter(|w| w.to > now && w.from < now + 21 * policy::DAY)
+        .filter(|w| w.to > now && w.from < now + 21 * crate::time::DAY)
         .copied()
         .collect();
     ws.sort_by_key(|w| w.from);
@@ -431,7 +432,7 @@ fn no_time_in_a_week(windows: &[Window], now: Ts) -> bool {
             Some((a, b)) if w.from <= b => Some((a, b.max(w.to))),
             _ => Some((w.from, w.to)),
         };
-        if run.is_some_and(|(a, b)| b - a >= 7 * policy::DAY) {
+        if run.is_some_and(|(a, b)| b - a >= 7 * crate::time::DAY) {
             return true;
         }
     }
@@ -457,7 +458,7 @@ pub(crate) async fn grant(
     let current = store::current_phase(c, &g.id)
         .await?
         .map_or(phase.deadline, |p| p.deadline);
-    let deadline = policy::past_windows(current + Ts::from(days) * policy::DAY, wins);
+    let deadline = policy::past_windows(current + Ts::from(days) * crate::time::DAY, wins);
     store::set_deadline(c, &g.id, phase.seq, deadline).await?;
     store::record_extension(c, &g.id, who, &phase.phase, i64::from(days), kind, now).await?;
     let text = if kind == "holiday" {
@@ -594,7 +595,7 @@ mod tests {
 
     #[test]
     fn wm_d_vii_2_periods_that_cover_a_week_leave_no_time() {
-        let day = policy::DAY;
+        let day = crate::time::DAY;
         let w = |a: Ts, b: Ts| Window { from: a, to: b };
         assert!(!no_time_in_a_week(&[w(0, 3 * day), w(4 * day, 6 * day)], 0));
         assert!(no_time_in_a_week(&[w(0, 3 * day), w(3 * day, 7 * day)], 0));

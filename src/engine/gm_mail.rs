@@ -12,9 +12,9 @@ use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
-use crate::policy::Ts;
 use crate::rules::Rules;
 use crate::store::{self, GameRow, Role};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// Is this the subject of a command mail for game `game`: `<game> GM ...` (after any `Re:`)?

@@ -14,9 +14,9 @@ use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::notices;
 use crate::outgoing::render::CommandReplyLine;
-use crate::policy::Ts;
 use crate::rules::Rules;
 use crate::store::{GameRow, Role};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// One line of a command mail, as read.

@@ -19,9 +19,9 @@ use crate::map::{Map, Power};
 use crate::message::{MessageError, MessageHead, ReadMessage, read_head, read_message};
 use crate::outgoing::compose;
 use crate::phase::{Phase, PhaseKind};
-use crate::policy::{self, Ts, Window};
 use crate::rules::Rules;
 use crate::store::{self, GameRow, StoreError};
+use crate::time::{Ts, Window};
 
 pub mod admin;
 pub mod announce;

@@ -114,7 +114,7 @@ async fn answered_this_hour(
     ctx: &Ctx<'_>,
     from: &str,
 ) -> Result<bool> {
-    let since = ctx.now - policy::HOUR;
+    let since = ctx.now - crate::time::HOUR;
     let sent = store::mails_to(c, from, store::MailKind::QueryReply, since).await?;
     Ok(sent >= env.limits.unauthenticated_queries_per_hour)
 }

@@ -519,7 +519,7 @@ async fn over_address_limit(
             Some("stranger: the receiving server recorded an SPF, DKIM or DMARC failure")
         }
         Recipient::Stranger { auth_failed: false } => {
-            let today = store::answers_to(c, &mail.to, now - policy::DAY).await?;
+            let today = store::answers_to(c, &mail.to, now - crate::time::DAY).await?;
             (today >= limits.stranger_answers_per_day).then_some("stranger: already answered today")
         }
         Recipient::Registered if mail.kind.unproven_sender() => None,

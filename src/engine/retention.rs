@@ -5,8 +5,8 @@
 
 use super::Result;
 use crate::config::Limits;
-use crate::policy::{DAY, Ts};
 use crate::store::{self, Purged};
+use crate::time::{DAY, Ts};
 use sqlx::SqlitePool;
 
 /// Empty everything older than the retention, as of `now`. Each kind is one statement of its

@@ -11,10 +11,10 @@ use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
-use crate::policy::Ts;
 use crate::rules::Rules;
 use crate::store::{self, DirectorRow, TournamentRow};
 use crate::td_commands::{TdCommand, read_td_commands};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// The tournament a subject names for its directors: `<tournament> TD ...` (after any `Re:`).

@@ -5,9 +5,10 @@
 
 use super::Result;
 use crate::outgoing::compose;
-use crate::policy::{self, Timeliness, Ts};
+use crate::policy::{self, Timeliness};
 use crate::rules::Rules;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// Late orders refused (WM D.VII(3)); while an NMR holds the results, only the replacement the

@@ -26,8 +26,8 @@ use crate::engine::{
     self, EngineError, Incoming, Processed, Reading, Result, TickReport, gm_mail, receipt,
 };
 use crate::message::ReadMessage;
-use crate::policy::Ts;
 use crate::store::{self, GameRow, Kind, Role};
+use crate::time::Ts;
 use sqlx::{SqliteConnection, SqlitePool};
 
 /// Process one received message: its effects, its answers (through the outbox, within the

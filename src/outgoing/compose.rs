@@ -8,9 +8,9 @@ use crate::map::{Map, Power};
 use crate::message::ReadMessage;
 use crate::orderset::MailRead;
 use crate::outgoing::render::{self, Reader, Rendered};
-use crate::policy::Ts;
 use crate::store::StandingOrder;
 use crate::store::{GameRow, MailKind, NewMail, PlayerRow, PressRow};
+use crate::time::Ts;
 use std::collections::HashMap;
 
 /// `Tuesday 24 November 2026, 20:00 GMT`.

@@ -16,7 +16,7 @@ use crate::adjudicator::{Board, OrderResult, RetreatOptions};
 use crate::map::Map;
 use crate::orderset::{MailRead, Note, OrderLine, PressOut, RequestOut, VoteOut};
 use crate::phase::{Phase, PhaseKind, Season};
-use crate::policy::Ts;
+use crate::time::Ts;
 use chrono::{DateTime, SecondsFormat, Utc};
 use chrono_tz::Tz;
 use minijinja::syntax::SyntaxConfig;

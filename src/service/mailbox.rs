@@ -3,9 +3,9 @@
 use super::{Shared, alert, pause, stopping};
 use crate::engine::{self, Failure, Incoming, Processed, Queued, Reading};
 use crate::games;
-use crate::policy::Ts;
 use crate::store;
 use crate::store::StoreError;
+use crate::time::Ts;
 use crate::transport::imap::{Fetched, Mailbox};
 use crate::transport::{ServerConfig, TransportError};
 use std::collections::BTreeMap;

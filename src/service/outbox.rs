@@ -15,8 +15,8 @@
 //! sent again.
 
 use super::{Shared, alert, pause, stopping};
-use crate::policy::Ts;
 use crate::store::{self, OutboxRow};
+use crate::time::Ts;
 use crate::transport::ServerConfig;
 use crate::transport::imap::Mailbox;
 use crate::transport::smtp::{FailureKind, OutMail, SendError, SendReport, Sender};
@@ -367,7 +367,7 @@ async fn outcome(
 
 async fn archive_refused(shared: &Shared, row: &OutboxRow, e: &str, now: Ts) {
     tracing::warn!("outbox {} to {}: sent, but {e}", row.kind, row.to_address);
-    let day = now.div_euclid(crate::policy::DAY);
+    let day = now.div_euclid(crate::time::DAY);
     alert(
         shared,
         &format!("archive-refused|{day}"),

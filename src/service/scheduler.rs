@@ -3,8 +3,8 @@
 use super::MAILBOXES;
 use super::{Shared, alert, stopping};
 use crate::engine;
-use crate::policy::Ts;
 use crate::store;
+use crate::time::Ts;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -620,7 +620,8 @@ pub async fn unavailable_near(
     from: Ts,
     now: Ts,
 ) -> Result<crate::policy::OwnPeriods> {
-    use crate::policy::{OwnPeriods, WEEK, Window};
+    use crate::policy::OwnPeriods;
+    use crate::time::{WEEK, Window};
     let row = sqlx::query(
         "SELECT ahead, n.from_ts, n.to_ts, n.weekly
          FROM (SELECT count(*) AS ahead FROM unavailable

@@ -4,7 +4,7 @@
 //! transaction: a message's effects, its outgoing mail and its ledger row commit together, or
 //! not at all.
 
-use crate::policy::Ts;
+use crate::time::Ts;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
 };

@@ -5,7 +5,7 @@
 //! same text whatever the batch size (SQLite caches its plan) and every lookup uses an index.
 
 use super::*;
-use crate::policy::Window;
+use crate::time::Window;
 use sqlx::FromRow;
 use sqlx::sqlite::SqliteRow;
 use std::collections::HashMap;

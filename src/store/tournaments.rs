@@ -2,8 +2,8 @@
 //! and what the standings are computed from.
 
 use super::Result;
-use crate::policy::Ts;
 use crate::scoring::Rulebook;
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]

@@ -8,30 +8,11 @@ use crate::order::Order;
 use crate::phase::{Phase, PhaseKind};
 use crate::rules::{LateOrders, Rules, Submissions};
 
-/// Seconds since 1970-01-01T00:00:00Z.
-pub type Ts = i64;
-
-pub const HOUR: Ts = 3600;
-pub const DAY: Ts = 24 * HOUR;
-
-/// A period in which a player is unavailable (WM D.VII(2)): nothing is published in it, and no
-/// deadline falls in it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Window {
-    pub from: Ts,
-    pub to: Ts,
-}
-
-impl Window {
-    pub fn contains(&self, t: Ts) -> bool {
-        self.from <= t && t < self.to
-    }
-}
+pub use chancery_office::time::{DAY, HOUR, Ts, WEEK, Window};
 
 /// "One period during each week" (WM D.VII(2)): two of a player's periods are in one week when
 /// they start less than a week apart. A weekly period keeps its local hours across daylight-saving
 /// changes, so its occurrences are a week give or take an hour apart: that hour is allowed.
-pub const WEEK: Ts = 7 * DAY;
 const WEEK_SLACK: Ts = HOUR;
 
 /// Whether periods starting at `a` and `b` fall in one week (WM D.VII(2)).

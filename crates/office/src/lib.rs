@@ -15,6 +15,6 @@
 
 pub mod ballot;
 pub mod ruleset;
+pub mod time;
 
-/// A moment: seconds since the Unix epoch, UTC (the same count as `chancery_diplomacy::policy::Ts`).
-pub type Ts = i64;
+pub use time::Ts;

@@ -4,8 +4,8 @@ use super::{Done, change_key};
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce_with;
-use crate::policy::Ts;
 use crate::store::GameRow;
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 pub async fn broadcast(

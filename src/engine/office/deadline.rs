@@ -8,8 +8,9 @@ use crate::engine::announce::announce;
 use crate::engine::{Result, rules_of};
 use crate::outgoing::notices;
 use crate::phase::Phase;
-use crate::policy::{self, Ts};
+use crate::policy;
 use crate::store::{self, GameRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// How the deadline moves.

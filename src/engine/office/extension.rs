@@ -10,8 +10,9 @@ use crate::engine::receive::{compose_failed_mails, masters_for};
 use crate::engine::{Result, map_of, rules_of};
 use crate::outgoing::compose;
 use crate::outgoing::notices;
-use crate::policy::{self, Ts};
+use crate::policy;
 use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// GRANT EXTENSION (`granted`) or REFUSE EXTENSION.

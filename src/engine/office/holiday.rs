@@ -9,8 +9,8 @@ use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::extension::{game_windows, take_holiday};
 use crate::outgoing::notices;
-use crate::policy::Ts;
 use crate::store::{self, GameRow, Role};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// HOLIDAY: only the TD declares one (at the console the operator stands for the TD); every

@@ -7,8 +7,8 @@
 use super::Result;
 use crate::commands::GmCommand;
 use crate::config::Env;
-use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow, Role};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 pub mod broadcast;

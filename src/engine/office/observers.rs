@@ -5,8 +5,8 @@
 use super::Done;
 use crate::config::Env;
 use crate::engine::{Result, admin, secret};
-use crate::policy::Ts;
 use crate::store::{self, GameRow, MemberRow, Role, StoreError};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// OBSERVER ADD.

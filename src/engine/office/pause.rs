@@ -7,8 +7,8 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::outgoing::notices;
-use crate::policy::Ts;
 use crate::store::{self, GameRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// PAUSE.

@@ -10,8 +10,8 @@ use crate::map::Power;
 use crate::outgoing::compose;
 use crate::outgoing::notices;
 use crate::outgoing::render::TakeoverView;
-use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// Who is replaced, by whom, and in which phase.

@@ -10,8 +10,9 @@ use crate::engine::extension::game_windows;
 use crate::engine::{Result, rules_of};
 use crate::outgoing::notices;
 use crate::phase::Phase;
-use crate::policy::{self, Ts};
+use crate::policy;
 use crate::store::{self, GameRow, Role};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// CONSENT ROLLBACK: the TD lets the GM roll the game back to `phase`, once.

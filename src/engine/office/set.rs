@@ -7,9 +7,9 @@ use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::{Result, rules_of};
 use crate::outgoing::notices;
-use crate::policy::Ts;
 use crate::rules::Rules;
 use crate::store::{self, GameRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 pub async fn set(

@@ -5,8 +5,8 @@
 use super::{Done, Situation};
 use crate::commands::{format_duration, format_gmt};
 use crate::engine::Result;
-use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// STATUS, for the masters.

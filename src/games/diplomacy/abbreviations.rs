@@ -10,8 +10,8 @@ use crate::engine::Result;
 use crate::engine::announce::announce_with;
 use crate::map::{Map, Province};
 use crate::outgoing::notices;
-use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 use std::collections::{BTreeMap, HashMap};
 

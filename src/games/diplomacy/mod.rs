@@ -25,9 +25,10 @@ use crate::map::{Map, Power};
 use crate::order::Order;
 use crate::outgoing::compose;
 use crate::phase::{Phase, PhaseKind};
-use crate::policy::{self, Ts};
+use crate::policy;
 use crate::rules::Rules;
 use crate::store::{self, GameFacts, NewMail};
+use crate::time::Ts;
 use std::collections::HashMap;
 
 pub mod abbreviations;

@@ -9,7 +9,7 @@ use crate::outgoing::notices;
 use sqlx::SqlitePool;
 
 /// While an NMR holds the results (WM D.VII(6)(b)), the masters are reminded this often.
-pub const HOLD_REMINDER: Ts = policy::DAY;
+pub const HOLD_REMINDER: Ts = crate::time::DAY;
 
 /// WM D.VII(6)(b): no results while an NMR stands in these phases; the GM replaces the
 /// player. The deadline stays as published, so the phase stays closed to all but the
@@ -63,7 +63,7 @@ pub(super) async fn replacement_notices(pool: &SqlitePool, env: &Env, now: Ts) -
                 game: &n.game_id,
                 power: &n.power,
                 phase: &n.phase,
-                hours: (n.due_at - n.published_at) / policy::HOUR,
+                hours: (n.due_at - n.published_at) / crate::time::HOUR,
                 published: &compose::gmt(n.published_at),
                 due: &compose::gmt(n.due_at),
             })?;

@@ -21,9 +21,10 @@ use crate::order::{Order, parse_order};
 use crate::orderset::{MailRead, RequestOut};
 use crate::outgoing::compose;
 use crate::phase::Phase;
-use crate::policy::{self, Timeliness, Ts};
+use crate::policy::{self, Timeliness};
 use crate::rules::Rules;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// An order mail for game `g` (running).

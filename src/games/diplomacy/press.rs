@@ -4,8 +4,8 @@
 use crate::config::Limits;
 use crate::engine::Result;
 use crate::orderset::MailRead;
-use crate::policy::Ts;
 use crate::store::{self, GameRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// Refuse the press of this mail beyond the server's cap for one player in one phase

@@ -24,7 +24,7 @@ pub async fn preview(
     g: &store::GameRow,
     now: Ts,
 ) -> Result<std::result::Result<Vec<NewMail>, NoPreview>> {
-    let facts = store::tick_facts(c, std::slice::from_ref(&g.id), now - policy::DAY).await?;
+    let facts = store::tick_facts(c, std::slice::from_ref(&g.id), now - crate::time::DAY).await?;
     let Some(f) = facts.first() else {
         return Ok(Err(NoPreview::NotRunning));
     };

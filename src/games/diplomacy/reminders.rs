@@ -6,7 +6,7 @@ use super::*;
 use crate::outgoing::render::{DigestPower, DropCount};
 
 /// The GM's digest and the players' reminders go out this long before a deadline.
-pub const DIGEST_BEFORE: Ts = policy::DAY;
+pub const DIGEST_BEFORE: Ts = crate::time::DAY;
 
 /// The GM's deadline digest, and a reminder to each player who owes orders and has none in.
 /// Sent once a phase (the phase is marked reminded), each with a Message-ID fixed by game,

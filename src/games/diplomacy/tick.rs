@@ -29,7 +29,7 @@ impl TickStep for Tick {
         now: Ts,
     ) -> Result<Vec<GameFacts>> {
         // The digest counts the silent drops of the last day.
-        Ok(store::tick_facts(c, games, now - policy::DAY).await?)
+        Ok(store::tick_facts(c, games, now - crate::time::DAY).await?)
     }
 
     fn names<'f>(&self, f: &'f GameFacts) -> (&'f str, &'f str) {

@@ -4,8 +4,8 @@
 use crate::commands::format_gmt;
 use crate::engine::office::Done;
 use crate::engine::{Result, map_of, rules_of};
-use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow};
+use crate::time::Ts;
 use crate::votes::{self, Proposal};
 use sqlx::SqliteConnection;
 

@@ -8,8 +8,8 @@ use crate::engine::office::Done;
 use crate::engine::{Result, board_from_json, map_of};
 use crate::json;
 use crate::outgoing::notices;
-use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// CORRECT: the GM puts right the board the players now give orders for (WM D.VIII(1)); a unit

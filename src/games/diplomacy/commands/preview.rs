@@ -5,8 +5,8 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::office::Done;
 use crate::games::diplomacy::preview as results_now;
-use crate::policy::Ts;
 use crate::store::{self, GameRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 pub async fn preview(c: &mut SqliteConnection, env: &Env, g: &GameRow, now: Ts) -> Result<Done> {

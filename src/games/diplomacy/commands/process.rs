@@ -3,8 +3,8 @@
 
 use crate::engine::Result;
 use crate::engine::office::{Done, Situation};
-use crate::policy::Ts;
 use crate::store::{self, GameRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 pub async fn process(

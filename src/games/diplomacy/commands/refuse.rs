@@ -6,8 +6,8 @@ use crate::engine::announce::announce;
 use crate::engine::office::{Actor, Done};
 use crate::engine::{Result, map_of, rules_of};
 use crate::outgoing::notices;
-use crate::policy::Ts;
 use crate::store::{self, GameRow};
+use crate::time::Ts;
 use crate::votes;
 use sqlx::SqliteConnection;
 

@@ -7,8 +7,8 @@ use crate::engine::office::Done;
 use crate::engine::{Result, map_of};
 use crate::games::diplomacy::abbreviations::{codes, shown, stored};
 use crate::outgoing::notices;
-use crate::policy::Ts;
 use crate::store::{self, GameRow, PhaseRow};
+use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// VETO ABBREVIATIONS <power> [abbreviation ...]: the GM strikes entries (all if none are
