@@ -60,7 +60,6 @@ pub(super) fn query_of(
 }
 
 /// A query to game `g`, answered in the words of its `house`.
-#[allow(clippy::too_many_arguments)]
 pub(super) async fn query_mail(
     c: &mut SqliteConnection,
     env: &Env,

@@ -218,8 +218,7 @@ async fn dispatch(
         GmCommand::Resume => office::pause::resume(c, env, g, s, now).await,
         GmCommand::Status => office::status::status(c, g, s).await,
         GmCommand::Set { option, value } => {
-            let change = (option.as_str(), value.as_str());
-            office::set::set(c, env, g, &*house()?, change, now).await
+            office::set::set(c, env, g, &*house()?, option, value, now).await
         }
         GmCommand::ObserverAdd(address) => {
             office::observers::add(c, env, g, &*house()?, address, now).await
@@ -307,8 +306,8 @@ async fn diplomacy_command(
 }
 
 /// The kinds of game, as the shared steps see them: what a mail to each box does once they
-/// have let it through, and what executes a game's command. (The tick's steps are each kind's
-/// own: `diplomacy::Tick`.)
+/// have let it through, what executes a game's command, and each game's house. (The tick's
+/// steps are each kind's own: `diplomacy::Tick`.)
 struct Kinds;
 
 impl Boxes for Kinds {

@@ -17,7 +17,8 @@ pub async fn set(
     env: &Env,
     g: &GameRow,
     house: &dyn House,
-    (option, value): (&str, &str),
+    option: &str,
+    value: &str,
     now: Ts,
 ) -> Result<Done> {
     let running = g.status == store::GameStatus::Active;
