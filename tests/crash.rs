@@ -241,7 +241,7 @@ async fn killed_twice_nothing_lost_nothing_twice() {
             .expect("player");
         }
         drop(c);
-        chancery::engine::start_game(&pool, "wm1", now)
+        chancery::games::start_game(&pool, "wm1", now)
             .await
             .expect("start");
     }

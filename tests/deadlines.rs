@@ -10,7 +10,7 @@ mod fixtures;
 use fixtures::*;
 
 use chancery::commands::GmCommand;
-use chancery::engine::{self, admin};
+use chancery::engine::admin;
 use chancery::games;
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::store::{self, Role};
@@ -34,7 +34,7 @@ async fn wm_with(name: &str, options: &[(String, String)]) -> (SqlitePool, Vec<S
     admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
         .await
         .expect("gm");
-    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    games::start_game(&pool, "wm7", T0).await.expect("start");
     (pool, secrets)
 }
 
@@ -431,7 +431,7 @@ async fn wm_d_vii_6_a_a_player_who_nmred_must_make_contact_or_be_replaced() {
 #[tokio::test]
 async fn wm_d_x_1_white_press_is_published_with_its_authors_orders() {
     let (pool, secrets) = wm_game("white-press", "wm7", &nmrs_allowed()).await;
-    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    games::start_game(&pool, "wm7", T0).await.expect("start");
     mail(
         &pool,
         &secrets,
@@ -471,9 +471,7 @@ async fn wm_d_vii_2_a_weekly_weekend_in_new_york_keeps_deadlines_out_across_dst(
     // Started on Wednesday 2026-10-28: the first deadline, three days on, is Saturday noon GMT,
     // in the weekend over which New York leaves daylight saving.
     let start = at("2026-10-28T12:00:00Z");
-    engine::start_game(&pool, "wm7", start)
-        .await
-        .expect("start");
+    games::start_game(&pool, "wm7", start).await.expect("start");
     assert_eq!(deadline(&pool).await, at("2026-10-31T12:00:00Z"));
     let ack = mail(
         &pool,
@@ -529,7 +527,7 @@ async fn a_receipt_reads_the_orders_against_the_subjects_phase_and_the_games_own
         ],
     )
     .await;
-    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    games::start_game(&pool, "wm7", T0).await.expect("start");
     mail(&pool, &secrets, 2, 1, "A Par - Bur", T0 + HOUR).await;
     let spring = deadline(&pool).await;
     assert_eq!(games::tick(&pool, &env(), spring).await.expect("tick"), 1);
@@ -667,7 +665,7 @@ fn section<'a>(results: &'a str, heading: &str) -> &'a str {
 #[tokio::test]
 async fn wm_d_x_1_dark_grey_press_is_unofficial_and_anonymous_and_black_press_is_refused() {
     let (pool, secrets) = wm_game("dark-grey", "wm7", &nmrs_allowed()).await;
-    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    games::start_game(&pool, "wm7", T0).await.expect("start");
     let ack = mail(
         &pool,
         &secrets,
@@ -701,7 +699,7 @@ async fn wm_d_x_1_dark_grey_press_is_unofficial_and_anonymous_and_black_press_is
 #[tokio::test]
 async fn maharajiad_b_xi_1_black_press_is_printed_as_the_named_powers() {
     let (pool, secrets) = game_with("black", "mj7", "maharajiad", &nmrs_allowed()).await;
-    engine::start_game(&pool, "mj7", T0).await.expect("start");
+    games::start_game(&pool, "mj7", T0).await.expect("start");
     let m = raw(
         &player(2),
         "gm@example.test",
@@ -745,7 +743,7 @@ async fn maharajiad_b_xi_2_press_is_published_in_the_games_keyed_order_not_as_it
     // Issue 21: black press went out next to its author's own white press sent in the same
     // mail (the order of arrival). The server's secret key orders the phase's press instead.
     let (pool, secrets) = game_with("press-order", "mj8", "maharajiad", &nmrs_allowed()).await;
-    engine::start_game(&pool, "mj8", T0).await.expect("start");
+    games::start_game(&pool, "mj8", T0).await.expect("start");
     // The server's secret orders the press; the tests' key is known here.
     let key = env().key.bytes().to_vec();
     // In order of arrival: France's white, France's black (as England), France's white, then
@@ -921,7 +919,7 @@ async fn france_builds_conditionally(name: &str, options: &[(String, String)]) -
     let mut all = vec![("no_nmr_phases".to_string(), "[]".to_string())];
     all.extend_from_slice(options);
     let (pool, secrets) = wm_game(name, "wm7", &all).await;
-    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    games::start_game(&pool, "wm7", T0).await.expect("start");
     let e = env();
     mail(&pool, &secrets, 2, 1, "A Mar - Spa\nF Bre - Mao", T0 + HOUR).await;
     let spring = deadline(&pool).await;
@@ -951,8 +949,12 @@ async fn france_units(pool: &SqlitePool) -> Vec<String> {
         .await
         .expect("q")
         .expect("open");
-    let board =
-        engine::board_from_json(chancery::map::Map::standard(), &p.board, &p.phase).expect("board");
+    let board = chancery::games::diplomacy::board_from_json(
+        chancery::map::Map::standard(),
+        &p.board,
+        &p.phase,
+    )
+    .expect("board");
     let map = chancery::map::Map::standard();
     let france = map.power_by_name("FRANCE").expect("france");
     let mut units: Vec<String> = board
@@ -1252,7 +1254,7 @@ async fn wm_d_vii_6_b_a_preview_shows_the_hold_and_the_results_without_it() {
 #[tokio::test]
 async fn wm_d_ii_5_a_conditional_retreat_is_used_when_no_retreat_order_comes() {
     let (pool, secrets) = wm_game("conditional-retreat", "wm7", &nmrs_allowed()).await;
-    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    games::start_game(&pool, "wm7", T0).await.expect("start");
     let e = env();
     mail(&pool, &secrets, 2, 1, "A Par - Bur", T0 + HOUR).await;
     mail(&pool, &secrets, 3, 2, "A Mun - Ruh\nA Ber - Mun", T0 + HOUR).await;

@@ -53,7 +53,7 @@ async fn two_turns_with_an_extension_an_unavailable_period_and_an_nmr_by_mail() 
     admin::add_member(&pool, "wm7", Role::Td, TD, "UTC", T0)
         .await
         .expect("td");
-    engine::start_game(&pool, "wm7", T0).await.expect("start");
+    games::start_game(&pool, "wm7", T0).await.expect("start");
     let db = std::env::temp_dir()
         .join(format!("chancery-deadlines-by-mail-{}", std::process::id()))
         .join("chancery.sqlite");

@@ -102,7 +102,7 @@ async fn a_full_1901_by_mail() {
             .expect("player");
         }
         drop(c);
-        let deadline = engine::start_game(&pool, "wm1", T0).await.expect("start");
+        let deadline = games::start_game(&pool, "wm1", T0).await.expect("start");
         assert_eq!(deadline, T0 + 3 * DAY, "movement turns last 3 days");
         pool.close().await;
     }
@@ -289,8 +289,12 @@ async fn a_full_1901_by_mail() {
         .expect("q")
         .expect("current");
     assert_eq!(cur.phase, "S1902M");
-    let board = engine::board_from_json(chancery::map::Map::standard(), &cur.board, &cur.phase)
-        .expect("board");
+    let board = chancery::games::diplomacy::board_from_json(
+        chancery::map::Map::standard(),
+        &cur.board,
+        &cur.phase,
+    )
+    .expect("board");
     let map = chancery::map::Map::standard();
     let france = map.power_by_name("FRANCE").expect("france");
     assert_eq!(

@@ -8,7 +8,7 @@ mod fixtures;
 use fixtures::*;
 
 use chancery::commands::GmCommand;
-use chancery::engine::{self, Processed, admin};
+use chancery::engine::{Processed, admin};
 use chancery::games;
 use chancery::policy::DAY;
 use chancery::store::{self, Role};
@@ -304,7 +304,7 @@ async fn the_start_mail_tells_each_reader_what_a_gm_must_state() {
     admin::add_member(&pool, "wm9", Role::Observer, "fan@example.test", "UTC", T0)
         .await
         .expect("observer");
-    admin::start_game_and_tell(&pool, &env(), "wm9", T0)
+    games::start_game_and_tell(&pool, &env(), "wm9", T0)
         .await
         .expect("start");
     let out = outbox(&pool).await;
@@ -1030,7 +1030,7 @@ async fn players_and_observers_ask_for_status_history_and_summary() {
 async fn a_running_wm_game_keeps_its_minimum_turn_lengths() {
     // Issue 11, point 2 (SET refused where the rulebook forbids it); WM D.VII(4)(a).
     let (pool, _) = wm_game("minturn", "wm5", &[]).await;
-    engine::start_game(&pool, "wm5", T0).await.expect("start");
+    games::start_game(&pool, "wm5", T0).await.expect("start");
     let set = |value: &str| GmCommand::Set {
         option: "movement_days".into(),
         value: value.into(),
@@ -1373,8 +1373,12 @@ async fn open_board(pool: &SqlitePool, game: &str) -> (String, chancery::adjudic
         .await
         .expect("q")
         .expect("open");
-    let board =
-        engine::board_from_json(chancery::map::Map::standard(), &p.board, &p.phase).expect("board");
+    let board = chancery::games::diplomacy::board_from_json(
+        chancery::map::Map::standard(),
+        &p.board,
+        &p.phase,
+    )
+    .expect("board");
     (p.phase, board)
 }
 
@@ -1456,7 +1460,7 @@ async fn a_house_rule_changes_only_when_the_gm_and_every_player_agree() {
     )
     .await;
     let e = env();
-    engine::start_game(&pool, "wm6", T0).await.expect("start");
+    games::start_game(&pool, "wm6", T0).await.expect("start");
     let rules = |pool: SqlitePool| async move {
         let mut c = pool.acquire().await.expect("conn");
         let g = store::game(&mut c, "wm6").await.expect("q").expect("game");

@@ -9,7 +9,7 @@ mod mailstack;
 use chancery::config::Config;
 use chancery::dev::localstack::POWERS;
 use chancery::dev::localstack::server_config as server;
-use chancery::engine;
+use chancery::games;
 use chancery::policy::{DAY, Ts};
 use chancery::rules::Rules;
 use chancery::service::{self, Clock, Tasks};
@@ -79,9 +79,7 @@ async fn game(dir: &Path, start: Ts) -> PathBuf {
         .expect("player");
     }
     drop(c);
-    engine::start_game(&pool, "wm1", start)
-        .await
-        .expect("start");
+    games::start_game(&pool, "wm1", start).await.expect("start");
     pool.close().await;
     db
 }

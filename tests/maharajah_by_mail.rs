@@ -11,8 +11,9 @@ mod fixtures;
 #[allow(dead_code)]
 mod mailstack;
 
-use chancery::engine::{self, admin};
+use chancery::engine;
 use chancery::games;
+use chancery::games::diplomacy::admin;
 use chancery::policy::{HOUR, Ts};
 use chancery::service::Clock;
 use chancery::store;
@@ -81,7 +82,7 @@ async fn two_maharajah_years_by_mail_with_river_convoys_and_a_new_home_centre() 
         .expect("player");
         secrets.push(p.secret);
     }
-    engine::start_game(&pool, "mj1", T0).await.expect("start");
+    games::start_game(&pool, "mj1", T0).await.expect("start");
     let cfg = stack.chancery_config(&db);
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + HOUR)));
     let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());

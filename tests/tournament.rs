@@ -8,8 +8,9 @@
 mod fixtures;
 
 use chancery::adjudicator::Board;
-use chancery::engine::{self, Processed, tournament};
+use chancery::engine::Processed;
 use chancery::games;
+use chancery::games::diplomacy::tournament;
 use chancery::map::{Location, Map};
 use chancery::phase::PhaseKind;
 use chancery::policy::{DAY, Ts};
@@ -200,7 +201,9 @@ async fn play_out(pool: &SqlitePool, t: &TournamentRow) -> usize {
             if !ordered.insert((g.id.clone(), phase.seq)) {
                 continue;
             }
-            let board = engine::board_from_json(map, &phase.board, &phase.phase).expect("board");
+            let board =
+                chancery::games::diplomacy::board_from_json(map, &phase.board, &phase.phase)
+                    .expect("board");
             for player in store::players(&mut c, &g.id).await.expect("players") {
                 let orders = scripted_orders(
                     map,
@@ -531,9 +534,9 @@ async fn a_round_refused_on_a_later_board_by_mail_makes_no_board_at_all() {
     let pool = pool("round-all-or-nothing").await;
     let (_, secret) = wm_tournament(&pool, "wm07", "seed", 2).await;
     // Board 2's game name is taken: the round is refused when it comes to it.
-    engine::admin::create_game(
+    chancery::games::diplomacy::admin::create_game(
         &pool,
-        &engine::admin::NewGame {
+        &chancery::games::diplomacy::admin::NewGame {
             id: "wm07r1b2",
             preset: "wm2004",
             variant: "standard",
@@ -821,7 +824,8 @@ async fn an_nmr_on_a_board_is_told_to_the_players_team() {
             .expect("phase")
             .expect("open");
         drop(c);
-        let board = engine::board_from_json(map, &phase.board, &phase.phase).expect("board");
+        let board = chancery::games::diplomacy::board_from_json(map, &phase.board, &phase.phase)
+            .expect("board");
         for p in &players {
             if phase.phase == "S1902M" && p.power == "ENGLAND" {
                 continue;
@@ -1029,7 +1033,8 @@ async fn draw_the_round(
             .expect("phase")
             .expect("open");
         deadline = deadline.max(phase.deadline);
-        let board = engine::board_from_json(map, &phase.board, &phase.phase).expect("board");
+        let board = chancery::games::diplomacy::board_from_json(map, &phase.board, &phase.phase)
+            .expect("board");
         for p in store::players(&mut c, game).await.expect("players") {
             let body = format!(
                 "SECRET {}\nVOTE DRAW YES\n{}\n",

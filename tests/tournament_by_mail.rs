@@ -11,8 +11,9 @@ mod fixtures;
 #[allow(dead_code)]
 mod mailstack;
 
-use chancery::engine::{self, tournament};
+use chancery::engine;
 use chancery::games;
+use chancery::games::diplomacy::tournament;
 use chancery::map::Map;
 use chancery::service::Clock;
 use chancery::store;

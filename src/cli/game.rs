@@ -3,7 +3,9 @@
 use super::{ConfigArg, load_config, runtime};
 use chancery::commands::{self, GmCommand};
 use chancery::engine;
-use chancery::engine::admin::{self, NewGame, NewPlayer};
+use chancery::engine::admin;
+use chancery::games;
+use chancery::games::diplomacy::admin::{NewGame, NewPlayer, add_player, create_game};
 use chancery::outgoing::compose::gmt;
 use chancery::store;
 
@@ -353,7 +355,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                         .ok_or_else(|| anyhow::anyhow!("--set takes OPTION=VALUE, not '{s}'"))?;
                     options.push((k.trim().to_string(), v.trim().to_string()));
                 }
-                let rules = admin::create_game(
+                let rules = create_game(
                     &pool,
                     &NewGame {
                         id,
@@ -382,7 +384,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 secret,
                 ..
             } => {
-                let p = admin::add_player(
+                let p = add_player(
                     &pool,
                     &NewPlayer {
                         game: id,
@@ -401,7 +403,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             }
             Command::Start { id, .. } => {
                 let env = engine::env(&pool, &cfg, now).await?;
-                let deadline = admin::start_game_and_tell(&pool, &env, id, now).await?;
+                let deadline = games::start_game_and_tell(&pool, &env, id, now).await?;
                 outln!("game {id} started; first deadline {}", gmt(deadline))?;
             }
             Command::Status { id, .. } => status(&pool, id).await?,
@@ -429,7 +431,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 id, address, tz, ..
             } => {
                 let env = engine::env(&pool, &cfg, now).await?;
-                let m = admin::add_observer(&pool, &env, id, address, tz, now).await?;
+                let m = games::add_observer(&pool, &env, id, address, tz, now).await?;
                 outln!(
                     "{} observes {id}; their first mail says how to stop being sent the game's mail",
                     m.address
@@ -473,7 +475,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 ..
             } => {
                 let cmd = GmCommand::Rollback(phase.to_ascii_uppercase());
-                let done = chancery::games::console_command_as(
+                let done = games::console_command_as(
                     &pool,
                     &engine::env(&pool, &cfg, now).await?,
                     id,
@@ -586,8 +588,7 @@ async fn console(
     now: i64,
 ) -> anyhow::Result<()> {
     let done =
-        chancery::games::console_command(pool, &engine::env(pool, cfg, now).await?, id, cmd, now)
-            .await?;
+        games::console_command(pool, &engine::env(pool, cfg, now).await?, id, cmd, now).await?;
     if done.ok {
         outln!("{}: {}", cmd.canonical(), done.answer)?;
         Ok(())

@@ -1,5 +1,6 @@
 //! The `chancery` command line: one file per command, clap for the parsing. Commands only parse
-//! their arguments and call the library; domain checks live below (engine::admin, the crates).
+//! their arguments and call the library; domain checks live below (`engine::admin`, a kind's
+//! `games::<kind>::admin`, the crates).
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! commands go by mail, subject `<tournament> TD`.
 
 use super::{load_config, runtime};
-use chancery::engine::tournament::{self, NewTournament};
+use chancery::games::diplomacy::tournament::{self, NewTournament};
 use chancery::store::{self, EntrantRow};
 use chancery::td_commands::TdCommand;
 use std::path::PathBuf;

@@ -55,7 +55,7 @@ async fn new_game(pool: &sqlx::SqlitePool, id: &str, start: Ts) -> Result<(), De
         .await?;
     }
     drop(c);
-    engine::start_game(pool, id, start).await?;
+    crate::games::start_game(pool, id, start).await?;
     Ok(())
 }
 

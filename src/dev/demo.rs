@@ -267,7 +267,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), DevError> {
         .await?;
         td_secret = td.secret;
         say("   TD       td@example.test (may send command mails: subject \"demo GM\")");
-        let deadline = engine::admin::start_game_and_tell(
+        let deadline = crate::games::start_game_and_tell(
             &pool,
             &engine::env(&pool, &cfg, start).await?,
             "demo",

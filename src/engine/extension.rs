@@ -4,25 +4,37 @@
 
 use super::Result;
 use super::announce::announce;
+use super::house::House;
 use super::receive::alert_masters;
 use super::windows;
 use crate::commands::format_gmt;
 use crate::config::Env;
-use crate::orderset::RequestOut;
 use crate::outgoing::compose;
 use crate::outgoing::notices;
-use crate::policy;
-use crate::rules::Rules;
+use crate::sections::WeeklyPeriod;
 use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
 use crate::time::{Ts, Window};
 use sqlx::SqliteConnection;
+
+/// A request in a player's mail that every kind of game answers alike, as the kind read it.
+#[derive(Clone, Copy, Debug)]
+pub enum Request<'r> {
+    /// EXTEND <days> (WM D.VII(5)).
+    Extension { days: u32 },
+    /// A weekly unavailable period (WM D.VII(2)), or None: the weekly one withdrawn.
+    Weekly { period: Option<&'r WeeklyPeriod> },
+    /// EXTEND HOLIDAY (WM D.VII(5)).
+    HolidayExtension,
+    /// UNAVAILABLE <from> TO <to>, the dates as written (WM D.VII(2)).
+    Unavailable { from: &'r str, to: &'r str },
+}
 
 /// A player's requests from one mail (extensions, holidays, unavailable periods), answered in
 /// turn: each one sees the deadline and the periods as the ones before it left them.
 pub struct Requests<'a> {
     env: &'a Env,
     g: &'a GameRow,
-    rules: &'a Rules,
+    house: &'a dyn House,
     phase: &'a PhaseRow,
     player: &'a PlayerRow,
     now: Ts,
@@ -39,22 +51,14 @@ impl<'a> Requests<'a> {
         c: &mut SqliteConnection,
         env: &'a Env,
         g: &'a GameRow,
-        rules: &'a Rules,
+        house: &'a dyn House,
         phase: &'a PhaseRow,
         player: &'a PlayerRow,
-        requests: &[RequestOut],
+        requests: &[Request<'_>],
         now: Ts,
     ) -> Result<Requests<'a>> {
-        let needs_periods = requests.iter().any(|r| {
-            matches!(
-                r,
-                RequestOut::Extension { .. }
-                    | RequestOut::Weekly { .. }
-                    | RequestOut::HolidayExtension { .. }
-                    | RequestOut::Unavailable { .. }
-            )
-        });
-        let periods = if needs_periods {
+        // Every request here looks at the game's periods: read them only for a mail with one.
+        let periods = if !requests.is_empty() {
             store::unavailable_after(c, &g.id, now).await?
         } else {
             Vec::new()
@@ -62,7 +66,7 @@ impl<'a> Requests<'a> {
         Ok(Requests {
             env,
             g,
-            rules,
+            house,
             phase,
             player,
             now,
@@ -71,23 +75,17 @@ impl<'a> Requests<'a> {
         })
     }
 
-    /// What the acknowledgement says of request `r`; None if it is not one of these (a kind's
-    /// own request, which the kind answers).
-    pub async fn answer(
-        &mut self,
-        c: &mut SqliteConnection,
-        r: &RequestOut,
-    ) -> Result<Option<String>> {
-        Ok(Some(match r {
-            RequestOut::Extension { days, .. } => self.extension(c, *days).await?,
-            RequestOut::Weekly { period, .. } => match self.weekly(c, period.as_ref()).await? {
+    /// What the acknowledgement says of request `r`.
+    pub async fn answer(&mut self, c: &mut SqliteConnection, r: Request<'_>) -> Result<String> {
+        Ok(match r {
+            Request::Extension { days } => self.extension(c, days).await?,
+            Request::Weekly { period } => match self.weekly(c, period).await? {
                 Ok(text) => text,
                 Err(why) => format!("weekly unavailable period refused: {why}"),
             },
-            RequestOut::HolidayExtension { .. } => self.holiday(c).await?,
-            RequestOut::Unavailable { from, to, .. } => self.dated(c, from, to).await?,
-            RequestOut::Conditional { .. } | RequestOut::Abbreviations { .. } => return Ok(None),
-        }))
+            Request::HolidayExtension => self.holiday(c).await?,
+            Request::Unavailable { from, to } => self.dated(c, from, to).await?,
+        })
     }
 
     /// EXTEND <days>: granted at once while guaranteed (WM D.VII(5)), else asked of the GM.
@@ -95,11 +93,11 @@ impl<'a> Requests<'a> {
         let (g, player, now) = (self.g, self.player, self.now);
         let wins = period_windows(&self.periods);
         let used = u32::try_from(player.extension_days_used).unwrap_or(u32::MAX);
-        if let Err(e) = policy::extend(self.rules, self.deadline, now, days, used, &wins) {
+        if let Err(e) = self.house.extend(self.deadline, now, days, used, &wins) {
             return Ok(format!("extension of {days} day(s) refused: {e}"));
         }
         let granted = store::extensions_granted(c, &g.id, &player.power).await?;
-        if !policy::extension_is_guaranteed(self.rules, granted) {
+        if !self.house.extension_is_guaranteed(granted) {
             ask_gm(c, self.env, g, self.phase, &player.power, days, now).await?;
             return Ok(format!(
                 "extension of {days} day(s) asked of the GM: your guaranteed extension \
@@ -109,7 +107,8 @@ impl<'a> Requests<'a> {
         }
         let who = (player.power.as_str(), player.address.as_str());
         let days = (days, "guaranteed");
-        self.deadline = grant(c, self.env, g, self.phase, who, days, &wins, now).await?;
+        let house = self.house;
+        self.deadline = grant(c, self.env, g, house, self.phase, who, days, &wins, now).await?;
         Ok(format!(
             "extension of {} day(s) granted (guaranteed: WM D.VII(5)): the \
              deadline is now {}; every player was told",
@@ -122,7 +121,8 @@ impl<'a> Requests<'a> {
     async fn holiday(&mut self, c: &mut SqliteConnection) -> Result<String> {
         let wins = period_windows(&self.periods);
         let who = (self.player.power.as_str(), self.player.address.as_str());
-        let taken = take_holiday(c, self.env, self.g, self.phase, who, &wins, self.now).await?;
+        let (env, g, house, phase, now) = (self.env, self.g, self.house, self.phase, self.now);
+        let taken = take_holiday(c, env, g, house, phase, who, &wins, now).await?;
         Ok(match taken {
             Ok(moved) => {
                 self.deadline = moved;
@@ -144,9 +144,12 @@ impl<'a> Requests<'a> {
         };
         let power = &self.player.power;
         let own = store::unavailable_near(c, &self.g.id, power, a, self.now).await?;
-        let w = match policy::unavailable_window(self.rules, a, b, self.now, &own) {
+        let w = match self
+            .house
+            .unavailable_window(a, b, self.now, own.nearest, own.ahead)
+        {
             Ok(w) => w,
-            Err(e) => return Ok(format!("unavailable period refused: {}", PeriodRefused(e))),
+            Err(e) => return Ok(format!("unavailable period refused: {e}")),
         };
         store::add_unavailable(c, &self.g.id, power, w.from, w.to).await?;
         self.periods.push(store::UnavailableRow {
@@ -175,7 +178,7 @@ impl<'a> Requests<'a> {
     async fn weekly(
         &mut self,
         c: &mut SqliteConnection,
-        period: Option<&crate::sections::WeeklyPeriod>,
+        period: Option<&WeeklyPeriod>,
     ) -> Result<std::result::Result<String, WeeklyRefused>> {
         let (g, player, now) = (self.g, self.player, self.now);
         let Some(p) = period else {
@@ -187,10 +190,10 @@ impl<'a> Requests<'a> {
             return Ok(Err(WeeklyRefused::NoSuchZone(zone.to_string())));
         };
         let minutes = weekly_minutes(p);
-        let max = i64::from(self.rules.unavailable_hours_max) * 60;
-        if minutes == 0 || minutes > max {
+        let max_hours = self.house.unavailable_hours_max();
+        if minutes == 0 || minutes > i64::from(max_hours) * 60 {
             return Ok(Err(WeeklyRefused::TooLong {
-                max_hours: self.rules.unavailable_hours_max,
+                max_hours,
                 hours: (minutes + 59) / 60,
             }));
         }
@@ -199,7 +202,7 @@ impl<'a> Requests<'a> {
         let since = now - crate::time::WEEK;
         let own = windows(&store::unavailable_since(c, &g.id, &player.power, since).await?);
         let ahead = weekly_windows(p, tz, now, WEEKLY_AHEAD);
-        let occurrences = policy::weekly_occurrences(self.rules, ahead, now, &own);
+        let occurrences = self.house.weekly_occurrences(ahead, now, &own);
         let Some(first) = occurrences.first().copied() else {
             return Ok(Err(WeeklyRefused::NoWeekLeft));
         };
@@ -216,7 +219,7 @@ impl<'a> Requests<'a> {
             "recorded, in {zone} time, every week until withdrawn, the first from {} (WM D.VII(2): \
              declared {} hours ahead at least, and one period a week)",
             format_gmt(first.from),
-            self.rules.extension_notice_hours
+            self.house.extension_notice_hours()
         );
         if let Some(m) = self.move_out(c).await? {
             note.push_str(&format!(
@@ -240,8 +243,9 @@ impl<'a> Requests<'a> {
     /// The deadline moved out of the periods (WM D.VII(2)), if it fell in one.
     async fn move_out(&mut self, c: &mut SqliteConnection) -> Result<Option<Ts>> {
         let wins = period_windows(&self.periods);
-        let (env, g, phase, now) = (self.env, self.g, self.phase, self.now);
-        let moved = move_out_of_periods(c, env, g, phase, self.deadline, &wins, now).await?;
+        let (env, g, house, phase, now) = (self.env, self.g, self.house, self.phase, self.now);
+        let at = (house, phase);
+        let moved = move_out_of_periods(c, env, g, at, self.deadline, &wins, now).await?;
         if let Some(m) = moved {
             self.deadline = m;
         }
@@ -272,27 +276,6 @@ impl<'a> Requests<'a> {
             now,
         )
         .await
-    }
-}
-
-/// Why a dated unavailable period is refused: the rule it breaks (WM D.VII(2)). A second period
-/// in a week names the other one's dates (the core writes no times).
-struct PeriodRefused(policy::UnavailableRefused);
-
-impl std::fmt::Display for PeriodRefused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.0 {
-            e @ policy::UnavailableRefused::SecondInAWeek {
-                other,
-                weekly: false,
-            } => write!(
-                f,
-                "{e} (from {} to {})",
-                format_gmt(other.from),
-                format_gmt(other.to)
-            ),
-            e => write!(f, "{e}"),
-        }
     }
 }
 
@@ -341,12 +324,12 @@ async fn move_out_of_periods(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
-    phase: &PhaseRow,
+    (house, phase): (&dyn House, &PhaseRow),
     deadline: Ts,
     wins: &[Window],
     now: Ts,
 ) -> Result<Option<Ts>> {
-    let moved = policy::past_windows(deadline, wins);
+    let moved = house.past_windows(deadline, wins);
     if moved == deadline {
         return Ok(None);
     }
@@ -372,7 +355,7 @@ async fn move_out_of_periods(
 const WEEKLY_AHEAD: i64 = 104;
 
 /// The length of a weekly period in minutes (it may run over the week's end).
-fn weekly_minutes(p: &crate::sections::WeeklyPeriod) -> i64 {
+fn weekly_minutes(p: &WeeklyPeriod) -> i64 {
     let at = |day: u8, minute: u16| i64::from(day) * 1440 + i64::from(minute);
     (at(p.to_day, p.to_minute) - at(p.from_day, p.from_minute)).rem_euclid(7 * 1440)
 }
@@ -381,12 +364,7 @@ fn weekly_minutes(p: &crate::sections::WeeklyPeriod) -> i64 {
 /// weeks (those already over left out). Each starts and ends at its local hours in `tz`, so it
 /// keeps them across daylight-saving changes (WM D.VII(2): "5pm Friday to 9am Monday US
 /// Eastern").
-fn weekly_windows(
-    p: &crate::sections::WeeklyPeriod,
-    tz: chrono_tz::Tz,
-    now: Ts,
-    weeks: i64,
-) -> Vec<Window> {
+fn weekly_windows(p: &WeeklyPeriod, tz: chrono_tz::Tz, now: Ts, weeks: i64) -> Vec<Window> {
     use chrono::{Datelike, Duration, TimeZone};
     let Some(utc_now) = chrono::DateTime::from_timestamp(now, 0) else {
         return Vec::new();
@@ -448,6 +426,7 @@ pub(crate) async fn grant(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
+    house: &dyn House,
     phase: &PhaseRow,
     who: (&str, &str),
     (days, kind): (u32, &str),
@@ -458,7 +437,7 @@ pub(crate) async fn grant(
     let current = store::current_phase(c, &g.id)
         .await?
         .map_or(phase.deadline, |p| p.deadline);
-    let deadline = policy::past_windows(current + Ts::from(days) * crate::time::DAY, wins);
+    let deadline = house.past_windows(current + Ts::from(days) * crate::time::DAY, wins);
     store::set_deadline(c, &g.id, phase.seq, deadline).await?;
     store::record_extension(c, &g.id, who, &phase.phase, i64::from(days), kind, now).await?;
     let text = if kind == "holiday" {
@@ -490,10 +469,12 @@ pub(crate) async fn grant(
 /// D.VII(5): "Should any one player in a game or the GM wish to exercise such an extension, it
 /// must be granted"; once a holiday, for the whole game). `wins`: the game's unavailable
 /// periods. The new deadline, or why not.
+#[allow(clippy::too_many_arguments)]
 pub async fn take_holiday(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
+    house: &dyn House,
     phase: &PhaseRow,
     who: (&str, &str),
     wins: &[Window],
@@ -505,9 +486,11 @@ pub async fn take_holiday(
     let Some(h) = store::take_holiday(c, &g.id, now, current, now).await? else {
         return Ok(Err(NoHoliday));
     };
-    let (days, _) = policy::holiday_extension(current, h.from_ts, h.to_ts, wins);
+    let (days, _) = house.holiday_extension(current, h.from_ts, h.to_ts, wins);
     let days = (days, "holiday");
-    Ok(Ok(grant(c, env, g, phase, who, days, wins, now).await?))
+    Ok(Ok(
+        grant(c, env, g, house, phase, who, days, wins, now).await?
+    ))
 }
 
 /// An extension beyond the guaranteed ones waits for the GM, who is asked by mail.
@@ -548,7 +531,6 @@ async fn ask_gm(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sections::WeeklyPeriod;
 
     #[test]
     fn wm_d_vii_2_a_weekly_period_keeps_its_local_hours_across_dst() {

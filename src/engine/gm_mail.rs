@@ -3,16 +3,16 @@
 //! commands ([`Execute`]: `src/games`, which audits it). The one exception: an observer's own
 //! `OBSERVER REMOVE <their address>`, which stops the game's mail to them.
 
+use super::house::House;
 use super::master_mail::{self, CommandsRead, Desk, Line, Scope, Sender, command_head};
 use super::office::{Actor, Done, Execute};
 use super::receive::{AlertKind, Ctx, Tag, alert_masters_hourly};
-use super::{Processed, Result, rules_of};
+use super::{Processed, Result};
 use crate::commands::{GmCommand, read_commands};
 use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
-use crate::rules::Rules;
 use crate::store::{self, GameRow, Role};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
@@ -36,7 +36,7 @@ pub async fn command_mail<E: Execute>(
 ) -> Result<(Processed, Tag)> {
     let desk = GameDesk {
         g,
-        rules: rules_of(g)?,
+        house: exec.house(g)?,
         exec,
     };
     master_mail::command_mail(c, env, ctx, msg, &desk).await
@@ -45,7 +45,7 @@ pub async fn command_mail<E: Execute>(
 /// A game's masters' desk.
 struct GameDesk<'a, E> {
     g: &'a GameRow,
-    rules: Rules,
+    house: Box<dyn House>,
     exec: &'a E,
 }
 
@@ -60,8 +60,8 @@ impl<E: Execute> Desk for GameDesk<'_, E> {
         }
     }
 
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn house(&self) -> &dyn House {
+        &*self.house
     }
 
     fn game(&self) -> Option<&GameRow> {

@@ -5,16 +5,15 @@
 //! (at most hourly) and the sender is answered only at a registered address.
 
 use super::Result;
+use super::house::{House, Proof};
 use super::office::Done;
 use super::receive::{Ctx, Recipient, Tag, answer};
-use crate::acceptance;
 use crate::config::Env;
 use crate::engine::Processed;
 use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::notices;
 use crate::outgoing::render::CommandReplyLine;
-use crate::rules::Rules;
 use crate::store::{GameRow, Role};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
@@ -80,8 +79,8 @@ pub struct Scope<'a> {
 pub trait Desk: Sync {
     type Command: Sync;
     fn scope(&self) -> Scope<'_>;
-    /// The house rules the sender is authenticated under.
-    fn rules(&self) -> &Rules;
+    /// The house whose rules the sender is authenticated under.
+    fn house(&self) -> &dyn House;
     /// The game the answers are about (the answer limits, the ledger's tag), if a game.
     fn game(&self) -> Option<&GameRow>;
     fn read(&self, msg: &ReadMessage) -> CommandsRead<Self::Command>;
@@ -185,17 +184,18 @@ fn refusal<D: Desk>(
         }
         Sender::Registered {
             address, secret, ..
-        } => acceptance::authenticate(
-            desk.rules(),
-            from,
-            address,
-            read.secret.as_deref(),
-            secret,
-            &msg.authentication_results,
-            &env.authserv_id,
-        )
-        .err()
-        .map(|e| e.to_string()),
+        } => desk
+            .house()
+            .authenticate(&Proof {
+                from,
+                registered: address,
+                secret_given: read.secret.as_deref(),
+                secret,
+                auth_results: &msg.authentication_results,
+                authserv_id: &env.authserv_id,
+            })
+            .err()
+            .map(|e| e.to_string()),
     }
 }
 

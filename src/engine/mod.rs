@@ -5,21 +5,16 @@
 //! press, votes, requests), the mail it causes (in the outbox) and its ledger row commit together,
 //! so a crash at any point loses nothing and repeats nothing. `receive::handle_batch` commits
 //! several messages in one transaction, each in a savepoint of its own: all or nothing per
-//! message still. The decisions themselves are the pure core's (`game`, `orderset`,
-//! `adjudicator`); mail text comes from `render`.
+//! message still. The decisions themselves are each kind's pure core's; mail text comes from
+//! `outgoing`.
 //!
-//! This is what every kind of game shares; it never names a kind. Where a step needs a kind's
-//! part (a player's mail, a game's own commands), `src/games` supplies it through a trait
-//! (`receive::Boxes`, `office::Execute`) and calls these steps from its entry points.
+//! This is what every kind of game shares; it never names a kind nor a kind's types. Where a
+//! step needs a kind's part (a player's mail, a game's own commands, its house rules),
+//! `src/games` supplies it through a trait (`receive::Boxes`, `office::Execute`,
+//! `house::House`) and calls these steps from its entry points.
 
-use crate::acceptance;
-use crate::adjudicator::Board;
-use crate::json;
-use crate::map::{Map, Power};
 use crate::message::{MessageError, MessageHead, ReadMessage, read_head, read_message};
 use crate::outgoing::compose;
-use crate::phase::{Phase, PhaseKind};
-use crate::rules::Rules;
 use crate::store::{self, GameRow, StoreError};
 use crate::time::{Ts, Window};
 
@@ -27,6 +22,7 @@ pub mod admin;
 pub mod announce;
 pub mod extension;
 pub mod gm_mail;
+pub mod house;
 pub mod master_mail;
 pub mod office;
 mod panic;
@@ -37,12 +33,9 @@ mod retention;
 pub mod route;
 pub mod seat;
 pub mod secret;
-mod td_mail;
 pub mod tick;
 pub mod timeliness;
-pub mod tournament;
 
-pub use admin::start_game;
 pub use receive::*;
 pub use retention::purge_expired;
 pub use tick::{Outcome, TickReport, TickStep, panic_text};
@@ -58,8 +51,9 @@ pub enum EngineError {
     UnknownVariant { game: String, variant: String },
     #[error("stored board: {0}")]
     StoredBoard(String),
+    /// A phase as stored that its kind cannot read.
     #[error("stored phase: {0}")]
-    StoredPhase(#[from] crate::phase::PhaseError),
+    StoredPhase(String),
     #[error("no game '{0}'")]
     NoGame(String),
     #[error("{0}")]
@@ -82,7 +76,6 @@ pub use crate::config::{Env, Limits};
 pub use crate::store::StandingOrder;
 use sqlx::SqliteConnection;
 use sqlx::SqlitePool;
-use std::collections::HashMap;
 
 /// What became of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,29 +167,6 @@ fn content_sha256(raw: &[u8]) -> String {
 fn sha256_hex(raw: &[u8]) -> String {
     // FNV would do for identity, but the receipt promises a digest players can check.
     crate::outgoing::ids::sha256_hex(raw)
-}
-
-pub fn rules_of(game: &GameRow) -> Result<Rules> {
-    Ok(serde_json::from_str(&game.rules)?)
-}
-
-pub fn map_of(game: &GameRow) -> Result<&'static Map> {
-    Map::variant(&game.variant).ok_or_else(|| EngineError::UnknownVariant {
-        game: game.id.clone(),
-        variant: game.variant.clone(),
-    })
-}
-
-/// Read a stored board (the `adjudicate` input shape).
-pub fn board_from_json(map: &Map, text: &str, phase: &str) -> Result<Board> {
-    let mut input: json::PhaseInput = serde_json::from_str(text)?;
-    // The stored board does not name its variant; the game does.
-    input.variant = map.name.clone();
-    input.phase = phase.to_string();
-    input.orders.clear();
-    json::prepare(&input)
-        .map(|p| p.board)
-        .map_err(|e| EngineError::StoredBoard(e.to_string()))
 }
 
 pub(crate) fn windows(rows: &[(Ts, Ts)]) -> Vec<Window> {

@@ -2,9 +2,16 @@
 //! `<game> SUMMARY`): answered at the asker's registered address with what the game has
 //! published, never anyone's orders before adjudication.
 
+use super::house::{House, Proof};
 use super::office::status::{StatusFor, status_text};
-use super::*;
+use super::receive::{Ctx, Recipient, Tag, answer, drop_mail};
+use super::{Processed, Result};
+use crate::config::Env;
+use crate::message::ReadMessage;
+use crate::outgoing::compose;
 use crate::outgoing::notices;
+use crate::store::{self, GameRow};
+use sqlx::SqliteConnection;
 
 /// What a query asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,7 +19,8 @@ pub(super) enum Query {
     Status,
     /// The results of past phases mailed again: one phase, or the latest ones.
     History(Option<String>),
-    /// Centre counts per power per year, eliminations, replacements.
+    /// The game's course, in its kind's terms (Diplomacy: centre counts per power per year,
+    /// eliminations, replacements).
     Summary,
 }
 
@@ -20,7 +28,12 @@ pub(super) enum Query {
 const HISTORY_MAX: i64 = 8;
 
 /// Is this a query's subject for game `game`: `<game> STATUS|HISTORY [phase]|SUMMARY`?
-pub(super) fn query_of(subject: &str, game: &str) -> Option<Query> {
+/// `is_phase`: whether a word names a phase of the game's kind.
+pub(super) fn query_of(
+    subject: &str,
+    game: &str,
+    is_phase: impl FnOnce(&str) -> bool,
+) -> Option<Query> {
     let words: Vec<&str> = subject
         .split_whitespace()
         .map(|w| w.trim_matches(|ch: char| !ch.is_alphanumeric()))
@@ -41,17 +54,19 @@ pub(super) fn query_of(subject: &str, game: &str) -> Option<Query> {
         ("STATUS", None, 2) => Some(Query::Status),
         ("SUMMARY", None, 2) => Some(Query::Summary),
         ("HISTORY", None, 2) => Some(Query::History(None)),
-        ("HISTORY", Some(p), 3) if p.parse::<Phase>().is_ok() => Some(Query::History(Some(p))),
+        ("HISTORY", Some(p), 3) if is_phase(&p) => Some(Query::History(Some(p))),
         _ => None,
     }
 }
 
+/// A query to game `g`, answered in the words of its `house`.
 pub(super) async fn query_mail(
     c: &mut SqliteConnection,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
     g: &GameRow,
+    house: &dyn House,
     q: &Query,
 ) -> Result<(Processed, Tag)> {
     let tag = Tag::of(g);
@@ -65,7 +80,7 @@ pub(super) async fn query_mail(
         drop_mail(c, ctx, Some(&from), Some(&g.id), why).await?;
         return Ok((Processed::Dropped, tag));
     };
-    let proven = proven(env, g, msg, &from, secret)?;
+    let proven = proven(env, house, msg, &from, secret);
     if !proven && answered_this_hour(c, env, ctx, &from).await? {
         // Issue 21.2: From can be forged, and the answer goes to the registered address; a
         // query that does not prove its sender is answered at most once an hour.
@@ -78,7 +93,7 @@ pub(super) async fn query_mail(
             let text = status(c, g, &players, &members, &from).await?;
             ("STATUS".to_string(), format!("{text}\n"))
         }
-        Query::Summary => ("SUMMARY".to_string(), summary(c, g).await?),
+        Query::Summary => ("SUMMARY".to_string(), house.summary(c, g).await?),
         Query::History(phase) => history(c, g, &from, phase.as_deref()).await?,
     };
     if !proven {
@@ -178,7 +193,7 @@ async fn history(
 
 /// Did the asker prove who it is: its secret on a `SECRET` line, or a DKIM pass where the
 /// game's house rules take one (as for orders, WM D.X(6))?
-fn proven(env: &Env, g: &GameRow, msg: &ReadMessage, from: &str, secret: &str) -> Result<bool> {
+fn proven(env: &Env, house: &dyn House, msg: &ReadMessage, from: &str, secret: &str) -> bool {
     let given = msg
         .lines
         .iter()
@@ -186,72 +201,14 @@ fn proven(env: &Env, g: &GameRow, msg: &ReadMessage, from: &str, secret: &str) -
             crate::commands::LineKind::Secret(s) => Some(s),
             _ => None,
         });
-    Ok(acceptance::authenticate(
-        &rules_of(g)?,
-        from,
-        from,
-        given.as_deref(),
-        secret,
-        &msg.authentication_results,
-        &env.authserv_id,
-    )
-    .is_ok())
-}
-
-/// Supply centres per power at the end of each year, eliminations and replacements.
-async fn summary(c: &mut SqliteConnection, g: &GameRow) -> Result<String> {
-    let map = map_of(g)?;
-    let boards = store::phase_boards(c, &g.id).await?;
-    // Ownership changes only with a Fall turn: every board from a year's Spring to its Fall
-    // shows the owners at the end of the year before, and its Winter board those of the year.
-    let first_year = boards
-        .first()
-        .and_then(|(p, _)| p.parse::<Phase>().ok())
-        .map_or(0, |p| p.year);
-    let mut ends: Vec<store::YearEnd> = Vec::new();
-    for (phase, json) in &boards {
-        let p: Phase = phase.parse()?;
-        let year = if p.kind == PhaseKind::Adjustment {
-            p.year
-        } else {
-            p.year.saturating_sub(1)
-        };
-        // The opening boards show the year before the game.
-        if year < first_year || ends.last().is_some_and(|e| e.year == year) {
-            continue;
-        }
-        let board = board_from_json(map, json, phase)?;
-        let owners = map
-            .supply_centers()
-            .map(|sc| store::CentreOwner {
-                centre: map.info(sc).code.clone(),
-                owner: board.owner(sc).map(|pw| map.power_name(pw).to_string()),
-            })
-            .collect();
-        ends.push(store::YearEnd { year, owners });
-    }
-    let mut out = crate::outgoing::centres::centre_history(map, &ends, None);
-    if let Some(last) = ends.last() {
-        let gone: Vec<&str> = map
-            .all_powers()
-            .map(|p| map.power_name(p))
-            .filter(|name| {
-                !last
-                    .owners
-                    .iter()
-                    .any(|o| o.owner.as_deref() == Some(*name))
-            })
-            .collect();
-        if !gone.is_empty() {
-            out.push_str(&format!("\nWithout centres: {}\n", gone.join(", ")));
-        }
-    }
-    let replaced = store::replacements(c, &g.id).await?;
-    if !replaced.is_empty() {
-        out.push_str("\nReplacements:\n");
-        for r in replaced {
-            out.push_str(&format!("  {} from {} ({})\n", r.power, r.phase, r.kind));
-        }
-    }
-    Ok(out)
+    house
+        .authenticate(&Proof {
+            from,
+            registered: from,
+            secret_given: given.as_deref(),
+            secret,
+            auth_results: &msg.authentication_results,
+            authserv_id: &env.authserv_id,
+        })
+        .is_ok()
 }

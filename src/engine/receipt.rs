@@ -4,9 +4,9 @@
 //! GM's copy of the same mail only: this copy's Message-ID, sender, game and a digest of what
 //! it says, which the game's kind reads (`src/games`).
 
+use super::house::House;
 use super::receive::{Ctx, Recipient, answer, drop_mail};
-use super::{Processed, Result, rules_of};
-use crate::acceptance;
+use super::{Processed, Result};
 use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose;
@@ -43,8 +43,9 @@ pub async fn sender(
     Ok(Some(from))
 }
 
-/// The copy of a registered player's mail to `game` (if found), as its kind read it (if it
-/// could): its time recorded when it can vouch for the GM's copy, and the receipt sent.
+/// The copy of a registered player's mail to `game` (if found, with its house), as its kind
+/// read it (if it could): its time recorded when it can vouch for the GM's copy, and the
+/// receipt sent.
 #[allow(clippy::too_many_arguments)]
 pub async fn receipt(
     c: &mut SqliteConnection,
@@ -53,21 +54,21 @@ pub async fn receipt(
     msg: &ReadMessage,
     size: u64,
     from: &str,
-    game: Option<&GameRow>,
+    game: Option<(&GameRow, &dyn House)>,
     copy: Option<CopyRead>,
 ) -> Result<Processed> {
     // What the receipt says is wrong with the addressing (nothing if the GM is addressed as the
     // game's rules require), in the game's own words (WM D.II(2): To or CC; Maharajiad
     // B.III(2): To).
     let (misaddressed, to_only) = match game {
-        Some(g) => {
-            let rules = rules_of(g)?;
-            let to_only = rules.gm_address == crate::rules::GmAddress::To;
-            let checked = acceptance::check_addressing(&rules, &g.gm_address, &msg.to, &msg.cc);
+        Some((g, house)) => {
+            let to_only = house.gm_in_to_only();
+            let checked = house.check_addressing(&g.gm_address, &msg.to, &msg.cc);
             (checked.err().map(|e| e.to_string()), to_only)
         }
         None => (Some(NO_GAME.to_string()), false),
     };
+    let game = game.map(|(g, _)| g);
     // The time is kept only for a copy the GM's copy can be matched with: the GM addressed as
     // the rules require (WM D.VII(7)), and what it says.
     if let (Some(g), Some(copy), None) = (game, &copy, &misaddressed) {

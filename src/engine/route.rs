@@ -1,38 +1,45 @@
 //! The GM box's router: which game (or tournament) a mail is for, and what kind of mail it is.
-//! A director's command mail, a mail for no game, a player's query and a mail to a game that
-//! is not running are answered here; a master's command mail and a player's mail to a running
-//! game go back to `src/games`, which knows what executes a game's commands and what a kind of
-//! game does with its players' mail.
+//! A mail for no game, a player's query and a mail to a game that is not running are answered
+//! here (a query in the words of the game's house); a director's command mail, a master's
+//! command mail and a player's mail to a running game go back to `src/games`, which knows what
+//! executes a game's or a tournament's commands and what a kind of game does with its players'
+//! mail.
 
+use super::house::Houses;
+use super::master_mail::command_head;
 use super::query_mail::{query_mail, query_of};
 use super::receive::{Ctx, Recipient, Tag, answer, drop_mail, find_game, recipient_kind};
-use super::{Processed, Result, gm_mail, td_mail};
+use super::{Processed, Result, gm_mail};
 use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose;
-use crate::store::{self, GameRow, GameStatus};
+use crate::store::{self, GameRow, GameStatus, TournamentRow};
 use sqlx::SqliteConnection;
 
 /// Where a mail to the GM box goes.
 pub enum Routed {
     /// Answered (or dropped) here: what became of it.
     Answered(Processed, Tag),
+    /// A director's command mail for this tournament (`<tournament> TD`).
+    Directors(TournamentRow),
     /// A master's command mail for this game (`<game> GM`).
     Commands(GameRow),
     /// A player's mail to this running game: the game's kind handles it.
     Player(GameRow),
 }
 
+/// Where a mail to the GM box goes; `houses` gives a game's house, in whose words a query is
+/// read and answered.
 pub async fn route(
     c: &mut SqliteConnection,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
+    houses: &impl Houses,
 ) -> Result<Routed> {
     // A tournament director's command mail names the tournament, not a game.
-    if let Some(t) = td_mail::tournament_of(c, &msg.subject).await? {
-        let (outcome, tag) = td_mail::command_mail(c, env, ctx, msg, &t).await?;
-        return Ok(Routed::Answered(outcome, tag));
+    if let Some(t) = tournament_of(c, &msg.subject).await? {
+        return Ok(Routed::Directors(t));
     }
     let Some(g) = find_game(c, msg).await? else {
         no_game(c, env, ctx, msg).await?;
@@ -41,8 +48,11 @@ pub async fn route(
     if gm_mail::is_command_subject(&msg.subject, &g.id) {
         return Ok(Routed::Commands(g));
     }
-    if let Some(q) = query_of(&msg.subject, &g.id) {
-        let (outcome, tag) = query_mail(c, env, ctx, msg, &g, &q).await?;
+    // A house that cannot be read names no phase: the mail is then no query.
+    let is_phase = |p: &str| houses.house(&g).is_ok_and(|h| h.is_phase(p));
+    if let Some(q) = query_of(&msg.subject, &g.id, is_phase) {
+        let house = houses.house(&g)?;
+        let (outcome, tag) = query_mail(c, env, ctx, msg, &g, &*house, &q).await?;
         return Ok(Routed::Answered(outcome, tag));
     }
     if g.status != GameStatus::Active {
@@ -50,6 +60,17 @@ pub async fn route(
         return Ok(Routed::Answered(Processed::Rejected, Tag::of(&g)));
     }
     Ok(Routed::Player(g))
+}
+
+/// The tournament a subject names for its directors: `<tournament> TD ...` (after any `Re:`).
+async fn tournament_of(c: &mut SqliteConnection, subject: &str) -> Result<Option<TournamentRow>> {
+    let (Some(id), Some(td)) = command_head(subject) else {
+        return Ok(None);
+    };
+    if !td.eq_ignore_ascii_case("td") || id.len() > 32 {
+        return Ok(None);
+    }
+    Ok(store::tournament(c, id).await?)
 }
 
 /// A mail for no game this server knows of: the sender is told how to name one (within the

@@ -4,12 +4,12 @@
 //! own reading.
 
 use super::Result;
+use super::house::{House, Proof};
 use super::receive::{Ctx, Recipient, answer, masters_for, recipient_kind};
-use crate::acceptance::{self, AuthError};
+use crate::acceptance::AuthError;
 use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose;
-use crate::rules::Rules;
 use crate::store::{self, GameRow, PlayerRow};
 use sqlx::SqliteConnection;
 
@@ -66,21 +66,20 @@ pub async fn proven(
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
     g: &GameRow,
-    rules: &Rules,
+    house: &dyn House,
     seat: &Seat<'_>,
     secret: Option<&str>,
 ) -> Result<bool> {
     let player = seat.player;
     let from = msg.from_address.clone().unwrap_or_default();
-    let Err(e) = acceptance::authenticate(
-        rules,
-        &from,
-        &player.address,
-        secret,
-        &player.secret,
-        &msg.authentication_results,
-        &env.authserv_id,
-    ) else {
+    let Err(e) = house.authenticate(&Proof {
+        from: &from,
+        registered: &player.address,
+        secret_given: secret,
+        secret: &player.secret,
+        auth_results: &msg.authentication_results,
+        authserv_id: &env.authserv_id,
+    }) else {
         return Ok(true);
     };
     if e == AuthError::WrongSecret {

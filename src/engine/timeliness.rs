@@ -4,9 +4,9 @@
 //! orders are not taken.
 
 use super::Result;
+use super::house::House;
+pub use super::house::Timeliness;
 use crate::outgoing::compose;
-use crate::policy::{self, Timeliness};
-use crate::rules::Rules;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
@@ -44,13 +44,13 @@ impl std::error::Error for LateRefused {}
 pub async fn judge(
     c: &mut SqliteConnection,
     g: &GameRow,
-    rules: &Rules,
+    house: &dyn House,
     phase: &PhaseRow,
     player: &PlayerRow,
     submitted: Ts,
     now: Ts,
 ) -> Result<std::result::Result<Timeliness, LateRefused>> {
-    let timeliness = timeliness(c, g, rules, phase, &player.power, submitted).await?;
+    let timeliness = timeliness(c, g, house, phase, &player.power, submitted).await?;
     if matches!(
         timeliness,
         Timeliness::LateAccepted | Timeliness::LateRefused
@@ -81,17 +81,16 @@ pub async fn judge(
 async fn timeliness(
     c: &mut SqliteConnection,
     g: &GameRow,
-    rules: &Rules,
+    house: &dyn House,
     phase: &PhaseRow,
     power: &str,
     submitted: Ts,
 ) -> Result<Timeliness> {
     Ok(if phase.held_until.is_some() {
         let replaced = store::replaced_at(c, &g.id, power, &phase.phase).await?;
-        policy::timeliness_held(rules, submitted, phase.deadline, replaced)
+        house.timeliness_held(submitted, phase.deadline, replaced)
     } else {
-        policy::timeliness(
-            rules,
+        house.timeliness(
             submitted,
             phase.deadline,
             phase.adjudication_started_at.is_some(),

@@ -13,12 +13,14 @@
 //!   timeliness, extensions, members, the office commands, the tick's batching) never imports a
 //!   kind: where it needs a kind's part it asks through a trait implemented here
 //!   ([`Boxes`](crate::engine::receive::Boxes) for the mail, [`Execute`](crate::engine::office::Execute)
-//!   for a command) or in the kind's folder (`TickStep` for the tick).
+//!   for a command, [`Houses`](crate::engine::house::Houses) for a game's house) or in the
+//!   kind's folder (`TickStep` for the tick, `House` for a game's house rules and own mails).
 
 pub mod diplomacy;
 
 use crate::commands::GmCommand;
 use crate::config::Env;
+use crate::engine::house::{House, Houses};
 use crate::engine::office::{self, Actor, Done, Situation};
 use crate::engine::receive::{self, BatchRun, Boxes, Ctx, Queued, Tag};
 use crate::engine::route::{self, Routed};
@@ -26,7 +28,7 @@ use crate::engine::{
     self, EngineError, Incoming, Processed, Reading, Result, TickReport, gm_mail, receipt,
 };
 use crate::message::ReadMessage;
-use crate::store::{self, GameRow, Kind, Role};
+use crate::store::{self, GameRow, Kind, MemberRow, Role};
 use crate::time::Ts;
 use sqlx::{SqliteConnection, SqlitePool};
 
@@ -82,6 +84,57 @@ pub async fn tick(pool: &SqlitePool, env: &Env, now: Ts) -> Result<usize> {
     tick_with(pool, env, now, now)
         .await?
         .adjudicated_or_failure()
+}
+
+/// The house of game `g`, as its kind reads it from the row: what the shared steps ask about
+/// the game (its house rules, phases and seats, its own mails).
+pub fn house_of(g: &GameRow) -> Result<Box<dyn House>> {
+    Ok(match g.kind {
+        Kind::Diplomacy => Box::new(diplomacy::DiplomacyHouse::of(g)?),
+    })
+}
+
+/// Start a game: its kind's opening (Diplomacy's: the opening board and its first deadline),
+/// the game goes active, and every player, master and observer is mailed a start mail, in one
+/// transaction. The first deadline.
+pub async fn start_game_and_tell(
+    pool: &SqlitePool,
+    env: &Env,
+    game_id: &str,
+    now: Ts,
+) -> Result<Ts> {
+    start(pool, Some(env), game_id, now).await
+}
+
+/// Start a game without mailing anyone: test fixtures and the bench, whose players need no
+/// start mail.
+pub async fn start_game(pool: &SqlitePool, game_id: &str, now: Ts) -> Result<Ts> {
+    start(pool, None, game_id, now).await
+}
+
+async fn start(pool: &SqlitePool, tell: Option<&Env>, game_id: &str, now: Ts) -> Result<Ts> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let g = store::game(&mut tx, game_id)
+        .await?
+        .ok_or_else(|| EngineError::NoGame(game_id.to_string()))?;
+    let deadline = match g.kind {
+        Kind::Diplomacy => diplomacy::admin::start_in(&mut tx, tell, &g, now).await?,
+    };
+    tx.commit().await?;
+    Ok(deadline)
+}
+
+/// Add an observer at the console (`engine::admin::add_observer`), welcomed in the words of the
+/// game's kind if it is under way.
+pub async fn add_observer(
+    pool: &SqlitePool,
+    env: &Env,
+    game: &str,
+    address: &str,
+    tz: &str,
+    now: Ts,
+) -> Result<MemberRow> {
+    engine::admin::add_observer(pool, env, &Kinds, game, address, tz, now).await
 }
 
 /// Do one master's command on game `g`, inside the caller's transaction, and write its audit
@@ -156,14 +209,20 @@ async fn dispatch(
     now: Ts,
 ) -> Result<Done> {
     use office::deadline::{Move, move_deadline};
+    // The office commands that ask the game's house: read from the row when one is given.
+    let house = || house_of(g);
     match cmd {
-        GmCommand::Deadline(t) => move_deadline(c, env, g, s, Move::To(*t), now).await,
-        GmCommand::Extend(by) => move_deadline(c, env, g, s, Move::By(*by), now).await,
+        GmCommand::Deadline(t) => move_deadline(c, env, g, &*house()?, s, Move::To(*t), now).await,
+        GmCommand::Extend(by) => move_deadline(c, env, g, &*house()?, s, Move::By(*by), now).await,
         GmCommand::Pause => office::pause::pause(c, env, g, s, now).await,
         GmCommand::Resume => office::pause::resume(c, env, g, s, now).await,
         GmCommand::Status => office::status::status(c, g, s).await,
-        GmCommand::Set { option, value } => office::set::set(c, env, g, option, value, now).await,
-        GmCommand::ObserverAdd(address) => office::observers::add(c, env, g, address, now).await,
+        GmCommand::Set { option, value } => {
+            office::set::set(c, env, g, &*house()?, option, value, now).await
+        }
+        GmCommand::ObserverAdd(address) => {
+            office::observers::add(c, env, g, &*house()?, address, now).await
+        }
         GmCommand::ObserverRemove(address) => office::observers::remove(c, g, address).await,
         GmCommand::Broadcast(message) => {
             office::broadcast::broadcast(c, env, g, message, now).await
@@ -178,13 +237,13 @@ async fn dispatch(
                 address,
                 permanent: *permanent,
             };
-            office::replace::replace(c, env, g, s, &r, now).await
+            office::replace::replace(c, env, g, &*house()?, s, &r, now).await
         }
         GmCommand::ConsentRollback(phase) => {
             office::rollback::consent(c, g, actor, phase, now).await
         }
         GmCommand::Rollback(phase) => {
-            office::rollback::rollback(c, env, g, actor, phase, now).await
+            office::rollback::rollback(c, env, g, &*house()?, actor, phase, now).await
         }
         GmCommand::DeclareHoliday { from, to, name } => {
             let holiday = store::Holiday {
@@ -195,12 +254,12 @@ async fn dispatch(
             };
             office::holiday::declare(c, env, g, actor, holiday, now).await
         }
-        GmCommand::HolidayExtension => office::holiday::take(c, env, g, s, now).await,
+        GmCommand::HolidayExtension => office::holiday::take(c, env, g, &*house()?, s, now).await,
         GmCommand::GrantExtension(power) => {
-            office::extension::answer(c, env, g, s, power, true, now).await
+            office::extension::answer(c, env, g, &*house()?, s, power, true, now).await
         }
         GmCommand::RefuseExtension(power) => {
-            office::extension::answer(c, env, g, s, power, false, now).await
+            office::extension::answer(c, env, g, &*house()?, s, power, false, now).await
         }
         GmCommand::Process
         | GmCommand::Preview
@@ -247,8 +306,8 @@ async fn diplomacy_command(
 }
 
 /// The kinds of game, as the shared steps see them: what a mail to each box does once they
-/// have let it through, and what executes a game's command. (The tick's steps are each kind's
-/// own: `diplomacy::Tick`.)
+/// have let it through, what executes a game's command, and each game's house. (The tick's
+/// steps are each kind's own: `diplomacy::Tick`.)
 struct Kinds;
 
 impl Boxes for Kinds {
@@ -259,8 +318,12 @@ impl Boxes for Kinds {
         ctx: &Ctx<'_>,
         msg: &ReadMessage,
     ) -> Result<(Processed, Tag)> {
-        match route::route(c, env, ctx, msg).await? {
+        match route::route(c, env, ctx, msg, self).await? {
             Routed::Answered(outcome, tag) => Ok((outcome, tag)),
+            // Tournaments of boards are Diplomacy's.
+            Routed::Directors(t) => {
+                diplomacy::tournament::td_mail::command_mail(c, env, ctx, msg, &t).await
+            }
             Routed::Commands(g) => gm_mail::command_mail(c, env, ctx, msg, &g, self).await,
             Routed::Player(g) => match g.kind {
                 Kind::Diplomacy => diplomacy::orders::order_mail(c, env, ctx, msg, &g).await,
@@ -286,8 +349,15 @@ impl Boxes for Kinds {
             },
             None => None,
         };
-        let g = game.as_ref();
+        let house = game.as_ref().map(house_of).transpose()?;
+        let g = game.as_ref().zip(house.as_deref());
         receipt::receipt(c, env, ctx, msg, size, &from, g, copy).await
+    }
+}
+
+impl Houses for Kinds {
+    fn house(&self, g: &GameRow) -> Result<Box<dyn House>> {
+        house_of(g)
     }
 }
 

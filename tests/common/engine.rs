@@ -74,7 +74,7 @@ pub async fn setup_at(path: &std::path::Path, games: &[&str]) -> SqlitePool {
             .expect("player");
         }
         drop(c);
-        engine::start_game(&pool, g, T0).await.expect("start");
+        games::start_game(&pool, g, T0).await.expect("start");
     }
     pool
 }
@@ -141,9 +141,9 @@ pub async fn game_with(
     let pool = store::open(&dir.join("chancery.sqlite"))
         .await
         .expect("open");
-    chancery::engine::admin::create_game(
+    chancery::games::diplomacy::admin::create_game(
         &pool,
-        &chancery::engine::admin::NewGame {
+        &chancery::games::diplomacy::admin::NewGame {
             id,
             preset,
             variant: "standard",
@@ -157,9 +157,9 @@ pub async fn game_with(
     .expect("create");
     let mut secrets = Vec::new();
     for (i, power) in POWERS.iter().enumerate() {
-        let p = chancery::engine::admin::add_player(
+        let p = chancery::games::diplomacy::admin::add_player(
             &pool,
-            &chancery::engine::admin::NewPlayer {
+            &chancery::games::diplomacy::admin::NewPlayer {
                 game: id,
                 power,
                 address: &player(i),

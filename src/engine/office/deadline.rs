@@ -4,11 +4,10 @@
 use super::{Done, Situation, change_key};
 use crate::commands::{format_duration, format_gmt};
 use crate::config::Env;
+use crate::engine::Result;
 use crate::engine::announce::announce;
-use crate::engine::{Result, rules_of};
+use crate::engine::house::House;
 use crate::outgoing::notices;
-use crate::phase::Phase;
-use crate::policy;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
@@ -26,6 +25,7 @@ pub async fn move_deadline(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
+    house: &dyn House,
     s: &Situation,
     how: Move,
     now: Ts,
@@ -46,8 +46,7 @@ pub async fn move_deadline(
             format_gmt(new)
         )));
     }
-    let kind = p.phase.parse::<Phase>()?.kind;
-    if let Some(why) = policy::deadline_too_soon(&rules_of(g)?, p.started_at, kind, new) {
+    if let Some(why) = house.deadline_too_soon(p, new)? {
         return Ok(Done::refused(why));
     }
     store::set_deadline(c, &g.id, p.seq, new).await?;

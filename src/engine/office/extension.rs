@@ -5,32 +5,34 @@
 use super::{Done, Situation};
 use crate::commands::format_gmt;
 use crate::config::Env;
+use crate::engine::Result;
 use crate::engine::extension::{game_windows, grant};
+use crate::engine::house::House;
 use crate::engine::receive::{compose_failed_mails, masters_for};
-use crate::engine::{Result, map_of, rules_of};
 use crate::outgoing::compose;
 use crate::outgoing::notices;
-use crate::policy;
 use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
 
 /// GRANT EXTENSION (`granted`) or REFUSE EXTENSION.
+#[allow(clippy::too_many_arguments)]
 pub async fn answer(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
+    house: &dyn House,
     s: &Situation,
     power: &str,
     granted: bool,
     now: Ts,
 ) -> Result<Done> {
-    let asked = match waiting(c, g, s.current.as_ref(), power).await? {
+    let asked = match waiting(c, g, house, s.current.as_ref(), power).await? {
         Ok(asked) => asked,
         Err(refused) => return Ok(refused),
     };
     if granted {
-        grant_request(c, env, g, &asked, now).await
+        grant_request(c, env, g, house, &asked, now).await
     } else {
         refuse_request(c, env, g, &asked, now).await
     }
@@ -38,7 +40,7 @@ pub async fn answer(
 
 /// A request waiting for the GM's answer, in the phase it was made in.
 struct Asked<'a> {
-    /// The power's name as the map spells it.
+    /// The power's name as the game's kind spells it.
     name: String,
     request: ExtensionRequest,
     phase: &'a PhaseRow,
@@ -55,16 +57,15 @@ impl Asked<'_> {
 async fn waiting<'p>(
     c: &mut SqliteConnection,
     g: &GameRow,
+    house: &dyn House,
     current: Option<&'p PhaseRow>,
     power: &str,
 ) -> Result<std::result::Result<Asked<'p>, Done>> {
-    let map = map_of(g)?;
-    let Some(pw) = map.power_by_name(power) else {
+    let Some(name) = house.seat_name(power)? else {
         return Ok(Err(Done::refused(format!(
             "there is no power {power} in this game"
         ))));
     };
-    let name = map.power_name(pw).to_string();
     let Some(request) = store::take_extension_request(c, &g.id, &name).await? else {
         return Ok(Err(Done::refused(format!(
             "{name} has no extension request waiting"
@@ -127,18 +128,29 @@ async fn grant_request(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
+    house: &dyn House,
     a: &Asked<'_>,
     now: Ts,
 ) -> Result<Done> {
     let (name, days, p) = (&a.name, a.days(), a.phase);
-    let rules = rules_of(g)?;
     let wins = game_windows(c, g, now).await?;
     let used = u32::try_from(a.player.extension_days_used).unwrap_or(u32::MAX);
-    if let Err(e) = policy::extend(&rules, p.deadline, a.request.asked_at, days, used, &wins) {
+    if let Err(e) = house.extend(p.deadline, a.request.asked_at, days, used, &wins) {
         return Ok(Done::refused(e.to_string()));
     }
     let who = (name.as_str(), a.player.address.as_str());
-    let deadline = grant(c, env, g, p, who, (days, "discretionary"), &wins, now).await?;
+    let deadline = grant(
+        c,
+        env,
+        g,
+        house,
+        p,
+        who,
+        (days, "discretionary"),
+        &wins,
+        now,
+    )
+    .await?;
     Ok(Done::ok(format!(
         "{name} has an extension of {days} day(s): the deadline is now {}; every player was told",
         format_gmt(deadline)

@@ -8,6 +8,7 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::extension::{game_windows, take_holiday};
+use crate::engine::house::House;
 use crate::outgoing::notices;
 use crate::store::{self, GameRow, Role};
 use crate::time::Ts;
@@ -51,6 +52,7 @@ pub async fn take(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
+    house: &dyn House,
     s: &Situation,
     now: Ts,
 ) -> Result<Done> {
@@ -59,7 +61,7 @@ pub async fn take(
     };
     let wins = game_windows(c, g, now).await?;
     Ok(
-        match take_holiday(c, env, g, p, ("GM", ""), &wins, now).await? {
+        match take_holiday(c, env, g, house, p, ("GM", ""), &wins, now).await? {
             Ok(deadline) => Done::ok(format!(
                 "holiday extension taken (not charged): the deadline is now {}; every \
                  player was told",

@@ -5,6 +5,7 @@
 //! row ([`audit`]), whether it came by mail or from the console.
 
 use super::Result;
+use super::house::Houses;
 use crate::commands::GmCommand;
 use crate::config::Env;
 use crate::store::{self, GameRow, PhaseRow, Role};
@@ -58,8 +59,9 @@ impl Done {
 
 /// What executes one master's command on a game: `src/games`, the one place that sees the
 /// office commands and each kind's own. A command mail's lines go through it as the console's
-/// command does, so both are audited alike.
-pub trait Execute: Sync {
+/// command does, so both are audited alike. It also gives a game's house (the desk
+/// authenticates its masters under the game's house rules).
+pub trait Execute: Houses {
     fn execute(
         &self,
         c: &mut SqliteConnection,

@@ -4,6 +4,7 @@
 
 use super::Done;
 use crate::config::Env;
+use crate::engine::house::House;
 use crate::engine::{Result, admin, secret};
 use crate::store::{self, GameRow, MemberRow, Role, StoreError};
 use crate::time::Ts;
@@ -14,6 +15,7 @@ pub async fn add(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
+    house: &dyn House,
     address: &str,
     now: Ts,
 ) -> Result<Done> {
@@ -27,7 +29,7 @@ pub async fn add(
     match store::add_member(c, &g.id, &m, now).await {
         Ok(()) => {
             // They did not ask for the mails to come: the first one says how to stop.
-            let told = if admin::welcome_observer(c, env, g, address, &m.tz, now).await? {
+            let told = if admin::welcome_observer(c, env, g, house, address, &m.tz, now).await? {
                 "they were sent a first mail saying how to stop being sent the game's mail"
             } else {
                 "their start mail will say how to stop being sent the game's mail"

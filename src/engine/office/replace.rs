@@ -1,15 +1,14 @@
 //! REPLACE <power> <address> [PERMANENT] (WM B.8): the power gets a new player from this phase
-//! on, with a new secret and a welcome (the position, the standing orders, the deadline); the
-//! player replaced is told.
+//! on, with a new secret and a welcome (what the seat holds, as the game's kind shows it: the
+//! position, the standing orders, the deadline); the player replaced is told.
 
 use super::{Done, Situation};
 use crate::config::Env;
+use crate::engine::house::{Handover, House};
 use crate::engine::receive::{compose_failed_mails, masters_for};
-use crate::engine::{Result, board_from_json, map_of, rules_of, secret};
-use crate::map::Power;
+use crate::engine::{Result, secret};
 use crate::outgoing::compose;
 use crate::outgoing::notices;
-use crate::outgoing::render::TakeoverView;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
@@ -26,11 +25,12 @@ pub async fn replace(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
+    house: &dyn House,
     s: &Situation,
     r: &Replacement<'_>,
     now: Ts,
 ) -> Result<Done> {
-    let seat = match seat(c, g, s.current.as_ref(), r).await? {
+    let seat = match seat(c, g, house, s.current.as_ref(), r).await? {
         Ok(seat) => seat,
         Err(refused) => return Ok(refused),
     };
@@ -53,23 +53,13 @@ pub async fn replace(
     } else {
         "temporary"
     };
-    let takeover = takeover(c, g, &seat, kind).await?;
-    let welcome = compose::start(
-        env,
-        g,
-        &rules_of(g)?,
-        &p.phase,
-        p.deadline,
-        &compose::StartReader {
-            address: r.address,
-            tz: "UTC",
-            power: name,
-            role: "player",
-            secret: &secret,
-            takeover: Some(takeover),
-            joined: false,
-        },
-    );
+    let handover = Handover {
+        seat: name,
+        address: r.address,
+        secret: &secret,
+        kind,
+    };
+    let welcome = house.handover(c, env, g, p, &handover).await?;
     let told = farewell(env, g, p, old, name, now);
     let mut mails = Vec::new();
     for m in [welcome, told] {
@@ -92,8 +82,7 @@ pub async fn replace(
 
 /// The seat handed over.
 struct Seat<'p> {
-    power: Power,
-    /// The power's name as the map spells it.
+    /// The power's name as the game's kind spells it.
     name: String,
     /// The open phase: the new player plays from it on.
     phase: &'p PhaseRow,
@@ -106,17 +95,16 @@ struct Seat<'p> {
 async fn seat<'p>(
     c: &mut SqliteConnection,
     g: &GameRow,
+    house: &dyn House,
     current: Option<&'p PhaseRow>,
     r: &Replacement<'_>,
 ) -> Result<std::result::Result<Seat<'p>, Done>> {
-    let map = map_of(g)?;
-    let Some(pw) = map.power_by_name(r.power) else {
+    let Some(name) = house.seat_name(r.power)? else {
         return Ok(Err(Done::refused(format!(
             "there is no power {} in this game",
             r.power
         ))));
     };
-    let name = map.power_name(pw).to_string();
     let Some(p) = current else {
         return Ok(Err(Done::refused("the game has no open phase")));
     };
@@ -136,49 +124,10 @@ async fn seat<'p>(
         ))));
     }
     Ok(Ok(Seat {
-        power: pw,
         name,
         phase: p,
         old,
     }))
-}
-
-/// What the new player takes over: the power's units, centres and standing orders.
-// kind: the position handed over is Diplomacy's (units and centres on the board); another kind
-// hands over its own seat's state here.
-async fn takeover(
-    c: &mut SqliteConnection,
-    g: &GameRow,
-    seat: &Seat<'_>,
-    kind: &str,
-) -> Result<TakeoverView> {
-    let (p, name, pw) = (seat.phase, seat.name.as_str(), seat.power);
-    let map = map_of(g)?;
-    let board = board_from_json(map, &p.board, &p.phase)?;
-    let standing: Vec<String> = store::standing_orders(c, &g.id, &p.phase)
-        .await?
-        .into_iter()
-        .filter(|s| s.power == name)
-        .flat_map(|s| s.orders.into_iter().map(|o| o.order))
-        .collect();
-    let mut takeover = TakeoverView {
-        kind: kind.to_string(),
-        units: board
-            .units
-            .iter()
-            .filter(|u| u.power == pw)
-            .map(|u| map.unit_name(u.unit_type, u.location))
-            .collect(),
-        centres: map
-            .supply_centers()
-            .filter(|sc| board.owner(*sc) == Some(pw))
-            .map(|sc| map.info(sc).code.clone())
-            .collect(),
-        standing,
-    };
-    takeover.units.sort();
-    takeover.centres.sort();
-    Ok(takeover)
 }
 
 /// The mail to the player replaced.

@@ -5,12 +5,11 @@
 use super::{Actor, Done};
 use crate::commands::format_gmt;
 use crate::config::Env;
+use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::extension::game_windows;
-use crate::engine::{Result, rules_of};
+use crate::engine::house::House;
 use crate::outgoing::notices;
-use crate::phase::Phase;
-use crate::policy;
 use crate::store::{self, GameRow, Role};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
@@ -35,11 +34,12 @@ pub async fn consent(
     )))
 }
 
-/// ROLLBACK.
+/// ROLLBACK. `phase`: as the intake read it, a phase of the game's kind; the store finds it.
 pub async fn rollback(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
+    house: &dyn House,
     actor: Actor<'_>,
     phase: &str,
     now: Ts,
@@ -56,10 +56,8 @@ pub async fn rollback(
         Ok(consent) => consent,
         Err(refused) => return Ok(refused),
     };
-    let rules = rules_of(g)?;
-    let kind = phase.parse::<Phase>()?.kind;
     let wins = game_windows(c, g, now).await?;
-    let deadline = policy::deadline(&rules, now, kind, &wins);
+    let deadline = house.turn_deadline(&p, now, &wins)?;
     store::roll_back(c, &g.id, p.seq, deadline, now).await?;
     let text = notices::rolled_back(&notices::RolledBack { phase })?;
     announce(

@@ -1,13 +1,13 @@
 //! SET <option> <value>: the GM changes a house rule of the game. Before the start the GM sets
-//! the game up freely; once it runs, the rulebook's limits hold. Every player is told, with the
-//! rule's clause.
+//! the game up freely; once it runs, the rulebook's limits hold (the game's kind says which).
+//! Every player is told, with the rule's clause.
 
 use super::{Done, change_key};
 use crate::config::Env;
+use crate::engine::Result;
 use crate::engine::announce::announce;
-use crate::engine::{Result, rules_of};
+use crate::engine::house::House;
 use crate::outgoing::notices;
-use crate::rules::Rules;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
@@ -16,30 +16,21 @@ pub async fn set(
     c: &mut SqliteConnection,
     env: &Env,
     g: &GameRow,
+    house: &dyn House,
     option: &str,
     value: &str,
     now: Ts,
 ) -> Result<Done> {
-    let rules = rules_of(g)?;
-    let new = match rules.set(option, value) {
-        Ok(r) => r,
-        Err(e) => return Ok(Done::refused(e.to_string())),
+    let running = g.status == store::GameStatus::Active;
+    let changed = match house.set(option, value, running)? {
+        Ok(changed) => changed,
+        Err(why) => return Ok(Done::refused(why.to_string())),
     };
-    if g.status == store::GameStatus::Active
-        && let Some(why) = rules.forbidden_change(&new)
-    {
-        return Ok(Done::refused(why));
-    }
-    let shown = new
-        .options()
-        .into_iter()
-        .find(|o| o.0 == option)
-        .map_or_else(|| value.to_string(), |o| o.1);
-    store::set_rules(c, &g.id, &serde_json::to_string(&new)?).await?;
-    let clause = Rules::clause(option).unwrap_or("");
+    let (shown, clause) = (changed.shown.as_str(), changed.clause);
+    store::set_rules(c, &g.id, &changed.stored).await?;
     let text = notices::rule_changed(&notices::RuleChanged {
         option,
-        shown: &shown,
+        shown,
         clause,
     })?;
     let key = change_key(g, &format!("set|{option}"), now);

@@ -9,6 +9,12 @@
 //! player's own list (WM D.III(1)); `reading.rs` reads a mail for a power and digests it;
 //! `receipt.rs` reads a confirmation-box copy. Its own commands: `commands/`, one file each.
 //!
+//! What the shared steps ask of a Diplomacy game (its house rules on time, proof and addressing,
+//! SET, its phases and powers, the start mail, a seat handed over, the SUMMARY) is answered by
+//! its house, `house.rs` (`summary.rs`: the SUMMARY). `admin.rs` creates a game, registers its
+//! players and starts it; `tournament/` runs tournaments of boards (the directors' desk in
+//! `tournament/td_mail.rs`).
+//!
 //! The tick step ([`Tick`]) is a pipeline: `tick.rs` decides a game at the clock (early,
 //! waiting, reminded, adjudicated) and writes a batch's decisions; `adjudicate.rs` adjudicates
 //! a phase (the orders that stand and the conditional ones, an NMR hold, the votes, the game's
@@ -20,23 +26,26 @@
 //! game's `Turn` as read, the tick's `Decision`).
 
 use crate::adjudicator::Board;
-use crate::engine::{Env, Result, StandingOrder, masters_of};
+use crate::engine::{EngineError, Env, Result, StandingOrder, masters_of};
+use crate::json;
 use crate::map::{Map, Power};
 use crate::order::Order;
 use crate::outgoing::compose;
 use crate::phase::{Phase, PhaseKind};
 use crate::policy;
 use crate::rules::Rules;
-use crate::store::{self, GameFacts, NewMail};
+use crate::store::{self, GameFacts, GameRow, NewMail};
 use crate::time::Ts;
 use std::collections::HashMap;
 
 pub mod abbreviations;
 mod adjudicate;
+pub mod admin;
 mod clock;
 pub mod commands;
 mod conditional;
 mod ended;
+pub mod house;
 mod nmr;
 pub mod orders;
 pub mod press;
@@ -44,12 +53,47 @@ mod preview;
 pub mod reading;
 pub mod receipt;
 mod reminders;
+mod summary;
 mod tick;
+pub mod tournament;
 mod turn;
 mod votes;
 
+pub use house::DiplomacyHouse;
 pub use preview::preview;
 pub use tick::Tick;
+
+/// A game's house rules, as stored.
+pub fn rules_of(game: &GameRow) -> Result<Rules> {
+    Ok(serde_json::from_str(&game.rules)?)
+}
+
+/// A game's map.
+pub fn map_of(game: &GameRow) -> Result<&'static Map> {
+    Map::variant(&game.variant).ok_or_else(|| EngineError::UnknownVariant {
+        game: game.id.clone(),
+        variant: game.variant.clone(),
+    })
+}
+
+/// Read a stored board (the `adjudicate` input shape).
+pub fn board_from_json(map: &Map, text: &str, phase: &str) -> Result<Board> {
+    let mut input: json::PhaseInput = serde_json::from_str(text)?;
+    // The stored board does not name its variant; the game does.
+    input.variant = map.name.clone();
+    input.phase = phase.to_string();
+    input.orders.clear();
+    json::prepare(&input)
+        .map(|p| p.board)
+        .map_err(|e| EngineError::StoredBoard(e.to_string()))
+}
+
+/// A stored phase this kind cannot read is the engine's error like any other stored data's.
+impl From<crate::phase::PhaseError> for EngineError {
+    fn from(e: crate::phase::PhaseError) -> EngineError {
+        EngineError::StoredPhase(e.to_string())
+    }
+}
 
 /// A mail, or if it could not be composed, the masters' alert instead.
 fn or_alert(env: &Env, f: &GameFacts, composed: compose::Composed, key: &str) -> Vec<NewMail> {

@@ -81,10 +81,8 @@ pub(super) async fn replacement_notices(pool: &SqlitePool, env: &Env, now: Ts) -
             )
             .await?;
             // WM B.8(b): a tournament board's NMR goes to the player's team too.
-            crate::engine::tournament::tell_team_of_nmr(
-                &mut tx, env, &n.game_id, &n.power, &n.phase, now,
-            )
-            .await?;
+            super::tournament::tell_team_of_nmr(&mut tx, env, &n.game_id, &n.power, &n.phase, now)
+                .await?;
         }
         store::nmr_notified(&mut tx, &n, now).await?;
     }

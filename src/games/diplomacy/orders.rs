@@ -4,24 +4,24 @@
 //! with what stands (WM D.III(3)), stored with its press and votes, its requests answered
 //! (`engine::extension`), and acknowledged.
 
+use super::house::DiplomacyHouse;
 use super::reading::{Addressed, power_and_phase, read_digest, read_with};
-use super::{abbreviations, press};
+use super::{abbreviations, board_from_json, map_of, press};
 use crate::acceptance;
 use crate::adjudicator::Board;
 use crate::config::Env;
-use crate::engine::extension::Requests;
+use crate::engine::extension::{Request, Requests};
 use crate::engine::receive::{Ctx, Recipient, Tag, answer};
 use crate::engine::seat::{self, Seat};
-use crate::engine::{
-    Processed, Result, StandingOrder, board_from_json, map_of, rules_of, timeliness,
-};
+use crate::engine::timeliness::{self, Timeliness};
+use crate::engine::{Processed, Result, StandingOrder};
 use crate::map::{Map, Power};
 use crate::message::ReadMessage;
 use crate::order::{Order, parse_order};
 use crate::orderset::{MailRead, RequestOut};
 use crate::outgoing::compose;
 use crate::phase::Phase;
-use crate::policy::{self, Timeliness};
+use crate::policy;
 use crate::rules::Rules;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
@@ -40,7 +40,7 @@ pub async fn order_mail(
         ctx,
         msg,
         g,
-        rules: rules_of(g)?,
+        house: DiplomacyHouse::of(g)?,
         map: map_of(g)?,
     };
     let mut tag = Tag::of(g);
@@ -58,13 +58,13 @@ pub async fn order_mail(
     Ok((outcome, tag))
 }
 
-/// The mail being handled, and its game's rules and map.
+/// The mail being handled, and its game's house (its rules) and map.
 struct OrderMail<'a> {
     env: &'a Env,
     ctx: &'a Ctx<'a>,
     msg: &'a ReadMessage,
     g: &'a GameRow,
-    rules: Rules,
+    house: DiplomacyHouse,
     map: &'static Map,
 }
 
@@ -130,7 +130,7 @@ impl OrderMail<'_> {
         c: &mut SqliteConnection,
         tag: &mut Tag,
     ) -> Result<std::result::Result<Seated, NotSeated>> {
-        let (g, msg, rules) = (self.g, self.msg, &self.rules);
+        let (g, msg, rules) = (self.g, self.msg, &self.house.rules);
         if let Err(e) = acceptance::check_addressing(rules, &g.gm_address, &msg.to, &msg.cc) {
             return Ok(Err(NotSeated::Addressing(e)));
         }
@@ -170,7 +170,7 @@ impl OrderMail<'_> {
         let (env, ctx, msg, g) = (self.env, self.ctx, self.msg, self.g);
         let player = &s.player;
         let own = abbreviations::stored(c, g, self.map, &player.power).await?;
-        let read = read_with(self.map, &self.rules, s.power, &s.board, msg, &own);
+        let read = read_with(self.map, &self.house.rules, s.power, &s.board, msg, &own);
         let seat = Seat {
             player,
             players: &s.players,
@@ -182,7 +182,7 @@ impl OrderMail<'_> {
             ctx,
             msg,
             g,
-            &self.rules,
+            &self.house,
             &seat,
             read.secret.as_deref(),
         )
@@ -190,8 +190,13 @@ impl OrderMail<'_> {
         {
             return Ok(None);
         }
-        let subject =
-            acceptance::check_subject(&self.rules, &msg.subject, &g.id, &player.power, s.kind);
+        let subject = acceptance::check_subject(
+            &self.house.rules,
+            &msg.subject,
+            &g.id,
+            &player.power,
+            s.kind,
+        );
         if let Err(e) = subject {
             seat::refuse(c, env, ctx, msg, g, player, e.to_string()).await?;
             return Ok(None);
@@ -275,7 +280,7 @@ impl OrderMail<'_> {
         let (note, list) =
             abbreviations::register(c, env, g, map, &s.phase, &s.player, &text, now).await?;
         if let Some(list) = list {
-            *read = read_with(map, &self.rules, s.power, &s.board, self.msg, &list);
+            *read = read_with(map, &self.house.rules, s.power, &s.board, self.msg, &list);
         }
         Ok(Some(note))
     }
@@ -291,9 +296,9 @@ impl OrderMail<'_> {
         let (g, ctx) = (self.g, self.ctx);
         // `from` as the reader wrote it (lower case), as the confirmation box recorded it.
         let confirm_time = self.confirmed_at(c, read).await?;
-        let submitted = policy::submission_time(&self.rules, ctx.arrived, confirm_time);
+        let submitted = policy::submission_time(&self.house.rules, ctx.arrived, confirm_time);
         let judged =
-            timeliness::judge(c, g, &self.rules, &s.phase, &s.player, submitted, ctx.now).await?;
+            timeliness::judge(c, g, &self.house, &s.phase, &s.player, submitted, ctx.now).await?;
         Ok(judged.map(|timeliness| Timing {
             submitted,
             dated: dated_at(self.msg, ctx.arrived),
@@ -312,17 +317,21 @@ impl OrderMail<'_> {
         abbreviations: Option<&str>,
     ) -> Result<(Vec<String>, Ts)> {
         let (env, g, now) = (self.env, self.g, self.ctx.now);
-        let mut answered =
-            Requests::new(c, env, g, &self.rules, &s.phase, &s.player, requests, now).await?;
+        let shared: Vec<Request<'_>> = requests.iter().filter_map(shared_request).collect();
+        let (house, phase, player) = (&self.house, &s.phase, &s.player);
+        let mut answered = Requests::new(c, env, g, house, phase, player, &shared, now).await?;
         let mut notes = Vec::with_capacity(requests.len());
         for r in requests {
-            let note = match r {
-                RequestOut::Conditional { text, entries, .. } => {
+            let note = match (r, shared_request(r)) {
+                (_, Some(shared)) => answered.answer(c, shared).await?,
+                (RequestOut::Conditional { text, entries, .. }, None) => {
                     conditional(c, g, s, text, *entries, now).await?
                 }
                 // Registered before the orders were read ([`OrderMail::abbreviations`]).
-                RequestOut::Abbreviations { .. } => abbreviations.unwrap_or("not read").to_string(),
-                _ => answered.answer(c, r).await?.unwrap_or_default(),
+                (RequestOut::Abbreviations { .. }, None) => {
+                    abbreviations.unwrap_or("not read").to_string()
+                }
+                (_, None) => String::new(),
             };
             notes.push(note);
         }
@@ -431,7 +440,7 @@ impl OrderMail<'_> {
         let combined = if new.is_empty() {
             standing.clone()
         } else {
-            combine_standing(map, &self.rules, &standing, &new)
+            combine_standing(map, &self.house.rules, &standing, &new)
         };
         // A mail with only press, a vote or FINAL gives no orders: the power stays without any
         // (an NMR is judged by the orders, not by the mail), and there is nothing to mark final.
@@ -443,6 +452,20 @@ impl OrderMail<'_> {
         }
         Ok((combined, final_))
     }
+}
+
+/// A request every kind of game answers alike (`engine::extension`), as this mail wrote it;
+/// None for Diplomacy's own (conditional orders, an abbreviations list).
+fn shared_request(r: &RequestOut) -> Option<Request<'_>> {
+    Some(match r {
+        RequestOut::Extension { days, .. } => Request::Extension { days: *days },
+        RequestOut::Weekly { period, .. } => Request::Weekly {
+            period: period.as_ref(),
+        },
+        RequestOut::HolidayExtension { .. } => Request::HolidayExtension,
+        RequestOut::Unavailable { from, to, .. } => Request::Unavailable { from, to },
+        RequestOut::Conditional { .. } | RequestOut::Abbreviations { .. } => return None,
+    })
 }
 
 /// WM D.II(5): conditional retreat and adjustment orders, kept for the phase after this

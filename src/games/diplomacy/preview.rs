@@ -1,9 +1,9 @@
 //! PREVIEW (a master's command): what adjudicating the game now would publish, as the GM's copy
 //! of the results, to each master; nothing is written but those mails.
 
+use super::rules_of;
 use super::turn::{Decision, Turn};
 use super::*;
-use crate::engine::rules_of;
 use crate::outgoing::notices;
 use sqlx::SqliteConnection;
 

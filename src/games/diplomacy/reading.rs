@@ -3,8 +3,9 @@
 //! order mail and the confirmation box's copy read alike, so that the two copies of one mail
 //! can be matched.
 
+use super::map_of;
 use crate::adjudicator::Board;
-use crate::engine::{Result, map_of};
+use crate::engine::Result;
 use crate::map::{Map, Power, Province};
 use crate::message::ReadMessage;
 use crate::orderset::{MailRead, read_body};

@@ -3,8 +3,9 @@
 
 use super::abbreviations;
 use super::reading::{Addressed, power_and_phase, read_digest, read_with};
+use super::{board_from_json, map_of, rules_of};
+use crate::engine::Result;
 use crate::engine::receipt::CopyRead;
-use crate::engine::{Result, board_from_json, map_of, rules_of};
 use crate::message::ReadMessage;
 use crate::phase::Phase;
 use crate::store::{self, GameRow, PhaseRow};

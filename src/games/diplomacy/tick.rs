@@ -3,9 +3,10 @@
 //! a day before its deadline, or left alone; a batch's decisions are written in a few
 //! statements. The batching and isolation around it are the engine's (`engine::tick`).
 
+use super::rules_of;
 use super::turn::{Decision, Turn};
 use super::*;
-use crate::engine::{Outcome, TickStep, rules_of};
+use crate::engine::{Outcome, TickStep};
 use sqlx::{SqliteConnection, SqlitePool};
 
 /// Diplomacy's [`TickStep`].
@@ -155,7 +156,7 @@ impl Writes {
             .filter(|a| matches!(a.next, store::Next::Finished { .. }))
             .map(|a| a.game.as_str())
             .collect();
-        crate::engine::tournament::after_games_ended(c, env, &ended, now).await?;
+        super::tournament::after_games_ended(c, env, &ended, now).await?;
         let reminded: Vec<(&str, i64)> = self
             .reminded
             .iter()

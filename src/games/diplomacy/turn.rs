@@ -3,7 +3,7 @@
 //! file of their own so that those steps import them without importing each other.
 
 use super::*;
-use crate::engine::{board_from_json, map_of};
+use super::{board_from_json, map_of};
 
 /// What the tick decided for one game. Pure: made from the game's facts and the clock.
 pub enum Decision {

@@ -2,8 +2,9 @@
 //! proposal, which passes only if the GM and every player remaining agree by the deadline.
 
 use crate::commands::format_gmt;
+use crate::engine::Result;
 use crate::engine::office::Done;
-use crate::engine::{Result, map_of, rules_of};
+use crate::games::diplomacy::{map_of, rules_of};
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
 use crate::votes::{self, Proposal};

@@ -3,9 +3,10 @@
 
 use crate::config::Env;
 use crate::correction::Correction;
+use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::office::Done;
-use crate::engine::{Result, board_from_json, map_of};
+use crate::games::diplomacy::{board_from_json, map_of};
 use crate::json;
 use crate::outgoing::notices;
 use crate::store::{self, GameRow, PhaseRow};

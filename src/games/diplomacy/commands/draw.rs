@@ -3,9 +3,10 @@
 
 use crate::commands::format_gmt;
 use crate::config::Env;
+use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::office::Done;
-use crate::engine::{Result, rules_of};
+use crate::games::diplomacy::rules_of;
 use crate::outgoing::notices;
 use crate::store::{self, GameRow};
 use crate::time::Ts;

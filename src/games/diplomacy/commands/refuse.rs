@@ -2,9 +2,10 @@
 //! repetitive proposal; the votes on it are not counted.
 
 use crate::config::Env;
+use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::office::{Actor, Done};
-use crate::engine::{Result, map_of, rules_of};
+use crate::games::diplomacy::{map_of, rules_of};
 use crate::outgoing::notices;
 use crate::store::{self, GameRow};
 use crate::time::Ts;

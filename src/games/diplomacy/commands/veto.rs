@@ -2,10 +2,11 @@
 //! the abbreviations on this list prior to the deadline for the first turn".
 
 use crate::config::Env;
+use crate::engine::Result;
 use crate::engine::announce::announce_with;
 use crate::engine::office::Done;
-use crate::engine::{Result, map_of};
 use crate::games::diplomacy::abbreviations::{codes, shown, stored};
+use crate::games::diplomacy::map_of;
 use crate::outgoing::notices;
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;

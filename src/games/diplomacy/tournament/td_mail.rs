@@ -1,13 +1,17 @@
-//! A tournament director's command mail (subject `<tournament> TD`): from one of its directors
-//! only, authenticated as a master is (secret and/or DKIM, as the tournament's preset says;
-//! `master_mail.rs` holds the pipeline); each command done in the message's transaction, all or
-//! nothing, and answered line by line.
+//! A tournament director's command mail (subject `<tournament> TD`, which the engine's router
+//! finds): from one of its directors only, authenticated as a master is (secret and/or DKIM, as
+//! the tournament's preset says; `engine::master_mail` holds the pipeline); each command done
+//! in the message's transaction, all or nothing, and answered line by line.
 
-use super::master_mail::{self, CommandsRead, Desk, Scope, Sender, command_head};
-use super::office::Done;
-use super::receive::{AlertKind, Ctx, Tag, hourly_alerts};
-use super::{EngineError, Processed, Result, tournament};
 use crate::config::Env;
+use crate::engine::Processed;
+use crate::engine::house::House;
+use crate::engine::master_mail::{self, CommandsRead, Desk, Scope, Sender};
+use crate::engine::office::Done;
+use crate::engine::receive::{AlertKind, Ctx, Tag, hourly_alerts};
+use crate::engine::{EngineError, Result};
+use crate::games::diplomacy::house::DiplomacyHouse;
+use crate::games::diplomacy::tournament;
 use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
@@ -16,20 +20,6 @@ use crate::store::{self, DirectorRow, TournamentRow};
 use crate::td_commands::{TdCommand, read_td_commands};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
-
-/// The tournament a subject names for its directors: `<tournament> TD ...` (after any `Re:`).
-pub async fn tournament_of(
-    c: &mut SqliteConnection,
-    subject: &str,
-) -> Result<Option<TournamentRow>> {
-    let (Some(id), Some(td)) = command_head(subject) else {
-        return Ok(None);
-    };
-    if !td.eq_ignore_ascii_case("td") || id.len() > 32 {
-        return Ok(None);
-    }
-    Ok(store::tournament(c, id).await?)
-}
 
 /// A command mail for tournament `t`.
 pub async fn command_mail(
@@ -43,7 +33,7 @@ pub async fn command_mail(
     let directors = store::directors(c, &t.id).await?;
     let desk = DirectorsDesk {
         t,
-        rules,
+        house: DiplomacyHouse::new(rules, &t.id, &t.variant),
         directors,
     };
     master_mail::command_mail(c, env, ctx, msg, &desk).await
@@ -52,7 +42,8 @@ pub async fn command_mail(
 /// A tournament's directors' desk.
 struct DirectorsDesk<'a> {
     t: &'a TournamentRow,
-    rules: Rules,
+    /// The house rules of the tournament's preset, which its directors are authenticated under.
+    house: DiplomacyHouse,
     directors: Vec<DirectorRow>,
 }
 
@@ -67,8 +58,8 @@ impl Desk for DirectorsDesk<'_> {
         }
     }
 
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn house(&self) -> &dyn House {
+        &self.house
     }
 
     fn game(&self) -> Option<&store::GameRow> {
