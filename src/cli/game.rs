@@ -4,7 +4,7 @@ use super::{ConfigArg, load_config, runtime};
 use chancery::commands::{self, GmCommand};
 use chancery::engine;
 use chancery::engine::admin::{self, NewGame, NewPlayer};
-use chancery::outgoing::compose::gmt;
+use chancery::outgoing::time::gmt;
 use chancery::store;
 
 #[derive(clap::Subcommand)]
@@ -436,7 +436,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 )?;
             }
             Command::Deadline { id, at, .. } => {
-                let t = commands::parse_gmt(at).ok_or_else(|| {
+                let t = chancery::time::parse_gmt(at).ok_or_else(|| {
                     anyhow::anyhow!("--at takes a GMT time as 2026-12-01 18:00, not '{at}'")
                 })?;
                 console(&pool, &cfg, id, &GmCommand::Deadline(t), now).await?;

@@ -5,7 +5,7 @@ use super::{EngineError, map_of, rules_of};
 use crate::adjudicator::Board;
 use crate::json;
 use crate::map::Map;
-use crate::outgoing::compose;
+use crate::outgoing::diplomacy::compose;
 use crate::phase::PhaseKind;
 use crate::policy;
 use crate::rules::Rules;

@@ -230,7 +230,7 @@ async fn summary(c: &mut SqliteConnection, g: &GameRow) -> Result<String> {
             .collect();
         ends.push(store::YearEnd { year, owners });
     }
-    let mut out = crate::outgoing::centres::centre_history(map, &ends, None);
+    let mut out = crate::outgoing::diplomacy::centres::centre_history(map, &ends, None);
     if let Some(last) = ends.last() {
         let gone: Vec<&str> = map
             .all_powers()

@@ -8,7 +8,7 @@ use super::receive::{Ctx, Recipient, answer, masters_for, recipient_kind};
 use crate::acceptance::{self, AuthError};
 use crate::config::Env;
 use crate::message::ReadMessage;
-use crate::outgoing::compose;
+use crate::outgoing::diplomacy::compose;
 use crate::rules::Rules;
 use crate::store::{self, GameRow, PlayerRow};
 use sqlx::SqliteConnection;

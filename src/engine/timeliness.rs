@@ -4,7 +4,7 @@
 //! orders are not taken.
 
 use super::Result;
-use crate::outgoing::compose;
+use crate::outgoing::time::gmt;
 use crate::policy::{self, Timeliness};
 use crate::rules::Rules;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
@@ -24,7 +24,7 @@ impl std::fmt::Display for LateRefused {
         write!(
             f,
             "these orders arrived after the deadline ({}), and late orders are not accepted (WM D.VII(3))",
-            compose::gmt(self.deadline)
+            gmt(self.deadline)
         )?;
         if self.held {
             f.write_str(

@@ -2,7 +2,6 @@
 //! is told (WM D.VII(4)(b)).
 
 use super::{Done, Situation, change_key};
-use crate::commands::{format_duration, format_gmt};
 use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::{Result, rules_of};
@@ -11,6 +10,7 @@ use crate::phase::Phase;
 use crate::policy;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
+use crate::{commands::format_duration, time::format_gmt};
 use sqlx::SqliteConnection;
 
 /// How the deadline moves.

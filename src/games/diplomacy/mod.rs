@@ -23,7 +23,7 @@ use crate::adjudicator::Board;
 use crate::engine::{Env, Result, StandingOrder, masters_of};
 use crate::map::{Map, Power};
 use crate::order::Order;
-use crate::outgoing::compose;
+use crate::outgoing::diplomacy::compose;
 use crate::phase::{Phase, PhaseKind};
 use crate::policy;
 use crate::rules::Rules;

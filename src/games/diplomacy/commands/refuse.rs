@@ -5,7 +5,7 @@ use crate::config::Env;
 use crate::engine::announce::announce;
 use crate::engine::office::{Actor, Done};
 use crate::engine::{Result, map_of, rules_of};
-use crate::outgoing::notices;
+use crate::outgoing::diplomacy::notices;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
 use crate::votes;
