@@ -1,6 +1,6 @@
 //! What every mail shares, rendered from the minijinja templates in `templates/` (embedded in
 //! the binary) as pure functions from a view to a subject and a body: the template engine (its
-//! syntax and filters, [`Templates`]), and the mails every kind of game sends (receipts,
+//! syntax and filters, `Templates`), and the mails every kind of game sends (receipts,
 //! rejections, query and command replies, announcements). A kind's own mails are rendered in its
 //! folder (`src/outgoing/<kind>/render.rs`) through the same engine, in an environment of its
 //! own (the common templates and its own).
@@ -325,7 +325,7 @@ const COMMON: &[TemplateList] = &[TEMPLATES, crate::outgoing::notices::TEMPLATES
 
 /// One environment of the template engine: the syntax and filters every mail uses, the common
 /// templates and a kind's own (`own`). Built once, on first use; a template that does not build
-/// fails every mail that uses it, each with why. The shared layer renders through [`SHARED`]
+/// fails every mail that uses it, each with why. The shared layer renders through `SHARED`
 /// (the common templates alone); each kind of game through its own, declared in its folder, so
 /// that nothing shared lists a kind's templates.
 pub(crate) struct Templates {
@@ -404,7 +404,7 @@ fn render(name: &str, ctx: Value) -> Result<Rendered, RenderError> {
     SHARED.render(name, ctx)
 }
 
-/// A body of plain text from one of the shared templates (see [`Templates::render_text`]).
+/// A body of plain text from one of the shared templates (see `Templates::render_text`).
 pub(crate) fn render_text<T: Serialize>(name: &str, v: &T) -> Result<String, RenderError> {
     SHARED.render_text(name, v)
 }

@@ -6,7 +6,7 @@
 //! tournament's standings as text).
 //!
 //! Its templates are `templates/diplomacy/`; it renders them, and the common ones, through the
-//! shared engine in an environment of its own ([`TEMPLATES`]), so nothing shared lists them.
+//! shared engine in an environment of its own (`TEMPLATES`), so nothing shared lists them.
 
 pub mod centres;
 pub mod compose;

@@ -7,7 +7,7 @@ use crate::outgoing::render::RenderError;
 use serde::Serialize;
 
 /// Diplomacy's notice templates, embedded (in Diplomacy's template environment,
-/// [`super::TEMPLATES`]).
+/// `TEMPLATES` in `mod.rs`).
 pub(crate) const TEMPLATES: &[(&str, &str)] = &[
     (
         "diplomacy/replace-nmr.txt",

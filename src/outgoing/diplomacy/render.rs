@@ -1,5 +1,5 @@
 //! Diplomacy's own mails, rendered through the shared template engine
-//! ([`crate::outgoing::render::Templates`]) in Diplomacy's environment ([`super::TEMPLATES`]):
+//! (`Templates` of `src/outgoing/render.rs`) in Diplomacy's environment (`TEMPLATES` in `mod.rs`):
 //! the acknowledgement of an order mail, the start mail, the results of an adjudication, the
 //! GM's digest, the reminder and the impersonation report; their views, and the phases in words.
 //!
