@@ -277,7 +277,7 @@ fn plural_filter(n: i64, word: String) -> String {
 
 /// The whole mails every kind of game sends (`templates/common/`), embedded. A kind's own are
 /// listed in its folder (`src/outgoing/<kind>/`).
-pub(crate) const TEMPLATES: TemplateList = &[
+const TEMPLATES: TemplateList = &[
     (
         "common/query-reply.txt",
         include_str!("../../templates/common/query-reply.txt"),
