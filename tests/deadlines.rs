@@ -203,7 +203,7 @@ async fn wm_d_vii_5_notice_guaranteed_then_discretionary_extensions_and_the_cap(
 
 /// A dated period's line: `UNAVAILABLE <from> TO <to>`, written to the minute in GMT.
 fn period(from: Ts, to: Ts) -> String {
-    let day = |t: Ts| chancery::commands::format_gmt(t).replace(" GMT", "");
+    let day = |t: Ts| chancery::time::format_gmt(t).replace(" GMT", "");
     format!("UNAVAILABLE {} TO {}", day(from), day(to))
 }
 
@@ -330,8 +330,8 @@ async fn wm_d_vii_5_a_holiday_extension_must_be_granted_and_is_not_charged() {
     let e = env();
     let first = deadline(&pool).await;
     // The TD declares two days around the first deadline a holiday.
-    let day0 = chancery::commands::format_gmt(first - DAY);
-    let day1 = chancery::commands::format_gmt(first);
+    let day0 = chancery::time::format_gmt(first - DAY);
+    let day1 = chancery::time::format_gmt(first);
     let cmd = chancery::commands::read_command(&format!(
         "HOLIDAY {} TO {} Thanksgiving",
         &day0[..10],

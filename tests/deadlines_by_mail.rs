@@ -95,7 +95,7 @@ async fn two_turns_with_an_extension_an_unavailable_period_and_an_nmr_by_mail() 
         (extended - 10 * HOUR) / 60 * 60,
         (extended + 10 * HOUR) / 60 * 60,
     );
-    let day = |t: Ts| chancery::commands::format_gmt(t).replace(" GMT", "");
+    let day = |t: Ts| chancery::time::format_gmt(t).replace(" GMT", "");
     send(
         &sender,
         &player(1),

@@ -6,7 +6,9 @@ use chancery::adjudicator::{Board, adjudicate, retreat_options};
 use chancery::map::{Map, Power};
 use chancery::order::{Order, parse_order};
 use chancery::orderset::read_mail;
+use chancery::outgoing::diplomacy::render::*;
 use chancery::outgoing::render::*;
+use chancery::outgoing::time::*;
 use chancery::reader::ReadContext;
 use chancery::rules::Rules;
 use std::collections::{BTreeMap, HashMap};
@@ -520,6 +522,7 @@ fn impersonation_view() -> ImpersonationView {
     ImpersonationView {
         game: "wm2026a".into(),
         phase: "S1901M".into(),
+        phase_title: "Spring 1901 movement".into(),
         claimed_power: "FRANCE".into(),
         registered_address: "marianne@example.fr".into(),
         player_name: "Marianne".into(),

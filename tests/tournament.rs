@@ -250,7 +250,7 @@ async fn standings_text(
 ) -> (String, String, tournament::Table) {
     let mut c = pool.acquire().await.expect("conn");
     let table = tournament::table(&mut c, t).await.expect("standings");
-    let text = chancery::outgoing::render::standings_table(
+    let text = chancery::outgoing::diplomacy::standings::standings_table(
         &t.id,
         &table.standings,
         table.finished,

@@ -174,7 +174,7 @@ async fn announcements_in_one_second_all_reach_every_player_wm_d_vii_4_b() {
         assert!(done.ok, "{cmd:?}: {done:?}");
     }
     let last = current(&pool).await.deadline;
-    let shown = chancery::outgoing::render::gmt_human(last).expect("date");
+    let shown = chancery::outgoing::time::gmt_human(last).expect("date");
     for i in 0..7 {
         let told = mails(&pool, "announcement", &player(i)).await;
         assert_eq!(told.len(), 6, "{}: {told:?}", player(i));

@@ -6,7 +6,7 @@ use chancery::engine;
 use chancery::engine::admin;
 use chancery::games;
 use chancery::games::diplomacy::admin::{NewGame, NewPlayer, add_player, create_game};
-use chancery::outgoing::compose::gmt;
+use chancery::outgoing::time::gmt;
 use chancery::store;
 
 #[derive(clap::Subcommand)]
@@ -438,7 +438,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 )?;
             }
             Command::Deadline { id, at, .. } => {
-                let t = commands::parse_gmt(at).ok_or_else(|| {
+                let t = chancery::time::parse_gmt(at).ok_or_else(|| {
                     anyhow::anyhow!("--at takes a GMT time as 2026-12-01 18:00, not '{at}'")
                 })?;
                 console(&pool, &cfg, id, &GmCommand::Deadline(t), now).await?;

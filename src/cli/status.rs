@@ -10,7 +10,7 @@ pub fn run(a: ConfigArg) -> anyhow::Result<()> {
         let mut c = pool.acquire().await?;
         let now = chrono::Utc::now().timestamp();
         let when = |t: Option<i64>| match t {
-            Some(t) => format!("{} ({}s ago)", chancery::outgoing::compose::gmt(t), now - t),
+            Some(t) => format!("{} ({}s ago)", chancery::outgoing::time::gmt(t), now - t),
             None => "never".to_string(),
         };
         let states = store::mailbox_states(&mut c).await?;
@@ -46,7 +46,7 @@ pub fn run(a: ConfigArg) -> anyhow::Result<()> {
                 p.uid,
                 p.message_id.as_deref().unwrap_or("(no Message-ID)"),
                 p.error,
-                chancery::outgoing::compose::gmt(p.at)
+                chancery::outgoing::time::gmt(p.at)
             )?;
         }
         let (pending, sent, failed) = store::outbox_counts(&mut c).await?;

@@ -229,7 +229,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 drop(c);
                 out!(
                     "{}",
-                    chancery::outgoing::render::standings_table(
+                    chancery::outgoing::diplomacy::standings::standings_table(
                         &t.id,
                         &table.standings,
                         table.finished,

@@ -276,7 +276,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), DevError> {
         .await?;
         say(&format!(
             "   started; first deadline {}",
-            crate::outgoing::compose::gmt(deadline)
+            crate::outgoing::time::gmt(deadline)
         ));
         pool.close().await;
     }

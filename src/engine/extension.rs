@@ -7,13 +7,12 @@ use super::announce::announce;
 use super::house::House;
 use super::receive::alert_masters;
 use super::windows;
-use crate::commands::format_gmt;
 use crate::config::Env;
-use crate::outgoing::compose;
 use crate::outgoing::notices;
 use crate::sections::WeeklyPeriod;
 use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
 use crate::time::{Ts, Window};
+use crate::time::{format_gmt, parse_gmt};
 use sqlx::SqliteConnection;
 
 /// A request in a player's mail that every kind of game answers alike, as the kind read it.
@@ -139,7 +138,7 @@ impl<'a> Requests<'a> {
     /// UNAVAILABLE <from> TO <to>: a dated period (WM D.VII(2)), checked against the player's
     /// own periods, recorded, and a deadline it covers moves out.
     async fn dated(&mut self, c: &mut SqliteConnection, f: &str, t: &str) -> Result<String> {
-        let (Some(a), Some(b)) = (compose::parse_gmt(f), compose::parse_gmt(t)) else {
+        let (Some(a), Some(b)) = (parse_gmt(f), parse_gmt(t)) else {
             return Ok("unavailable period refused: the dates could not be read".into());
         };
         let power = &self.player.power;

@@ -152,6 +152,8 @@ pub trait House: Send + Sync {
 
     /// Whether `word` names a phase of this kind of game (a `HISTORY <phase>` query).
     fn is_phase(&self, word: &str) -> bool;
+    /// Stored phase `phase` in the kind's own words, as a report to the masters names it.
+    fn phase_title(&self, phase: &str) -> String;
     /// The seat `written` names (a power, however the master wrote it), as the kind spells it;
     /// None if the game has no such seat.
     fn seat_name(&self, written: &str) -> Result<Option<String>>;

@@ -96,18 +96,20 @@ pub async fn proven(
         ctx.arrived,
     );
     answer(c, env, ctx, Ok(to_player), Recipient::Registered, Some(g)).await?;
-    report_to_masters(c, env, ctx, msg, g, seat, &why).await?;
+    report_to_masters(c, env, ctx, msg, g, house, seat, &why).await?;
     Ok(false)
 }
 
 /// Tell each master of a mail for a seat that did not prove it came from its player: it may
 /// be a forgery.
+#[allow(clippy::too_many_arguments)]
 async fn report_to_masters(
     c: &mut SqliteConnection,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
     g: &GameRow,
+    house: &dyn House,
     seat: &Seat<'_>,
     why: &str,
 ) -> Result<()> {
@@ -123,6 +125,7 @@ async fn report_to_masters(
             &to,
             &g.id,
             seat.phase,
+            &house.phase_title(seat.phase),
             seat.player,
             sender_power,
             msg,

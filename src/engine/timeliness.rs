@@ -6,7 +6,7 @@
 use super::Result;
 use super::house::House;
 pub use super::house::Timeliness;
-use crate::outgoing::compose;
+use crate::outgoing::time::gmt;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
@@ -24,7 +24,7 @@ impl std::fmt::Display for LateRefused {
         write!(
             f,
             "these orders arrived after the deadline ({}), and late orders are not accepted (WM D.VII(3))",
-            compose::gmt(self.deadline)
+            gmt(self.deadline)
         )?;
         if self.held {
             f.write_str(

@@ -1,14 +1,14 @@
-//! The bodies of notices, alerts and announcements that the engine and the kinds of game send
-//! (so that `src/engine` and `src/games` pass values, not texts): one template each,
-//! `templates/common/` for what every kind sends and `templates/<kind>/` for one kind's own. The
-//! caller passes the values, already formatted where they need formatting; each body is the
-//! template's text exactly (no tidying), so what was sent before the templates is what is sent
-//! now, byte for byte.
+//! The bodies of notices, alerts and announcements that every kind of game sends (so that
+//! `src/engine` and `src/games` pass values, not texts): one template each, in
+//! `templates/common/`; a kind's own are in its folder (`src/outgoing/<kind>/notices.rs`,
+//! templates in `templates/<kind>/`). The caller passes the values, already formatted where
+//! they need formatting; each body is the template's text exactly (no tidying), so what was sent
+//! before the templates is what is sent now, byte for byte.
 
 use crate::outgoing::render::{RenderError, render_text};
 use serde::Serialize;
 
-/// The notice templates, embedded (added to the one template environment of [`super::render`]).
+/// The common notice templates, embedded (in every template environment, [`super::render`]).
 pub(crate) const TEMPLATES: &[(&str, &str)] = &[
     (
         "common/message-set-aside.txt",
@@ -31,10 +31,6 @@ pub(crate) const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/common/tick-failed.txt"),
     ),
     (
-        "diplomacy/replace-nmr.txt",
-        include_str!("../../templates/diplomacy/replace-nmr.txt"),
-    ),
-    (
         "common/weekly-blocked.txt",
         include_str!("../../templates/common/weekly-blocked.txt"),
     ),
@@ -43,24 +39,8 @@ pub(crate) const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/common/answer-limit.txt"),
     ),
     (
-        "diplomacy/preview-heading.txt",
-        include_str!("../../templates/diplomacy/preview-heading.txt"),
-    ),
-    (
-        "diplomacy/preview-heading-held.txt",
-        include_str!("../../templates/diplomacy/preview-heading-held.txt"),
-    ),
-    (
         "common/hourly-alert.txt",
         include_str!("../../templates/common/hourly-alert.txt"),
-    ),
-    (
-        "diplomacy/board-corrected.txt",
-        include_str!("../../templates/diplomacy/board-corrected.txt"),
-    ),
-    (
-        "diplomacy/game-ended.txt",
-        include_str!("../../templates/diplomacy/game-ended.txt"),
     ),
     (
         "common/holiday-declared.txt",
@@ -77,14 +57,6 @@ pub(crate) const TEMPLATES: &[(&str, &str)] = &[
     (
         "common/extension-refused.txt",
         include_str!("../../templates/common/extension-refused.txt"),
-    ),
-    (
-        "diplomacy/draw-declared.txt",
-        include_str!("../../templates/diplomacy/draw-declared.txt"),
-    ),
-    (
-        "diplomacy/proposal-refused.txt",
-        include_str!("../../templates/diplomacy/proposal-refused.txt"),
     ),
     (
         "common/unproven-query.txt",
@@ -117,14 +89,6 @@ pub(crate) const TEMPLATES: &[(&str, &str)] = &[
     (
         "common/deadline-moved.txt",
         include_str!("../../templates/common/deadline-moved.txt"),
-    ),
-    (
-        "diplomacy/abbreviations-vetoed.txt",
-        include_str!("../../templates/diplomacy/abbreviations-vetoed.txt"),
-    ),
-    (
-        "diplomacy/abbreviations-declared.txt",
-        include_str!("../../templates/diplomacy/abbreviations-declared.txt"),
     ),
     (
         "common/seat-taken.txt",
@@ -210,21 +174,6 @@ pub fn tick_failed(v: &TickFailed<'_>) -> Result<String, RenderError> {
     render_text("common/tick-failed.txt", v)
 }
 
-/// A power to replace, who NMRed and made no contact, for the masters (WM D.VII(6)(a), B.8).
-#[derive(Serialize)]
-pub struct ReplaceNmr<'a> {
-    pub game: &'a str,
-    pub power: &'a str,
-    pub phase: &'a str,
-    pub hours: i64,
-    pub published: &'a str,
-    pub due: &'a str,
-}
-
-pub fn replace_nmr(v: &ReplaceNmr<'_>) -> Result<String, RenderError> {
-    render_text("diplomacy/replace-nmr.txt", v)
-}
-
 /// The players' unavailable periods cover a whole week, for the masters (WM D.VII(2)).
 #[derive(Serialize)]
 pub struct WeeklyBlocked<'a> {
@@ -247,27 +196,6 @@ pub fn answer_limit(v: &AnswerLimit<'_>) -> Result<String, RenderError> {
     render_text("common/answer-limit.txt", v)
 }
 
-/// The first paragraph of a preview (no newline at its end).
-#[derive(Serialize)]
-pub struct PreviewHeading<'a> {
-    pub phase: &'a str,
-}
-
-pub fn preview_heading(v: &PreviewHeading<'_>) -> Result<String, RenderError> {
-    render_text("diplomacy/preview-heading.txt", v)
-}
-
-/// The first paragraph of a preview whose results the tick would hold for an NMR (WM D.VII(6)(b)); no newline at its end.
-#[derive(Serialize)]
-pub struct PreviewHeadingHeld<'a> {
-    pub phase: &'a str,
-    pub missing: &'a str,
-}
-
-pub fn preview_heading_held(v: &PreviewHeadingHeld<'_>) -> Result<String, RenderError> {
-    render_text("diplomacy/preview-heading-held.txt", v)
-}
-
 /// An alert sent at most once an hour: its body, and how many of its kind the hour before
 /// held back.
 #[derive(Serialize)]
@@ -278,29 +206,6 @@ pub struct HourlyAlert<'a> {
 
 pub fn hourly_alert(v: &HourlyAlert<'_>) -> Result<String, RenderError> {
     render_text("common/hourly-alert.txt", v)
-}
-
-/// The GM corrected the board of a phase, for everyone (no newline at its end).
-#[derive(Serialize)]
-pub struct BoardCorrected<'a> {
-    pub phase: &'a str,
-    pub told: &'a str,
-}
-
-pub fn board_corrected(v: &BoardCorrected<'_>) -> Result<String, RenderError> {
-    render_text("diplomacy/board-corrected.txt", v)
-}
-
-/// The end of a game: the final supply centre counts (one line a power, already aligned) and
-/// their history (no newline at its end).
-#[derive(Serialize)]
-pub struct GameEnded<'a> {
-    pub counts: &'a [String],
-    pub history: &'a str,
-}
-
-pub fn game_ended(v: &GameEnded<'_>) -> Result<String, RenderError> {
-    render_text("diplomacy/game-ended.txt", v)
 }
 
 /// A holiday declared eligible for an extension charged to nobody, for everyone (WM D.VII(5)); one paragraph, no newline at its end.
@@ -347,44 +252,10 @@ pub fn extension_refused(v: &ExtensionRefused<'_>) -> Result<String, RenderError
     render_text("common/extension-refused.txt", v)
 }
 
-/// The GM declares a draw with two days' notice, for everyone (Agora BT9); one paragraph, no newline at its end.
-#[derive(Serialize)]
-pub struct DrawDeclared<'a> {
-    pub years: u16,
-    pub at: &'a str,
-}
-
-pub fn draw_declared(v: &DrawDeclared<'_>) -> Result<String, RenderError> {
-    render_text("diplomacy/draw-declared.txt", v)
-}
-
-/// A proposal refused as repetitive, for everyone (Maharajiad X(2)); one paragraph, no newline at its end.
-#[derive(Serialize)]
-pub struct ProposalRefused<'a> {
-    pub proposal: &'a str,
-}
-
-pub fn proposal_refused(v: &ProposalRefused<'_>) -> Result<String, RenderError> {
-    render_text("diplomacy/proposal-refused.txt", v)
-}
-
 /// The note closing the answer to a query that did not prove its sender (it begins with a blank
 /// line).
 pub fn unproven_query() -> Result<String, RenderError> {
     render_text("common/unproven-query.txt", &())
-}
-
-/// A player's own abbreviations list, announced before the list itself (WM D.III(1)); no
-/// newline at its end.
-#[derive(Serialize)]
-pub struct AbbreviationsDeclared<'a> {
-    pub power: &'a str,
-    /// Declared at the outset: the GM may still veto entries before the first deadline.
-    pub outset: bool,
-}
-
-pub fn abbreviations_declared(v: &AbbreviationsDeclared<'_>) -> Result<String, RenderError> {
-    render_text("diplomacy/abbreviations-declared.txt", v)
 }
 
 /// The GM resumed the game, for everyone; one sentence, no newline at its end.
@@ -463,18 +334,6 @@ pub fn deadline_moved(v: &DeadlineMoved<'_>) -> Result<String, RenderError> {
     render_text("common/deadline-moved.txt", v)
 }
 
-/// The GM vetoed some of a player's abbreviations, for everyone (WM D.III(1)); the list follows; no newline at its end.
-#[derive(Serialize)]
-pub struct AbbreviationsVetoed<'a> {
-    pub count: usize,
-    pub name: &'a str,
-    pub struck: &'a str,
-}
-
-pub fn abbreviations_vetoed(v: &AbbreviationsVetoed<'_>) -> Result<String, RenderError> {
-    render_text("diplomacy/abbreviations-vetoed.txt", v)
-}
-
 /// A seat given to another player, for the player replaced (WM B.8); no newline at its end.
 #[derive(Serialize)]
 pub struct SeatTaken<'a> {
@@ -524,34 +383,6 @@ mod tests {
     }
 
     #[test]
-    fn replace_nmr_reads_as_before() {
-        let game = "<game>";
-        let power = "<power>";
-        let phase = "<phase>";
-        let hours: i64 = 10;
-        let published = "<published>";
-        let due = "<due>";
-        let got = replace_nmr(&ReplaceNmr {
-            game,
-            power,
-            phase,
-            hours,
-            published,
-            due,
-        })
-        .unwrap();
-        assert_eq!(
-            got,
-            format!(
-                "Game {game}: {power} sent no orders for {phase} and has not contacted the GM in\n\
-                 the {hours} hours since the results were published ({published} to {due}).\n\n\
-                 The replacement procedure starts (WM D.VII(6)(a), B.8). Find a replacement and\n\
-                 send a command mail (subject \"{game} GM\"):\n\n    REPLACE {power} <address> [TEMPORARY|PERMANENT]\n"
-            )
-        );
-    }
-
-    #[test]
     fn answer_limit_reads_as_before() {
         let limit: i64 = 7;
         let game = "<game>";
@@ -561,52 +392,6 @@ mod tests {
             format!(
                 "More than {limit} answers about game {game} were sent in the last hour; further answers are\n\
          held back until the hour has passed (mail is still read and orders still count).\n"
-            )
-        );
-    }
-
-    #[test]
-    fn preview_heading_reads_as_before() {
-        let phase = "<phase>";
-        let got = preview_heading(&PreviewHeading { phase }).unwrap();
-        assert_eq!(
-            got,
-            format!(
-                "PREVIEW: {phase} adjudicated as if now, with the orders that stand. Nothing has\n\
-                 changed; the players have not been sent this, and their orders may still\n\
-                 change before the deadline."
-            )
-        );
-    }
-
-    #[test]
-    fn preview_heading_held_reads_as_before() {
-        let phase = "<phase>";
-        let missing = "<missing>";
-        let got = preview_heading_held(&PreviewHeadingHeld { phase, missing }).unwrap();
-        assert_eq!(
-            got,
-            format!(
-                "PREVIEW: the tick would HOLD the results of {phase}: no orders from {missing}, and no\n\
-                 NMR is allowed in this phase (WM D.VII(6)(b)). The player(s) must be replaced;\n\
-                 only the replacement may then send orders. Below, the results it would give\n\
-                 without the hold, with those units holding. Nothing has changed; the players\n\
-                 have not been sent this."
-            )
-        );
-    }
-
-    #[test]
-    fn board_corrected_reads_as_before() {
-        let phase = "<phase>";
-        let told = "<told>";
-        let got = board_corrected(&BoardCorrected { phase, told }).unwrap();
-        assert_eq!(
-            got,
-            format!(
-                "The GM has corrected the board of {phase} (an error in the published adjudication): {told}\n\
-         Orders already sent for the units concerned should be checked, and sent again if need \
-         be."
             )
         );
     }
@@ -668,34 +453,6 @@ mod tests {
                 "The GM has refused your request for an extension of {days} day(s) in {phase} (WM \
              D.VII(5): extensions after the guaranteed one are at the GM's discretion). The \
              deadline stands."
-            )
-        );
-    }
-
-    #[test]
-    fn draw_declared_reads_as_before() {
-        let years: u16 = 7;
-        let at = "<at>";
-        let got = draw_declared(&DrawDeclared { years, at }).unwrap();
-        assert_eq!(
-            got,
-            format!(
-                "No supply centre has changed owner in the past {years} game years, and the GM declares \
-         the game a draw (Agora BT9), with two days' notice: the game ends at its first deadline \
-         at or after {at}, in a draw of every player then remaining."
-            )
-        );
-    }
-
-    #[test]
-    fn proposal_refused_reads_as_before() {
-        let proposal = "<proposal>";
-        let got = proposal_refused(&ProposalRefused { proposal }).unwrap();
-        assert_eq!(
-            got,
-            format!(
-                "The GM has refused the proposal {proposal} as repetitive (Maharajiad X(2)): votes on \
-         it are not counted."
             )
         );
     }
@@ -850,24 +607,6 @@ mod tests {
     }
 
     #[test]
-    fn game_ended_reads_as_before() {
-        let counts = vec!["AUSTRIA     3".to_string(), "ENGLAND    18".to_string()];
-        let history = "<history>\n";
-        assert_eq!(
-            game_ended(&GameEnded {
-                counts: &counts,
-                history
-            })
-            .unwrap(),
-            format!(
-                "Final supply centre counts:\n{}\n\n{}",
-                counts.join("\n"),
-                history
-            )
-        );
-    }
-
-    #[test]
     fn unproven_query_reads_as_before() {
         assert_eq!(
             unproven_query().unwrap(),
@@ -962,43 +701,6 @@ mod tests {
         let phase = "<phase>";
         let got = deadline_moved(&DeadlineMoved { phase }).unwrap();
         assert_eq!(got, format!("The GM has moved the deadline of {phase}."));
-    }
-
-    #[test]
-    fn abbreviations_vetoed_reads_as_before() {
-        let count: usize = 7;
-        let name = "<name>";
-        let struck = "<struck>";
-        let got = abbreviations_vetoed(&AbbreviationsVetoed {
-            count,
-            name,
-            struck,
-        })
-        .unwrap();
-        assert_eq!(
-            got,
-            format!(
-                "The GM has vetoed {count} of {name}'s abbreviations (WM D.III(1)): {struck}. The list now reads:"
-            )
-        );
-    }
-
-    #[test]
-    fn abbreviations_declared_reads_as_before_at_the_outset_and_after() {
-        let power = "<power>";
-        for outset in [true, false] {
-            let text = format!(
-                "{}'s own abbreviations list (WM D.III(1)){}; their orders are read with it:",
-                power,
-                if outset {
-                    "; the GM may veto entries before the first deadline"
-                } else {
-                    ""
-                }
-            );
-            let got = abbreviations_declared(&AbbreviationsDeclared { power, outset }).unwrap();
-            assert_eq!(got, text);
-        }
     }
 
     #[test]

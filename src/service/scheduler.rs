@@ -133,7 +133,7 @@ async fn deadline_waits(shared: &Shared, game: &str, deadline: Ts) {
             "The deadline of game {game} ({}) has passed, but the {} mailbox(es) have not been\n\
              read since it. Nothing is adjudicated with orders possibly unread: the game waits\n\
              until the mail server can be read again. `chancery status` shows the last error.\n",
-            crate::outgoing::compose::gmt(deadline),
+            crate::outgoing::time::gmt(deadline),
             behind.join(" and ")
         ),
     )

@@ -1,8 +1,9 @@
 //! A master's command mail (subject `<game> GM`): one command a line, read as forgivingly as
-//! orders, each line answered. Pure: dates are read here without a clock or a calendar crate
-//! (the engine checks them against the clock).
+//! orders, each line answered. Pure: dates are read with the office's calendar
+//! (`chancery_office::time`), without a clock (the engine checks them against the clock).
 
 use crate::message::BodyLine;
+use chancery_office::time::{format_gmt, parse_gmt};
 
 /// A master's command (WM A, D.VIII).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -459,50 +460,6 @@ fn is_address(a: &str) -> bool {
     !local.is_empty() && domain.contains('.') && !a.contains(char::is_whitespace) && a.len() <= 254
 }
 
-/// `2026-12-01 18:00`, `2026-12-01 18:00 GMT`, `2026-12-01T18:00Z` or `2026-12-01` (midnight):
-/// seconds since the epoch, GMT.
-pub fn parse_gmt(s: &str) -> Option<i64> {
-    let s = s.trim();
-    let s = s
-        .strip_suffix("GMT")
-        .or_else(|| s.strip_suffix("UTC"))
-        .or_else(|| s.strip_suffix('Z'))
-        .unwrap_or(s)
-        .trim();
-    let (date, time) = s
-        .split_once(['T', ' '])
-        .map_or((s, "00:00"), |(d, t)| (d, t.trim()));
-    let mut d = date.split('-');
-    let y: i64 = d.next()?.parse().ok()?;
-    let m: i64 = d.next()?.parse().ok()?;
-    let day: i64 = d.next()?.parse().ok()?;
-    if d.next().is_some() || !(1970..=9999).contains(&y) || !(1..=12).contains(&m) {
-        return None;
-    }
-    if day < 1 || day > days_in_month(y, m) {
-        return None;
-    }
-    let mut t = time.split(':');
-    let hh: i64 = t.next()?.parse().ok()?;
-    let mm: i64 = t.next().unwrap_or("0").parse().ok()?;
-    if t.next().is_some() || !(0..24).contains(&hh) || !(0..60).contains(&mm) {
-        return None;
-    }
-    Some(days_from_civil(y, m, day) * 86_400 + hh * 3600 + mm * 60)
-}
-
-/// `2026-12-01 18:00 GMT`.
-pub fn format_gmt(t: i64) -> String {
-    let days = t.div_euclid(86_400);
-    let secs = t.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02} GMT",
-        secs / 3600,
-        (secs % 3600) / 60
-    )
-}
-
 /// `2d`, `36h`, `90m`, `1d 12h`, `2 days`, `1 day 6 hours`: seconds.
 pub fn parse_duration(s: &str) -> Option<i64> {
     let mut total: i64 = 0;
@@ -557,43 +514,6 @@ pub fn format_duration(s: i64) -> String {
         parts.push(format!("{m}m"));
     }
     parts.join(" ")
-}
-
-fn is_leap(y: i64) -> bool {
-    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-}
-
-fn days_in_month(y: i64, m: i64) -> i64 {
-    match m {
-        2 if is_leap(y) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 #[cfg(test)]
@@ -672,22 +592,6 @@ mod tests {
             Ok(GmCommand::RefuseProposal("DRAW".into()))
         );
         assert!(read_command("DECLARE WAR").is_err());
-    }
-
-    #[test]
-    fn dates_are_gmt_and_round_trip() {
-        // 2026-12-01 18:00 GMT.
-        assert_eq!(parse_gmt("2026-12-01 18:00"), Some(1_796_148_000));
-        assert_eq!(parse_gmt("2026-12-01T18:00Z"), Some(1_796_148_000));
-        assert_eq!(parse_gmt("2026-12-01 18:00 GMT"), Some(1_796_148_000));
-        assert_eq!(format_gmt(1_796_148_000), "2026-12-01 18:00 GMT");
-        assert_eq!(parse_gmt("2028-02-29"), Some(1_835_395_200));
-        assert_eq!(parse_gmt("2027-02-29"), None);
-        assert_eq!(parse_gmt("2026-13-01"), None);
-        assert_eq!(parse_gmt("tomorrow"), None);
-        for t in [0, 951_782_400, 1_796_148_000, 4_102_444_800] {
-            assert_eq!(parse_gmt(&format_gmt(t)), Some(t));
-        }
     }
 
     #[test]

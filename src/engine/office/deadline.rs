@@ -2,7 +2,6 @@
 //! is told (WM D.VII(4)(b)).
 
 use super::{Done, Situation, change_key};
-use crate::commands::{format_duration, format_gmt};
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
@@ -10,6 +9,7 @@ use crate::engine::house::House;
 use crate::outgoing::notices;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
+use crate::{commands::format_duration, time::format_gmt};
 use sqlx::SqliteConnection;
 
 /// How the deadline moves.

@@ -3,7 +3,6 @@
 //! is still held to the request's notice and the position's allowance.
 
 use super::{Done, Situation};
-use crate::commands::format_gmt;
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::extension::{game_windows, grant};
@@ -13,6 +12,7 @@ use crate::outgoing::compose;
 use crate::outgoing::notices;
 use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
+use crate::time::format_gmt;
 use sqlx::SqliteConnection;
 
 /// GRANT EXTENSION (`granted`) or REFUSE EXTENSION.

@@ -3,7 +3,6 @@
 //! deadline falls in it.
 
 use super::{Actor, Done, Situation};
-use crate::commands::format_gmt;
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
@@ -12,6 +11,7 @@ use crate::engine::house::House;
 use crate::outgoing::notices;
 use crate::store::{self, GameRow, Role};
 use crate::time::Ts;
+use crate::time::format_gmt;
 use sqlx::SqliteConnection;
 
 /// HOLIDAY: only the TD declares one (at the console the operator stands for the TD); every

@@ -2,13 +2,13 @@
 //! deadline, and starts it again with that time; every player is told.
 
 use super::{Done, Situation, change_key};
-use crate::commands::{format_duration, format_gmt};
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::outgoing::notices;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
+use crate::{commands::format_duration, time::format_gmt};
 use sqlx::SqliteConnection;
 
 /// PAUSE.

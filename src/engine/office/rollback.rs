@@ -3,7 +3,6 @@
 //! with a new deadline, the phases after it are undone, and every player is told.
 
 use super::{Actor, Done};
-use crate::commands::format_gmt;
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
@@ -12,6 +11,7 @@ use crate::engine::house::House;
 use crate::outgoing::notices;
 use crate::store::{self, GameRow, Role};
 use crate::time::Ts;
+use crate::time::format_gmt;
 use sqlx::SqliteConnection;
 
 /// CONSENT ROLLBACK: the TD lets the GM roll the game back to `phase`, once.

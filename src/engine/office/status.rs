@@ -3,10 +3,10 @@
 //! may see.
 
 use super::{Done, Situation};
-use crate::commands::{format_duration, format_gmt};
 use crate::engine::Result;
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
+use crate::{commands::format_duration, time::format_gmt};
 use sqlx::SqliteConnection;
 
 /// STATUS, for the masters.

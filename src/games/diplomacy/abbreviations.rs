@@ -9,7 +9,7 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce_with;
 use crate::map::{Map, Province};
-use crate::outgoing::notices;
+use crate::outgoing::diplomacy::notices;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
 use sqlx::SqliteConnection;

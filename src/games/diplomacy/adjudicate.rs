@@ -10,8 +10,8 @@ use super::*;
 use crate::adjudicator::{Adjudication, adjudicate};
 use crate::json::{self, PhaseOutput};
 use crate::order::parse_order;
-use crate::outgoing::centres::centre_history;
-use crate::outgoing::render::Reader;
+use crate::outgoing::diplomacy::centres::centre_history;
+use crate::outgoing::diplomacy::render::Reader;
 use crate::store::{CentreOwner, EndKind, YearEnd};
 
 /// Adjudicate the phase, or hold it for an NMR, or end the game instead (a passed vote, a

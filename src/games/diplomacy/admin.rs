@@ -9,7 +9,7 @@ use crate::engine::admin::{AdminError, MIN_SECRET_CHARS};
 use crate::engine::{self, EngineError, Env};
 use crate::json;
 use crate::map::Map;
-use crate::outgoing::compose;
+use crate::outgoing::diplomacy::compose;
 use crate::phase::PhaseKind;
 use crate::policy;
 use crate::rules::Rules;

@@ -3,8 +3,8 @@
 
 use super::turn::{Decision, Turn};
 use super::*;
-use crate::outgoing::centres::centre_history;
-use crate::outgoing::notices;
+use crate::outgoing::diplomacy::centres::centre_history;
+use crate::outgoing::diplomacy::notices;
 use crate::store::{EndKind, GameEnded};
 
 /// How a game ended, as stored for scoring (`games.ended`): the kind of end, the winner of a

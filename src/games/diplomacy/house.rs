@@ -5,17 +5,17 @@
 
 use super::{board_from_json, summary};
 use crate::acceptance::{self, AddressingError, AuthError};
-use crate::commands::format_gmt;
 use crate::config::Env;
 use crate::engine::house::{Changed, Handover, House, Proof, Refusal, Step, Timeliness};
 use crate::engine::{EngineError, Result};
 use crate::map::Map;
-use crate::outgoing::compose::{self, Composed};
-use crate::outgoing::render::TakeoverView;
+use crate::outgoing::diplomacy::compose::{self, Composed};
+use crate::outgoing::diplomacy::render::TakeoverView;
 use crate::phase::Phase;
 use crate::policy;
 use crate::rules::{GmAddress, Rules};
 use crate::store::{self, GameRow, PhaseRow};
+use crate::time::format_gmt;
 use crate::time::{Ts, Window};
 use sqlx::SqliteConnection;
 
@@ -228,6 +228,11 @@ impl House for DiplomacyHouse {
 
     fn is_phase(&self, word: &str) -> bool {
         word.parse::<Phase>().is_ok()
+    }
+
+    fn phase_title(&self, phase: &str) -> String {
+        // The report has always named the season as the standard map does, Monsoon or not.
+        crate::outgoing::diplomacy::render::phase_title(phase, false)
     }
 
     fn seat_name(&self, written: &str) -> Result<Option<String>> {

@@ -30,7 +30,7 @@ use crate::engine::{EngineError, Env, Result, StandingOrder, masters_of};
 use crate::json;
 use crate::map::{Map, Power};
 use crate::order::Order;
-use crate::outgoing::compose;
+use crate::outgoing::diplomacy::compose;
 use crate::phase::{Phase, PhaseKind};
 use crate::policy;
 use crate::rules::Rules;

@@ -5,7 +5,7 @@
 use super::turn::{Decision, Turn};
 use super::*;
 use crate::engine::alert_masters;
-use crate::outgoing::notices;
+use crate::outgoing::diplomacy::notices;
 use sqlx::SqlitePool;
 
 /// While an NMR holds the results (WM D.VII(6)(b)), the masters are reminded this often.
@@ -64,8 +64,8 @@ pub(super) async fn replacement_notices(pool: &SqlitePool, env: &Env, now: Ts) -
                 power: &n.power,
                 phase: &n.phase,
                 hours: (n.due_at - n.published_at) / crate::time::HOUR,
-                published: &compose::gmt(n.published_at),
-                due: &compose::gmt(n.due_at),
+                published: &crate::outgoing::time::gmt(n.published_at),
+                due: &crate::outgoing::time::gmt(n.due_at),
             })?;
             alert_masters(
                 &mut tx,

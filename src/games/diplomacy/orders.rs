@@ -19,7 +19,7 @@ use crate::map::{Map, Power};
 use crate::message::ReadMessage;
 use crate::order::{Order, parse_order};
 use crate::orderset::{MailRead, RequestOut};
-use crate::outgoing::compose;
+use crate::outgoing::diplomacy::compose;
 use crate::phase::Phase;
 use crate::policy;
 use crate::rules::Rules;
@@ -104,8 +104,8 @@ enum Replayed {
         "this mail is dated {}, before your newest accepted mail ({}): an older mail sent \
          again must not undo newer orders, so nothing in it was used. To change your \
          orders, write a new mail",
-        compose::gmt(*dated),
-        compose::gmt(*newest)
+        crate::outgoing::time::gmt(*dated),
+        crate::outgoing::time::gmt(*newest)
     )]
     Older { dated: Ts, newest: Ts },
 }

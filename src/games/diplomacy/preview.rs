@@ -4,7 +4,7 @@
 use super::rules_of;
 use super::turn::{Decision, Turn};
 use super::*;
-use crate::outgoing::notices;
+use crate::outgoing::diplomacy::notices;
 use sqlx::SqliteConnection;
 
 /// Why there is nothing to preview.

@@ -3,7 +3,7 @@
 
 use super::turn::Turn;
 use super::*;
-use crate::outgoing::render::{DigestPower, DropCount};
+use crate::outgoing::diplomacy::render::{DigestPower, DropCount};
 
 /// The GM's digest and the players' reminders go out this long before a deadline.
 pub const DIGEST_BEFORE: Ts = crate::time::DAY;

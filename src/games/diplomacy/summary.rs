@@ -40,7 +40,7 @@ pub(super) async fn summary(c: &mut SqliteConnection, g: &GameRow, map: &Map) ->
             .collect();
         ends.push(store::YearEnd { year, owners });
     }
-    let mut out = crate::outgoing::centres::centre_history(map, &ends, None);
+    let mut out = crate::outgoing::diplomacy::centres::centre_history(map, &ends, None);
     if let Some(last) = ends.last() {
         let gone: Vec<&str> = map
             .all_powers()

@@ -1,12 +1,12 @@
 //! AGREE RULE <option> <value> (WM IX(5); Maharajiad X(3)): the GM's agreement to a house-rule
 //! proposal, which passes only if the GM and every player remaining agree by the deadline.
 
-use crate::commands::format_gmt;
 use crate::engine::Result;
 use crate::engine::office::Done;
 use crate::games::diplomacy::{map_of, rules_of};
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
+use crate::time::format_gmt;
 use crate::votes::{self, Proposal};
 use sqlx::SqliteConnection;
 

@@ -8,7 +8,7 @@ use crate::engine::announce::announce;
 use crate::engine::office::Done;
 use crate::games::diplomacy::{board_from_json, map_of};
 use crate::json;
-use crate::outgoing::notices;
+use crate::outgoing::diplomacy::notices;
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
 use sqlx::SqliteConnection;

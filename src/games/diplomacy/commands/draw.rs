@@ -1,15 +1,15 @@
 //! DECLARE DRAW (Agora BT9): the GM declares a draw after three game years without a supply
 //! centre changing owner, with two days' notice.
 
-use crate::commands::format_gmt;
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::office::Done;
 use crate::games::diplomacy::rules_of;
-use crate::outgoing::notices;
+use crate::outgoing::diplomacy::notices;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
+use crate::time::format_gmt;
 use crate::votes;
 use sqlx::SqliteConnection;
 

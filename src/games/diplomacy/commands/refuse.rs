@@ -6,7 +6,7 @@ use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::office::{Actor, Done};
 use crate::games::diplomacy::{map_of, rules_of};
-use crate::outgoing::notices;
+use crate::outgoing::diplomacy::notices;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
 use crate::votes;

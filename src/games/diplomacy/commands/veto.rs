@@ -7,7 +7,7 @@ use crate::engine::announce::announce_with;
 use crate::engine::office::Done;
 use crate::games::diplomacy::abbreviations::{codes, shown, stored};
 use crate::games::diplomacy::map_of;
-use crate::outgoing::notices;
+use crate::outgoing::diplomacy::notices;
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
 use sqlx::SqliteConnection;

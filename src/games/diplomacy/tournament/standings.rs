@@ -287,7 +287,7 @@ pub async fn mail_standings(
     now: Ts,
 ) -> Result<usize> {
     let table = table(c, t).await?;
-    let text = crate::outgoing::render::standings_table(
+    let text = crate::outgoing::diplomacy::standings::standings_table(
         &t.id,
         &table.standings,
         table.finished,
