@@ -186,7 +186,7 @@ fn refusal<D: Desk>(
         Sender::Registered {
             address, secret, ..
         } => acceptance::authenticate(
-            desk.rules(),
+            desk.rules().authentication,
             from,
             address,
             read.secret.as_deref(),

@@ -187,7 +187,7 @@ fn proven(env: &Env, g: &GameRow, msg: &ReadMessage, from: &str, secret: &str) -
             _ => None,
         });
     Ok(acceptance::authenticate(
-        &rules_of(g)?,
+        rules_of(g)?.authentication,
         from,
         from,
         given.as_deref(),

@@ -73,7 +73,7 @@ pub async fn proven(
     let player = seat.player;
     let from = msg.from_address.clone().unwrap_or_default();
     let Err(e) = acceptance::authenticate(
-        rules,
+        rules.authentication,
         &from,
         &player.address,
         secret,

@@ -3,7 +3,7 @@
 
 use crate::config::Limits;
 use crate::engine::Result;
-use crate::orderset::MailRead;
+use crate::orderset::{MailRead, PressStatus};
 use crate::store::{self, GameRow};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
@@ -39,7 +39,7 @@ pub fn cap_press(read: &mut MailRead, sent: (i64, i64), limits: &Limits) {
             || pieces >= limits.press_per_phase
             || bytes.saturating_add(size) > limits.press_bytes_per_phase;
         if full {
-            p.status = "refused";
+            p.status = PressStatus::Refused;
             p.message = Some(format!(
                 "refused: this server takes at most {} pieces of press, {} bytes in all, from \
                  a player in a phase, and this piece would pass it; send it with the next phase",
