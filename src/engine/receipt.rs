@@ -63,7 +63,8 @@ pub async fn receipt(
         Some(g) => {
             let rules = rules_of(g)?;
             let to_only = rules.gm_address == crate::rules::GmAddress::To;
-            let checked = acceptance::check_addressing(rules.gm_address, &g.gm_address, &msg.to, &msg.cc);
+            let checked =
+                acceptance::check_addressing(rules.gm_address, &g.gm_address, &msg.to, &msg.cc);
             (checked.err().map(|e| e.to_string()), to_only)
         }
         None => (Some(NO_GAME.to_string()), false),

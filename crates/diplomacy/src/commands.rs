@@ -44,7 +44,11 @@ mod tests {
             read_command("ROLLBACK M1501A"),
             Ok(GmCommand::Rollback("M1501A".into()))
         );
-        for bad in ["ROLLBACK S1902A", "ROLLBACK spring", "CONSENT ROLLBACK X1901M"] {
+        for bad in [
+            "ROLLBACK S1902A",
+            "ROLLBACK spring",
+            "CONSENT ROLLBACK X1901M",
+        ] {
             assert!(
                 read_command(bad).is_err_and(|e| e.contains("as in")),
                 "{bad}"

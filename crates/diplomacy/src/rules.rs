@@ -829,7 +829,15 @@ mod tests {
             assert_eq!(r.authentication, Authentication::Secret, "{name}");
             assert!(authenticate(r.authentication, me, me, None, "s3cret", &pass, ours).is_err());
             assert_eq!(
-                authenticate(r.authentication, me, me, Some("s3cret"), "s3cret", &[], ours),
+                authenticate(
+                    r.authentication,
+                    me,
+                    me,
+                    Some("s3cret"),
+                    "s3cret",
+                    &[],
+                    ours
+                ),
                 Ok(Authenticated::Secret)
             );
         }

@@ -131,7 +131,9 @@ impl OrderMail<'_> {
         tag: &mut Tag,
     ) -> Result<std::result::Result<Seated, NotSeated>> {
         let (g, msg, rules) = (self.g, self.msg, &self.rules);
-        if let Err(e) = acceptance::check_addressing(rules.gm_address, &g.gm_address, &msg.to, &msg.cc) {
+        if let Err(e) =
+            acceptance::check_addressing(rules.gm_address, &g.gm_address, &msg.to, &msg.cc)
+        {
             return Ok(Err(NotSeated::Addressing(e)));
         }
         let found = power_and_phase(c, g, msg, &self.from()).await?;
@@ -190,8 +192,13 @@ impl OrderMail<'_> {
         {
             return Ok(None);
         }
-        let subject =
-            acceptance::check_subject(&self.rules.subject_format, &msg.subject, &g.id, &player.power, s.kind);
+        let subject = acceptance::check_subject(
+            &self.rules.subject_format,
+            &msg.subject,
+            &g.id,
+            &player.power,
+            s.kind,
+        );
         if let Err(e) = subject {
             seat::refuse(c, env, ctx, msg, g, player, e.to_string()).await?;
             return Ok(None);
