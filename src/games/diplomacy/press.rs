@@ -22,7 +22,7 @@ pub async fn cap(
     read: &mut MailRead,
     limits: &Limits,
 ) -> Result<()> {
-    if read.press.iter().any(|p| p.status == "accepted") {
+    if read.press.iter().any(|p| p.status == PressStatus::Accepted) {
         let sent = store::press_sent(c, &g.id, phase, power).await?;
         cap_press(read, sent, limits);
     }
@@ -33,7 +33,11 @@ pub async fn cap(
 pub fn cap_press(read: &mut MailRead, sent: (i64, i64), limits: &Limits) {
     let (mut pieces, mut bytes) = sent;
     let mut full = false;
-    for p in read.press.iter_mut().filter(|p| p.status == "accepted") {
+    for p in read
+        .press
+        .iter_mut()
+        .filter(|p| p.status == PressStatus::Accepted)
+    {
         let size = i64::try_from(p.body.len()).unwrap_or(i64::MAX);
         full = full
             || pieces >= limits.press_per_phase
@@ -61,7 +65,11 @@ pub async fn store(
     read: &MailRead,
     now: Ts,
 ) -> Result<()> {
-    for p in read.press.iter().filter(|p| p.status == "accepted") {
+    for p in read
+        .press
+        .iter()
+        .filter(|p| p.status == PressStatus::Accepted)
+    {
         let recipients =
             serde_json::to_string(&p.to.iter().filter(|t| *t != "ALL").collect::<Vec<_>>())?;
         let press = store::NewPress {
