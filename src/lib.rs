@@ -6,16 +6,23 @@
 //! outbox → mail out ([`transport`]).
 //!
 //! The pure crates' modules are re-exported here under their own names, so that
-//! `chancery::map`, `chancery::reader` or `chancery::ballot` is the same module as in its crate.
+//! `chancery::map`, `chancery::reader` or `chancery::ballot` is the same module as in its crate
+//! (`chancery::commands` alone joins two: the shared commands and Diplomacy's reading of them).
 
 pub use chancery_diplomacy::{
-    adjudicator, assignment, conditional, correction, json, map, order, phase, policy, rules,
-    scoring, standings, votes,
+    adjudicator, assignment, conditional, correction, json, map, order, orderset, phase, policy,
+    reader, rules, scoring, standings, votes,
 };
-pub use chancery_intake::{
-    acceptance, authres, commands, message, orderset, reader, sections, td_commands,
-};
-pub use chancery_office::{ballot, ruleset, time};
+pub use chancery_intake::{acceptance, authres, message, sections, td_commands};
+pub use chancery_office::{ballot, ruleset, settings, time};
+
+/// A master's command mail: the shared commands and reader (`chancery_intake::commands`), with
+/// `read_command` and `read_commands` reading Diplomacy's words (its phases, its corrections:
+/// `chancery_diplomacy::commands`), as every game is Diplomacy today.
+pub mod commands {
+    pub use chancery_diplomacy::commands::{read_command, read_commands};
+    pub use chancery_intake::commands::*;
+}
 
 pub mod config;
 pub mod engine;

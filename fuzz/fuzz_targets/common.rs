@@ -8,8 +8,8 @@ use std::sync::{LazyLock, Once};
 use chancery_diplomacy::adjudicator::Board;
 use chancery_diplomacy::map::{Map, Power, Province};
 use chancery_diplomacy::phase::PhaseKind;
+use chancery_diplomacy::reader::{ReadContext, parse_abbreviations};
 use chancery_diplomacy::rules::Rules;
-use chancery_intake::reader::{ReadContext, parse_abbreviations};
 
 pub fn map() -> &'static Map {
     Map::standard()

@@ -29,12 +29,12 @@ fn read(data: &[u8]) {
     match chancery_intake::message::read_message(data) {
         Ok(msg) => {
             for ctx in contexts {
-                let read = chancery_intake::orderset::read_body(ctx, &msg);
+                let read = chancery_diplomacy::orderset::read_body(ctx, &msg);
                 let _ = read.understood();
             }
         }
         Err(_) => {
-            let read = chancery_intake::orderset::read_mail(&contexts[0], data);
+            let read = chancery_diplomacy::orderset::read_mail(&contexts[0], data);
             assert!(
                 read.error.is_some(),
                 "read_mail accepted what read_message refused"

@@ -16,5 +16,5 @@ mod common;
 fuzz_target!(|line: &str| {
     let contexts = &*common::ORDER_CONTEXTS;
     let ctx = &contexts[line.len() % contexts.len()];
-    let _ = chancery_intake::reader::read_line(ctx, line);
+    let _ = chancery_diplomacy::reader::read_line(ctx, line);
 });

@@ -2,6 +2,9 @@
 //!
 //! - [`map`]: variants as data (provinces, coasts, adjacencies, powers), embedded in the binary.
 //! - [`phase`], [`order`]: phases and typed orders with their canonical notation.
+//! - [`reader`]: the forgiving order-line reader; [`orderset`]: a whole order mail read, on
+//!   the shared reading of a mail (`chancery-intake`: MIME, quotes, sections).
+//! - [`commands`]: a master's command mail read with Diplomacy's phases and corrections.
 //! - [`rules`]: the house rules, one typed settings struct, and the presets.
 //! - [`adjudicator`]: the DATC-compliant judge.
 //! - [`json`]: the `chancery adjudicate` contract.
@@ -14,13 +17,16 @@
 
 pub mod adjudicator;
 pub mod assignment;
+pub mod commands;
 pub mod conditional;
 pub mod correction;
 pub mod json;
 pub mod map;
 pub mod order;
+pub mod orderset;
 pub mod phase;
 pub mod policy;
+pub mod reader;
 pub mod rules;
 pub mod scoring;
 pub mod standings;

@@ -10,6 +10,10 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+// Every kind of game has these two, and the shared intake reads them (`acceptance`): they are
+// the office's, kept here under their old paths.
+pub use chancery_office::settings::{Authentication, GmAddress};
+
 /// Convoy intent for a move to an adjacent province that could also go by convoy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -159,16 +163,6 @@ pub enum UnknownLines {
     Error,
 }
 
-/// Where the GM's address must appear on an order mail.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GmAddress {
-    /// Maharajiad B.III(2): "To" the GM, not CC or BCC.
-    To,
-    /// WM D.II(2): in "To" or "CC".
-    ToOrCc,
-}
-
 /// What a new order set does to the earlier ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -187,20 +181,6 @@ pub enum LateOrders {
     Reject,
     /// Maharajiad B.VIII(3); WM D.VII(3) Alternative Rule: accepted until adjudication starts.
     UntilAdjudication,
-}
-
-/// How a sender proves to be the registered player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Authentication {
-    /// The player's secret in the body or subject, or a DKIM/DMARC pass for the sender's domain
-    /// in the receiving server's Authentication-Results.
-    SecretOrDkim,
-    /// The secret, always, whatever DKIM says: the tournament presets (WM D.X(6), Maharajiad
-    /// B.XI(7)), where the GM must know who sent the orders.
-    Secret,
-    /// A DKIM/DMARC pass, always.
-    Dkim,
 }
 
 /// How votes are counted.
@@ -835,6 +815,33 @@ impl Default for Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tournament_presets_require_the_secret_even_with_a_dkim_pass() {
+        // WM D.X(6), Maharajiad B.XI(7): in a tournament the GM must know who sent the orders;
+        // a DKIM pass alone (which a forged header once faked) is not enough.
+        use chancery_intake::acceptance::{Authenticated, authenticate};
+        let ours = "mx.example.test";
+        let pass = vec!["mx.example.test; dkim=pass header.d=example.test".to_string()];
+        let me = "player3@example.test";
+        for name in ["wm2004", "maharajiad"] {
+            let r = Rules::preset(name).expect("preset");
+            assert_eq!(r.authentication, Authentication::Secret, "{name}");
+            assert!(authenticate(r.authentication, me, me, None, "s3cret", &pass, ours).is_err());
+            assert_eq!(
+                authenticate(
+                    r.authentication,
+                    me,
+                    me,
+                    Some("s3cret"),
+                    "s3cret",
+                    &[],
+                    ours
+                ),
+                Ok(Authenticated::Secret)
+            );
+        }
+    }
 
     #[test]
     fn every_preset_parses_and_names_itself() {

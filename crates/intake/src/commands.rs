@@ -1,9 +1,23 @@
 //! A master's command mail (subject `<game> GM`): one command a line, read as forgivingly as
 //! orders, each line answered. Pure: dates are read with the office's calendar
 //! (`chancery_office::time`), without a clock (the engine checks them against the clock).
+//!
+//! The words of a command that are a kind of game's own (the phase ROLLBACK names, CORRECT's
+//! grammar) are read by the kind: the reader is generic over its [`CommandSyntax`]
+//! (Diplomacy's is `chancery_diplomacy::commands::Syntax`).
 
 use crate::message::BodyLine;
 use chancery_office::time::{format_gmt, parse_gmt};
+use std::str::FromStr;
+
+/// What the command reader asks of a kind of game: the words of a command that are its own.
+pub trait CommandSyntax {
+    /// A phase of this kind of game, as ROLLBACK and CONSENT ROLLBACK name it (upper case): a
+    /// word that does not parse is no phase, and the line is answered with the right form.
+    type Phase: FromStr;
+    /// What a bare CORRECT is answered: the grammar of this kind's corrections.
+    const CORRECT_SYNTAX: &'static str;
+}
 
 /// A master's command (WM A, D.VIII).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,9 +198,10 @@ pub fn line_kind(line: &str) -> LineKind<'_> {
     }
 }
 
-/// Read a command mail's lines. Blank lines and a closing `SIGNOFF`/`END` are skipped; every
-/// other line is a command or an error saying why it is not one.
-pub fn read_commands(lines: &[BodyLine]) -> CommandMail {
+/// Read a command mail's lines, the kind's own words with `K`. Blank lines and a closing
+/// `SIGNOFF`/`END` are skipped; every other line is a command or an error saying why it is not
+/// one.
+pub fn read_commands<K: CommandSyntax>(lines: &[BodyLine]) -> CommandMail {
     let mut out = CommandMail::default();
     // The broadcast being gathered: its first line's number, and its text.
     let mut broadcast: Option<(usize, Vec<&str>)> = None;
@@ -240,7 +255,7 @@ pub fn read_commands(lines: &[BodyLine]) -> CommandMail {
         out.lines.push(CommandLine {
             number: l.number,
             text: text.chars().take(200).collect(),
-            read: read_command(text),
+            read: read_command::<K>(text),
         });
     }
     if let Some((number, _)) = broadcast {
@@ -272,8 +287,8 @@ fn broadcast_line(number: usize, text: &[&str]) -> CommandLine {
     }
 }
 
-/// Read one command line.
-pub fn read_command(text: &str) -> Result<GmCommand, String> {
+/// Read one command line, the kind's own words with `K`.
+pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let Some(head) = words.first() else {
         return Err("an empty line".into());
@@ -364,11 +379,7 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
         }
         "REFUSE" if !rest.is_empty() => Ok(GmCommand::RefuseProposal(upper(rest))),
         "ROLLBACK" => match rest {
-            [p] if p
-                .to_ascii_uppercase()
-                .parse::<chancery_diplomacy::phase::Phase>()
-                .is_ok() =>
-            {
+            [p] if p.to_ascii_uppercase().parse::<K::Phase>().is_ok() => {
                 Ok(GmCommand::Rollback(p.to_ascii_uppercase()))
             }
             _ => Err("write ROLLBACK <phase>, as in ROLLBACK S1902M".into()),
@@ -376,16 +387,14 @@ pub fn read_command(text: &str) -> Result<GmCommand, String> {
         "CONSENT" => match rest {
             [what, p]
                 if what.eq_ignore_ascii_case("ROLLBACK")
-                    && p.to_ascii_uppercase()
-                        .parse::<chancery_diplomacy::phase::Phase>()
-                        .is_ok() =>
+                    && p.to_ascii_uppercase().parse::<K::Phase>().is_ok() =>
             {
                 Ok(GmCommand::ConsentRollback(p.to_ascii_uppercase()))
             }
             _ => Err("write CONSENT ROLLBACK <phase>, as in CONSENT ROLLBACK S1902M".into()),
         },
         "CORRECT" if !rest.is_empty() => Ok(GmCommand::Correct(upper(rest))),
-        "CORRECT" => Err(chancery_diplomacy::correction::SYNTAX.into()),
+        "CORRECT" => Err(K::CORRECT_SYNTAX.into()),
         "AGREE" => match rest {
             [what, _, ..] if matches!(what.to_ascii_uppercase().as_str(), "RULE" | "SET") => {
                 // As the players' VOTE lines store it: RULE, upper case, single spaces.
@@ -519,6 +528,36 @@ pub fn format_duration(s: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A kind for the tests: phases such as S1902M, and a grammar of corrections.
+    struct Kind;
+
+    struct Phase;
+
+    impl FromStr for Phase {
+        type Err = ();
+        fn from_str(s: &str) -> Result<Phase, ()> {
+            let b = s.as_bytes();
+            let ok = b.len() == 6
+                && b"SFW".contains(&b[0])
+                && b[1..5].iter().all(u8::is_ascii_digit)
+                && b"MRA".contains(&b[5]);
+            ok.then_some(Phase).ok_or(())
+        }
+    }
+
+    impl CommandSyntax for Kind {
+        type Phase = Phase;
+        const CORRECT_SYNTAX: &'static str = "write CORRECT MOVE <unit> <space>";
+    }
+
+    fn read_command(text: &str) -> Result<GmCommand, String> {
+        super::read_command::<Kind>(text)
+    }
+
+    fn read_commands(lines: &[BodyLine]) -> CommandMail {
+        super::read_commands::<Kind>(lines)
+    }
 
     fn lines(text: &str) -> Vec<BodyLine> {
         text.lines()

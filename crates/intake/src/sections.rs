@@ -1,29 +1,44 @@
 //! The sections of a body: orders, the "Final" marker, press, votes, requests, the secret, and
 //! the end marker. The syntax is documented in `docs/mail-syntax.md`.
+//!
+//! The powers a body names (press recipients, the power black press is printed as, a heading's
+//! `ORDERS FRANCE`) are the game's: its kind answers which word names which ([`Powers`]).
 
 #![deny(clippy::string_slice)]
 
 use crate::message::BodyLine;
-use chancery_diplomacy::map::{Map, Power};
+use serde::Serialize;
+use std::fmt;
+
+/// What the sections need of a game's seats: the power a word of the mail names. A kind of
+/// game answers it from its own map (Diplomacy's `Map`).
+pub trait Powers {
+    /// A power, as the kind types it.
+    type Power: Copy + PartialEq + fmt::Debug;
+    /// The power `name` names (its name or adjective, whatever the case), if any.
+    fn power_by_name(&self, name: &str) -> Option<Self::Power>;
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Press {
+pub struct Press<P> {
     pub line: usize,
     /// Recipients; empty means everybody.
-    pub to: Vec<Power>,
+    pub to: Vec<P>,
     pub grey: bool,
     /// Dark grey press (`DARK GREY PRESS TO ALL SIGNED The Kaiser`): the name the author chose;
     /// printed with the anonymous press, never with the author (WM D.X(1)).
     pub signature: Option<String>,
     /// Black press (`BLACK PRESS TO ALL AS ENGLAND`): printed as if this power wrote it
     /// (Maharajiad B.XI(1)).
-    pub as_power: Option<Power>,
+    pub as_power: Option<P>,
     pub body: String,
     /// The block had no ENDPRESS and ran to the end of the message.
     pub unterminated: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A vote's ballot, written `yes`, `no` or `abstain` (`chancery parse`'s JSON, the store).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Ballot {
     Yes,
     No,
@@ -37,6 +52,12 @@ impl Ballot {
             Ballot::No => "no",
             Ballot::Abstain => "abstain",
         }
+    }
+}
+
+impl fmt::Display for Ballot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -144,17 +165,33 @@ pub struct SectionError {
     pub message: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Sections {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sections<P> {
     /// Candidate order lines, for the order reader.
     pub orders: Vec<BodyLine>,
     pub final_: bool,
-    pub press: Vec<Press>,
+    pub press: Vec<Press<P>>,
     pub votes: Vec<Vote>,
     pub requests: Vec<Request>,
     pub secret: Option<String>,
     pub ignored: Vec<Ignored>,
     pub errors: Vec<SectionError>,
+}
+
+// By hand: a derived Default would ask the kind's power type for a default it need not have.
+impl<P> Default for Sections<P> {
+    fn default() -> Self {
+        Sections {
+            orders: Vec::new(),
+            final_: false,
+            press: Vec::new(),
+            votes: Vec::new(),
+            requests: Vec::new(),
+            secret: None,
+            ignored: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
 }
 
 fn words(s: &str) -> Vec<String> {
@@ -190,7 +227,7 @@ fn date_at(ws: &[String], i: usize) -> Option<(String, usize)> {
     Some((d.clone(), 1))
 }
 
-fn recipients(map: &Map, ws: &[String]) -> Result<Vec<Power>, String> {
+fn recipients<M: Powers>(map: &M, ws: &[String]) -> Result<Vec<M::Power>, String> {
     let mut out = Vec::new();
     for w in ws
         .iter()
@@ -267,7 +304,7 @@ const HEADING_WORDS: &[&str] = &[
 /// (a year, a phase code `S1901M`, a game name `wm1`) besides; brackets, colons, dashes and `*`
 /// (Markdown bold) are ignored. `Some(true)` when the heading says `final`. A line that says
 /// `not final`, or anything else, is no heading.
-pub fn order_heading(map: &Map, text: &str) -> Option<bool> {
+pub fn order_heading<M: Powers>(map: &M, text: &str) -> Option<bool> {
     let ws: Vec<String> = text
         .split(|c: char| {
             c.is_whitespace()
@@ -295,7 +332,7 @@ pub fn order_heading(map: &Map, text: &str) -> Option<bool> {
 /// Does this line end a press block that has no ENDPRESS? A `SECRET` line, an order heading
 /// ([`order_heading`]: `ORDERS`, `FINAL ORDERS:`, `Orders (final):`, `My orders:`), `FINAL`, or
 /// the end marker. (A prose line such as "Orders matter!" is no heading.)
-fn ends_press(map: &Map, text: &str, ws: &[String]) -> bool {
+fn ends_press<M: Powers>(map: &M, text: &str, ws: &[String]) -> bool {
     let first = ws.first().map(String::as_str).unwrap_or("");
     let second = ws.get(1).map(String::as_str);
     match first {
@@ -347,10 +384,10 @@ fn block_request(keyword: &str, line: usize, text: String) -> Request {
     Request { line, kind }
 }
 
-/// Split the body into its sections.
-pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
+/// Split the body into its sections, the powers it names read with `map`.
+pub fn split<M: Powers>(map: &M, lines: &[BodyLine]) -> Sections<M::Power> {
     let mut s = Sections::default();
-    let mut press: Option<Press> = None;
+    let mut press: Option<Press<M::Power>> = None;
     // A block being gathered (ABBREVIATIONS or CONDITIONAL): its keyword, its first line's
     // number, and its lines.
     let mut block: Option<(&'static str, usize, String)> = None;
@@ -645,6 +682,35 @@ pub fn split(map: &Map, lines: &[BodyLine]) -> Sections {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stand-in for the standard map (Diplomacy's, which this crate does not know): its seven
+    /// powers by name and adjective, all the sections ask of a map.
+    struct Map;
+
+    const POWERS: [(&str, &str); 7] = [
+        ("Austria", "Austrian"),
+        ("England", "English"),
+        ("France", "French"),
+        ("Germany", "German"),
+        ("Italy", "Italian"),
+        ("Russia", "Russian"),
+        ("Turkey", "Turkish"),
+    ];
+
+    impl Map {
+        fn standard() -> &'static Map {
+            &Map
+        }
+    }
+
+    impl Powers for Map {
+        type Power = usize;
+        fn power_by_name(&self, name: &str) -> Option<usize> {
+            POWERS
+                .iter()
+                .position(|(n, a)| n.eq_ignore_ascii_case(name) || a.eq_ignore_ascii_case(name))
+        }
+    }
 
     fn body(text: &str) -> Vec<BodyLine> {
         text.lines()

@@ -8,6 +8,8 @@
 //! - [`ruleset`]: a rule set as versioned text. Rules are numbered, each with its text (and, for
 //!   the Nomic, whether it is mutable); every enactment, amendment, repeal, renumbering or
 //!   transmutation is a dated revision, and the rule set can be read as it stood at any time.
+//! - [`settings`]: the settings a mail's acceptance reads (where the GM's address must be, how a
+//!   sender proves who they are), kept by each kind in its house rules.
 //!
 //! Times are passed in ([`Ts`]: seconds since the Unix epoch, UTC, as the rest of Chancery
 //! counts them); nothing here reads a clock. Diplomacy's crate (`chancery-diplomacy`) is not a
@@ -15,6 +17,7 @@
 
 pub mod ballot;
 pub mod ruleset;
+pub mod settings;
 pub mod time;
 
 pub use time::Ts;

@@ -93,7 +93,7 @@ impl std::error::Error for PeriodRefused {}
 impl House for DiplomacyHouse {
     fn authenticate(&self, p: &Proof<'_>) -> std::result::Result<(), AuthError> {
         acceptance::authenticate(
-            &self.rules,
+            self.rules.authentication,
             p.from,
             p.registered,
             p.secret_given,
@@ -110,7 +110,7 @@ impl House for DiplomacyHouse {
         to: &[String],
         cc: &[String],
     ) -> std::result::Result<(), AddressingError> {
-        acceptance::check_addressing(&self.rules, gm, to, cc)
+        acceptance::check_addressing(self.rules.gm_address, gm, to, cc)
     }
 
     fn gm_in_to_only(&self) -> bool {

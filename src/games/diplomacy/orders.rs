@@ -131,7 +131,9 @@ impl OrderMail<'_> {
         tag: &mut Tag,
     ) -> Result<std::result::Result<Seated, NotSeated>> {
         let (g, msg, rules) = (self.g, self.msg, &self.house.rules);
-        if let Err(e) = acceptance::check_addressing(rules, &g.gm_address, &msg.to, &msg.cc) {
+        if let Err(e) =
+            acceptance::check_addressing(rules.gm_address, &g.gm_address, &msg.to, &msg.cc)
+        {
             return Ok(Err(NotSeated::Addressing(e)));
         }
         let found = power_and_phase(c, g, msg, &self.from()).await?;
@@ -191,7 +193,7 @@ impl OrderMail<'_> {
             return Ok(None);
         }
         let subject = acceptance::check_subject(
-            &self.house.rules,
+            &self.house.rules.subject_format,
             &msg.subject,
             &g.id,
             &player.power,
@@ -409,7 +411,7 @@ impl OrderMail<'_> {
             if store::proposal_refused(c, &g.id, &v.proposal).await? {
                 continue;
             }
-            store::cast_vote(c, &g.id, phase, power, &v.proposal, v.vote, now).await?;
+            store::cast_vote(c, &g.id, phase, power, &v.proposal, v.vote.as_str(), now).await?;
         }
         Ok((combined, final_))
     }

@@ -3,7 +3,7 @@
 
 use crate::config::Limits;
 use crate::engine::Result;
-use crate::orderset::MailRead;
+use crate::orderset::{MailRead, PressStatus};
 use crate::store::{self, GameRow};
 use crate::time::Ts;
 use sqlx::SqliteConnection;
@@ -22,7 +22,7 @@ pub async fn cap(
     read: &mut MailRead,
     limits: &Limits,
 ) -> Result<()> {
-    if read.press.iter().any(|p| p.status == "accepted") {
+    if read.press.iter().any(|p| p.status == PressStatus::Accepted) {
         let sent = store::press_sent(c, &g.id, phase, power).await?;
         cap_press(read, sent, limits);
     }
@@ -33,13 +33,17 @@ pub async fn cap(
 pub fn cap_press(read: &mut MailRead, sent: (i64, i64), limits: &Limits) {
     let (mut pieces, mut bytes) = sent;
     let mut full = false;
-    for p in read.press.iter_mut().filter(|p| p.status == "accepted") {
+    for p in read
+        .press
+        .iter_mut()
+        .filter(|p| p.status == PressStatus::Accepted)
+    {
         let size = i64::try_from(p.body.len()).unwrap_or(i64::MAX);
         full = full
             || pieces >= limits.press_per_phase
             || bytes.saturating_add(size) > limits.press_bytes_per_phase;
         if full {
-            p.status = "refused";
+            p.status = PressStatus::Refused;
             p.message = Some(format!(
                 "refused: this server takes at most {} pieces of press, {} bytes in all, from \
                  a player in a phase, and this piece would pass it; send it with the next phase",
@@ -61,7 +65,11 @@ pub async fn store(
     read: &MailRead,
     now: Ts,
 ) -> Result<()> {
-    for p in read.press.iter().filter(|p| p.status == "accepted") {
+    for p in read
+        .press
+        .iter()
+        .filter(|p| p.status == PressStatus::Accepted)
+    {
         let recipients =
             serde_json::to_string(&p.to.iter().filter(|t| *t != "ALL").collect::<Vec<_>>())?;
         let press = store::NewPress {

@@ -88,7 +88,7 @@ pub fn read_digest(map: &Map, read: &MailRead) -> Result<String> {
     let votes: Vec<(&str, &str)> = read
         .votes
         .iter()
-        .map(|v| (v.proposal.as_str(), v.vote))
+        .map(|v| (v.proposal.as_str(), v.vote.as_str()))
         .collect();
     let press: Vec<_> = read
         .press

@@ -4,13 +4,14 @@
 
 #![deny(clippy::string_slice)]
 
-use crate::message::{ReadMessage, read_message};
+use crate::map::{Map, Power, Province};
+use crate::order::Order;
 use crate::reader::{ReadContext, Status, read_line};
-use crate::sections::{RequestKind, split};
-use chancery_diplomacy::map::{Map, Province};
-use chancery_diplomacy::order::Order;
-use chancery_diplomacy::rules::{MultipleOrders, PressPolicy, UnknownLines};
+use crate::rules::{MultipleOrders, PressPolicy, UnknownLines};
+use chancery_intake::message::{ReadMessage, read_message};
+use chancery_intake::sections::{self, Ballot, Powers, RequestKind, split};
 use serde::Serialize;
+use std::fmt;
 
 const DAY_NAMES: [&str; 7] = [
     "Monday",
@@ -22,6 +23,81 @@ const DAY_NAMES: [&str; 7] = [
     "Sunday",
 ];
 
+/// The sections name powers with Diplomacy's map: a power's name or adjective.
+impl Powers for Map {
+    type Power = Power;
+    fn power_by_name(&self, name: &str) -> Option<Power> {
+        Map::power_by_name(self, name)
+    }
+}
+
+/// A closed set of verdicts, each written as one word: in `chancery parse`'s JSON (docs/parse.md)
+/// and in the replies. It compares equal to its word, for callers that hold the word (the
+/// corpus's expectations).
+macro_rules! verdict_words {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $word:literal,)+ }) => {
+        $(#[$doc])*
+        #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum $name {
+            $($(#[$vdoc])* #[serde(rename = $word)] $variant,)+
+        }
+
+        impl $name {
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $word,)+
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, word: &&str) -> bool {
+                self.as_str() == *word
+            }
+        }
+    };
+}
+
+verdict_words! {
+    /// What became of an order line.
+    LineStatus {
+        /// Read, and used.
+        Ok => "ok",
+        /// Read with a warning (a typo corrected, a wrong designation accepted), and used.
+        Warning => "warning",
+        /// Not used: unreadable, illegal, or ordered ambiguously.
+        Error => "error",
+        /// Another order for the same unit is used instead (WM D.III(5), Maharajiad B.IV(6)).
+        Replaced => "replaced",
+    }
+}
+
+verdict_words! {
+    /// What became of a piece of press.
+    PressStatus {
+        /// To be published.
+        Accepted => "accepted",
+        /// Not published; the message says why.
+        Refused => "refused",
+    }
+}
+
+impl From<Status> for LineStatus {
+    fn from(s: Status) -> LineStatus {
+        match s {
+            Status::Ok => LineStatus::Ok,
+            Status::Warning => LineStatus::Warning,
+            Status::Error => LineStatus::Error,
+        }
+    }
+}
+
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct OrderLine {
     pub line: usize,
@@ -29,7 +105,7 @@ pub struct OrderLine {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub order: Option<String>,
     /// `ok`, `warning`, `error`, or `replaced` (another order for the same unit is used).
-    pub status: &'static str,
+    pub status: LineStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     #[serde(skip)]
@@ -49,7 +125,7 @@ pub struct PressOut {
     pub as_power: Option<String>,
     pub body: String,
     /// `accepted` or `refused`.
-    pub status: &'static str,
+    pub status: PressStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
@@ -58,7 +134,8 @@ pub struct PressOut {
 pub struct VoteOut {
     pub line: usize,
     pub proposal: String,
-    pub vote: &'static str,
+    /// `yes`, `no` or `abstain`.
+    pub vote: Ballot,
 }
 
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
@@ -96,7 +173,7 @@ pub enum RequestOut {
     Weekly {
         line: usize,
         #[serde(skip)]
-        period: Option<crate::sections::WeeklyPeriod>,
+        period: Option<sections::WeeklyPeriod>,
         text: String,
     },
 }
@@ -196,7 +273,7 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
             text: String::new(),
             why: format!(
                 "this mail is too long ({n} lines of text): only the first {} were read",
-                crate::message::MAX_BODY_LINES
+                chancery_intake::message::MAX_BODY_LINES
             ),
         });
     }
@@ -206,7 +283,7 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
     out.secret = s
         .secret
         .clone()
-        .or_else(|| crate::sections::secret_in_subject(&msg.subject));
+        .or_else(|| sections::secret_in_subject(&msg.subject));
     out.secret_given = out.secret.is_some();
     // Orders read so far: a line may hold several (`A Par - Bur, F Bre - Mao`).
     let mut read = 0;
@@ -235,7 +312,7 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
                         line: l.number,
                         text: part.text,
                         order: None,
-                        status: "error",
+                        status: LineStatus::Error,
                         message: Some("not an order: this line could not be read".into()),
                         typed: None,
                     }),
@@ -246,7 +323,7 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
                 line: l.number,
                 text: part.text,
                 order: v.order.as_ref().map(|o| o.display(map).to_string()),
-                status: v.status.as_str(),
+                status: v.status.into(),
                 message: v.message,
                 typed: if v.status == Status::Error {
                     None
@@ -266,7 +343,7 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
         };
         let (status, message) = press_verdict(ctx, colour, !p.to.is_empty());
         let mut message = message;
-        if p.unterminated && status == "accepted" {
+        if p.unterminated && status == PressStatus::Accepted {
             message = Some(
                 "no ENDPRESS line: the press ends at the next SECRET line, order heading or end of the message"
                     .into(),
@@ -293,11 +370,11 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
     // proposal names an option and a value it can take: WM IX(4), IX(5)); a vote on anything
     // else is refused here, with the reason, and never stored or published.
     for v in s.votes {
-        match chancery_diplomacy::votes::read_proposal(map, ctx.rules, &v.proposal) {
+        match crate::votes::read_proposal(map, ctx.rules, &v.proposal) {
             Ok(p) => out.votes.push(VoteOut {
                 line: v.line,
                 proposal: p.canonical(map),
-                vote: v.ballot.as_str(),
+                vote: v.ballot,
             }),
             Err(why) => out.errors.push(Note {
                 line: v.line,
@@ -362,7 +439,7 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
     }));
     // The secret given in the body, and one written in the subject: neither is echoed.
     let mut secrets: Vec<String> = out.secret.iter().cloned().collect();
-    secrets.extend(crate::sections::secret_in_subject(&msg.subject));
+    secrets.extend(sections::secret_in_subject(&msg.subject));
     for secret in secrets {
         redact_all(&mut out, &secret);
     }
@@ -451,30 +528,30 @@ fn press_verdict(
     ctx: &ReadContext,
     colour: Colour,
     partial: bool,
-) -> (&'static str, Option<String>) {
+) -> (PressStatus, Option<String>) {
     let grey = colour != Colour::White;
     match ctx.rules.press {
         PressPolicy::None => (
-            "refused",
+            PressStatus::Refused,
             Some("this game publishes no press (Maharajiad B.XI(1) Alternative D)".into()),
         ),
         PressPolicy::WhiteOnly if grey => (
-            "refused",
+            PressStatus::Refused,
             Some("this game accepts white press only (WM D.X(1) Alternative B)".into()),
         ),
         _ if colour == Colour::DarkGrey && !ctx.rules.dark_grey_press => (
-            "refused",
+            PressStatus::Refused,
             Some("this game does not accept dark grey press (WM D.X(1) Alternative A; Maharajiad B.XI(1))".into()),
         ),
         _ if colour == Colour::Black && !ctx.rules.black_press => (
-            "refused",
+            PressStatus::Refused,
             Some("this game does not accept black press, attributed to another power (WM D.X(1))".into()),
         ),
         _ if partial && !ctx.rules.partial_press => (
-            "refused",
+            PressStatus::Refused,
             Some("this game accepts press to all powers only".into()),
         ),
-        _ => ("accepted", None),
+        _ => (PressStatus::Accepted, None),
     }
 }
 
@@ -499,7 +576,7 @@ fn apply_multiple_orders(ctx: &ReadContext, lines: &mut [OrderLine]) {
             MultipleOrders::LastWins => {
                 let Some(&last) = same.last() else { continue };
                 for &j in &same[..same.len() - 1] {
-                    lines[j].status = "replaced";
+                    lines[j].status = LineStatus::Replaced;
                     lines[j].message = Some(format!(
                         "replaced by the order for {code} on line {} (WM D.III(5))",
                         lines[last].line
@@ -509,7 +586,7 @@ fn apply_multiple_orders(ctx: &ReadContext, lines: &mut [OrderLine]) {
             }
             MultipleOrders::Hold if identical => {
                 for &j in &same[1..] {
-                    lines[j].status = "replaced";
+                    lines[j].status = LineStatus::Replaced;
                     lines[j].message =
                         Some(format!("the same order as line {}", lines[same[0]].line));
                     lines[j].typed = None;
@@ -518,7 +595,7 @@ fn apply_multiple_orders(ctx: &ReadContext, lines: &mut [OrderLine]) {
             MultipleOrders::Hold => {
                 let nums: Vec<String> = same.iter().map(|j| lines[*j].line.to_string()).collect();
                 for &j in &same {
-                    lines[j].status = "error";
+                    lines[j].status = LineStatus::Error;
                     lines[j].message = Some(format!(
                         "the unit in {code} has different orders on lines {}: it is ordered ambiguously and holds (Maharajiad B.IV(6))",
                         nums.join(", ")
@@ -533,10 +610,9 @@ fn apply_multiple_orders(ctx: &ReadContext, lines: &mut [OrderLine]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::message::read_message;
-    use chancery_diplomacy::adjudicator::Board;
-    use chancery_diplomacy::phase::PhaseKind;
-    use chancery_diplomacy::rules::Rules;
+    use crate::adjudicator::Board;
+    use crate::phase::PhaseKind;
+    use crate::rules::Rules;
     use std::collections::HashMap;
 
     fn read(raw: &str) -> MailRead {
@@ -615,7 +691,7 @@ mod tests {
         let votes: Vec<(&str, &str)> = r
             .votes
             .iter()
-            .map(|v| (v.proposal.as_str(), v.vote))
+            .map(|v| (v.proposal.as_str(), v.vote.as_str()))
             .collect();
         assert_eq!(
             votes,
@@ -672,7 +748,7 @@ mod tests {
         let got: Vec<(usize, &str, &str)> = r
             .orders
             .iter()
-            .map(|l| (l.line, l.text.as_str(), l.status))
+            .map(|l| (l.line, l.text.as_str(), l.status.as_str()))
             .collect();
         assert_eq!(
             got,

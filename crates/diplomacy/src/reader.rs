@@ -13,11 +13,11 @@
 
 #![deny(clippy::string_slice)]
 
-use chancery_diplomacy::adjudicator::Board;
-use chancery_diplomacy::map::{Coast, Location, Map, Power, Province, UnitType, normalize_name};
-use chancery_diplomacy::order::{Order, UnitRef};
-use chancery_diplomacy::phase::PhaseKind;
-use chancery_diplomacy::rules::{Designation, Rules};
+use crate::adjudicator::Board;
+use crate::map::{Coast, Location, Map, Power, Province, UnitType, normalize_name};
+use crate::order::{Order, UnitRef};
+use crate::phase::PhaseKind;
+use crate::rules::{Designation, Rules};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1310,12 +1310,12 @@ mod tests {
         let map = Map::standard();
         let mut board = Board::initial(map);
         let france = map.power_by_name("FRANCE").expect("france");
-        board.units.push(chancery_diplomacy::map::Unit {
+        board.units.push(crate::map::Unit {
             power: france,
             unit_type: UnitType::Fleet,
             location: Location::new(map.province_by_code("MAO").expect("mao")),
         });
-        board.units.push(chancery_diplomacy::map::Unit {
+        board.units.push(crate::map::Unit {
             power: france,
             unit_type: UnitType::Fleet,
             location: Location::new(map.province_by_code("GAS").expect("gas")),
