@@ -314,44 +314,130 @@ async fn receipts_go_first() {
     assert_eq!(store::outbox_counts(&mut c).await.expect("counts").0, 6);
 }
 
-/// The SQL string literals of the store's sources that start a statement, with `$N` made
+/// The dialect's fragments as the store's statements call them (`concat!("SELECT ... FROM ",
+/// dialect::json_values!(1), " j ...")`), each expanded by the dialect's own macro, so that a
+/// statement is explained as SQLite runs it. A fragment missing here fails the test.
+const DIALECT_FRAGMENTS: &[(&str, &str)] = &[
+    ("json_values!(1)", store::dialect::json_values!(1)),
+    ("json_rows!(1)", store::dialect::json_rows!(1)),
+    ("json_rows!(2)", store::dialect::json_rows!(2)),
+    ("insertion_order!()", store::dialect::insertion_order!()),
+    (
+        "indexed_by!(\"outbox_due\")",
+        store::dialect::indexed_by!("outbox_due"),
+    ),
+    ("empty_blob!()", store::dialect::empty_blob!()),
+];
+
+/// The SQL statements of the store's sources (every file under `src/store`, a kind's folder
+/// included; `dialect.rs` holds fragments, not statements): each string literal that starts a
+/// statement, or a `concat!` of literals and dialect fragments that does, with `$N` made
 /// literal: what `EXPLAIN QUERY PLAN` can look at.
 fn store_statements() -> Vec<(String, String)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store");
+    let mut dirs = vec![root.clone()];
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("src/store") {
-        let path = entry.expect("entry").path();
-        let text = std::fs::read_to_string(&path).expect("read");
-        let file = path.file_name().map(|f| f.to_string_lossy().to_string());
-        let mut rest = text.as_str();
-        while let Some(i) = rest.find('"') {
-            let after = &rest[i + 1..];
-            let Some(end) = after.find('"') else { break };
-            let lit = &after[..end];
-            rest = &after[end + 1..];
-            let starts = ["SELECT ", "UPDATE ", "INSERT ", "DELETE "];
-            if !starts.iter().any(|s| lit.starts_with(s)) {
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("src/store") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                dirs.push(path);
                 continue;
             }
-            let mut sql = String::new();
-            let mut chars = lit.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c == '$' && chars.peek().is_some_and(|d| d.is_ascii_digit()) {
-                    while chars.peek().is_some_and(|d| d.is_ascii_digit()) {
-                        chars.next();
-                    }
-                    sql.push_str("'[]'");
-                } else if c == '\\' {
-                    // A line continuation inside the literal.
-                    sql.push(' ');
-                } else {
-                    sql.push(c);
+            if path.file_name().is_some_and(|f| f == "dialect.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("read");
+            let file = path
+                .strip_prefix(&root)
+                .expect("under src/store")
+                .display()
+                .to_string();
+            for lit in sql_texts(&text) {
+                let starts = ["SELECT ", "UPDATE ", "INSERT ", "DELETE "];
+                if starts.iter().any(|s| lit.starts_with(s)) {
+                    out.push((file.clone(), literal_parameters(&lit)));
                 }
             }
-            out.push((file.clone().unwrap_or_default(), sql));
         }
     }
     out
+}
+
+/// The string literals of a source, a `concat!(...)` taken as the one string it makes.
+fn sql_texts(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    loop {
+        let quote = rest.find('"');
+        let concat = rest
+            .find("concat!(")
+            .filter(|c| quote.is_none_or(|q| *c < q));
+        if let Some(c) = concat {
+            let (sql, after) = concat_text(&rest[c + "concat!(".len()..]);
+            out.push(sql);
+            rest = after;
+        } else if let Some(q) = quote {
+            let after = &rest[q + 1..];
+            let Some(end) = after.find('"') else { break };
+            out.push(after[..end].to_string());
+            rest = &after[end + 1..];
+        } else {
+            break;
+        }
+    }
+    out
+}
+
+/// The string a `concat!` makes, from just after its `(`: its literals joined, each dialect
+/// fragment expanded; and the source after its `)`.
+fn concat_text(mut rest: &str) -> (String, &str) {
+    let mut sql = String::new();
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+        if let Some(after) = rest.strip_prefix(')') {
+            return (sql, after);
+        }
+        if let Some(after) = rest.strip_prefix('"') {
+            let end = after.find('"').expect("a closed literal");
+            sql.push_str(&after[..end]);
+            rest = &after[end + 1..];
+            continue;
+        }
+        // A fragment: `dialect::name!(args)`, its arguments without a parenthesis.
+        let open = rest.find('(').expect("a fragment's arguments");
+        let close = open + rest[open..].find(')').expect("a fragment's end");
+        let call = &rest[..=close];
+        let name = call.rsplit_once("::").map_or(call, |(_, name)| name);
+        let expanded = DIALECT_FRAGMENTS
+            .iter()
+            .find(|(c, _)| *c == name)
+            .unwrap_or_else(|| panic!("add {name} to DIALECT_FRAGMENTS"))
+            .1;
+        sql.push_str(expanded);
+        rest = &rest[close + 1..];
+    }
+}
+
+/// A statement's `$N` made the literal `'[]'` (an empty JSON list, or a value), and its line
+/// continuations spaces.
+fn literal_parameters(lit: &str) -> String {
+    let mut sql = String::new();
+    let mut chars = lit.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+            while chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                chars.next();
+            }
+            sql.push_str("'[]'");
+        } else if c == '\\' {
+            // A line continuation inside the literal.
+            sql.push(' ');
+        } else {
+            sql.push(c);
+        }
+    }
+    sql
 }
 
 #[tokio::test]

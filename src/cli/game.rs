@@ -581,7 +581,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
 /// A master's command at the console: printed as the reply to a command mail would say it; a
 /// refusal is a failure (exit 1).
 async fn console(
-    pool: &sqlx::SqlitePool,
+    pool: &chancery::store::Pool,
     cfg: &chancery::config::Config,
     id: &str,
     cmd: &GmCommand,
@@ -597,7 +597,7 @@ async fn console(
     }
 }
 
-async fn status(pool: &sqlx::SqlitePool, id: &str) -> anyhow::Result<()> {
+async fn status(pool: &chancery::store::Pool, id: &str) -> anyhow::Result<()> {
     let mut c = pool.acquire().await?;
     let g = store::game(&mut c, id)
         .await?

@@ -26,7 +26,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[idx.min(sorted.len() - 1)]
 }
 
-async fn new_game(pool: &sqlx::SqlitePool, id: &str, start: Ts) -> Result<(), DevError> {
+async fn new_game(pool: &crate::store::Pool, id: &str, start: Ts) -> Result<(), DevError> {
     let mut c = pool.acquire().await?;
     let rules = serde_json::to_string(&Rules::default())?;
     store::create_game(
@@ -76,7 +76,7 @@ pub struct Options {
 }
 
 /// The storm's games, each with seven players' orders standing and its deadline passed.
-async fn storm_games(pool: &sqlx::SqlitePool, games: usize, t0: Ts) -> Result<(), DevError> {
+async fn storm_games(pool: &crate::store::Pool, games: usize, t0: Ts) -> Result<(), DevError> {
     let opening = [
         ["A VIE - GAL", "A BUD - SER", "F TRI - ALB", ""],
         ["F LON - NTH", "F EDI - NWG", "A LVP - YOR", ""],
@@ -457,7 +457,7 @@ async fn mail_benches(
             .await
         })
     };
-    let count = |pool: sqlx::SqlitePool| async move {
+    let count = |pool: crate::store::Pool| async move {
         let mut c = pool.acquire().await?;
         let r: i64 = sqlx::query_scalar("SELECT count(*) FROM ledger WHERE mailbox = 'gm'")
             .fetch_one(&mut *c)
@@ -523,7 +523,7 @@ async fn queue_emptied(stack: &LocalStack) -> Result<(), DevError> {
 }
 
 /// Wait until the outbox has sent everything (the ingestion's acknowledgements).
-async fn drain_outbox(pool: &sqlx::SqlitePool) -> Result<(), DevError> {
+async fn drain_outbox(pool: &crate::store::Pool) -> Result<(), DevError> {
     let waiting = Instant::now();
     loop {
         let mut c = pool.acquire().await?;
@@ -543,7 +543,7 @@ async fn drain_outbox(pool: &sqlx::SqlitePool) -> Result<(), DevError> {
 /// A reader of `address`'s inbox, past every mail the outbox has sent there (waiting for the
 /// mail server to deliver them): the UID the receipts come after.
 async fn read_past_delivered(
-    pool: &sqlx::SqlitePool,
+    pool: &crate::store::Pool,
     imap_port: u16,
     address: &str,
 ) -> Result<(Mailbox, u32), DevError> {

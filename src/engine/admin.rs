@@ -5,9 +5,9 @@
 
 use super::EngineError;
 use super::house::{House, Houses};
+use crate::store::Pool;
 use crate::store::{self, StoreError};
 use crate::time::Ts;
-use sqlx::SqlitePool;
 
 /// Why a Master's command was refused.
 #[derive(Debug, thiserror::Error)]
@@ -42,7 +42,7 @@ pub const MIN_SECRET_CHARS: usize = 8;
 /// Add a master (GM or TD) or an observer to a game; returns the stored row (with the secret
 /// to give them: masters authenticate their command mails as players do, WM D.X(6)).
 pub async fn add_member(
-    pool: &SqlitePool,
+    pool: &Pool,
     game: &str,
     role: store::Role,
     address: &str,
@@ -70,7 +70,7 @@ pub async fn add_member(
 /// Add an observer at the console, in one transaction with their first mail if the game is
 /// under way ([`welcome_observer`], in the words of the game's kind: `houses`).
 pub async fn add_observer(
-    pool: &SqlitePool,
+    pool: &Pool,
     env: &super::Env,
     houses: &impl Houses,
     game: &str,
@@ -107,7 +107,7 @@ pub async fn add_observer(
 /// not ask for it themselves (`OBSERVER REMOVE` with their own address, from their own mail).
 /// Returns whether it was sent.
 pub(crate) async fn welcome_observer(
-    c: &mut sqlx::SqliteConnection,
+    c: &mut crate::store::Conn,
     env: &super::Env,
     g: &store::GameRow,
     house: &dyn House,

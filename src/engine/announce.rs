@@ -6,15 +6,15 @@ use super::Result;
 use super::receive::{compose_failed_mails, masters_for};
 use crate::config::Env;
 use crate::outgoing::compose;
+use crate::store::Conn;
 use crate::store::{self, GameRow, MemberRow, Role};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 /// Tell every player and observer of a change, each in their own zone. `key` names the change:
 /// each reader gets one mail for it.
 #[allow(clippy::too_many_arguments)]
 pub async fn announce(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     key: &str,
@@ -29,7 +29,7 @@ pub async fn announce(
 /// [`announce`], with a master's own words quoted after the text.
 #[allow(clippy::too_many_arguments)]
 pub async fn announce_with(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     key: &str,

@@ -10,10 +10,10 @@ use super::windows;
 use crate::config::Env;
 use crate::outgoing::notices;
 use crate::sections::WeeklyPeriod;
+use crate::store::Conn;
 use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
 use crate::time::{Ts, Window};
 use crate::time::{format_gmt, parse_gmt};
-use sqlx::SqliteConnection;
 
 /// A request in a player's mail that every kind of game answers alike, as the kind read it.
 #[derive(Clone, Copy, Debug)]
@@ -47,7 +47,7 @@ pub struct Requests<'a> {
 impl<'a> Requests<'a> {
     #[allow(clippy::too_many_arguments)]
     pub async fn new(
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &'a Env,
         g: &'a GameRow,
         house: &'a dyn House,
@@ -75,7 +75,7 @@ impl<'a> Requests<'a> {
     }
 
     /// What the acknowledgement says of request `r`.
-    pub async fn answer(&mut self, c: &mut SqliteConnection, r: Request<'_>) -> Result<String> {
+    pub async fn answer(&mut self, c: &mut Conn, r: Request<'_>) -> Result<String> {
         Ok(match r {
             Request::Extension { days } => self.extension(c, days).await?,
             Request::Weekly { period } => match self.weekly(c, period).await? {
@@ -88,7 +88,7 @@ impl<'a> Requests<'a> {
     }
 
     /// EXTEND <days>: granted at once while guaranteed (WM D.VII(5)), else asked of the GM.
-    async fn extension(&mut self, c: &mut SqliteConnection, days: u32) -> Result<String> {
+    async fn extension(&mut self, c: &mut Conn, days: u32) -> Result<String> {
         let (g, player, now) = (self.g, self.player, self.now);
         let wins = period_windows(&self.periods);
         let used = u32::try_from(player.extension_days_used).unwrap_or(u32::MAX);
@@ -117,7 +117,7 @@ impl<'a> Requests<'a> {
     }
 
     /// EXTEND HOLIDAY: the extension of a holiday the TD declared (WM D.VII(5)).
-    async fn holiday(&mut self, c: &mut SqliteConnection) -> Result<String> {
+    async fn holiday(&mut self, c: &mut Conn) -> Result<String> {
         let wins = period_windows(&self.periods);
         let who = (self.player.power.as_str(), self.player.address.as_str());
         let (env, g, house, phase, now) = (self.env, self.g, self.house, self.phase, self.now);
@@ -137,7 +137,7 @@ impl<'a> Requests<'a> {
 
     /// UNAVAILABLE <from> TO <to>: a dated period (WM D.VII(2)), checked against the player's
     /// own periods, recorded, and a deadline it covers moves out.
-    async fn dated(&mut self, c: &mut SqliteConnection, f: &str, t: &str) -> Result<String> {
+    async fn dated(&mut self, c: &mut Conn, f: &str, t: &str) -> Result<String> {
         let (Some(a), Some(b)) = (parse_gmt(f), parse_gmt(t)) else {
             return Ok("unavailable period refused: the dates could not be read".into());
         };
@@ -176,7 +176,7 @@ impl<'a> Requests<'a> {
     /// week. The note, or why the period is refused.
     async fn weekly(
         &mut self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         period: Option<&WeeklyPeriod>,
     ) -> Result<std::result::Result<String, WeeklyRefused>> {
         let (g, player, now) = (self.g, self.player, self.now);
@@ -231,7 +231,7 @@ impl<'a> Requests<'a> {
     }
 
     /// The player's weekly period, withdrawn from the occurrences not yet begun.
-    async fn withdraw_weekly(&mut self, c: &mut SqliteConnection) -> Result<()> {
+    async fn withdraw_weekly(&mut self, c: &mut Conn) -> Result<()> {
         let (player, now) = (self.player, self.now);
         store::withdraw_weekly(c, &self.g.id, &player.power, now).await?;
         self.periods
@@ -240,7 +240,7 @@ impl<'a> Requests<'a> {
     }
 
     /// The deadline moved out of the periods (WM D.VII(2)), if it fell in one.
-    async fn move_out(&mut self, c: &mut SqliteConnection) -> Result<Option<Ts>> {
+    async fn move_out(&mut self, c: &mut Conn) -> Result<Option<Ts>> {
         let wins = period_windows(&self.periods);
         let (env, g, house, phase, now) = (self.env, self.g, self.house, self.phase, self.now);
         let at = (house, phase);
@@ -254,7 +254,7 @@ impl<'a> Requests<'a> {
     /// WM D.VII(2): "If several players state different unavailable periods such that the GM
     /// thinks significant problems will arise, the GM must warn the TD": a week with no time
     /// left for a deadline is such a problem.
-    async fn warn_if_no_time(&self, c: &mut SqliteConnection) -> Result<()> {
+    async fn warn_if_no_time(&self, c: &mut Conn) -> Result<()> {
         let (g, now) = (self.g, self.now);
         if !no_time_in_a_week(&period_windows(&self.periods), now) {
             return Ok(());
@@ -300,7 +300,7 @@ pub enum WeeklyRefused {
 pub struct NoHoliday;
 
 /// The game's unavailable periods not over at `now`: those that can hold a deadline back.
-pub async fn game_windows(c: &mut SqliteConnection, g: &GameRow, now: Ts) -> Result<Vec<Window>> {
+pub async fn game_windows(c: &mut Conn, g: &GameRow, now: Ts) -> Result<Vec<Window>> {
     Ok(period_windows(
         &store::unavailable_after(c, &g.id, now).await?,
     ))
@@ -320,7 +320,7 @@ fn period_windows(periods: &[store::UnavailableRow]) -> Vec<Window> {
 /// A deadline that falls in a declared unavailable period moves to its end (WM D.VII(2)), and
 /// every player is told. The new deadline, if it moved.
 async fn move_out_of_periods(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     (house, phase): (&dyn House, &PhaseRow),
@@ -422,7 +422,7 @@ fn no_time_in_a_week(windows: &[Window], now: Ts) -> bool {
 /// `wins`: the game's unavailable periods, which the new deadline is kept out of.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn grant(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     house: &dyn House,
@@ -470,7 +470,7 @@ pub(crate) async fn grant(
 /// periods. The new deadline, or why not.
 #[allow(clippy::too_many_arguments)]
 pub async fn take_holiday(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     house: &dyn House,
@@ -494,7 +494,7 @@ pub async fn take_holiday(
 
 /// An extension beyond the guaranteed ones waits for the GM, who is asked by mail.
 async fn ask_gm(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     phase: &PhaseRow,

@@ -13,9 +13,9 @@ use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
+use crate::store::Conn;
 use crate::store::{self, GameRow, Role};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 /// Is this the subject of a command mail for game `game`: `<game> GM ...` (after any `Re:`)?
 pub fn is_command_subject(subject: &str, game: &str) -> bool {
@@ -27,7 +27,7 @@ pub fn is_command_subject(subject: &str, game: &str) -> bool {
 
 /// A command mail for game `g`, each line done by `exec`.
 pub async fn command_mail<E: Execute>(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
@@ -78,7 +78,7 @@ impl<E: Execute> Desk for GameDesk<'_, E> {
 
     async fn sender(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         from: &str,
         read: &CommandsRead<GmCommand>,
     ) -> Result<Sender> {
@@ -109,7 +109,7 @@ impl<E: Execute> Desk for GameDesk<'_, E> {
 
     async fn alert(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         facts: &str,
         lines: usize,
@@ -124,7 +124,7 @@ impl<E: Execute> Desk for GameDesk<'_, E> {
 
     async fn execute(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         ctx: &Ctx<'_>,
         from: &str,

@@ -14,9 +14,9 @@ use super::Result;
 use crate::acceptance::{AddressingError, AuthError};
 use crate::config::Env;
 use crate::outgoing::compose::Composed;
+use crate::store::Conn;
 use crate::store::{GameRow, PhaseRow};
 use crate::time::{Ts, Window};
-use sqlx::SqliteConnection;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -172,14 +172,14 @@ pub trait House: Send + Sync {
     /// position and standing orders, as the kind keeps them).
     fn handover<'a>(
         &'a self,
-        c: &'a mut SqliteConnection,
+        c: &'a mut Conn,
         env: &'a Env,
         g: &'a GameRow,
         phase: &'a PhaseRow,
         h: &'a Handover<'a>,
     ) -> Step<'a, Composed>;
     /// The SUMMARY query's answer: the game's course in the kind's own terms.
-    fn summary<'a>(&'a self, c: &'a mut SqliteConnection, g: &'a GameRow) -> Step<'a, String>;
+    fn summary<'a>(&'a self, c: &'a mut Conn, g: &'a GameRow) -> Step<'a, String>;
 }
 
 /// Each game's house, as its kind reads it from the game's row: `src/games` implements it, the

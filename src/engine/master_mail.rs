@@ -14,9 +14,9 @@ use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::notices;
 use crate::outgoing::render::CommandReplyLine;
+use crate::store::Conn;
 use crate::store::{GameRow, Role};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 /// One line of a command mail, as read.
 pub enum Line<C> {
@@ -86,14 +86,14 @@ pub trait Desk: Sync {
     fn read(&self, msg: &ReadMessage) -> CommandsRead<Self::Command>;
     fn sender(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         from: &str,
         read: &CommandsRead<Self::Command>,
     ) -> impl Future<Output = Result<Sender>> + Send;
     /// Alert those who keep the desk that a mail was refused (`facts`: what every desk says).
     fn alert(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         facts: &str,
         lines: usize,
@@ -102,7 +102,7 @@ pub trait Desk: Sync {
     /// Do one command, in the message's transaction.
     fn execute(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         ctx: &Ctx<'_>,
         from: &str,
@@ -121,7 +121,7 @@ pub trait Desk: Sync {
 
 /// A command mail at `desk`: the sender heard or refused, each line done and answered.
 pub async fn command_mail<D: Desk>(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
@@ -203,7 +203,7 @@ fn refusal<D: Desk>(
 /// knowing about); the sender is answered only at a registered address (no backscatter).
 #[allow(clippy::too_many_arguments)]
 async fn refuse<D: Desk>(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,

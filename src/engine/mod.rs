@@ -73,9 +73,9 @@ impl From<serde_json::Error> for EngineError {
 pub type Result<T> = std::result::Result<T, EngineError>;
 
 pub use crate::config::{Env, Limits};
+use crate::store::Conn;
+use crate::store::Pool;
 pub use crate::store::StandingOrder;
-use sqlx::SqliteConnection;
-use sqlx::SqlitePool;
 
 /// What became of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,12 +184,12 @@ pub(crate) fn windows(rows: &[(Ts, Ts)]) -> Vec<Window> {
 
 /// Everything the engine needs besides the store: the configuration's part, and the server key
 /// that the store keeps (made at first start).
-pub async fn env(pool: &SqlitePool, cfg: &crate::config::Config, now: Ts) -> Result<Env> {
+pub async fn env(pool: &Pool, cfg: &crate::config::Config, now: Ts) -> Result<Env> {
     keyed(pool, cfg.env_without_key(), now).await
 }
 
 /// `env` with the server key from the store.
-pub async fn keyed(pool: &SqlitePool, mut env: Env, now: Ts) -> Result<Env> {
+pub async fn keyed(pool: &Pool, mut env: Env, now: Ts) -> Result<Env> {
     let mut c = pool.acquire().await?;
     let key = store::server_key(&mut c, store::MAIL_KEY, now).await?;
     env.key = crate::config::ServerKey::new(&key);

@@ -10,8 +10,8 @@ use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose;
 use crate::outgoing::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow};
-use sqlx::SqliteConnection;
 
 /// What a query asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +61,7 @@ pub(super) fn query_of(
 
 /// A query to game `g`, answered in the words of its `house`.
 pub(super) async fn query_mail(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
@@ -123,12 +123,7 @@ fn asker_secret<'a>(
 }
 
 /// Whether `from` had its allowance of answers to unproven queries this hour.
-async fn answered_this_hour(
-    c: &mut SqliteConnection,
-    env: &Env,
-    ctx: &Ctx<'_>,
-    from: &str,
-) -> Result<bool> {
+async fn answered_this_hour(c: &mut Conn, env: &Env, ctx: &Ctx<'_>, from: &str) -> Result<bool> {
     let since = ctx.now - crate::time::HOUR;
     let sent = store::mails_to(c, from, store::MailKind::QueryReply, since).await?;
     Ok(sent >= env.limits.unauthenticated_queries_per_hour)
@@ -137,7 +132,7 @@ async fn answered_this_hour(
 /// STATUS: the masters' view to a master (as by command mail), a player's own to a player, the
 /// phase and deadline only to an observer.
 async fn status(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     players: &[store::PlayerRow],
     members: &[store::MemberRow],
@@ -163,7 +158,7 @@ async fn status(
 /// HISTORY [phase]: the results mails sent to this address again, of one phase or the latest
 /// ones. What was asked, and the answer.
 async fn history(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     from: &str,
     phase: Option<&str>,

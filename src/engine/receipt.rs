@@ -10,8 +10,8 @@ use super::{Processed, Result};
 use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose;
+use crate::store::Conn;
 use crate::store::{self, GameRow};
-use sqlx::SqliteConnection;
 
 /// What the receipt says of a copy for no game this server knows of.
 const NO_GAME: &str = "no game of this server is named in the subject or plays from this address";
@@ -26,11 +26,7 @@ pub struct CopyRead {
 
 /// The registered sender of a mail to the confirmation box; None if it has none, or one with
 /// no part in any game (the mail is recorded and dropped).
-pub async fn sender(
-    c: &mut SqliteConnection,
-    ctx: &Ctx<'_>,
-    msg: &ReadMessage,
-) -> Result<Option<String>> {
+pub async fn sender(c: &mut Conn, ctx: &Ctx<'_>, msg: &ReadMessage) -> Result<Option<String>> {
     let Some(from) = msg.from_address.clone() else {
         drop_mail(c, ctx, None, None, "confirmation box: no sender").await?;
         return Ok(None);
@@ -48,7 +44,7 @@ pub async fn sender(
 /// receipt sent.
 #[allow(clippy::too_many_arguments)]
 pub async fn receipt(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
@@ -100,7 +96,7 @@ pub async fn receipt(
 /// Record when the box received this copy (WM D.VII(1)), with what vouches for it: its
 /// Message-ID, sender, game and a digest of what it says.
 async fn record(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     ctx: &Ctx<'_>,
     g: &GameRow,
     from: &str,

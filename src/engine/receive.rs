@@ -14,7 +14,7 @@ pub trait Boxes: Sync {
     /// A mail to the GM box: its effects and answers. What it was, and the ledger's tag.
     fn gm_box(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         ctx: &Ctx<'_>,
         msg: &ReadMessage,
@@ -22,7 +22,7 @@ pub trait Boxes: Sync {
     /// A mail to the confirmation box (`size`: its raw size, for the receipt).
     fn confirm_box(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         ctx: &Ctx<'_>,
         msg: &ReadMessage,
@@ -33,7 +33,7 @@ pub trait Boxes: Sync {
 /// Handle one received message: its effects, its answers (through the outbox, within the
 /// limits) and its ledger row, in one transaction.
 pub async fn handle_message<B: Boxes>(
-    pool: &SqlitePool,
+    pool: &Pool,
     env: &Env,
     inc: &Incoming<'_>,
     reading: &Reading,
@@ -80,7 +80,7 @@ pub struct BatchRun {
 /// commit. `Err`: the batch could not be begun or committed (or a failure not undone), and
 /// nothing of it was committed.
 pub async fn handle_batch<B: Boxes>(
-    pool: &SqlitePool,
+    pool: &Pool,
     env: &Env,
     batch: &[Queued<'_>],
     now: Ts,
@@ -123,7 +123,7 @@ pub async fn handle_batch<B: Boxes>(
 /// One message's handling inside the caller's transaction: the dedup check, then its effects,
 /// answers and ledger row.
 async fn handle_in<B: Boxes>(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     inc: &Incoming<'_>,
     reading: &Reading,
@@ -156,7 +156,7 @@ async fn handle_in<B: Boxes>(
 /// What a message not seen before does: automatic mail is recorded and never answered, an
 /// unreadable one is answered from its header block, and a readable one goes to its box.
 async fn sort<B: Boxes>(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     reading: &Reading,
@@ -187,7 +187,7 @@ async fn sort<B: Boxes>(
 /// The message's ledger row: what it was, what became of it, and the game, power and phase
 /// it was about.
 async fn record(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     seen: &store::Seen<'_>,
     inc: &Incoming<'_>,
     reading: &Reading,
@@ -227,7 +227,7 @@ async fn record(
 /// mailbox goes on with the next one; the masters are alerted once (the alert's Message-ID is
 /// fixed by the message).
 pub async fn poison_message(
-    pool: &SqlitePool,
+    pool: &Pool,
     env: &Env,
     inc: &Incoming<'_>,
     error: &str,
@@ -300,7 +300,7 @@ pub fn masters_of(env: &Env, game: Option<&GameRow>, of_game: &[String]) -> Vec<
 
 /// The masters of a game (or of the server), from the store.
 pub(crate) async fn masters_for(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     game: Option<&GameRow>,
 ) -> Result<Vec<String>> {
@@ -318,7 +318,7 @@ pub(crate) async fn masters_for(
 
 /// Alert the masters, once per `key`.
 pub async fn alert_masters(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     game: Option<&GameRow>,
     key: &str,
@@ -362,7 +362,7 @@ impl AlertKind {
 /// of sending it; the alert says so, and how many were held back in the hour before.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn hourly_alerts(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     game: Option<&GameRow>,
     to: &[String],
@@ -387,7 +387,7 @@ pub(crate) async fn hourly_alerts(
 
 /// [`hourly_alerts`] to the masters of `game` (or of the server), enqueued.
 pub(crate) async fn alert_masters_hourly(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     game: Option<&GameRow>,
     kind: AlertKind,
@@ -435,7 +435,7 @@ pub struct Ctx<'a> {
 }
 
 pub(crate) async fn drop_mail(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     ctx: &Ctx<'_>,
     from: Option<&str>,
     game: Option<&str>,
@@ -458,7 +458,7 @@ pub(crate) enum Recipient {
 /// Enqueue an answer within the limits, or record why it was not sent. A mail that could not
 /// be composed is never sent half-made: the masters get the facts instead.
 pub(crate) async fn answer(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     composed: compose::Composed,
@@ -498,7 +498,7 @@ pub(crate) async fn answer(
 /// it, a stranger (at most one a day, none after an SPF, DKIM or DMARC failure), or a
 /// registered address answered too often this hour (told so once, in a notice).
 async fn over_address_limit(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     mail: &store::NewMail,
     to: Recipient,
@@ -534,12 +534,7 @@ async fn over_address_limit(
 }
 
 /// The masters are told, once an hour, that a game's answers are held back.
-async fn game_limit_reached(
-    c: &mut SqliteConnection,
-    env: &Env,
-    g: &GameRow,
-    now: Ts,
-) -> Result<()> {
+async fn game_limit_reached(c: &mut Conn, env: &Env, g: &GameRow, now: Ts) -> Result<()> {
     let hour = now.div_euclid(3600);
     let body = notices::answer_limit(&notices::AnswerLimit {
         limit: env.limits.game_answers_per_hour,
@@ -560,7 +555,7 @@ async fn game_limit_reached(
 /// An answer that could not be composed: alert the masters with what it would have said, at
 /// most once an hour (each received mail could cause one).
 pub(crate) async fn compose_failed(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     game: Option<&GameRow>,
     e: &compose::ComposeError,
@@ -601,7 +596,7 @@ pub fn compose_failed_mails(
 
 /// Is the sender a stranger, and did our receiving server record an authentication failure?
 pub(crate) async fn recipient_kind(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     from: &str,
     auth_results: &[String],
@@ -617,7 +612,7 @@ pub(crate) async fn recipient_kind(
 
 /// A mail that could not be read at all: answered from its header block, within the limits.
 async fn unreadable(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     head: &MessageHead,
@@ -661,10 +656,7 @@ impl Tag {
 
 /// The game a message is about: named in the subject, else the one active game its sender has a
 /// part in.
-pub(crate) async fn find_game(
-    c: &mut SqliteConnection,
-    msg: &ReadMessage,
-) -> Result<Option<GameRow>> {
+pub(crate) async fn find_game(c: &mut Conn, msg: &ReadMessage) -> Result<Option<GameRow>> {
     let found = find_game_row(c, msg).await?;
     if let Some(g) = &found {
         tracing::Span::current().record("game", g.id.as_str());
@@ -672,7 +664,7 @@ pub(crate) async fn find_game(
     Ok(found)
 }
 
-async fn find_game_row(c: &mut SqliteConnection, msg: &ReadMessage) -> Result<Option<GameRow>> {
+async fn find_game_row(c: &mut Conn, msg: &ReadMessage) -> Result<Option<GameRow>> {
     // Each word of the subject that could be a game's name is looked up (an index, not a scan
     // of every game: a server may run thousands).
     for w in msg.subject.split_whitespace().take(20) {

@@ -5,13 +5,13 @@
 
 use super::Result;
 use crate::config::Limits;
+use crate::store::Pool;
 use crate::store::{self, Purged};
 use crate::time::{DAY, Ts};
-use sqlx::SqlitePool;
 
 /// Empty everything older than the retention, as of `now`. Each kind is one statement of its
 /// own (no long write lock), and each finds what is left through a partial index.
-pub async fn purge_expired(pool: &SqlitePool, limits: &Limits, now: Ts) -> Result<Purged> {
+pub async fn purge_expired(pool: &Pool, limits: &Limits, now: Ts) -> Result<Purged> {
     let before = now - limits.raw_retention_days.max(1) * DAY;
     let mut c = pool.acquire().await?;
     Ok(Purged {

@@ -13,8 +13,8 @@ use super::{Processed, Result, gm_mail};
 use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose;
+use crate::store::Conn;
 use crate::store::{self, GameRow, GameStatus, TournamentRow};
-use sqlx::SqliteConnection;
 
 /// Where a mail to the GM box goes.
 pub enum Routed {
@@ -31,7 +31,7 @@ pub enum Routed {
 /// Where a mail to the GM box goes; `houses` gives a game's house, in whose words a query is
 /// read and answered.
 pub async fn route(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
@@ -63,7 +63,7 @@ pub async fn route(
 }
 
 /// The tournament a subject names for its directors: `<tournament> TD ...` (after any `Re:`).
-async fn tournament_of(c: &mut SqliteConnection, subject: &str) -> Result<Option<TournamentRow>> {
+async fn tournament_of(c: &mut Conn, subject: &str) -> Result<Option<TournamentRow>> {
     let (Some(id), Some(td)) = command_head(subject) else {
         return Ok(None);
     };
@@ -75,12 +75,7 @@ async fn tournament_of(c: &mut SqliteConnection, subject: &str) -> Result<Option
 
 /// A mail for no game this server knows of: the sender is told how to name one (within the
 /// limits a stranger gets), or nothing if there is no sender.
-async fn no_game(
-    c: &mut SqliteConnection,
-    env: &Env,
-    ctx: &Ctx<'_>,
-    msg: &ReadMessage,
-) -> Result<()> {
+async fn no_game(c: &mut Conn, env: &Env, ctx: &Ctx<'_>, msg: &ReadMessage) -> Result<()> {
     let from = msg.from_address.clone().unwrap_or_default();
     if from.is_empty() {
         return drop_mail(c, ctx, None, None, "no sender to answer").await;
@@ -106,7 +101,7 @@ async fn no_game(
 
 /// A player's mail to a game that has not started or is over: a polite answer saying so.
 async fn not_running(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,

@@ -10,8 +10,8 @@ use crate::acceptance::AuthError;
 use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose;
+use crate::store::Conn;
 use crate::store::{self, GameRow, PlayerRow};
-use sqlx::SqliteConnection;
 
 /// A seat a mail is for: its registered player, and the game's players (to name the sender's
 /// own seat in a report of a forgery), in the phase the mail came in.
@@ -24,7 +24,7 @@ pub struct Seat<'a> {
 /// Refuse a mail whose sender is not yet proven: From is answered as registered only if it is
 /// (a stranger gets the limits a stranger gets).
 pub async fn refuse_unproven(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
@@ -40,7 +40,7 @@ pub async fn refuse_unproven(
 
 /// Refuse a mail from the seat's proven player, answered at their registered address.
 pub async fn refuse(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
@@ -61,7 +61,7 @@ pub async fn refuse(
 /// use one to lock the real player out, and 64 random bits make guessing hopeless).
 #[allow(clippy::too_many_arguments)]
 pub async fn proven(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
@@ -104,7 +104,7 @@ pub async fn proven(
 /// be a forgery.
 #[allow(clippy::too_many_arguments)]
 async fn report_to_masters(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,

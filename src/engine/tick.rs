@@ -67,7 +67,7 @@ pub trait TickStep: Sync {
     /// transaction (another tick, or a mail, may have got there first).
     fn read(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         games: &[String],
         now: Ts,
     ) -> impl Future<Output = Result<Vec<Self::Facts>>> + Send;
@@ -91,7 +91,7 @@ pub trait TickStep: Sync {
     /// needs the clock.
     fn write(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         decided: Vec<(Self::Facts, Self::Decision)>,
         now: Ts,
@@ -100,7 +100,7 @@ pub trait TickStep: Sync {
     /// What the kind does once a tick, after the batches (its own transactions).
     fn after_batches(
         &self,
-        pool: &SqlitePool,
+        pool: &Pool,
         env: &Env,
         now: Ts,
     ) -> impl Future<Output = Result<()>> + Send;
@@ -119,7 +119,7 @@ const TICK_BATCH: usize = 64;
 /// read or written, its games are run again one transaction each, so that one game's bad data
 /// never stops the others.
 pub async fn run<S: TickStep>(
-    pool: &SqlitePool,
+    pool: &Pool,
     env: &Env,
     step: &S,
     now: Ts,
@@ -145,7 +145,7 @@ pub async fn run<S: TickStep>(
 
 /// Run a batch; if it cannot be read or written, each of its games alone.
 async fn run_isolated<S: TickStep>(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     env: &Env,
     step: &S,
     batch: &[String],
@@ -169,7 +169,7 @@ async fn run_isolated<S: TickStep>(
 
 /// Read, decide and write a batch of games in one transaction.
 async fn run_batch<S: TickStep>(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     env: &Env,
     step: &S,
     games: &[String],
@@ -236,7 +236,7 @@ pub use super::panic::panic_text;
 
 /// Tell the masters, once per phase, that a game's tick failed. Failing to tell them is only
 /// logged: the tick of the other games must go on.
-async fn alert_tick_failure(pool: &SqlitePool, env: &Env, game: &str, error: &str, now: Ts) {
+async fn alert_tick_failure(pool: &Pool, env: &Env, game: &str, error: &str, now: Ts) {
     let told: Result<()> = async {
         let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
         let g = store::game(&mut tx, game).await?;

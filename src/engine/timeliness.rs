@@ -7,9 +7,9 @@ use super::Result;
 use super::house::House;
 pub use super::house::Timeliness;
 use crate::outgoing::time::gmt;
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 /// Late orders refused (WM D.VII(3)); while an NMR holds the results, only the replacement the
 /// GM names may send orders (WM D.VII(6)(b)).
@@ -42,7 +42,7 @@ impl std::error::Error for LateRefused {}
 /// player's reliability record, refused or not (a replacement's orders in a held phase are the
 /// first they could send: not late).
 pub async fn judge(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     house: &dyn House,
     phase: &PhaseRow,
@@ -79,7 +79,7 @@ pub async fn judge(
 /// NMR holds is closed to all but the replacement the GM named after the deadline (WM
 /// D.VII(6)(b)).
 async fn timeliness(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     house: &dyn House,
     phase: &PhaseRow,

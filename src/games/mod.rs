@@ -29,13 +29,13 @@ use crate::engine::{
 };
 use crate::message::ReadMessage;
 use crate::store::{self, GameRow, Kind, MemberRow, Role};
+use crate::store::{Conn, Pool};
 use crate::time::Ts;
-use sqlx::{SqliteConnection, SqlitePool};
 
 /// Process one received message: its effects, its answers (through the outbox, within the
 /// limits) and its ledger row, in one transaction (`engine::receive`).
 pub async fn process_message(
-    pool: &SqlitePool,
+    pool: &Pool,
     env: &Env,
     inc: &Incoming<'_>,
     reading: &Reading,
@@ -47,7 +47,7 @@ pub async fn process_message(
 /// Process messages in order in one transaction, each in a savepoint of its own, with one
 /// commit for all of them (`engine::receive::handle_batch`).
 pub async fn process_batch(
-    pool: &SqlitePool,
+    pool: &Pool,
     env: &Env,
     batch: &[Queued<'_>],
     now: Ts,
@@ -59,12 +59,7 @@ pub async fn process_batch(
 /// whose mail has been read through `read_through` (every mailbox had a successful poll that
 /// started at or after it). The scheduler calls it; each kind's step runs in the engine's
 /// batching loop (`engine::tick::run`).
-pub async fn tick_with(
-    pool: &SqlitePool,
-    env: &Env,
-    now: Ts,
-    read_through: Ts,
-) -> Result<TickReport> {
+pub async fn tick_with(pool: &Pool, env: &Env, now: Ts, read_through: Ts) -> Result<TickReport> {
     let mut report = TickReport::default();
     for kind in Kind::ALL {
         let done = match kind {
@@ -80,7 +75,7 @@ pub async fn tick_with(
 /// One tick with every mailbox taken as read through `now` (tests and tools that drive the
 /// clock themselves): how many games were adjudicated. A game that fails is an error here, so
 /// that tests see it.
-pub async fn tick(pool: &SqlitePool, env: &Env, now: Ts) -> Result<usize> {
+pub async fn tick(pool: &Pool, env: &Env, now: Ts) -> Result<usize> {
     tick_with(pool, env, now, now)
         .await?
         .adjudicated_or_failure()
@@ -97,22 +92,17 @@ pub fn house_of(g: &GameRow) -> Result<Box<dyn House>> {
 /// Start a game: its kind's opening (Diplomacy's: the opening board and its first deadline),
 /// the game goes active, and every player, master and observer is mailed a start mail, in one
 /// transaction. The first deadline.
-pub async fn start_game_and_tell(
-    pool: &SqlitePool,
-    env: &Env,
-    game_id: &str,
-    now: Ts,
-) -> Result<Ts> {
+pub async fn start_game_and_tell(pool: &Pool, env: &Env, game_id: &str, now: Ts) -> Result<Ts> {
     start(pool, Some(env), game_id, now).await
 }
 
 /// Start a game without mailing anyone: test fixtures and the bench, whose players need no
 /// start mail.
-pub async fn start_game(pool: &SqlitePool, game_id: &str, now: Ts) -> Result<Ts> {
+pub async fn start_game(pool: &Pool, game_id: &str, now: Ts) -> Result<Ts> {
     start(pool, None, game_id, now).await
 }
 
-async fn start(pool: &SqlitePool, tell: Option<&Env>, game_id: &str, now: Ts) -> Result<Ts> {
+async fn start(pool: &Pool, tell: Option<&Env>, game_id: &str, now: Ts) -> Result<Ts> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let g = store::game(&mut tx, game_id)
         .await?
@@ -127,7 +117,7 @@ async fn start(pool: &SqlitePool, tell: Option<&Env>, game_id: &str, now: Ts) ->
 /// Add an observer at the console (`engine::admin::add_observer`), welcomed in the words of the
 /// game's kind if it is under way.
 pub async fn add_observer(
-    pool: &SqlitePool,
+    pool: &Pool,
     env: &Env,
     game: &str,
     address: &str,
@@ -141,7 +131,7 @@ pub async fn add_observer(
 /// row: the one way in for the command mail and the console alike. Refusals change nothing,
 /// and are audited too.
 pub async fn execute(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     actor: Actor<'_>,
@@ -161,7 +151,7 @@ pub async fn execute(
 
 /// A master's command at the console: done in one transaction, audited as `console`.
 pub async fn console_command(
-    pool: &SqlitePool,
+    pool: &Pool,
     env: &Env,
     game: &str,
     cmd: &GmCommand,
@@ -173,7 +163,7 @@ pub async fn console_command(
 /// [`console_command`], with the TD's consent given on the command line (`--td-consent`):
 /// audited as such.
 pub async fn console_command_as(
-    pool: &SqlitePool,
+    pool: &Pool,
     env: &Env,
     game: &str,
     cmd: &GmCommand,
@@ -200,7 +190,7 @@ pub async fn console_command_as(
 
 /// Which command it is: one of the office's (every kind has them), or the game's kind's own.
 async fn dispatch(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     actor: Actor<'_>,
@@ -275,7 +265,7 @@ async fn dispatch(
 
 /// Diplomacy's own commands (`diplomacy::commands`).
 async fn diplomacy_command(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     actor: Actor<'_>,
@@ -313,7 +303,7 @@ struct Kinds;
 impl Boxes for Kinds {
     async fn gm_box(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         ctx: &Ctx<'_>,
         msg: &ReadMessage,
@@ -333,7 +323,7 @@ impl Boxes for Kinds {
 
     async fn confirm_box(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         ctx: &Ctx<'_>,
         msg: &ReadMessage,
@@ -364,7 +354,7 @@ impl Houses for Kinds {
 impl office::Execute for Kinds {
     async fn execute(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         g: &GameRow,
         actor: Actor<'_>,

@@ -10,8 +10,8 @@ mod mailbox;
 mod outbox;
 mod scheduler;
 use crate::store;
+use crate::store::Pool;
 use crate::time::Ts;
-use sqlx::SqlitePool;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -92,7 +92,7 @@ pub(super) struct Live {
 
 /// Everything the tasks share.
 pub struct Shared {
-    pub pool: SqlitePool,
+    pub pool: Pool,
     pub env: Env,
     pub clock: Arc<dyn Clock>,
     /// Wakes the outbox sender when mail was enqueued.

@@ -15,12 +15,12 @@
 //! sent again.
 
 use super::{Shared, alert, pause, stopping};
+use crate::store::Conn;
 use crate::store::{self, OutboxRow};
 use crate::time::Ts;
 use crate::transport::ServerConfig;
 use crate::transport::imap::Mailbox;
 use crate::transport::smtp::{FailureKind, OutMail, SendError, SendReport, Sender};
-use sqlx::SqliteConnection;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -148,7 +148,7 @@ async fn sender_loop(
 /// The sender's own connection to the store, for its marks: `synchronous = NORMAL`, so that a
 /// mark is a WAL write and not an fsync (see the module's comment). Taken out of the pool, so
 /// that no other work runs with that setting.
-async fn marks_connection(shared: &Shared) -> Result<SqliteConnection, OutboxError> {
+async fn marks_connection(shared: &Shared) -> Result<Conn, OutboxError> {
     let mut c = shared.pool.acquire().await?.detach();
     sqlx::query("PRAGMA synchronous = NORMAL")
         .execute(&mut c)
@@ -173,7 +173,7 @@ async fn next_wait(shared: &Shared) -> Duration {
 /// Claim a batch, send it, record it, and let the batch go. How many rows it handled.
 async fn claim_and_send(
     shared: &Shared,
-    marks: &mut SqliteConnection,
+    marks: &mut Conn,
     sender: &Sender,
     archive: Option<&ServerConfig>,
     claims: &Claims,
@@ -248,7 +248,7 @@ enum Outcome {
 /// before its attempt and recorded after it.
 async fn send_batch(
     shared: &Shared,
-    marks: &mut SqliteConnection,
+    marks: &mut Conn,
     sender: &Sender,
     archive: Option<&ServerConfig>,
     rows: Vec<OutboxRow>,
@@ -267,7 +267,7 @@ async fn send_batch(
 /// One row: settled against the archive if an earlier attempt was cut short, else sent.
 async fn send_row(
     shared: &Shared,
-    marks: &mut SqliteConnection,
+    marks: &mut Conn,
     sender: &Sender,
     archive: Option<&ServerConfig>,
     row: &OutboxRow,
@@ -382,12 +382,7 @@ async fn archive_refused(shared: &Shared, row: &OutboxRow, e: &str, now: Ts) {
 }
 
 /// Record a row's outcome on the sender's own connection (a WAL write, see the module).
-async fn record(
-    c: &mut SqliteConnection,
-    now: Ts,
-    id: i64,
-    outcome: &Outcome,
-) -> Result<(), OutboxError> {
+async fn record(c: &mut Conn, now: Ts, id: i64, outcome: &Outcome) -> Result<(), OutboxError> {
     match outcome {
         Outcome::Sent => store::mark_sent(c, id, now).await,
         Outcome::Failed(why) => store::mark_failed(c, id, now, why).await,

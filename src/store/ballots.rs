@@ -4,7 +4,7 @@
 //! inside a `Poll`, which gives out whether a proposal passed and, where a rule requires them,
 //! the counts, never who voted how. No function here returns a voter's ballot.
 //!
-//! Diplomacy's votes are still kept in `votes` (`phases.rs`).
+//! Diplomacy's votes are still kept in `votes` (`diplomacy/phases.rs`).
 
 use super::*;
 use chancery_office::ballot::{
@@ -166,7 +166,7 @@ impl ProposalRow {
 /// row's id. It comes as a [`Poll`], so it was checked ([`Poll::new`]); its ballots, if it has
 /// any, are not written here.
 pub async fn insert_proposal(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     kind: ProposalKind,
     proposer: Option<&VoterId>,
@@ -208,7 +208,7 @@ pub async fn insert_proposal(
 
 /// The highest number a proposal of `game` has, if any (Nomic rule 109: the next proposal
 /// takes the next integer, "whether or not the proposal is adopted").
-pub async fn last_proposal_number(c: &mut SqliteConnection, game: &str) -> Result<Option<i64>> {
+pub async fn last_proposal_number(c: &mut Conn, game: &str) -> Result<Option<i64>> {
     Ok(
         sqlx::query_scalar("SELECT max(number) FROM office_proposals WHERE game_id = $1")
             .bind(game)
@@ -218,11 +218,7 @@ pub async fn last_proposal_number(c: &mut SqliteConnection, game: &str) -> Resul
 }
 
 /// Proposal `number` of `game`, if there is one.
-pub async fn proposal(
-    c: &mut SqliteConnection,
-    game: &str,
-    number: i64,
-) -> Result<Option<ProposalRow>> {
+pub async fn proposal(c: &mut Conn, game: &str, number: i64) -> Result<Option<ProposalRow>> {
     Ok(
         sqlx::query_as("SELECT * FROM office_proposals WHERE game_id = $1 AND number = $2")
             .bind(game)
@@ -242,7 +238,7 @@ struct BallotRow {
 /// Proposal `number` of `game` with its ballots, as the office counts them; None if there is
 /// no such proposal.
 pub async fn poll(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     number: i64,
 ) -> Result<Option<(ProposalRow, Poll<serde_json::Value>)>> {
@@ -279,7 +275,7 @@ pub enum Cast {
 /// `voter`'s ballot on proposal `number` of `game`, cast at `at`: kept if the office counts it
 /// (a revised ballot replaces the earlier one: one row a voter), else nothing is written.
 pub async fn cast_ballot(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     number: i64,
     voter: &VoterId,
@@ -318,7 +314,7 @@ pub enum Withdrawal {
 
 /// Proposal `number` of `game` withdrawn at `at` (Agora BT8), unless it is closed.
 pub async fn withdraw_proposal(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     number: i64,
     at: Ts,
@@ -339,11 +335,7 @@ pub async fn withdraw_proposal(
 
 /// Up to `limit` proposals whose vote closed at or before `now` and whose result has not been
 /// acted on yet, the earliest first (a tick's list: by index).
-pub async fn proposals_due(
-    c: &mut SqliteConnection,
-    now: Ts,
-    limit: i64,
-) -> Result<Vec<ProposalRow>> {
+pub async fn proposals_due(c: &mut Conn, now: Ts, limit: i64) -> Result<Vec<ProposalRow>> {
     Ok(sqlx::query_as(
         "SELECT * FROM office_proposals
          WHERE closes_at <= $1 AND decided_at IS NULL AND withdrawn_at IS NULL
@@ -357,12 +349,7 @@ pub async fn proposals_due(
 }
 
 /// The result of proposal `id` acted on at `at`; false if it was already.
-pub async fn record_decision(
-    c: &mut SqliteConnection,
-    id: i64,
-    passed: bool,
-    at: Ts,
-) -> Result<bool> {
+pub async fn record_decision(c: &mut Conn, id: i64, passed: bool, at: Ts) -> Result<bool> {
     let r = sqlx::query(
         "UPDATE office_proposals SET decided_at = $1, passed = $2
          WHERE id = $3 AND decided_at IS NULL",

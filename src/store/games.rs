@@ -1,5 +1,6 @@
-//! Games and their players: the game rows, registrations, extensions, unavailable periods,
-//! wrong-secret counts.
+//! Games and their players, for every kind of game: the game rows, registrations,
+//! replacements, extensions, holidays, unavailable periods, late orders, wrong-secret counts.
+//! What only Diplomacy's players choose or are counted by is `diplomacy/players.rs`.
 
 use super::*;
 
@@ -60,7 +61,7 @@ pub struct PlayerRow {
 }
 
 pub async fn create_game(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     id: &str,
     variant: &str,
     rules_json: &str,
@@ -89,7 +90,7 @@ pub async fn create_game(
     Ok(())
 }
 
-pub async fn game(c: &mut SqliteConnection, id: &str) -> Result<Option<GameRow>> {
+pub async fn game(c: &mut Conn, id: &str) -> Result<Option<GameRow>> {
     Ok(
         sqlx::query_as("SELECT * FROM games WHERE lower(id) = lower($1)")
             .bind(id)
@@ -98,10 +99,7 @@ pub async fn game(c: &mut SqliteConnection, id: &str) -> Result<Option<GameRow>>
     )
 }
 
-pub async fn games_with_status(
-    c: &mut SqliteConnection,
-    status: GameStatus,
-) -> Result<Vec<GameRow>> {
+pub async fn games_with_status(c: &mut Conn, status: GameStatus) -> Result<Vec<GameRow>> {
     Ok(
         sqlx::query_as("SELECT * FROM games WHERE status = $1 ORDER BY id")
             .bind(status)
@@ -111,7 +109,7 @@ pub async fn games_with_status(
 }
 
 /// The active games an address plays in, or has a part in as a master or observer.
-pub async fn active_games_of(c: &mut SqliteConnection, address: &str) -> Result<Vec<GameRow>> {
+pub async fn active_games_of(c: &mut Conn, address: &str) -> Result<Vec<GameRow>> {
     Ok(sqlx::query_as(
         "SELECT g.* FROM games g WHERE g.status = 'active' AND g.id IN (
              SELECT game_id FROM players WHERE address = $1
@@ -138,7 +136,7 @@ pub struct ReplacementRow {
 /// extension days stay with it), and a record of who played it when.
 #[allow(clippy::too_many_arguments)]
 pub async fn replace_player(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     power: &str,
     phase: &str,
@@ -179,34 +177,8 @@ pub async fn replace_player(
     Ok(())
 }
 
-/// What a player chose for themselves, forgotten when another takes the power over: the new
-/// player made none of those choices. Their abbreviations list (WM D.III(1): a replacement
-/// registers their own with the first orders), their unavailable periods, one-off and weekly
-/// (WM D.VII(2)), their conditional retreat and adjustment orders (WM D.II(5)) and their votes
-/// (WM D.IX; Maharajiad B.X). The orders standing for the phase stay: the welcome lists them,
-/// and they are adjudicated unless the new player sends others.
-pub async fn forget_player_choices(
-    c: &mut SqliteConnection,
-    game: &str,
-    power: &str,
-) -> Result<()> {
-    for sql in [
-        "DELETE FROM abbreviation_lists WHERE game_id = $1 AND power = $2",
-        "DELETE FROM unavailable WHERE game_id = $1 AND power = $2",
-        "DELETE FROM conditional_orders WHERE game_id = $1 AND power = $2",
-        "DELETE FROM votes WHERE game_id = $1 AND power = $2",
-    ] {
-        sqlx::query(sql)
-            .bind(game)
-            .bind(power)
-            .execute(&mut *c)
-            .await?;
-    }
-    Ok(())
-}
-
 /// A game's replacements, oldest first.
-pub async fn replacements(c: &mut SqliteConnection, game: &str) -> Result<Vec<ReplacementRow>> {
+pub async fn replacements(c: &mut Conn, game: &str) -> Result<Vec<ReplacementRow>> {
     Ok(
         sqlx::query_as("SELECT * FROM replacements WHERE game_id = $1 ORDER BY id")
             .bind(game)
@@ -215,28 +187,8 @@ pub async fn replacements(c: &mut SqliteConnection, game: &str) -> Result<Vec<Re
     )
 }
 
-/// Agora BT9: the game ends in a draw at the first deadline at or after `at`.
-pub async fn declare_end(c: &mut SqliteConnection, id: &str, at: Ts) -> Result<()> {
-    sqlx::query("UPDATE games SET declared_end_at = $1 WHERE id = $2")
-        .bind(at)
-        .bind(id)
-        .execute(&mut *c)
-        .await?;
-    Ok(())
-}
-
-/// Who owned each centre at the end of each completed year of a game, oldest first.
-pub async fn year_ends(c: &mut SqliteConnection, game: &str) -> Result<Vec<super::YearEnd>> {
-    let rows: Vec<super::tick::YearEndRow> =
-        sqlx::query_as("SELECT year, owners FROM year_ends WHERE game_id = $1 ORDER BY year")
-            .bind(game)
-            .fetch_all(&mut *c)
-            .await?;
-    super::tick::YearEndRow::read_all(rows)
-}
-
 /// Replace a game's house rules (JSON, the full struct).
-pub async fn set_rules(c: &mut SqliteConnection, id: &str, rules_json: &str) -> Result<()> {
+pub async fn set_rules(c: &mut Conn, id: &str, rules_json: &str) -> Result<()> {
     sqlx::query("UPDATE games SET rules = $1 WHERE id = $2")
         .bind(rules_json)
         .bind(id)
@@ -247,7 +199,7 @@ pub async fn set_rules(c: &mut SqliteConnection, id: &str, rules_json: &str) -> 
 }
 
 /// A game that starts (or runs again) needs the clock at once; one that does not run, never.
-pub async fn set_game_status(c: &mut SqliteConnection, id: &str, status: GameStatus) -> Result<()> {
+pub async fn set_game_status(c: &mut Conn, id: &str, status: GameStatus) -> Result<()> {
     sqlx::query("UPDATE games SET status = $1, due_at = NULL WHERE id = $2")
         .bind(status)
         .bind(id)
@@ -258,7 +210,7 @@ pub async fn set_game_status(c: &mut SqliteConnection, id: &str, status: GameSta
 
 /// Register a player for a power that has none. A power that has a player is refused
 /// ([`StoreError::PowerTaken`]): a player is changed by a replacement, never overwritten.
-pub async fn add_player(c: &mut SqliteConnection, game: &str, p: &PlayerRow) -> Result<()> {
+pub async fn add_player(c: &mut Conn, game: &str, p: &PlayerRow) -> Result<()> {
     sqlx::query(
         "INSERT INTO players (game_id, power, address, name, tz, secret) VALUES ($1, $2, $3, $4, $5, $6)",
     )
@@ -280,7 +232,7 @@ pub async fn add_player(c: &mut SqliteConnection, game: &str, p: &PlayerRow) -> 
     Ok(())
 }
 
-pub async fn players(c: &mut SqliteConnection, game: &str) -> Result<Vec<PlayerRow>> {
+pub async fn players(c: &mut Conn, game: &str) -> Result<Vec<PlayerRow>> {
     Ok(
         sqlx::query_as("SELECT * FROM players WHERE game_id = $1 ORDER BY power")
             .bind(game)
@@ -289,12 +241,7 @@ pub async fn players(c: &mut SqliteConnection, game: &str) -> Result<Vec<PlayerR
     )
 }
 
-pub async fn add_extension_days(
-    c: &mut SqliteConnection,
-    game: &str,
-    power: &str,
-    days: i64,
-) -> Result<()> {
+pub async fn add_extension_days(c: &mut Conn, game: &str, power: &str, days: i64) -> Result<()> {
     sqlx::query("UPDATE players SET extension_days_used = extension_days_used + $1 WHERE game_id = $2 AND power = $3")
         .bind(days)
         .bind(game)
@@ -307,7 +254,7 @@ pub async fn add_extension_days(
 /// An extension granted to a position (WM D.VII(5)): the days are charged to it.
 #[allow(clippy::too_many_arguments)]
 pub async fn record_extension(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     (power, address): (&str, &str),
     phase: &str,
@@ -335,7 +282,7 @@ pub async fn record_extension(
 }
 
 /// How many extensions a position has been granted in a game.
-pub async fn extensions_granted(c: &mut SqliteConnection, game: &str, power: &str) -> Result<u32> {
+pub async fn extensions_granted(c: &mut Conn, game: &str, power: &str) -> Result<u32> {
     let n: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM extensions WHERE game_id = $1 AND power = $2 AND kind != 'holiday'",
     )
@@ -355,14 +302,12 @@ pub struct ExtensionRequest {
     pub asked_at: Ts,
 }
 
-pub async fn ask_extension(
-    c: &mut SqliteConnection,
-    game: &str,
-    r: &ExtensionRequest,
-) -> Result<()> {
+pub async fn ask_extension(c: &mut Conn, game: &str, r: &ExtensionRequest) -> Result<()> {
     sqlx::query(
-        "INSERT OR REPLACE INTO extension_requests (game_id, power, phase, days, asked_at)
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO extension_requests (game_id, power, phase, days, asked_at)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (game_id, power)
+         DO UPDATE SET phase = excluded.phase, days = excluded.days, asked_at = excluded.asked_at",
     )
     .bind(game)
     .bind(&r.power)
@@ -376,7 +321,7 @@ pub async fn ask_extension(
 
 /// Take a position's waiting request (it is answered now, either way).
 pub async fn take_extension_request(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     power: &str,
 ) -> Result<Option<ExtensionRequest>> {
@@ -393,7 +338,7 @@ pub async fn take_extension_request(
 /// Orders that came after the deadline, refused or accepted (the reliability record).
 #[allow(clippy::too_many_arguments)]
 pub async fn record_late(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     power: &str,
     address: &str,
@@ -415,100 +360,6 @@ pub async fn record_late(
     Ok(())
 }
 
-/// One player's reliability record, over every game of this server (by address).
-#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
-pub struct Reliability {
-    pub address: String,
-    /// Positions held now.
-    pub positions: i64,
-    pub nmrs: i64,
-    pub late: i64,
-    pub extensions: i64,
-    pub extension_days: i64,
-    /// Times this player was replaced, and times this player replaced another.
-    pub replaced: i64,
-    pub replacing: i64,
-}
-
-/// Every player's reliability record (a report: it reads whole tables by design).
-pub async fn reliability(c: &mut SqliteConnection) -> Result<Vec<Reliability>> {
-    Ok(sqlx::query_as(
-        "WITH people AS (SELECT address FROM players
-                         UNION SELECT old_address FROM replacements
-                         UNION SELECT address FROM nmrs WHERE address != ''),
-              reliability_counts AS (SELECT 1)
-         SELECT p.address,
-           (SELECT count(*) FROM players x WHERE x.address = p.address) AS positions,
-           (SELECT count(*) FROM nmrs n WHERE n.address = p.address) AS nmrs,
-           (SELECT count(*) FROM late_orders l WHERE l.address = p.address) AS late,
-           (SELECT count(*) FROM extensions e WHERE e.address = p.address AND e.kind != 'holiday')
-             AS extensions,
-           (SELECT coalesce(sum(e.days), 0) FROM extensions e
-             WHERE e.address = p.address AND e.kind != 'holiday') AS extension_days,
-           (SELECT count(*) FROM replacements r WHERE r.old_address = p.address) AS replaced,
-           (SELECT count(*) FROM replacements r WHERE r.new_address = p.address) AS replacing
-         FROM people p ORDER BY p.address",
-    )
-    .fetch_all(&mut *c)
-    .await?)
-}
-
-/// A power's abbreviations list (WM D.III(1)): JSON `{"abbreviation": "province code"}`.
-pub async fn abbreviations(
-    c: &mut SqliteConnection,
-    game: &str,
-    power: &str,
-) -> Result<Option<String>> {
-    Ok(
-        sqlx::query_scalar("SELECT list FROM abbreviation_lists WHERE game_id = $1 AND power = $2")
-            .bind(game)
-            .bind(power)
-            .fetch_optional(&mut *c)
-            .await?,
-    )
-}
-
-pub async fn set_abbreviations(
-    c: &mut SqliteConnection,
-    game: &str,
-    power: &str,
-    list_json: &str,
-    now: Ts,
-) -> Result<()> {
-    sqlx::query(
-        "INSERT OR REPLACE INTO abbreviation_lists (game_id, power, list, at) VALUES ($1, $2, $3, $4)",
-    )
-    .bind(game)
-    .bind(power)
-    .bind(list_json)
-    .bind(now)
-    .execute(&mut *c)
-    .await?;
-    Ok(())
-}
-
-/// Whether `address` took `power` over as a replacement and has sent no orders since (WM
-/// D.III(1): a replacement registers abbreviations with the first orders).
-pub async fn replacement_without_orders(
-    c: &mut SqliteConnection,
-    game: &str,
-    power: &str,
-    address: &str,
-) -> Result<bool> {
-    Ok(sqlx::query(
-        "SELECT 1 FROM replacements r
-         WHERE r.game_id = $1 AND r.power = $2 AND r.new_address = $3
-           AND NOT EXISTS (SELECT 1 FROM submissions s
-                           WHERE s.game_id = r.game_id AND s.power = r.power AND s.submitted_at >= r.at)",
-    )
-    .bind(game)
-    .bind(power)
-    .bind(address)
-    .fetch_optional(&mut *c)
-    .await?
-    .is_some())
-}
-
 /// A holiday the TD declared eligible for an extension (WM D.VII(5)).
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct Holiday {
@@ -519,9 +370,10 @@ pub struct Holiday {
 }
 
 /// Declare a holiday; false if the game has one of that name already.
-pub async fn declare_holiday(c: &mut SqliteConnection, game: &str, h: &Holiday) -> Result<bool> {
+pub async fn declare_holiday(c: &mut Conn, game: &str, h: &Holiday) -> Result<bool> {
     let done = sqlx::query(
-        "INSERT OR IGNORE INTO holidays (game_id, name, from_ts, to_ts) VALUES ($1, $2, $3, $4)",
+        "INSERT INTO holidays (game_id, name, from_ts, to_ts) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING",
     )
     .bind(game)
     .bind(&h.name)
@@ -535,7 +387,7 @@ pub async fn declare_holiday(c: &mut SqliteConnection, game: &str, h: &Holiday) 
 /// The first holiday not yet taken that overlaps `from..to` (the turn), if any; it is marked
 /// taken.
 pub async fn take_holiday(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     from: Ts,
     to: Ts,
@@ -543,7 +395,7 @@ pub async fn take_holiday(
 ) -> Result<Option<Holiday>> {
     Ok(sqlx::query_as(
         "UPDATE holidays SET taken_at = $4
-         WHERE rowid = (SELECT rowid FROM holidays
+         WHERE game_id = $1 AND name = (SELECT name FROM holidays
                         WHERE game_id = $1 AND taken_at IS NULL AND from_ts < $3 AND to_ts > $2
                         ORDER BY from_ts LIMIT 1)
          RETURNING name, from_ts, to_ts, taken_at",
@@ -569,12 +421,7 @@ pub struct UnavailableRow {
 /// Withdraw a player's weekly unavailable period: its occurrences not yet begun are deleted
 /// (one already begun stands: it was declared with notice, and a deadline may have moved out
 /// of it).
-pub async fn withdraw_weekly(
-    c: &mut SqliteConnection,
-    game: &str,
-    power: &str,
-    now: Ts,
-) -> Result<()> {
+pub async fn withdraw_weekly(c: &mut Conn, game: &str, power: &str, now: Ts) -> Result<()> {
     sqlx::query(
         "DELETE FROM unavailable WHERE game_id = $1 AND power = $2 AND from_ts > $3 AND weekly = 1",
     )
@@ -588,13 +435,13 @@ pub async fn withdraw_weekly(
 
 /// The occurrences of a player's weekly unavailable period, (from, to).
 pub async fn add_weekly(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     power: &str,
     occurrences: &[(Ts, Ts)],
 ) -> Result<()> {
     for chunk in occurrences.chunks(500) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+        let mut q = sqlx::QueryBuilder::<Db>::new(
             "INSERT INTO unavailable (game_id, power, from_ts, to_ts, weekly) ",
         );
         q.push_values(chunk, |mut b, (from, to)| {
@@ -609,56 +456,10 @@ pub async fn add_weekly(
     Ok(())
 }
 
-/// What a player's periods say of a new dated one starting at `from` (WM D.VII(2): one a
-/// week), in one statement by index: the player's period that starts nearest it within a week
-/// either side (by `unavailable_by_start`), and the dated ones not over at `now` (by
-/// `unavailable_dated`).
-pub async fn unavailable_near(
-    c: &mut SqliteConnection,
-    game: &str,
-    power: &str,
-    from: Ts,
-    now: Ts,
-) -> Result<crate::policy::OwnPeriods> {
-    use crate::policy::OwnPeriods;
-    use crate::time::{WEEK, Window};
-    let row = sqlx::query(
-        "SELECT ahead, n.from_ts, n.to_ts, n.weekly
-         FROM (SELECT count(*) AS ahead FROM unavailable
-               WHERE game_id = $1 AND power = $2 AND weekly = 0 AND to_ts > $3)
-         LEFT JOIN unavailable n
-           ON n.game_id = $1 AND n.power = $2 AND n.from_ts > $4 AND n.from_ts < $5
-         ORDER BY abs(n.from_ts - $6) LIMIT 1",
-    )
-    .bind(game)
-    .bind(power)
-    .bind(now)
-    .bind(from - WEEK)
-    .bind(from + WEEK)
-    .bind(from)
-    .fetch_one(&mut *c)
-    .await?;
-    let nearest = match (
-        row.try_get::<Option<Ts>, _>("from_ts")?,
-        row.try_get::<Option<Ts>, _>("to_ts")?,
-    ) {
-        (Some(from), Some(to)) => Some((
-            Window { from, to },
-            row.try_get::<Option<bool>, _>("weekly")?.unwrap_or(false),
-        )),
-        _ => None,
-    };
-    let ahead: i64 = row.try_get("ahead")?;
-    Ok(OwnPeriods {
-        nearest,
-        ahead: u32::try_from(ahead).unwrap_or(u32::MAX),
-    })
-}
-
 /// A player's periods that start after `since` (WM D.VII(2): a weekly period leaves the weeks
 /// of these alone). Bounded: the dated ones to come (a limit) and those begun since.
 pub async fn unavailable_since(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     power: &str,
     since: Ts,
@@ -677,7 +478,7 @@ pub async fn unavailable_since(
 }
 
 pub async fn add_unavailable(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     power: &str,
     from: Ts,
@@ -695,11 +496,7 @@ pub async fn add_unavailable(
 
 /// A game's unavailable periods that end after `after`: those that can still hold a deadline
 /// back or an adjudication (by `unavailable_by_end`; the ones over are never read again).
-pub async fn unavailable_after(
-    c: &mut SqliteConnection,
-    game: &str,
-    after: Ts,
-) -> Result<Vec<UnavailableRow>> {
+pub async fn unavailable_after(c: &mut Conn, game: &str, after: Ts) -> Result<Vec<UnavailableRow>> {
     Ok(sqlx::query_as(
         "SELECT power, from_ts, to_ts, weekly FROM unavailable WHERE game_id = $1 AND to_ts > $2",
     )
@@ -711,12 +508,7 @@ pub async fn unavailable_after(
 
 /// When `power`'s player was last replaced in `phase` (WM B.8; D.VII(6)(b): a replacement
 /// named after the deadline may send the orders of a held phase).
-pub async fn replaced_at(
-    c: &mut SqliteConnection,
-    game: &str,
-    power: &str,
-    phase: &str,
-) -> Result<Option<Ts>> {
+pub async fn replaced_at(c: &mut Conn, game: &str, power: &str, phase: &str) -> Result<Option<Ts>> {
     let row = sqlx::query(
         "SELECT max(at) AS at FROM replacements WHERE game_id = $1 AND power = $2 AND phase = $3",
     )
@@ -729,7 +521,7 @@ pub async fn replaced_at(
 }
 
 /// Is `address` a registered player, master or observer of any game that is not finished?
-pub async fn is_registered(c: &mut SqliteConnection, address: &str) -> Result<bool> {
+pub async fn is_registered(c: &mut Conn, address: &str) -> Result<bool> {
     let row = sqlx::query(
         "SELECT 1 FROM players p JOIN games g ON g.id = p.game_id
          WHERE p.address = lower($1) AND g.status != 'finished'
@@ -744,7 +536,7 @@ pub async fn is_registered(c: &mut SqliteConnection, address: &str) -> Result<bo
 }
 
 /// Count a wrong secret given for a power.
-pub async fn add_wrong_secret(c: &mut SqliteConnection, game: &str, power: &str) -> Result<()> {
+pub async fn add_wrong_secret(c: &mut Conn, game: &str, power: &str) -> Result<()> {
     sqlx::query(
         "UPDATE players SET wrong_secrets = wrong_secrets + 1 WHERE game_id = $1 AND power = $2",
     )

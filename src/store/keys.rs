@@ -9,7 +9,7 @@ pub const MAIL_KEY: &str = "mail";
 /// The key named `name`, generated (32 bytes from the OS random generator) and stored the
 /// first time it is asked for. Two processes starting at once get the same key: the insert
 /// keeps the first.
-pub async fn server_key(c: &mut SqliteConnection, name: &str, now: Ts) -> Result<Vec<u8>> {
+pub async fn server_key(c: &mut Conn, name: &str, now: Ts) -> Result<Vec<u8>> {
     if let Some(k) = stored_key(c, name).await? {
         return Ok(k);
     }
@@ -29,7 +29,7 @@ pub async fn server_key(c: &mut SqliteConnection, name: &str, now: Ts) -> Result
         .ok_or_else(|| StoreError::Random(format!("the key '{name}' was not kept")))
 }
 
-async fn stored_key(c: &mut SqliteConnection, name: &str) -> Result<Option<Vec<u8>>> {
+async fn stored_key(c: &mut Conn, name: &str) -> Result<Option<Vec<u8>>> {
     let row = sqlx::query("SELECT key FROM server_keys WHERE name = $1")
         .bind(name)
         .fetch_optional(&mut *c)

@@ -23,7 +23,7 @@ pub const AT_ONCE: Ts = Ts::MIN;
 /// Something a game's clock depends on changed (a deadline, a new phase, orders marked final,
 /// the house rules, a resumption): the tick looks at the running game at once, and its kind's
 /// step then says when it next needs the clock. A game that does not run needs none.
-pub(super) async fn clock_changed(c: &mut SqliteConnection, game: &str) -> Result<()> {
+pub(super) async fn clock_changed(c: &mut Conn, game: &str) -> Result<()> {
     sqlx::query(
         "UPDATE games SET due_at = $1
          WHERE id = $2 AND status = 'active' AND paused_remaining IS NULL",
@@ -36,7 +36,7 @@ pub(super) async fn clock_changed(c: &mut SqliteConnection, game: &str) -> Resul
 }
 
 /// Games of `kind` that need the clock by `now`, in name order (an index lookup).
-pub async fn tick_candidates(c: &mut SqliteConnection, kind: Kind, now: Ts) -> Result<Vec<String>> {
+pub async fn tick_candidates(c: &mut Conn, kind: Kind, now: Ts) -> Result<Vec<String>> {
     Ok(
         sqlx::query_scalar("SELECT id FROM games WHERE kind = $1 AND due_at <= $2 ORDER BY id")
             .bind(kind)
@@ -48,15 +48,17 @@ pub async fn tick_candidates(c: &mut SqliteConnection, kind: Kind, now: Ts) -> R
 
 /// When each game next needs the clock, as its kind's tick step decided: (game, due_at), None
 /// for a game that needs none. One statement.
-pub async fn set_due(c: &mut SqliteConnection, due: &[(&str, Option<Ts>)]) -> Result<()> {
+pub async fn set_due(c: &mut Conn, due: &[(&str, Option<Ts>)]) -> Result<()> {
     if due.is_empty() {
         return Ok(());
     }
-    sqlx::query(
+    sqlx::query(concat!(
         "UPDATE games SET due_at = v.d
-         FROM (SELECT value ->> 0 AS g, value ->> 1 AS d FROM json_each($1)) AS v
+         FROM (SELECT value ->> 0 AS g, value ->> 1 AS d FROM ",
+        dialect::json_rows!(1),
+        ") AS v
          WHERE games.id = v.g",
-    )
+    ))
     .bind(serde_json::to_string(due)?)
     .execute(&mut *c)
     .await?;

@@ -52,7 +52,7 @@ pub struct Seen<'a> {
 /// UIDVALIDITY), or the same message delivered again in another SMTP transaction (the same
 /// content with other trace headers, issue 21.13), are the same message. A Message-ID alone
 /// decides nothing: any sender can reuse one.
-pub async fn processed(c: &mut SqliteConnection, m: &Seen<'_>) -> Result<bool> {
+pub async fn processed(c: &mut Conn, m: &Seen<'_>) -> Result<bool> {
     // Indexed lookups: an OR across them would scan the ledger.
     let row = sqlx::query(
         "SELECT 1 FROM ledger WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3
@@ -70,7 +70,7 @@ pub async fn processed(c: &mut SqliteConnection, m: &Seen<'_>) -> Result<bool> {
 }
 
 /// The highest UID processed in a mailbox for this UIDVALIDITY.
-pub async fn last_uid(c: &mut SqliteConnection, mailbox: &str, uidvalidity: u32) -> Result<u32> {
+pub async fn last_uid(c: &mut Conn, mailbox: &str, uidvalidity: u32) -> Result<u32> {
     let row =
         sqlx::query("SELECT max(uid) AS u FROM ledger WHERE mailbox = $1 AND uidvalidity = $2")
             .bind(mailbox)
@@ -85,7 +85,7 @@ pub async fn last_uid(c: &mut SqliteConnection, mailbox: &str, uidvalidity: u32)
 /// message's effects.
 #[allow(clippy::too_many_arguments)]
 pub async fn record_message(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     m: &Seen<'_>,
     message_id: Option<&str>,
     raw: &[u8],
@@ -122,7 +122,7 @@ pub async fn record_message(
 }
 
 pub(super) async fn ledger_row(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     m: &Seen<'_>,
     message_id: Option<&str>,
     now: Ts,
@@ -151,7 +151,7 @@ pub(super) async fn ledger_row(
 /// mailbox goes on to the next UID.
 #[allow(clippy::too_many_arguments)]
 pub async fn record_poisoned(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     m: &Seen<'_>,
     message_id: Option<&str>,
     raw: &[u8],
@@ -187,7 +187,7 @@ pub struct PoisonedRow {
     pub at: Ts,
 }
 
-pub async fn poisoned(c: &mut SqliteConnection) -> Result<Vec<PoisonedRow>> {
+pub async fn poisoned(c: &mut Conn) -> Result<Vec<PoisonedRow>> {
     let rows = sqlx::query(
         "SELECT mailbox, uid, message_id, error, processed_at FROM ledger WHERE status = 'poisoned' ORDER BY processed_at",
     )
@@ -217,7 +217,7 @@ pub struct Confirmation<'a> {
 
 /// Record a copy at the confirmation box; the earliest arrival of the same copy stands.
 pub async fn record_confirmation(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     k: &Confirmation<'_>,
     received_at: Ts,
 ) -> Result<()> {
@@ -225,7 +225,8 @@ pub async fn record_confirmation(
         "INSERT INTO confirmations (message_id, from_address, game_id, read_digest, received_at)
          VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (message_id, from_address, game_id, read_digest)
-         DO UPDATE SET received_at = min(received_at, excluded.received_at)",
+         DO UPDATE SET received_at = CASE WHEN excluded.received_at < received_at
+                                          THEN excluded.received_at ELSE received_at END",
     )
     .bind(k.message_id)
     .bind(k.from)
@@ -239,10 +240,7 @@ pub async fn record_confirmation(
 
 /// When the confirmation box received this very copy, if it did: the same Message-ID, sender,
 /// game and content. A copy with only the Message-ID in common vouches for nothing.
-pub async fn confirmation_time(
-    c: &mut SqliteConnection,
-    k: &Confirmation<'_>,
-) -> Result<Option<Ts>> {
+pub async fn confirmation_time(c: &mut Conn, k: &Confirmation<'_>) -> Result<Option<Ts>> {
     let row = sqlx::query(
         "SELECT received_at FROM confirmations WHERE message_id = $1 AND from_address = $2
          AND game_id = $3 AND read_digest = $4",
@@ -259,7 +257,7 @@ pub async fn confirmation_time(
 /// Record a mail that was read and deliberately not answered.
 #[allow(clippy::too_many_arguments)]
 pub async fn record_drop(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     mailbox: &str,
     uid: u32,
     from: Option<&str>,
@@ -285,7 +283,7 @@ pub async fn record_drop(
 /// command replies, notices, reports: [`MailKind::answers_the_sender`]) to `address` since
 /// `since`. Rejections for failed authentication are not among them: they have their own
 /// budget ([`answers_since`]).
-pub async fn answers_to(c: &mut SqliteConnection, address: &str, since: Ts) -> Result<i64> {
+pub async fn answers_to(c: &mut Conn, address: &str, since: Ts) -> Result<i64> {
     let row = sqlx::query(ANSWERS_TO)
         .bind(address)
         .bind(since)
@@ -310,7 +308,7 @@ pub struct AnswerCounts {
 /// Answers mailed since `since` to `address` and about `game` (one query: this runs for every
 /// answer).
 pub async fn answers_since(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     address: &str,
     game: Option<&str>,
     since: Ts,
@@ -330,10 +328,12 @@ pub async fn answers_since(
 
 /// Empty the raw bytes of messages received before `before`; their ledger rows and metadata
 /// stay. Returns how many were purged.
-pub async fn purge_raw(c: &mut SqliteConnection, before: Ts, now: Ts) -> Result<u64> {
-    let r = sqlx::query(
-        "UPDATE messages SET raw = X'', raw_purged_at = $1 WHERE received_at < $2 AND raw_purged_at IS NULL",
-    )
+pub async fn purge_raw(c: &mut Conn, before: Ts, now: Ts) -> Result<u64> {
+    let r = sqlx::query(concat!(
+        "UPDATE messages SET raw = ",
+        dialect::empty_blob!(),
+        ", raw_purged_at = $1 WHERE received_at < $2 AND raw_purged_at IS NULL",
+    ))
     .bind(now)
     .bind(before)
     .execute(&mut *c)
@@ -350,35 +350,10 @@ pub struct Purged {
     pub outbox_bodies: u64,
 }
 
-/// Empty the bodies of press written before `before`, once its phase is over (press of a
-/// phase still open is yet to be published); the rows stay.
-pub async fn purge_press(c: &mut SqliteConnection, before: Ts) -> Result<u64> {
-    let r = sqlx::query(
-        "UPDATE press SET body = '' WHERE created_at < $1 AND body <> ''
-           AND NOT EXISTS (SELECT 1 FROM phases p
-                           WHERE p.game_id = press.game_id AND p.phase = press.phase
-                             AND p.adjudicated_at IS NULL)",
-    )
-    .bind(before)
-    .execute(&mut *c)
-    .await?;
-    Ok(r.rows_affected())
-}
-
-/// Empty what the reader understood of each submission made before `before` (its lines as
-/// written, press included); when and whether it came stay.
-pub async fn purge_submissions(c: &mut SqliteConnection, before: Ts) -> Result<u64> {
-    let r = sqlx::query("UPDATE submissions SET read = '' WHERE submitted_at < $1 AND read <> ''")
-        .bind(before)
-        .execute(&mut *c)
-        .await?;
-    Ok(r.rows_affected())
-}
-
 /// Empty the bodies of outgoing mail made before `before` that is done with (sent, or given
 /// up): start mails carry secrets, results carry press. Mail still to send is never touched;
 /// the rows (Message-IDs, recipients, subjects) stay.
-pub async fn purge_outbox_bodies(c: &mut SqliteConnection, before: Ts) -> Result<u64> {
+pub async fn purge_outbox_bodies(c: &mut Conn, before: Ts) -> Result<u64> {
     let r = sqlx::query(
         "UPDATE outbox SET body = '' WHERE created_at < $1 AND body <> ''
            AND (sent_at IS NOT NULL OR failed_at IS NOT NULL)",

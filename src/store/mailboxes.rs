@@ -16,7 +16,7 @@ pub struct MailboxState {
 
 /// A poll of `mailbox` that started at `started` read everything up to `last_uid`.
 pub async fn poll_ok(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     mailbox: &str,
     started: Ts,
     finished: Ts,
@@ -37,12 +37,7 @@ pub async fn poll_ok(
     Ok(())
 }
 
-pub async fn poll_failed(
-    c: &mut SqliteConnection,
-    mailbox: &str,
-    error: &str,
-    at: Ts,
-) -> Result<()> {
+pub async fn poll_failed(c: &mut Conn, mailbox: &str, error: &str, at: Ts) -> Result<()> {
     sqlx::query(
         "INSERT INTO mailbox_state (mailbox, last_error, last_error_at) VALUES ($1, $2, $3)
          ON CONFLICT (mailbox) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at",
@@ -55,7 +50,7 @@ pub async fn poll_failed(
     Ok(())
 }
 
-pub async fn mailbox_states(c: &mut SqliteConnection) -> Result<Vec<MailboxState>> {
+pub async fn mailbox_states(c: &mut Conn) -> Result<Vec<MailboxState>> {
     let rows = sqlx::query("SELECT * FROM mailbox_state ORDER BY mailbox")
         .fetch_all(&mut *c)
         .await?;

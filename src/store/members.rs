@@ -44,12 +44,7 @@ pub struct MemberRow {
 }
 
 /// Add a master or an observer. An address has one part in a game.
-pub async fn add_member(
-    c: &mut SqliteConnection,
-    game: &str,
-    m: &MemberRow,
-    now: Ts,
-) -> Result<()> {
+pub async fn add_member(c: &mut Conn, game: &str, m: &MemberRow, now: Ts) -> Result<()> {
     sqlx::query(
         "INSERT INTO members (game_id, role, address, name, tz, secret, added_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -74,12 +69,7 @@ pub async fn add_member(
 }
 
 /// Remove a member; whether there was one.
-pub async fn remove_member(
-    c: &mut SqliteConnection,
-    game: &str,
-    address: &str,
-    role: Role,
-) -> Result<bool> {
+pub async fn remove_member(c: &mut Conn, game: &str, address: &str, role: Role) -> Result<bool> {
     let r = sqlx::query("DELETE FROM members WHERE game_id = $1 AND address = $2 AND role = $3")
         .bind(game)
         .bind(address.to_ascii_lowercase())
@@ -90,7 +80,7 @@ pub async fn remove_member(
 }
 
 /// The members of a game: masters first (GM, TD), then observers, by address.
-pub async fn members(c: &mut SqliteConnection, game: &str) -> Result<Vec<MemberRow>> {
+pub async fn members(c: &mut Conn, game: &str) -> Result<Vec<MemberRow>> {
     Ok(sqlx::query_as(
         "SELECT * FROM members WHERE game_id = $1
          ORDER BY CASE role WHEN 'gm' THEN 0 WHEN 'td' THEN 1 ELSE 2 END, address",
@@ -112,7 +102,7 @@ pub struct AuditRow {
 
 /// Write a master's command and what it did to the audit log.
 pub async fn audit(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     at: Ts,
     actor: &str,
@@ -135,7 +125,7 @@ pub async fn audit(
 }
 
 /// A game's audit log, oldest first.
-pub async fn audit_log(c: &mut SqliteConnection, game: &str) -> Result<Vec<AuditRow>> {
+pub async fn audit_log(c: &mut Conn, game: &str) -> Result<Vec<AuditRow>> {
     Ok(
         sqlx::query_as("SELECT * FROM audit WHERE game_id = $1 ORDER BY id")
             .bind(game)
@@ -145,7 +135,7 @@ pub async fn audit_log(c: &mut SqliteConnection, game: &str) -> Result<Vec<Audit
 }
 
 /// Pause a game: keep the time left before the current deadline. Whether it was running.
-pub async fn pause(c: &mut SqliteConnection, game: &str, remaining: Ts) -> Result<bool> {
+pub async fn pause(c: &mut Conn, game: &str, remaining: Ts) -> Result<bool> {
     let r = sqlx::query(
         // A paused game needs no clock.
         "UPDATE games SET paused_remaining = $1, due_at = NULL WHERE id = $2 AND paused_remaining IS NULL",
@@ -159,7 +149,7 @@ pub async fn pause(c: &mut SqliteConnection, game: &str, remaining: Ts) -> Resul
 
 /// Resume a paused game; the time that was left, if it was paused. Call it inside the
 /// transaction that sets the new deadline.
-pub async fn resume(c: &mut SqliteConnection, game: &str) -> Result<Option<Ts>> {
+pub async fn resume(c: &mut Conn, game: &str) -> Result<Option<Ts>> {
     let left = paused_remaining(c, game).await?;
     if left.is_some() {
         sqlx::query("UPDATE games SET paused_remaining = NULL WHERE id = $1")
@@ -172,7 +162,7 @@ pub async fn resume(c: &mut SqliteConnection, game: &str) -> Result<Option<Ts>> 
 }
 
 /// The time left of a paused game; None when it runs.
-pub async fn paused_remaining(c: &mut SqliteConnection, game: &str) -> Result<Option<Ts>> {
+pub async fn paused_remaining(c: &mut Conn, game: &str) -> Result<Option<Ts>> {
     let row = sqlx::query("SELECT paused_remaining FROM games WHERE id = $1")
         .bind(game)
         .fetch_optional(&mut *c)
@@ -184,13 +174,7 @@ pub async fn paused_remaining(c: &mut SqliteConnection, game: &str) -> Result<Op
 }
 
 /// Record the TD's consent to `what` (for example `ROLLBACK S1902M`).
-pub async fn consent(
-    c: &mut SqliteConnection,
-    game: &str,
-    what: &str,
-    by: &str,
-    now: Ts,
-) -> Result<()> {
+pub async fn consent(c: &mut Conn, game: &str, what: &str, by: &str, now: Ts) -> Result<()> {
     sqlx::query("INSERT INTO consents (game_id, what, by, at) VALUES ($1, $2, $3, $4)")
         .bind(game)
         .bind(what)
@@ -202,12 +186,7 @@ pub async fn consent(
 }
 
 /// Use a consent to `what`, if there is an unused one: who gave it.
-pub async fn use_consent(
-    c: &mut SqliteConnection,
-    game: &str,
-    what: &str,
-    now: Ts,
-) -> Result<Option<String>> {
+pub async fn use_consent(c: &mut Conn, game: &str, what: &str, now: Ts) -> Result<Option<String>> {
     let row = sqlx::query(
         "UPDATE consents SET used_at = $1 WHERE id = (
              SELECT id FROM consents WHERE game_id = $2 AND what = $3 AND used_at IS NULL

@@ -1,16 +1,15 @@
 //! The store: SQLite (WAL) through sqlx, with the schema in `migrations/`.
 //!
-//! Functions take a `&mut SqliteConnection` so that the engine can compose them inside one
-//! transaction: a message's effects, its outgoing mail and its ledger row commit together, or
-//! not at all.
+//! Functions take a `&mut Conn` so that the engine can compose them inside one transaction: a
+//! message's effects, its outgoing mail and its ledger row commit together, or not at all.
+//!
+//! The files here are what every kind of game shares; a kind's own tables and queries are in
+//! its folder (`diplomacy/`), and what only SQLite understands is in `dialect.rs`.
 
 use crate::time::Ts;
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
-};
-use sqlx::{Row, SqlitePool};
+use dialect::{Db, DbRow};
+use sqlx::Row;
 use std::path::Path;
-use std::time::Duration;
 
 /// What can go wrong in the store.
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +37,9 @@ pub enum StoreError {
 }
 
 mod ballots;
+mod batch;
+pub mod dialect;
+pub mod diplomacy;
 mod games;
 mod keys;
 mod kind;
@@ -45,12 +47,13 @@ mod ledger;
 mod mailboxes;
 mod members;
 mod outbox;
-mod phases;
 mod rulesets;
-mod tick;
-mod tournaments;
 
 pub use ballots::*;
+pub use batch::*;
+pub use dialect::{Conn, Pool};
+// Diplomacy's store, under the paths its callers have always used (`store::current_phase`).
+pub use diplomacy::*;
 pub use games::*;
 pub use keys::*;
 pub use kind::*;
@@ -58,10 +61,7 @@ pub use ledger::*;
 pub use mailboxes::*;
 pub use members::*;
 pub use outbox::*;
-pub use phases::*;
 pub use rulesets::*;
-pub use tick::*;
-pub use tournaments::*;
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
@@ -99,27 +99,27 @@ impl Savepoint {
 }
 
 /// Start `part` inside the open transaction.
-pub async fn savepoint(c: &mut SqliteConnection, part: Savepoint) -> Result<()> {
+pub async fn savepoint(c: &mut Conn, part: Savepoint) -> Result<()> {
     sqlx::query(part.sql()[0]).execute(&mut *c).await?;
     Ok(())
 }
 
 /// What `part` wrote since [`savepoint`] stands.
-pub async fn keep_savepoint(c: &mut SqliteConnection, part: Savepoint) -> Result<()> {
+pub async fn keep_savepoint(c: &mut Conn, part: Savepoint) -> Result<()> {
     sqlx::query(part.sql()[1]).execute(&mut *c).await?;
     Ok(())
 }
 
 /// [`keep_savepoint`] and start the next `part`, in one round trip to the database (a batch
 /// does this between two messages).
-pub async fn renew_savepoint(c: &mut SqliteConnection, part: Savepoint) -> Result<()> {
+pub async fn renew_savepoint(c: &mut Conn, part: Savepoint) -> Result<()> {
     sqlx::query(part.sql()[3]).execute(&mut *c).await?;
     Ok(())
 }
 
 /// Everything `part` wrote since [`savepoint`] is undone (savepoints opened inside it too); the
 /// transaction goes on.
-pub async fn undo_savepoint(c: &mut SqliteConnection, part: Savepoint) -> Result<()> {
+pub async fn undo_savepoint(c: &mut Conn, part: Savepoint) -> Result<()> {
     let [_, release, rollback, _] = part.sql();
     sqlx::query(rollback).execute(&mut *c).await?;
     sqlx::query(release).execute(&mut *c).await?;
@@ -127,28 +127,14 @@ pub async fn undo_savepoint(c: &mut SqliteConnection, part: Savepoint) -> Result
 }
 
 /// Open (creating if needed) the database file, in WAL mode, and apply the migrations.
-pub async fn open(path: &Path) -> Result<SqlitePool> {
+pub async fn open(path: &Path) -> Result<Pool> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|error| StoreError::Directory {
             path: dir.display().to_string(),
             error,
         })?;
     }
-    let opts = SqliteConnectOptions::new()
-        .filename(path)
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        // FULL: a committed ledger row survives power loss, not only a crash.
-        .synchronous(SqliteSynchronous::Full)
-        .foreign_keys(true)
-        // A batch of messages keeps each message's undo copy (its savepoint's) in memory, not
-        // in a temporary file written for every page a message changes (issue 22).
-        .pragma("temp_store", "memory")
-        .busy_timeout(Duration::from_secs(10));
-    let pool = SqlitePoolOptions::new()
-        .max_connections(4)
-        .connect_with(opts)
-        .await?;
-    sqlx::migrate!("./migrations").run(&pool).await?;
+    let pool = dialect::connect(path).await?;
+    dialect::migrate(&pool).await?;
     Ok(pool)
 }

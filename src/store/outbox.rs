@@ -163,7 +163,7 @@ pub struct NewMail {
 
 /// Enqueue one mail. Whether it was enqueued: false when a mail with its Message-ID is already
 /// there (then the duplicate is logged and counted, see [`enqueue_many`]).
-pub async fn enqueue(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Result<bool> {
+pub async fn enqueue(c: &mut Conn, m: &NewMail, now: Ts) -> Result<bool> {
     Ok(enqueue_many(c, std::slice::from_ref(m), now).await? == 1)
 }
 
@@ -172,7 +172,7 @@ pub async fn enqueue(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Result<b
 /// enqueued again: Message-IDs name their cause, so that is the same mail caused twice (a
 /// coalesced alert, a notice already sent this hour). It is never silent: each one is logged
 /// and counted in `outbox_duplicates` (shown by `chancery status`).
-pub async fn enqueue_many(c: &mut SqliteConnection, mails: &[NewMail], now: Ts) -> Result<usize> {
+pub async fn enqueue_many(c: &mut Conn, mails: &[NewMail], now: Ts) -> Result<usize> {
     let mut enqueued = 0;
     // 11 parameters a row; SQLite allows 32,766 in one statement.
     for chunk in mails.chunks(500) {
@@ -194,8 +194,8 @@ pub async fn enqueue_many(c: &mut SqliteConnection, mails: &[NewMail], now: Ts) 
 }
 
 /// Insert the mails whose Message-IDs are new; the Message-IDs inserted.
-async fn insert_chunk(c: &mut SqliteConnection, chunk: &[NewMail], now: Ts) -> Result<Vec<String>> {
-    let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+async fn insert_chunk(c: &mut Conn, chunk: &[NewMail], now: Ts) -> Result<Vec<String>> {
+    let mut q = sqlx::QueryBuilder::<Db>::new(
         "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id) ",
     );
     q.push_values(chunk, |mut b, m| {
@@ -218,7 +218,7 @@ async fn insert_chunk(c: &mut SqliteConnection, chunk: &[NewMail], now: Ts) -> R
 }
 
 /// A mail not enqueued because its Message-ID is already there: logged, and counted.
-async fn count_duplicate(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Result<()> {
+async fn count_duplicate(c: &mut Conn, m: &NewMail, now: Ts) -> Result<()> {
     tracing::info!(
         kind = m.kind.as_str(),
         to = m.to.as_str(),
@@ -239,12 +239,7 @@ async fn count_duplicate(c: &mut SqliteConnection, m: &NewMail, now: Ts) -> Resu
 }
 
 /// Mails of `kind` to `address` since `since`.
-pub async fn mails_to(
-    c: &mut SqliteConnection,
-    address: &str,
-    kind: MailKind,
-    since: Ts,
-) -> Result<i64> {
+pub async fn mails_to(c: &mut Conn, address: &str, kind: MailKind, since: Ts) -> Result<i64> {
     let row = sqlx::query(
         "SELECT count(*) AS n FROM outbox WHERE to_address = $1 AND created_at >= $2 AND kind = $3",
     )
@@ -257,7 +252,7 @@ pub async fn mails_to(
 }
 
 /// How many times the mail with this Message-ID was caused again and not sent.
-pub async fn duplicates_of(c: &mut SqliteConnection, message_id: &str) -> Result<i64> {
+pub async fn duplicates_of(c: &mut Conn, message_id: &str) -> Result<i64> {
     let row = sqlx::query("SELECT count FROM outbox_duplicates WHERE message_id = $1")
         .bind(message_id)
         .fetch_optional(&mut *c)
@@ -266,7 +261,7 @@ pub async fn duplicates_of(c: &mut SqliteConnection, message_id: &str) -> Result
 }
 
 /// Mails caused again and not sent, by kind, since `since` (for `chancery status`).
-pub async fn duplicate_counts(c: &mut SqliteConnection, since: Ts) -> Result<Vec<(MailKind, i64)>> {
+pub async fn duplicate_counts(c: &mut Conn, since: Ts) -> Result<Vec<(MailKind, i64)>> {
     let rows = sqlx::query(
         "SELECT kind, sum(count) AS n FROM outbox_duplicates WHERE last_at >= $1
          GROUP BY kind ORDER BY kind",
@@ -281,7 +276,7 @@ pub async fn duplicate_counts(c: &mut SqliteConnection, since: Ts) -> Result<Vec
 
 /// Mail due to be sent: confirmation receipts first (they promise "within seconds", WM D.VII(7),
 /// and must not wait behind a burst of acknowledgements or results), then oldest first.
-pub async fn due_outbox(c: &mut SqliteConnection, now: Ts, limit: i64) -> Result<Vec<OutboxRow>> {
+pub async fn due_outbox(c: &mut Conn, now: Ts, limit: i64) -> Result<Vec<OutboxRow>> {
     // Two reads in index order (`outbox_receipts_due`, then `outbox_due`), not one sort of
     // every pending row: a deadline storm leaves tens of thousands, and each sender's claim
     // reads this.
@@ -327,7 +322,7 @@ pub async fn due_outbox(c: &mut SqliteConnection, now: Ts, limit: i64) -> Result
         .collect()
 }
 
-pub async fn next_outbox_attempt(c: &mut SqliteConnection) -> Result<Option<Ts>> {
+pub async fn next_outbox_attempt(c: &mut Conn) -> Result<Option<Ts>> {
     let row = sqlx::query(
         "SELECT min(next_attempt_at) AS t FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL",
     )
@@ -336,7 +331,7 @@ pub async fn next_outbox_attempt(c: &mut SqliteConnection) -> Result<Option<Ts>>
     Ok(row.try_get("t")?)
 }
 
-pub async fn mark_sending(c: &mut SqliteConnection, id: i64, now: Ts) -> Result<()> {
+pub async fn mark_sending(c: &mut Conn, id: i64, now: Ts) -> Result<()> {
     sqlx::query("UPDATE outbox SET sending_since = $1, attempts = attempts + 1 WHERE id = $2")
         .bind(now)
         .bind(id)
@@ -345,7 +340,7 @@ pub async fn mark_sending(c: &mut SqliteConnection, id: i64, now: Ts) -> Result<
     Ok(())
 }
 
-pub async fn mark_sent(c: &mut SqliteConnection, id: i64, now: Ts) -> Result<()> {
+pub async fn mark_sent(c: &mut Conn, id: i64, now: Ts) -> Result<()> {
     sqlx::query(
         "UPDATE outbox SET sent_at = $1, sending_since = NULL, last_error = NULL WHERE id = $2",
     )
@@ -357,7 +352,7 @@ pub async fn mark_sent(c: &mut SqliteConnection, id: i64, now: Ts) -> Result<()>
 }
 
 /// Try again at `next`, after an attempt that finished with a transient error.
-pub async fn mark_retry(c: &mut SqliteConnection, id: i64, next: Ts, error: &str) -> Result<()> {
+pub async fn mark_retry(c: &mut Conn, id: i64, next: Ts, error: &str) -> Result<()> {
     sqlx::query("UPDATE outbox SET next_attempt_at = $1, sending_since = NULL, last_error = $2 WHERE id = $3")
         .bind(next)
         .bind(error)
@@ -369,7 +364,7 @@ pub async fn mark_retry(c: &mut SqliteConnection, id: i64, next: Ts, error: &str
 
 /// Look again at `next`, keeping `sending_since`: an attempt cut short stays marked until the
 /// archive says whether it got through.
-pub async fn postpone(c: &mut SqliteConnection, id: i64, next: Ts) -> Result<()> {
+pub async fn postpone(c: &mut Conn, id: i64, next: Ts) -> Result<()> {
     sqlx::query("UPDATE outbox SET next_attempt_at = $1 WHERE id = $2")
         .bind(next)
         .bind(id)
@@ -378,7 +373,7 @@ pub async fn postpone(c: &mut SqliteConnection, id: i64, next: Ts) -> Result<()>
     Ok(())
 }
 
-pub async fn mark_failed(c: &mut SqliteConnection, id: i64, now: Ts, error: &str) -> Result<()> {
+pub async fn mark_failed(c: &mut Conn, id: i64, now: Ts, error: &str) -> Result<()> {
     sqlx::query(
         "UPDATE outbox SET failed_at = $1, sending_since = NULL, last_error = $2 WHERE id = $3",
     )
@@ -394,17 +389,19 @@ pub async fn mark_failed(c: &mut SqliteConnection, id: i64, now: Ts, error: &str
 /// Whether any mail is still to send: one step down the due rows' index (`outbox_due`), however
 /// large the outbox, where [`outbox_counts`] reads every row (a bench polling it every 100 ms
 /// during a 10,000-game storm read the 160 MB table each time).
-pub async fn outbox_has_pending(c: &mut SqliteConnection) -> Result<bool> {
-    let pending: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM outbox INDEXED BY outbox_due
+pub async fn outbox_has_pending(c: &mut Conn) -> Result<bool> {
+    let pending: bool = sqlx::query_scalar(concat!(
+        "SELECT EXISTS (SELECT 1 FROM outbox ",
+        dialect::indexed_by!("outbox_due"),
+        "
                         WHERE sent_at IS NULL AND failed_at IS NULL)",
-    )
+    ))
     .fetch_one(&mut *c)
     .await?;
     Ok(pending)
 }
 
-pub async fn outbox_counts(c: &mut SqliteConnection) -> Result<(i64, i64, i64)> {
+pub async fn outbox_counts(c: &mut Conn) -> Result<(i64, i64, i64)> {
     let row = sqlx::query(
         "SELECT count(*) FILTER (WHERE sent_at IS NULL AND failed_at IS NULL) AS pending,
                 count(*) FILTER (WHERE sent_at IS NOT NULL) AS sent,

@@ -119,7 +119,7 @@ impl RuleRevisionRow {
 /// order. A revision whose `seq` is kept already is refused by the table's key, so two
 /// changes made at once from one rule set cannot both be kept.
 pub async fn append_rule_revisions(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     revisions: &[RuleRevision],
 ) -> Result<()> {
@@ -169,7 +169,7 @@ pub async fn append_rule_revisions(
 }
 
 /// Every revision of `game`'s rule set, oldest first.
-pub async fn rule_revisions(c: &mut SqliteConnection, game: &str) -> Result<Vec<RuleRevisionRow>> {
+pub async fn rule_revisions(c: &mut Conn, game: &str) -> Result<Vec<RuleRevisionRow>> {
     Ok(
         sqlx::query_as("SELECT * FROM rule_revisions WHERE game_id = $1 ORDER BY seq")
             .bind(game)
@@ -179,7 +179,7 @@ pub async fn rule_revisions(c: &mut SqliteConnection, game: &str) -> Result<Vec<
 }
 
 /// `game`'s rule set, its revisions replayed and checked again (empty if it has none).
-pub async fn rule_set(c: &mut SqliteConnection, game: &str) -> Result<RuleSet> {
+pub async fn rule_set(c: &mut Conn, game: &str) -> Result<RuleSet> {
     let revisions = rule_revisions(c, game)
         .await?
         .iter()

@@ -4,12 +4,12 @@ use super::{Done, change_key};
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce_with;
+use crate::store::Conn;
 use crate::store::GameRow;
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 pub async fn broadcast(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     message: &str,

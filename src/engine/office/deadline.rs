@@ -7,10 +7,10 @@ use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::house::House;
 use crate::outgoing::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
 use crate::{commands::format_duration, time::format_gmt};
-use sqlx::SqliteConnection;
 
 /// How the deadline moves.
 #[derive(Clone, Copy, Debug)]
@@ -22,7 +22,7 @@ pub enum Move {
 }
 
 pub async fn move_deadline(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     house: &dyn House,

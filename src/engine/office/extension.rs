@@ -10,15 +10,15 @@ use crate::engine::house::House;
 use crate::engine::receive::{compose_failed_mails, masters_for};
 use crate::outgoing::compose;
 use crate::outgoing::notices;
+use crate::store::Conn;
 use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
 use crate::time::format_gmt;
-use sqlx::SqliteConnection;
 
 /// GRANT EXTENSION (`granted`) or REFUSE EXTENSION.
 #[allow(clippy::too_many_arguments)]
 pub async fn answer(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     house: &dyn House,
@@ -55,7 +55,7 @@ impl Asked<'_> {
 
 /// The power's waiting request (taken: answered once), or why there is none to answer.
 async fn waiting<'p>(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     house: &dyn House,
     current: Option<&'p PhaseRow>,
@@ -91,7 +91,7 @@ async fn waiting<'p>(
 
 /// REFUSE EXTENSION: the deadline stands; the player is told.
 async fn refuse_request(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     a: &Asked<'_>,
@@ -125,7 +125,7 @@ async fn refuse_request(
 
 /// GRANT EXTENSION: the deadline moves for everybody, charged to the position.
 async fn grant_request(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     house: &dyn House,

@@ -9,15 +9,15 @@ use crate::engine::announce::announce;
 use crate::engine::extension::{game_windows, take_holiday};
 use crate::engine::house::House;
 use crate::outgoing::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow, Role};
 use crate::time::Ts;
 use crate::time::format_gmt;
-use sqlx::SqliteConnection;
 
 /// HOLIDAY: only the TD declares one (at the console the operator stands for the TD); every
 /// player is told how to take it.
 pub async fn declare(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     actor: Actor<'_>,
@@ -49,7 +49,7 @@ pub async fn declare(
 /// HOLIDAY EXTENSION: the GM takes the extension of a holiday that falls in this turn (not
 /// charged to anyone).
 pub async fn take(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     house: &dyn House,

@@ -8,9 +8,9 @@ use super::Result;
 use super::house::Houses;
 use crate::commands::GmCommand;
 use crate::config::Env;
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow, Role};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 pub mod broadcast;
 pub mod deadline;
@@ -64,7 +64,7 @@ impl Done {
 pub trait Execute: Houses {
     fn execute(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         g: &GameRow,
         actor: Actor<'_>,
@@ -81,7 +81,7 @@ pub struct Situation {
 }
 
 /// The game's [`Situation`], from the store.
-pub async fn situation(c: &mut SqliteConnection, g: &GameRow) -> Result<Situation> {
+pub async fn situation(c: &mut Conn, g: &GameRow) -> Result<Situation> {
     Ok(Situation {
         current: store::current_phase(c, &g.id).await?,
         paused: store::paused_remaining(c, &g.id).await?,
@@ -106,7 +106,7 @@ pub fn refused_when_not_running(g: &GameRow, cmd: &GmCommand) -> Option<Done> {
 /// The audit row of a command, done or refused (refusals change nothing, and are written
 /// too). Written here only, for the mail and the console alike.
 pub async fn audit(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     actor: Actor<'_>,
     cmd: &GmCommand,

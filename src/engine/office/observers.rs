@@ -6,13 +6,13 @@ use super::Done;
 use crate::config::Env;
 use crate::engine::house::House;
 use crate::engine::{Result, admin, secret};
+use crate::store::Conn;
 use crate::store::{self, GameRow, MemberRow, Role, StoreError};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 /// OBSERVER ADD.
 pub async fn add(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     house: &dyn House,
@@ -45,7 +45,7 @@ pub async fn add(
 }
 
 /// OBSERVER REMOVE (also an observer's own mail, without a secret: `gm_mail.rs`).
-pub async fn remove(c: &mut SqliteConnection, g: &GameRow, address: &str) -> Result<Done> {
+pub async fn remove(c: &mut Conn, g: &GameRow, address: &str) -> Result<Done> {
     if store::remove_member(c, &g.id, address, Role::Observer).await? {
         Ok(Done::ok(format!("{address} no longer observes {}", g.id)))
     } else {

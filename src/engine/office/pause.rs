@@ -6,19 +6,13 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::outgoing::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
 use crate::{commands::format_duration, time::format_gmt};
-use sqlx::SqliteConnection;
 
 /// PAUSE.
-pub async fn pause(
-    c: &mut SqliteConnection,
-    env: &Env,
-    g: &GameRow,
-    s: &Situation,
-    now: Ts,
-) -> Result<Done> {
+pub async fn pause(c: &mut Conn, env: &Env, g: &GameRow, s: &Situation, now: Ts) -> Result<Done> {
     let Some(p) = &s.current else {
         return Ok(Done::refused("the game has no open phase"));
     };
@@ -39,13 +33,7 @@ pub async fn pause(
 }
 
 /// RESUME.
-pub async fn resume(
-    c: &mut SqliteConnection,
-    env: &Env,
-    g: &GameRow,
-    s: &Situation,
-    now: Ts,
-) -> Result<Done> {
+pub async fn resume(c: &mut Conn, env: &Env, g: &GameRow, s: &Situation, now: Ts) -> Result<Done> {
     let Some(p) = &s.current else {
         return Ok(Done::refused("the game has no open phase"));
     };

@@ -9,9 +9,9 @@ use crate::engine::receive::{compose_failed_mails, masters_for};
 use crate::engine::{Result, secret};
 use crate::outgoing::compose;
 use crate::outgoing::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 /// Who is replaced, by whom, and in which phase.
 pub struct Replacement<'a> {
@@ -22,7 +22,7 @@ pub struct Replacement<'a> {
 }
 
 pub async fn replace(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     house: &dyn House,
@@ -93,7 +93,7 @@ struct Seat<'p> {
 /// The seat to hand over, or why not (no such power, no open phase, no player, the address
 /// plays another power already).
 async fn seat<'p>(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     house: &dyn House,
     current: Option<&'p PhaseRow>,

@@ -9,14 +9,14 @@ use crate::engine::announce::announce;
 use crate::engine::extension::game_windows;
 use crate::engine::house::House;
 use crate::outgoing::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow, Role};
 use crate::time::Ts;
 use crate::time::format_gmt;
-use sqlx::SqliteConnection;
 
 /// CONSENT ROLLBACK: the TD lets the GM roll the game back to `phase`, once.
 pub async fn consent(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     actor: Actor<'_>,
     phase: &str,
@@ -36,7 +36,7 @@ pub async fn consent(
 
 /// ROLLBACK. `phase`: as the intake read it, a phase of the game's kind; the store finds it.
 pub async fn rollback(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     house: &dyn House,
@@ -80,7 +80,7 @@ pub async fn rollback(
 /// Who may roll back: the TD, or the GM with the TD's consent, which is then used up. How the
 /// answer says it, or the refusal.
 async fn by_whom(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     actor: Actor<'_>,
     phase: &str,

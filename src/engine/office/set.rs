@@ -8,12 +8,12 @@ use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::house::House;
 use crate::outgoing::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 pub async fn set(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     house: &dyn House,

@@ -4,13 +4,13 @@
 
 use super::{Done, Situation};
 use crate::engine::Result;
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
 use crate::{commands::format_duration, time::format_gmt};
-use sqlx::SqliteConnection;
 
 /// STATUS, for the masters.
-pub async fn status(c: &mut SqliteConnection, g: &GameRow, s: &Situation) -> Result<Done> {
+pub async fn status(c: &mut Conn, g: &GameRow, s: &Situation) -> Result<Done> {
     Ok(Done::ok(
         status_text(c, g, s.current.as_ref(), s.paused, StatusFor::Masters).await?,
     ))
@@ -28,7 +28,7 @@ pub enum StatusFor<'a> {
 
 /// The phase, the deadline and who has orders in (never what they are).
 pub async fn status_text(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     current: Option<&PhaseRow>,
     paused: Option<Ts>,

@@ -10,14 +10,14 @@ use crate::engine::Result;
 use crate::engine::announce::announce_with;
 use crate::map::{Map, Province};
 use crate::outgoing::diplomacy::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 use std::collections::{BTreeMap, HashMap};
 
 /// A power's registered list, ready for the reader (abbreviation → province).
 pub async fn stored(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     map: &Map,
     power: &str,
@@ -53,7 +53,7 @@ pub fn shown(list: &BTreeMap<String, String>) -> String {
 /// mail's orders with when it was registered.
 #[allow(clippy::too_many_arguments)]
 pub async fn register(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     map: &'static Map,

@@ -13,10 +13,10 @@ use crate::outgoing::diplomacy::compose;
 use crate::phase::PhaseKind;
 use crate::policy;
 use crate::rules::Rules;
+use crate::store::Conn;
+use crate::store::Pool;
 use crate::store::{self, PlayerRow, StoreError};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
-use sqlx::SqlitePool;
 
 /// What a new game needs.
 pub struct NewGame<'a> {
@@ -32,17 +32,13 @@ pub struct NewGame<'a> {
 
 /// Create a game in the "forming" state, with the preset's house rules and any single options
 /// changed; returns the game's rules.
-pub async fn create_game(pool: &SqlitePool, g: &NewGame<'_>, now: Ts) -> Result<Rules, AdminError> {
+pub async fn create_game(pool: &Pool, g: &NewGame<'_>, now: Ts) -> Result<Rules, AdminError> {
     let mut c = pool.acquire().await.map_err(StoreError::from)?;
     create_game_in(&mut c, g, now).await
 }
 
 /// [`create_game`] on the caller's connection (or transaction).
-pub async fn create_game_in(
-    c: &mut SqliteConnection,
-    g: &NewGame<'_>,
-    now: Ts,
-) -> Result<Rules, AdminError> {
+pub async fn create_game_in(c: &mut Conn, g: &NewGame<'_>, now: Ts) -> Result<Rules, AdminError> {
     let mut rules = Rules::preset(g.preset).map_err(|e| AdminError::Rules(e.to_string()))?;
     for (option, value) in g.options {
         rules = rules
@@ -78,16 +74,13 @@ pub struct NewPlayer<'a> {
 }
 
 /// Register a player for a power; returns the stored row (with the secret to give them).
-pub async fn add_player(pool: &SqlitePool, p: &NewPlayer<'_>) -> Result<PlayerRow, AdminError> {
+pub async fn add_player(pool: &Pool, p: &NewPlayer<'_>) -> Result<PlayerRow, AdminError> {
     let mut c = pool.acquire().await.map_err(StoreError::from)?;
     add_player_in(&mut c, p).await
 }
 
 /// [`add_player`] on the caller's connection (or transaction).
-pub async fn add_player_in(
-    c: &mut SqliteConnection,
-    p: &NewPlayer<'_>,
-) -> Result<PlayerRow, AdminError> {
+pub async fn add_player_in(c: &mut Conn, p: &NewPlayer<'_>) -> Result<PlayerRow, AdminError> {
     let g = store::game(c, p.game)
         .await?
         .ok_or_else(|| AdminError::NoGame(p.game.to_string()))?;
@@ -124,7 +117,7 @@ pub async fn add_player_in(
 /// (the power, the deadline, the secret, how to send orders, the house rules with their
 /// clauses: WM D.I(1)(b)). A tournament round starts all its boards in one transaction.
 pub async fn start_in(
-    tx: &mut SqliteConnection,
+    tx: &mut Conn,
     tell: Option<&Env>,
     g: &store::GameRow,
     now: Ts,
@@ -175,7 +168,7 @@ pub async fn start_in(
 /// The start mails of a game: to every player (their power and secret), master (their secret)
 /// and observer, each in their own zone.
 async fn start_mails(
-    tx: &mut SqliteConnection,
+    tx: &mut Conn,
     env: &Env,
     g: &store::GameRow,
     rules: &Rules,

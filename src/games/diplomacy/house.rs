@@ -14,10 +14,10 @@ use crate::outgoing::diplomacy::render::TakeoverView;
 use crate::phase::Phase;
 use crate::policy;
 use crate::rules::{GmAddress, Rules};
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::format_gmt;
 use crate::time::{Ts, Window};
-use sqlx::SqliteConnection;
 
 /// A Diplomacy game's house rules, and where to find its map.
 pub struct DiplomacyHouse {
@@ -264,7 +264,7 @@ impl House for DiplomacyHouse {
 
     fn handover<'a>(
         &'a self,
-        c: &'a mut SqliteConnection,
+        c: &'a mut Conn,
         env: &'a Env,
         g: &'a GameRow,
         phase: &'a PhaseRow,
@@ -292,14 +292,14 @@ impl House for DiplomacyHouse {
         })
     }
 
-    fn summary<'a>(&'a self, c: &'a mut SqliteConnection, g: &'a GameRow) -> Step<'a, String> {
+    fn summary<'a>(&'a self, c: &'a mut Conn, g: &'a GameRow) -> Step<'a, String> {
         Box::pin(async move { summary::summary(c, g, self.map()?).await })
     }
 }
 
 /// What the new player takes over: the power's units, centres and standing orders.
 async fn takeover(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     map: &Map,
     g: &GameRow,
     p: &PhaseRow,

@@ -6,7 +6,7 @@ use super::turn::{Decision, Turn};
 use super::*;
 use crate::engine::alert_masters;
 use crate::outgoing::diplomacy::notices;
-use sqlx::SqlitePool;
+use crate::store::Pool;
 
 /// While an NMR holds the results (WM D.VII(6)(b)), the masters are reminded this often.
 pub const HOLD_REMINDER: Ts = crate::time::DAY;
@@ -52,7 +52,7 @@ pub(super) fn windows(t: &Turn<'_>, missing: &[String]) -> Vec<store::NmrWindow>
 
 /// WM D.VII(6)(a): a player who NMRed and has not contacted the GM within the window is to be
 /// replaced (WM B.8): the masters get a replacement notice, once per NMR.
-pub(super) async fn replacement_notices(pool: &SqlitePool, env: &Env, now: Ts) -> Result<()> {
+pub(super) async fn replacement_notices(pool: &Pool, env: &Env, now: Ts) -> Result<()> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     for n in store::nmrs_due(&mut tx, now, 500).await? {
         let g = store::game(&mut tx, &n.game_id).await?;

@@ -23,13 +23,13 @@ use crate::outgoing::diplomacy::compose;
 use crate::phase::Phase;
 use crate::policy;
 use crate::rules::Rules;
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 /// An order mail for game `g` (running).
 pub async fn order_mail(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
@@ -127,7 +127,7 @@ impl OrderMail<'_> {
     /// and the phase once found.
     async fn seated(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         tag: &mut Tag,
     ) -> Result<std::result::Result<Seated, NotSeated>> {
         let (g, msg, rules) = (self.g, self.msg, &self.house.rules);
@@ -168,7 +168,7 @@ impl OrderMail<'_> {
     /// The mail read for the seat, once its sender is proven to be the seat's player (WM
     /// D.X(6)), its subject in the game's format and it no replay; None if refused (and
     /// answered).
-    async fn read_proven(&self, c: &mut SqliteConnection, s: &Seated) -> Result<Option<MailRead>> {
+    async fn read_proven(&self, c: &mut Conn, s: &Seated) -> Result<Option<MailRead>> {
         let (env, ctx, msg, g) = (self.env, self.ctx, self.msg, self.g);
         let player = &s.player;
         let own = abbreviations::stored(c, g, self.map, &player.power).await?;
@@ -213,12 +213,7 @@ impl OrderMail<'_> {
 
     /// A proven mail: its abbreviations registered, judged against the deadline, its effects
     /// stored, its requests answered, and acknowledged.
-    async fn accept(
-        &self,
-        c: &mut SqliteConnection,
-        s: &Seated,
-        mut read: MailRead,
-    ) -> Result<Processed> {
+    async fn accept(&self, c: &mut Conn, s: &Seated, mut read: MailRead) -> Result<Processed> {
         let (env, ctx, g, player) = (self.env, self.ctx, self.g, &s.player);
         let abbreviations_note = self.abbreviations(c, s, &mut read).await?;
         let timing = match self.timing(c, s, &read).await? {
@@ -267,7 +262,7 @@ impl OrderMail<'_> {
     /// mail's orders are read again with it. What the acknowledgement says of it.
     async fn abbreviations(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         s: &Seated,
         read: &mut MailRead,
     ) -> Result<Option<String>> {
@@ -291,7 +286,7 @@ impl OrderMail<'_> {
     /// confirmation box if earlier; and whether that is in time (WM D.VII(3)).
     async fn timing(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         s: &Seated,
         read: &MailRead,
     ) -> Result<std::result::Result<Timing, timeliness::LateRefused>> {
@@ -313,7 +308,7 @@ impl OrderMail<'_> {
     /// as Diplomacy does. What the acknowledgement says of each, and the deadline after them.
     async fn requests(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         s: &Seated,
         requests: &[RequestOut],
         abbreviations: Option<&str>,
@@ -346,7 +341,7 @@ impl OrderMail<'_> {
     /// sent to the GM again later to put back the orders it held. The rulebooks are silent; a
     /// careful GM takes the newest orders a player wrote, never an older mail that turns up
     /// again (WM D.III(3)).
-    async fn replayed(&self, c: &mut SqliteConnection, power: &str) -> Result<Option<Replayed>> {
+    async fn replayed(&self, c: &mut Conn, power: &str) -> Result<Option<Replayed>> {
         let id = self.msg.message_id.as_deref();
         let dated = dated_at(self.msg, self.ctx.arrived);
         let (newest, seen) = store::submissions_before(c, &self.g.id, power, id).await?;
@@ -364,7 +359,7 @@ impl OrderMail<'_> {
     /// the rules require (the receipt recorded only such copies) and saying the same. A copy
     /// that shares only the Message-ID (a dummy sent before the deadline) lends its time to
     /// nothing.
-    async fn confirmed_at(&self, c: &mut SqliteConnection, read: &MailRead) -> Result<Option<Ts>> {
+    async fn confirmed_at(&self, c: &mut Conn, read: &MailRead) -> Result<Option<Ts>> {
         let Some(id) = &self.msg.message_id else {
             return Ok(None);
         };
@@ -384,7 +379,7 @@ impl OrderMail<'_> {
     /// set that now stands and whether it is final.
     async fn record_effects(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         s: &Seated,
         read: &MailRead,
         timing: &Timing,
@@ -420,7 +415,7 @@ impl OrderMail<'_> {
     /// final.
     async fn stand(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         phase: &str,
         power: &str,
         read: &MailRead,
@@ -473,7 +468,7 @@ fn shared_request(r: &RequestOut) -> Option<Request<'_>> {
 /// WM D.II(5): conditional retreat and adjustment orders, kept for the phase after this
 /// movement phase. What the acknowledgement says of them.
 async fn conditional(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     s: &Seated,
     text: &str,

@@ -4,9 +4,9 @@
 use crate::config::Limits;
 use crate::engine::Result;
 use crate::orderset::{MailRead, PressStatus};
+use crate::store::Conn;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 /// Refuse the press of this mail beyond the server's cap for one player in one phase
 /// (`[limits] press_per_phase`, `press_bytes_per_phase`): the pieces and bytes accepted before
@@ -15,7 +15,7 @@ use sqlx::SqliteConnection;
 /// rulebooks set no cap; this keeps one player from burying the results (and everyone's
 /// mailbox) in press.
 pub async fn cap(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     phase: &str,
     power: &str,
@@ -58,7 +58,7 @@ pub fn cap_press(read: &mut MailRead, sent: (i64, i64), limits: &Limits) {
 
 /// Store the accepted press of a mail from `power` in `phase`.
 pub async fn store(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     phase: &str,
     power: &str,

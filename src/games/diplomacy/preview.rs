@@ -5,7 +5,7 @@ use super::rules_of;
 use super::turn::{Decision, Turn};
 use super::*;
 use crate::outgoing::diplomacy::notices;
-use sqlx::SqliteConnection;
+use crate::store::Conn;
 
 /// Why there is nothing to preview.
 #[derive(Debug, thiserror::Error)]
@@ -19,7 +19,7 @@ pub enum NoPreview {
 /// PREVIEW of game `g`: the mails to each master (kind `preview`), or why there is nothing to
 /// preview.
 pub async fn preview(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &store::GameRow,
     now: Ts,

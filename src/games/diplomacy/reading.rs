@@ -11,8 +11,8 @@ use crate::message::ReadMessage;
 use crate::orderset::{MailRead, read_body};
 use crate::reader::ReadContext;
 use crate::rules::Rules;
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
-use sqlx::SqliteConnection;
 use std::collections::HashMap;
 
 /// Whom a message is for: the power (named in the subject, else the sender's), the current
@@ -25,7 +25,7 @@ pub struct Addressed {
 
 /// The power a message is for (named in the subject, else the sender's), and the current phase.
 pub async fn power_and_phase(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     msg: &ReadMessage,
     from: &str,

@@ -8,13 +8,13 @@ use crate::engine::Result;
 use crate::engine::receipt::CopyRead;
 use crate::message::ReadMessage;
 use crate::phase::Phase;
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow};
-use sqlx::SqliteConnection;
 
 /// The copy read for the power it is for: its orders as the receipt shows them, and its
 /// digest. None if it names no power of the game (or the game has no open phase).
 pub async fn read_copy(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     msg: &ReadMessage,
     from: &str,
@@ -48,11 +48,7 @@ pub async fn read_copy(
 }
 
 /// The phase of game `g` the subject names (`S1901M`), if the game has played or plays it.
-async fn subject_phase(
-    c: &mut SqliteConnection,
-    g: &GameRow,
-    subject: &str,
-) -> Result<Option<PhaseRow>> {
+async fn subject_phase(c: &mut Conn, g: &GameRow, subject: &str) -> Result<Option<PhaseRow>> {
     let named = subject
         .split_whitespace()
         .map(|w| {

@@ -6,11 +6,11 @@ use super::board_from_json;
 use crate::engine::Result;
 use crate::map::Map;
 use crate::phase::{Phase, PhaseKind};
+use crate::store::Conn;
 use crate::store::{self, GameRow};
-use sqlx::SqliteConnection;
 
 /// Supply centres per power at the end of each year, eliminations and replacements.
-pub(super) async fn summary(c: &mut SqliteConnection, g: &GameRow, map: &Map) -> Result<String> {
+pub(super) async fn summary(c: &mut Conn, g: &GameRow, map: &Map) -> Result<String> {
     let boards = store::phase_boards(c, &g.id).await?;
     // Ownership changes only with a Fall turn: every board from a year's Spring to its Fall
     // shows the owners at the end of the year before, and its Winter board those of the year.

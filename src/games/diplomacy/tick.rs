@@ -7,7 +7,7 @@ use super::rules_of;
 use super::turn::{Decision, Turn};
 use super::*;
 use crate::engine::{Outcome, TickStep};
-use sqlx::{SqliteConnection, SqlitePool};
+use crate::store::{Conn, Pool};
 
 /// Diplomacy's [`TickStep`].
 pub struct Tick;
@@ -23,12 +23,7 @@ impl TickStep for Tick {
     type Decision = Decided;
     const KIND: store::Kind = store::Kind::Diplomacy;
 
-    async fn read(
-        &self,
-        c: &mut SqliteConnection,
-        games: &[String],
-        now: Ts,
-    ) -> Result<Vec<GameFacts>> {
+    async fn read(&self, c: &mut Conn, games: &[String], now: Ts) -> Result<Vec<GameFacts>> {
         // The digest counts the silent drops of the last day.
         Ok(store::tick_facts(c, games, now - crate::time::DAY).await?)
     }
@@ -53,7 +48,7 @@ impl TickStep for Tick {
 
     async fn write(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         decided: Vec<(GameFacts, Decided)>,
         now: Ts,
@@ -65,7 +60,7 @@ impl TickStep for Tick {
         writes.write(c, env, now).await
     }
 
-    async fn after_batches(&self, pool: &SqlitePool, env: &Env, now: Ts) -> Result<()> {
+    async fn after_batches(&self, pool: &Pool, env: &Env, now: Ts) -> Result<()> {
         nmr::replacement_notices(pool, env, now).await
     }
 }
@@ -147,7 +142,7 @@ impl Writes {
         }
     }
 
-    async fn write(&self, c: &mut SqliteConnection, env: &Env, now: Ts) -> Result<()> {
+    async fn write(&self, c: &mut Conn, env: &Env, now: Ts) -> Result<()> {
         store::record_adjudications(c, &self.adjudicated, now).await?;
         // A tournament's board that ended sends its standings, in this same transaction.
         let ended: Vec<&str> = self

@@ -4,17 +4,17 @@
 use crate::engine::Result;
 use crate::engine::office::Done;
 use crate::games::diplomacy::{map_of, rules_of};
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
 use crate::time::format_gmt;
 use crate::votes::{self, Proposal};
-use sqlx::SqliteConnection;
 
 /// AGREE: the GM's agreement to a house-rule proposal, which passes only if the GM and every
 /// player remaining agree by the deadline (WM IX(5); Maharajiad X(3)). Recorded as the GM's
 /// ballot of the phase, counted and spent with the players'.
 pub async fn agree(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     g: &GameRow,
     current: Option<&PhaseRow>,
     proposal: &str,

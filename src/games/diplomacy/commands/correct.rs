@@ -9,16 +9,16 @@ use crate::engine::office::Done;
 use crate::games::diplomacy::{board_from_json, map_of};
 use crate::json;
 use crate::outgoing::diplomacy::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 /// CORRECT: the GM puts right the board the players now give orders for (WM D.VIII(1)); a unit
 /// whose right space is taken goes off the board (D.VIII(2)); an extra unit that has stood
 /// through more than one adjudication stays until the next adjustments (D.VIII(3)). Every
 /// player is told.
 pub async fn correct(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     current: Option<&PhaseRow>,

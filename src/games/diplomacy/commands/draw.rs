@@ -7,22 +7,17 @@ use crate::engine::announce::announce;
 use crate::engine::office::Done;
 use crate::games::diplomacy::rules_of;
 use crate::outgoing::diplomacy::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
 use crate::time::format_gmt;
 use crate::votes;
-use sqlx::SqliteConnection;
 
 /// DECLARE DRAW (Agora BT9): "If in the past three game-years, no province has changed
 /// ownership, the Gamemaster CAN declare the game a draw, with 2 days notice". The game ends in
 /// a draw of every player remaining at its first deadline two days or more from now, instead
 /// of that adjudication; every player is told now.
-pub async fn declare_draw(
-    c: &mut SqliteConnection,
-    env: &Env,
-    g: &GameRow,
-    now: Ts,
-) -> Result<Done> {
+pub async fn declare_draw(c: &mut Conn, env: &Env, g: &GameRow, now: Ts) -> Result<Done> {
     let rules = rules_of(g)?;
     let Some(years) = rules.gm_draw_years else {
         return Ok(Done::refused(

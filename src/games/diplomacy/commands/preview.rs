@@ -5,11 +5,11 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::office::Done;
 use crate::games::diplomacy::preview as results_now;
+use crate::store::Conn;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
-pub async fn preview(c: &mut SqliteConnection, env: &Env, g: &GameRow, now: Ts) -> Result<Done> {
+pub async fn preview(c: &mut Conn, env: &Env, g: &GameRow, now: Ts) -> Result<Done> {
     Ok(match results_now(c, env, g, now).await? {
         Ok(mails) => {
             store::enqueue_many(c, &mails, now).await?;

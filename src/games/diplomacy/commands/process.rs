@@ -3,16 +3,11 @@
 
 use crate::engine::Result;
 use crate::engine::office::{Done, Situation};
+use crate::store::Conn;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
-pub async fn process(
-    c: &mut SqliteConnection,
-    g: &GameRow,
-    s: &Situation,
-    now: Ts,
-) -> Result<Done> {
+pub async fn process(c: &mut Conn, g: &GameRow, s: &Situation, now: Ts) -> Result<Done> {
     let Some(p) = &s.current else {
         return Ok(Done::refused("the game has no open phase"));
     };

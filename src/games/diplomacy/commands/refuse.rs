@@ -7,16 +7,16 @@ use crate::engine::announce::announce;
 use crate::engine::office::{Actor, Done};
 use crate::games::diplomacy::{map_of, rules_of};
 use crate::outgoing::diplomacy::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow};
 use crate::time::Ts;
 use crate::votes;
-use sqlx::SqliteConnection;
 
 /// REFUSE: the GM refuses a repetitive proposal (Maharajiad X(2); under WM, as the GM's
 /// practice): the votes on it are dropped and later ones not counted; every player is told.
 /// It is read as the players' votes are, so that every spelling of it is refused.
 pub async fn refuse(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     actor: Actor<'_>,

@@ -8,14 +8,14 @@ use crate::engine::office::Done;
 use crate::games::diplomacy::abbreviations::{codes, shown, stored};
 use crate::games::diplomacy::map_of;
 use crate::outgoing::diplomacy::notices;
+use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 /// VETO ABBREVIATIONS <power> [abbreviation ...]: the GM strikes entries (all if none are
 /// named) before the first deadline; every player is told.
 pub async fn veto(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     g: &GameRow,
     current: Option<&PhaseRow>,

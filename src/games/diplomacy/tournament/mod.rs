@@ -13,9 +13,9 @@ use crate::outgoing::notices;
 use crate::rules::Rules;
 use crate::standings::Rulebook;
 use crate::store::{self, DirectorRow, EntrantRow, TournamentRow};
+use crate::store::{Conn, Pool};
 use crate::td_commands::TdCommand;
 use crate::time::Ts;
-use sqlx::{SqliteConnection, SqlitePool};
 
 mod rounds;
 mod standings;
@@ -53,7 +53,7 @@ fn map_of_tournament(t: &TournamentRow) -> Result<&'static Map> {
 }
 
 /// Create a tournament: its rulebook, the preset and options of its games, the seed.
-pub async fn create(pool: &SqlitePool, n: &NewTournament<'_>, now: Ts) -> Result<TournamentRow> {
+pub async fn create(pool: &Pool, n: &NewTournament<'_>, now: Ts) -> Result<TournamentRow> {
     let rulebook: Rulebook = n.rulebook.parse().map_err(|e| refused(format!("{e}")))?;
     // Each rulebook's preset is named as the rulebook.
     let preset = n.preset.unwrap_or(rulebook.name());
@@ -97,7 +97,7 @@ pub async fn create(pool: &SqlitePool, n: &NewTournament<'_>, now: Ts) -> Result
 }
 
 /// The tournament of this id, or why not.
-pub async fn get(c: &mut SqliteConnection, id: &str) -> Result<TournamentRow> {
+pub async fn get(c: &mut Conn, id: &str) -> Result<TournamentRow> {
     store::tournament(c, id)
         .await?
         .ok_or_else(|| refused(format!("no tournament '{id}'")))
@@ -105,12 +105,7 @@ pub async fn get(c: &mut SqliteConnection, id: &str) -> Result<TournamentRow> {
 
 /// Add a tournament director: they command the tournament by mail (subject `<id> TD`) with the
 /// secret returned, and are a TD master of every game it starts.
-pub async fn add_director(
-    pool: &SqlitePool,
-    id: &str,
-    address: &str,
-    tz: &str,
-) -> Result<DirectorRow> {
+pub async fn add_director(pool: &Pool, id: &str, address: &str, tz: &str) -> Result<DirectorRow> {
     let mut c = pool.acquire().await?;
     let t = get(&mut c, id).await?;
     if tz != "UTC" && tz.parse::<chrono_tz::Tz>().is_err() {
@@ -128,11 +123,7 @@ pub async fn add_director(
 
 /// Sign a player up (WM B.2: teams and captains; B.5: the power the team gives in round one;
 /// reserves), checked against the tournament's map and the teams so far.
-pub async fn add_entrant(
-    c: &mut SqliteConnection,
-    t: &TournamentRow,
-    e: &EntrantRow,
-) -> Result<()> {
+pub async fn add_entrant(c: &mut Conn, t: &TournamentRow, e: &EntrantRow) -> Result<()> {
     let map = map_of_tournament(t)?;
     let power = match &e.power {
         Some(p) => Some(
@@ -185,7 +176,7 @@ pub async fn add_entrant(
 /// the captain can choose the replacement (B.8(a); in round one the captain is the default
 /// replacement, B.8(c)). Returns how many were told.
 pub async fn tell_team_of_nmr(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     game: &str,
     power: &str,
@@ -264,7 +255,7 @@ pub async fn tell_team_of_nmr(
 /// One director's command, in the caller's transaction; what was done, or why not (Refused).
 /// A refused command changes nothing: it is checked before it writes.
 pub async fn execute(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     t: &TournamentRow,
     cmd: &TdCommand,
@@ -343,7 +334,7 @@ fn round_made(made: &RoundMade) -> String {
 }
 
 /// STATUS: the rounds, their boards and which games are still playing.
-async fn status(c: &mut SqliteConnection, t: &TournamentRow) -> Result<String> {
+async fn status(c: &mut Conn, t: &TournamentRow) -> Result<String> {
     let boards = store::boards(c, &t.id).await?;
     let entrants = store::entrants(c, &t.id).await?.len();
     let mut said = format!(
@@ -365,13 +356,7 @@ async fn status(c: &mut SqliteConnection, t: &TournamentRow) -> Result<String> {
 }
 
 /// A director's command at the console, in one transaction: what was done, or why not.
-pub async fn console(
-    pool: &SqlitePool,
-    env: &Env,
-    id: &str,
-    cmd: &TdCommand,
-    now: Ts,
-) -> Result<String> {
+pub async fn console(pool: &Pool, env: &Env, id: &str, cmd: &TdCommand, now: Ts) -> Result<String> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let t = get(&mut tx, id).await?;
     let done = execute(&mut tx, env, &t, cmd, &format!("console|{now}"), now).await?;

@@ -11,9 +11,9 @@ use crate::engine::{EngineError, Result};
 use crate::games::diplomacy::admin;
 use crate::map::Map;
 use crate::standings::{self, GameResult, Rulebook};
+use crate::store::Conn;
 use crate::store::{self, BoardRow, EntrantRow, TournamentRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 use std::collections::HashMap;
 
 /// WM B.3: the final year of each round (the team rounds to Fall 1909, the semi-final 1912, the
@@ -59,7 +59,7 @@ pub struct RoundMade {
 /// from the published seed, one game per board with the round's final year (B.3), its players,
 /// the directors as its TD masters, started (and everyone mailed, with `tell`).
 pub async fn start_round(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     tell: Option<&Env>,
     t: &TournamentRow,
     now: Ts,
@@ -123,11 +123,7 @@ pub async fn start_round(
 
 /// The number of the round to make next, or why none can be: every round is made, or the
 /// last one is still playing.
-async fn next_round(
-    c: &mut SqliteConnection,
-    t: &TournamentRow,
-    boards: &[BoardRow],
-) -> Result<i64> {
+async fn next_round(c: &mut Conn, t: &TournamentRow, boards: &[BoardRow]) -> Result<i64> {
     let rulebook = t.rulebook;
     let round = boards.iter().map(|b| b.round).max().unwrap_or(0) + 1;
     if round > rounds_of(rulebook) {
@@ -268,7 +264,7 @@ struct NewBoard<'a> {
 /// Make a board's game: created, its players and the directors as its TD masters, recorded as
 /// the board, started. Its id.
 async fn make_board(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     tell: Option<&Env>,
     t: &TournamentRow,
     map: &Map,

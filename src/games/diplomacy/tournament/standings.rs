@@ -11,15 +11,15 @@ use crate::map::{Map, Power};
 use crate::outgoing::compose;
 use crate::phase::Phase;
 use crate::standings::{self, End, Entrant, GameResult, Position, Standings, Stint};
+use crate::store::Conn;
 use crate::store::{self, BoardRow, EndKind, EntrantRow, TournamentRow};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 use std::collections::HashMap;
 
 /// Who played each power of a game, in order: from the replacements recorded (WM B.7-B.8) and
 /// the players now. The first stint of each power is its initial player, from the start.
 async fn stints_of(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     map: &Map,
     players: &[store::PlayerRow],
@@ -58,11 +58,7 @@ async fn stints_of(
 }
 
 /// The facts of one finished board, for scoring.
-async fn game_result(
-    c: &mut SqliteConnection,
-    map: &Map,
-    b: &BoardRow,
-) -> Result<Option<GameResult>> {
+async fn game_result(c: &mut Conn, map: &Map, b: &BoardRow) -> Result<Option<GameResult>> {
     let Some(g) = store::game(c, &b.game_id)
         .await?
         .filter(|g| g.status == store::GameStatus::Finished)
@@ -136,7 +132,7 @@ async fn game_result(
 /// What the standings are computed from: the `entrants` and their declines (as the caller read
 /// them), and each of `boards` that has finished, read from the store.
 pub async fn standings_input(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     t: &TournamentRow,
     entrants: &[EntrantRow],
     boards: &[BoardRow],
@@ -185,16 +181,12 @@ pub struct Table {
 }
 
 /// The standings now: the latest round's (round one before any is made).
-pub async fn table(c: &mut SqliteConnection, t: &TournamentRow) -> Result<Table> {
+pub async fn table(c: &mut Conn, t: &TournamentRow) -> Result<Table> {
     table_of(c, t, None).await
 }
 
 /// The standings after `round` (None: the latest), from the games finished so far.
-pub async fn table_of(
-    c: &mut SqliteConnection,
-    t: &TournamentRow,
-    round: Option<i64>,
-) -> Result<Table> {
+pub async fn table_of(c: &mut Conn, t: &TournamentRow, round: Option<i64>) -> Result<Table> {
     let entrants = store::entrants(c, &t.id).await?;
     let boards = store::boards(c, &t.id).await?;
     let input = standings_input(c, t, &entrants, &boards).await?;
@@ -279,7 +271,7 @@ fn public_names(
 /// Mail the standings now to the directors, and to every entrant too if `everyone` (the TD
 /// released them). `key` names the cause, so each reader gets one mail per cause.
 pub async fn mail_standings(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     t: &TournamentRow,
     everyone: bool,
@@ -335,12 +327,7 @@ pub async fn mail_standings(
 /// After games finished (the tick's transaction): each tournament with a board among them sends
 /// its standings once to its directors, and to every player if released. (A round's boards
 /// often end at one deadline: one mail for them all, the standings computed once.)
-pub async fn after_games_ended(
-    c: &mut SqliteConnection,
-    env: &Env,
-    games: &[&str],
-    now: Ts,
-) -> Result<()> {
+pub async fn after_games_ended(c: &mut Conn, env: &Env, games: &[&str], now: Ts) -> Result<()> {
     let mut ended: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
     for game in games {
         if let Some((tid, _round)) = store::tournament_of_game(c, game).await? {

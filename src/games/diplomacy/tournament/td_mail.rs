@@ -16,14 +16,14 @@ use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
 use crate::rules::Rules;
+use crate::store::Conn;
 use crate::store::{self, DirectorRow, TournamentRow};
 use crate::td_commands::{TdCommand, read_td_commands};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 /// A command mail for tournament `t`.
 pub async fn command_mail(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,
     msg: &ReadMessage,
@@ -76,7 +76,7 @@ impl Desk for DirectorsDesk<'_> {
 
     async fn sender(
         &self,
-        _: &mut SqliteConnection,
+        _: &mut Conn,
         from: &str,
         _: &CommandsRead<TdCommand>,
     ) -> Result<Sender> {
@@ -96,7 +96,7 @@ impl Desk for DirectorsDesk<'_> {
 
     async fn alert(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         facts: &str,
         _lines: usize,
@@ -115,7 +115,7 @@ impl Desk for DirectorsDesk<'_> {
     /// refused on board k keeps none of boards 1..k-1, nor their start mails).
     async fn execute(
         &self,
-        c: &mut SqliteConnection,
+        c: &mut Conn,
         env: &Env,
         ctx: &Ctx<'_>,
         _from: &str,

@@ -1,6 +1,7 @@
-//! Phases and what stands in them: boards, deadlines, submissions, standing orders, press, votes.
+//! Phases and what stands in them: boards, deadlines, a declared draw, submissions, standing and
+//! conditional orders, press, votes; the retention of press and submissions.
 
-use super::*;
+use crate::store::*;
 
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct PhaseRow {
@@ -32,7 +33,7 @@ pub struct StandingRow {
 }
 
 /// The phase being played: the last one, if not yet adjudicated.
-pub async fn current_phase(c: &mut SqliteConnection, game: &str) -> Result<Option<PhaseRow>> {
+pub async fn current_phase(c: &mut Conn, game: &str) -> Result<Option<PhaseRow>> {
     Ok(sqlx::query_as(
         "SELECT * FROM phases WHERE game_id = $1 AND adjudicated_at IS NULL ORDER BY seq DESC LIMIT 1",
     )
@@ -42,7 +43,7 @@ pub async fn current_phase(c: &mut SqliteConnection, game: &str) -> Result<Optio
 }
 
 /// Every phase of a game, in order: (phase, board JSON).
-pub async fn phase_boards(c: &mut SqliteConnection, game: &str) -> Result<Vec<(String, String)>> {
+pub async fn phase_boards(c: &mut Conn, game: &str) -> Result<Vec<(String, String)>> {
     let rows = sqlx::query("SELECT phase, board FROM phases WHERE game_id = $1 ORDER BY seq")
         .bind(game)
         .fetch_all(&mut *c)
@@ -55,7 +56,7 @@ pub async fn phase_boards(c: &mut SqliteConnection, game: &str) -> Result<Vec<(S
 /// The results mails sent to `address` in a game, oldest first: (subject, body). At most
 /// `limit`, the latest ones; not those whose body is past the retention.
 pub async fn results_sent_to(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     address: &str,
     limit: i64,
@@ -79,11 +80,7 @@ pub async fn results_sent_to(
 }
 
 /// The last phase of a game with this name (`S1902M`), adjudicated or not.
-pub async fn phase_named(
-    c: &mut SqliteConnection,
-    game: &str,
-    phase: &str,
-) -> Result<Option<PhaseRow>> {
+pub async fn phase_named(c: &mut Conn, game: &str, phase: &str) -> Result<Option<PhaseRow>> {
     Ok(sqlx::query_as(
         "SELECT * FROM phases WHERE game_id = $1 AND phase = $2 ORDER BY seq DESC LIMIT 1",
     )
@@ -99,13 +96,7 @@ pub async fn phase_named(
 /// that phase was adjudicated are marked superseded (HISTORY no longer serves them), and the
 /// game's rollback count goes up: every mail derived from the game's course names it, so the
 /// corrected results are new mails, not duplicates of the old ones.
-pub async fn roll_back(
-    c: &mut SqliteConnection,
-    game: &str,
-    seq: i64,
-    deadline: Ts,
-    now: Ts,
-) -> Result<()> {
+pub async fn roll_back(c: &mut Conn, game: &str, seq: i64, deadline: Ts, now: Ts) -> Result<()> {
     sqlx::query(
         "UPDATE outbox SET superseded_at = $1
          WHERE game_id = $2 AND kind = 'results' AND superseded_at IS NULL AND created_at >= (
@@ -153,7 +144,7 @@ pub async fn roll_back(
     clock_changed(c, game).await
 }
 
-pub async fn last_adjudicated_at(c: &mut SqliteConnection, game: &str) -> Result<Option<Ts>> {
+pub async fn last_adjudicated_at(c: &mut Conn, game: &str) -> Result<Option<Ts>> {
     let row = sqlx::query("SELECT max(adjudicated_at) AS t FROM phases WHERE game_id = $1")
         .bind(game)
         .fetch_one(&mut *c)
@@ -162,7 +153,7 @@ pub async fn last_adjudicated_at(c: &mut SqliteConnection, game: &str) -> Result
 }
 
 pub async fn insert_phase(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     phase: &str,
     board_json: &str,
@@ -186,7 +177,7 @@ pub async fn insert_phase(
 /// A power's conditional orders sent in movement phase `phase` (WM D.II(5)): the latest
 /// block replaces the earlier.
 pub async fn set_conditional(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     power: &str,
     phase: &str,
@@ -194,8 +185,9 @@ pub async fn set_conditional(
     now: Ts,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT OR REPLACE INTO conditional_orders (game_id, power, phase, lines, at)
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO conditional_orders (game_id, power, phase, lines, at)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (game_id, phase, power) DO UPDATE SET lines = excluded.lines, at = excluded.at",
     )
     .bind(game)
     .bind(power)
@@ -209,7 +201,7 @@ pub async fn set_conditional(
 }
 
 /// Replace the board of a phase (a GM's correction, WM D.VIII(1)).
-pub async fn set_board(c: &mut SqliteConnection, game: &str, seq: i64, board: &str) -> Result<()> {
+pub async fn set_board(c: &mut Conn, game: &str, seq: i64, board: &str) -> Result<()> {
     sqlx::query("UPDATE phases SET board = $1 WHERE game_id = $2 AND seq = $3")
         .bind(board)
         .bind(game)
@@ -219,12 +211,7 @@ pub async fn set_board(c: &mut SqliteConnection, game: &str, seq: i64, board: &s
     Ok(())
 }
 
-pub async fn set_deadline(
-    c: &mut SqliteConnection,
-    game: &str,
-    seq: i64,
-    deadline: Ts,
-) -> Result<()> {
+pub async fn set_deadline(c: &mut Conn, game: &str, seq: i64, deadline: Ts) -> Result<()> {
     // A new deadline opens the phase again: a hold for an NMR ends with it.
     sqlx::query(
         "UPDATE phases SET deadline = $1, held_until = NULL WHERE game_id = $2 AND seq = $3",
@@ -237,10 +224,20 @@ pub async fn set_deadline(
     clock_changed(c, game).await
 }
 
+/// Agora BT9: the game ends in a draw at the first deadline at or after `at`.
+pub async fn declare_end(c: &mut Conn, id: &str, at: Ts) -> Result<()> {
+    sqlx::query("UPDATE games SET declared_end_at = $1 WHERE id = $2")
+        .bind(at)
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
 /// The replacement's orders have come to a held phase: the tick looks at it at once.
-pub async fn wake_held(c: &mut SqliteConnection, game: &str, seq: i64, now: Ts) -> Result<()> {
+pub async fn wake_held(c: &mut Conn, game: &str, seq: i64, now: Ts) -> Result<()> {
     sqlx::query(
-        "UPDATE phases SET held_until = min(held_until, $1)
+        "UPDATE phases SET held_until = CASE WHEN $1 < held_until THEN $1 ELSE held_until END
          WHERE game_id = $2 AND seq = $3 AND held_until IS NOT NULL",
     )
     .bind(now)
@@ -252,7 +249,7 @@ pub async fn wake_held(c: &mut SqliteConnection, game: &str, seq: i64, now: Ts) 
 }
 
 pub async fn mark_adjudicated(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     seq: i64,
     now: Ts,
@@ -272,7 +269,7 @@ pub async fn mark_adjudicated(
 }
 
 /// Current phases whose deadline has passed, across all active games.
-pub async fn due_phases(c: &mut SqliteConnection, now: Ts) -> Result<Vec<PhaseRow>> {
+pub async fn due_phases(c: &mut Conn, now: Ts) -> Result<Vec<PhaseRow>> {
     Ok(sqlx::query_as(
         "SELECT p.* FROM phases p JOIN games g ON g.id = p.game_id
          WHERE g.status = 'active' AND g.paused_remaining IS NULL AND p.adjudicated_at IS NULL
@@ -284,7 +281,7 @@ pub async fn due_phases(c: &mut SqliteConnection, now: Ts) -> Result<Vec<PhaseRo
     .await?)
 }
 
-pub async fn next_deadline(c: &mut SqliteConnection) -> Result<Option<Ts>> {
+pub async fn next_deadline(c: &mut Conn) -> Result<Option<Ts>> {
     let row = sqlx::query(
         "SELECT min(coalesce(p.held_until, p.deadline)) AS t FROM phases p JOIN games g ON g.id = p.game_id
          WHERE g.status = 'active' AND g.paused_remaining IS NULL AND p.adjudicated_at IS NULL",
@@ -310,7 +307,7 @@ pub struct NewSubmission<'a> {
     pub read_json: &'a str,
 }
 
-pub async fn insert_submission(c: &mut SqliteConnection, s: &NewSubmission<'_>) -> Result<()> {
+pub async fn insert_submission(c: &mut Conn, s: &NewSubmission<'_>) -> Result<()> {
     sqlx::query(
         "INSERT INTO submissions (game_id, phase, power, message_id, submitted_at, final, late, read, dated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -333,14 +330,14 @@ pub async fn insert_submission(c: &mut SqliteConnection, s: &NewSubmission<'_>) 
 /// (its Date, or for rows from before dates were kept, its submission time), and whether one
 /// had this Message-ID.
 pub async fn submissions_before(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     power: &str,
     message_id: Option<&str>,
 ) -> Result<(Option<Ts>, bool)> {
     let row = sqlx::query(
         "SELECT max(coalesce(dated_at, submitted_at)) AS newest,
-                coalesce(max(message_id = $3), 0) AS seen
+                coalesce(max(CASE WHEN message_id = $3 THEN 1 ELSE 0 END), 0) AS seen
          FROM submissions WHERE game_id = $1 AND power = $2",
     )
     .bind(game)
@@ -352,14 +349,9 @@ pub async fn submissions_before(
 }
 
 /// How much press `author` has had accepted in this phase: (pieces, bytes of text).
-pub async fn press_sent(
-    c: &mut SqliteConnection,
-    game: &str,
-    phase: &str,
-    author: &str,
-) -> Result<(i64, i64)> {
+pub async fn press_sent(c: &mut Conn, game: &str, phase: &str, author: &str) -> Result<(i64, i64)> {
     let row = sqlx::query(
-        "SELECT count(*) AS n, coalesce(sum(length(CAST(body AS BLOB))), 0) AS bytes
+        "SELECT count(*) AS n, coalesce(sum(octet_length(body)), 0) AS bytes
          FROM press WHERE game_id = $1 AND phase = $2 AND author = $3",
     )
     .bind(game)
@@ -371,7 +363,7 @@ pub async fn press_sent(
 }
 
 pub async fn set_standing_orders(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     phase: &str,
     power: &str,
@@ -398,11 +390,7 @@ pub async fn set_standing_orders(
     Ok(())
 }
 
-pub async fn standing_orders(
-    c: &mut SqliteConnection,
-    game: &str,
-    phase: &str,
-) -> Result<Vec<StandingRow>> {
+pub async fn standing_orders(c: &mut Conn, game: &str, phase: &str) -> Result<Vec<StandingRow>> {
     Ok(sqlx::query_as(
         "SELECT * FROM standing_orders WHERE game_id = $1 AND phase = $2 ORDER BY power",
     )
@@ -426,7 +414,7 @@ pub struct NewPress<'a> {
 }
 
 pub async fn insert_press(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     phase: &str,
     p: &NewPress<'_>,
@@ -453,14 +441,15 @@ pub async fn insert_press(
 /// Refuse a proposal as repetitive (Maharajiad X(2)): the votes cast on it are dropped, and later
 /// ones are not recorded. Whether it was not refused already.
 pub async fn refuse_proposal(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     proposal: &str,
     by: &str,
     now: Ts,
 ) -> Result<bool> {
     let r = sqlx::query(
-        "INSERT OR IGNORE INTO refused_proposals (game_id, proposal, by, at) VALUES ($1, $2, $3, $4)",
+        "INSERT INTO refused_proposals (game_id, proposal, by, at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING",
     )
     .bind(game)
     .bind(proposal)
@@ -477,11 +466,7 @@ pub async fn refuse_proposal(
 }
 
 /// Has the GM refused this proposal?
-pub async fn proposal_refused(
-    c: &mut SqliteConnection,
-    game: &str,
-    proposal: &str,
-) -> Result<bool> {
+pub async fn proposal_refused(c: &mut Conn, game: &str, proposal: &str) -> Result<bool> {
     Ok(
         sqlx::query("SELECT 1 FROM refused_proposals WHERE game_id = $1 AND proposal = $2")
             .bind(game)
@@ -493,7 +478,7 @@ pub async fn proposal_refused(
 }
 
 pub async fn cast_vote(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     game: &str,
     phase: &str,
     power: &str,
@@ -521,4 +506,29 @@ pub async fn cast_vote(
 pub struct StandingOrder {
     pub order: String,
     pub written: String,
+}
+
+/// Empty the bodies of press written before `before`, once its phase is over (press of a
+/// phase still open is yet to be published); the rows stay.
+pub async fn purge_press(c: &mut Conn, before: Ts) -> Result<u64> {
+    let r = sqlx::query(
+        "UPDATE press SET body = '' WHERE created_at < $1 AND body <> ''
+           AND NOT EXISTS (SELECT 1 FROM phases p
+                           WHERE p.game_id = press.game_id AND p.phase = press.phase
+                             AND p.adjudicated_at IS NULL)",
+    )
+    .bind(before)
+    .execute(&mut *c)
+    .await?;
+    Ok(r.rows_affected())
+}
+
+/// Empty what the reader understood of each submission made before `before` (its lines as
+/// written, press included); when and whether it came stay.
+pub async fn purge_submissions(c: &mut Conn, before: Ts) -> Result<u64> {
+    let r = sqlx::query("UPDATE submissions SET read = '' WHERE submitted_at < $1 AND read <> ''")
+        .bind(before)
+        .execute(&mut *c)
+        .await?;
+    Ok(r.rows_affected())
 }

@@ -1,10 +1,9 @@
 //! Tournaments: their directors, entrants (teams, captains, reserves), boards (one game each)
 //! and what the standings are computed from.
 
-use super::Result;
 use crate::scoring::Rulebook;
+use crate::store::{Conn, Result, StoreError, dialect};
 use crate::time::Ts;
-use sqlx::SqliteConnection;
 
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct TournamentRow {
@@ -94,7 +93,7 @@ impl PartialEq<&str> for EndKind {
     }
 }
 
-pub async fn create_tournament(c: &mut SqliteConnection, t: &TournamentRow, now: Ts) -> Result<()> {
+pub async fn create_tournament(c: &mut Conn, t: &TournamentRow, now: Ts) -> Result<()> {
     sqlx::query(
         "INSERT INTO tournaments (id, rulebook, preset, variant, gm_address, confirm_address, seed, options, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -112,7 +111,7 @@ pub async fn create_tournament(c: &mut SqliteConnection, t: &TournamentRow, now:
     .await
     .map_err(|e| match e {
         sqlx::Error::Database(d) if d.is_unique_violation() => {
-            super::StoreError::GameExists(t.id.clone())
+            StoreError::GameExists(t.id.clone())
         }
         e => e.into(),
     })?;
@@ -120,7 +119,7 @@ pub async fn create_tournament(c: &mut SqliteConnection, t: &TournamentRow, now:
 }
 
 /// The tournament of this id (ids are stored in lower case).
-pub async fn tournament(c: &mut SqliteConnection, id: &str) -> Result<Option<TournamentRow>> {
+pub async fn tournament(c: &mut Conn, id: &str) -> Result<Option<TournamentRow>> {
     Ok(sqlx::query_as(
         "SELECT id, rulebook, preset, variant, gm_address, confirm_address, seed, options, released
          FROM tournaments WHERE id = lower($1)",
@@ -130,7 +129,7 @@ pub async fn tournament(c: &mut SqliteConnection, id: &str) -> Result<Option<Tou
     .await?)
 }
 
-pub async fn set_released(c: &mut SqliteConnection, id: &str) -> Result<()> {
+pub async fn set_released(c: &mut Conn, id: &str) -> Result<()> {
     sqlx::query("UPDATE tournaments SET released = 1 WHERE id = $1")
         .bind(id)
         .execute(&mut *c)
@@ -138,11 +137,7 @@ pub async fn set_released(c: &mut SqliteConnection, id: &str) -> Result<()> {
     Ok(())
 }
 
-pub async fn add_director(
-    c: &mut SqliteConnection,
-    tournament: &str,
-    d: &DirectorRow,
-) -> Result<()> {
+pub async fn add_director(c: &mut Conn, tournament: &str, d: &DirectorRow) -> Result<()> {
     sqlx::query(
         "INSERT INTO tournament_directors (tournament_id, address, tz, secret) VALUES ($1, $2, $3, $4)",
     )
@@ -153,7 +148,7 @@ pub async fn add_director(
     .execute(&mut *c)
     .await
     .map_err(|e| match e {
-        sqlx::Error::Database(x) if x.is_unique_violation() => super::StoreError::MemberExists {
+        sqlx::Error::Database(x) if x.is_unique_violation() => StoreError::MemberExists {
             game: tournament.to_string(),
             address: d.address.clone(),
         },
@@ -162,7 +157,7 @@ pub async fn add_director(
     Ok(())
 }
 
-pub async fn directors(c: &mut SqliteConnection, tournament: &str) -> Result<Vec<DirectorRow>> {
+pub async fn directors(c: &mut Conn, tournament: &str) -> Result<Vec<DirectorRow>> {
     Ok(sqlx::query_as(
         "SELECT address, tz, secret FROM tournament_directors WHERE tournament_id = $1 ORDER BY address",
     )
@@ -171,7 +166,7 @@ pub async fn directors(c: &mut SqliteConnection, tournament: &str) -> Result<Vec
     .await?)
 }
 
-pub async fn add_entrant(c: &mut SqliteConnection, tournament: &str, e: &EntrantRow) -> Result<()> {
+pub async fn add_entrant(c: &mut Conn, tournament: &str, e: &EntrantRow) -> Result<()> {
     sqlx::query(
         "INSERT INTO entrants (tournament_id, address, name, tz, team, captain, power, reserve)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -187,7 +182,7 @@ pub async fn add_entrant(c: &mut SqliteConnection, tournament: &str, e: &Entrant
     .execute(&mut *c)
     .await
     .map_err(|x| match x {
-        sqlx::Error::Database(d) if d.is_unique_violation() => super::StoreError::MemberExists {
+        sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::MemberExists {
             game: tournament.to_string(),
             address: e.address.clone(),
         },
@@ -196,7 +191,7 @@ pub async fn add_entrant(c: &mut SqliteConnection, tournament: &str, e: &Entrant
     Ok(())
 }
 
-pub async fn entrants(c: &mut SqliteConnection, tournament: &str) -> Result<Vec<EntrantRow>> {
+pub async fn entrants(c: &mut Conn, tournament: &str) -> Result<Vec<EntrantRow>> {
     Ok(sqlx::query_as(
         "SELECT address, name, tz, team, captain, power, reserve, declined FROM entrants
          WHERE tournament_id = $1 ORDER BY address",
@@ -208,24 +203,18 @@ pub async fn entrants(c: &mut SqliteConnection, tournament: &str) -> Result<Vec<
 
 /// A tournament's entrants' addresses in the order they signed up: "player N" in what every
 /// player reads, for an entrant who gave no name.
-pub async fn entrants_in_sign_up_order(
-    c: &mut SqliteConnection,
-    tournament: &str,
-) -> Result<Vec<String>> {
-    Ok(
-        sqlx::query_scalar("SELECT address FROM entrants WHERE tournament_id = $1 ORDER BY rowid")
-            .bind(tournament)
-            .fetch_all(&mut *c)
-            .await?,
-    )
+pub async fn entrants_in_sign_up_order(c: &mut Conn, tournament: &str) -> Result<Vec<String>> {
+    Ok(sqlx::query_scalar(concat!(
+        "SELECT address FROM entrants WHERE tournament_id = $1 ORDER BY ",
+        dialect::insertion_order!(),
+    ))
+    .bind(tournament)
+    .fetch_all(&mut *c)
+    .await?)
 }
 
 /// An entrant declines the next round (WM C.10, Maharajiad A.21); false if no such entrant.
-pub async fn set_declined(
-    c: &mut SqliteConnection,
-    tournament: &str,
-    address: &str,
-) -> Result<bool> {
+pub async fn set_declined(c: &mut Conn, tournament: &str, address: &str) -> Result<bool> {
     let r = sqlx::query(
         "UPDATE entrants SET declined = 1 WHERE tournament_id = $1 AND address = lower($2)",
     )
@@ -237,7 +226,7 @@ pub async fn set_declined(
 }
 
 pub async fn add_board(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     tournament: &str,
     round: i64,
     board: i64,
@@ -255,7 +244,7 @@ pub async fn add_board(
     Ok(())
 }
 
-pub async fn boards(c: &mut SqliteConnection, tournament: &str) -> Result<Vec<BoardRow>> {
+pub async fn boards(c: &mut Conn, tournament: &str) -> Result<Vec<BoardRow>> {
     Ok(sqlx::query_as(
         "SELECT round, board, game_id FROM boards WHERE tournament_id = $1 ORDER BY round, board",
     )
@@ -265,10 +254,7 @@ pub async fn boards(c: &mut SqliteConnection, tournament: &str) -> Result<Vec<Bo
 }
 
 /// The tournament a game is a board of, if any, with its round.
-pub async fn tournament_of_game(
-    c: &mut SqliteConnection,
-    game: &str,
-) -> Result<Option<(String, i64)>> {
+pub async fn tournament_of_game(c: &mut Conn, game: &str) -> Result<Option<(String, i64)>> {
     Ok(
         sqlx::query_as("SELECT tournament_id, round FROM boards WHERE game_id = $1")
             .bind(game)
@@ -278,7 +264,7 @@ pub async fn tournament_of_game(
 }
 
 /// How a game ended (set when it finishes), if it has.
-pub async fn game_ended(c: &mut SqliteConnection, game: &str) -> Result<Option<GameEnded>> {
+pub async fn game_ended(c: &mut Conn, game: &str) -> Result<Option<GameEnded>> {
     let ended: Option<Option<sqlx::types::Json<GameEnded>>> =
         sqlx::query_scalar("SELECT ended FROM games WHERE id = $1")
             .bind(game)

@@ -1,13 +1,18 @@
-//! What a tick of the clock reads and writes, a batch of games at a time: a deadline that falls
-//! on thousands of games at once costs a handful of statements per batch, not a dozen per game.
+//! What Diplomacy's tick reads and writes, a batch of games at a time: a deadline that falls on
+//! thousands of games at once costs a handful of statements per batch, not a dozen per game.
+//! What every kind reads of a batch (players, unavailable periods, drops, members) is the
+//! store's shared `batch.rs`.
 //!
-//! Game lists are bound as one JSON array and expanded with `json_each`, so a statement has the
-//! same text whatever the batch size (SQLite caches its plan) and every lookup uses an index.
+//! Lists are bound as one JSON array (the dialect's `json_values!` and `json_rows!`), so a
+//! statement has the same text whatever the batch size (SQLite caches its plan) and every
+//! lookup uses an index.
 
-use super::*;
+use crate::store::batch::{
+    by_game, drops_since, members_of, players_of, running_games, unavailable_of,
+};
+use crate::store::dialect::{self, ROWS_A_STATEMENT};
+use crate::store::*;
 use crate::time::Window;
-use sqlx::FromRow;
-use sqlx::sqlite::SqliteRow;
 use std::collections::HashMap;
 
 /// Who owns one supply centre at the end of a year. Stored as `[centre, owner]`.
@@ -53,28 +58,6 @@ pub struct PressRow {
     pub attributed: Option<String>,
 }
 
-/// A power's wrong secrets so far (only powers with some).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WrongSecrets {
-    pub power: String,
-    pub count: i64,
-}
-
-/// How many mails were dropped silently for one reason.
-#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
-pub struct DropCount {
-    pub reason: String,
-    #[sqlx(rename = "n")]
-    pub count: i64,
-}
-
-/// An observer of a game: results and press to all only, in their time zone.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Observer {
-    pub address: String,
-    pub tz: String,
-}
-
 /// A power's conditional orders (WM D.II(5)): the lines as written.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct ConditionalRow {
@@ -118,32 +101,10 @@ pub struct GameFacts {
     pub year_ends: Vec<YearEnd>,
 }
 
-/// Rows of a batch's games, by game: `sql` binds the batch's list as `$1` and returns a
-/// `game_id` column with the row's own.
-async fn by_game<T>(
-    c: &mut SqliteConnection,
-    sql: &'static str,
-    list: &str,
-) -> Result<HashMap<String, Vec<T>>>
-where
-    T: for<'r> FromRow<'r, SqliteRow> + Send + Unpin,
-{
-    let mut out: HashMap<String, Vec<T>> = HashMap::new();
-    for r in sqlx::query(sql).bind(list).fetch_all(&mut *c).await? {
-        out.entry(r.try_get("game_id")?)
-            .or_default()
-            .push(T::from_row(&r)?);
-    }
-    Ok(out)
-}
-
 /// The facts of each game named (those still active with an open phase), in the order named.
-/// `drops_since`: how far back the silent drops are counted (for the GM's digest).
-pub async fn tick_facts(
-    c: &mut SqliteConnection,
-    games: &[String],
-    drops_since: Ts,
-) -> Result<Vec<GameFacts>> {
+/// `since`: how far back the silent drops are counted (for the GM's digest); unavailable periods
+/// over before it are left out.
+pub async fn tick_facts(c: &mut Conn, games: &[String], since: Ts) -> Result<Vec<GameFacts>> {
     let ids = serde_json::to_string(games)?;
     let mut by_id = running_games(c, &ids).await?;
     let mut phases = open_phases(c, &ids).await?;
@@ -154,28 +115,36 @@ pub async fn tick_facts(
     let pairs = serde_json::to_string(&pairs)?;
     let mut standing: HashMap<String, Vec<StandingRow>> = by_game(
         c,
-        "SELECT s.* FROM json_each($1) j JOIN standing_orders s
+        concat!(
+            "SELECT s.* FROM ",
+            dialect::json_rows!(1),
+            " j JOIN standing_orders s
            ON s.game_id = j.value ->> 0 AND s.phase = j.value ->> 1
          ORDER BY s.game_id, s.power",
+        ),
         &pairs,
     )
     .await?;
     let mut press: HashMap<String, Vec<PressRow>> = by_game(
         c,
-        "SELECT s.* FROM json_each($1) j JOIN press s
+        concat!(
+            "SELECT s.* FROM ",
+            dialect::json_rows!(1),
+            " j JOIN press s
            ON s.game_id = j.value ->> 0 AND s.phase = j.value ->> 1
          ORDER BY s.id",
+        ),
         &pairs,
     )
     .await?;
     let mut conditional = conditional_orders(c, &phases).await?;
     let mut votes = votes(c, &pairs).await?;
     let mut year_ends = year_ends_of(c, &ids).await?;
-    let (mut players, mut wrong) = players(c, &ids).await?;
-    let mut unavailable = unavailable(c, &ids, drops_since).await?;
+    let (mut players, mut wrong) = players_of(c, &ids).await?;
+    let mut unavailable = unavailable_of(c, &ids, since).await?;
     let last = last_adjudicated(c, &ids).await?;
-    let drops = drops(c, drops_since).await?;
-    let (mut masters, mut observers) = members(c, &ids).await?;
+    let drops = drops_since(c, since).await?;
+    let (mut masters, mut observers) = members_of(c, &ids).await?;
     let mut out = Vec::with_capacity(games.len());
     for id in games {
         let (Some(game), Some(phase)) = (by_id.remove(id), phases.remove(id)) else {
@@ -201,24 +170,14 @@ pub async fn tick_facts(
     Ok(out)
 }
 
-/// The games of the list that run (active, not paused), by id.
-async fn running_games(c: &mut SqliteConnection, ids: &str) -> Result<HashMap<String, GameRow>> {
-    let rows: Vec<GameRow> = sqlx::query_as(
-        "SELECT g.* FROM json_each($1) j JOIN games g ON g.id = j.value
-         WHERE g.status = 'active' AND g.paused_remaining IS NULL",
-    )
-    .bind(ids)
-    .fetch_all(&mut *c)
-    .await?;
-    Ok(rows.into_iter().map(|g| (g.id.clone(), g)).collect())
-}
-
 /// The phase each game of the list is playing: its last open one.
-async fn open_phases(c: &mut SqliteConnection, ids: &str) -> Result<HashMap<String, PhaseRow>> {
-    let rows: Vec<PhaseRow> = sqlx::query_as(
-        "SELECT p.* FROM json_each($1) j JOIN phases p ON p.game_id = j.value
+async fn open_phases(c: &mut Conn, ids: &str) -> Result<HashMap<String, PhaseRow>> {
+    let rows: Vec<PhaseRow> = sqlx::query_as(concat!(
+        "SELECT p.* FROM ",
+        dialect::json_values!(1),
+        " j JOIN phases p ON p.game_id = j.value
          WHERE p.adjudicated_at IS NULL",
-    )
+    ))
     .bind(ids)
     .fetch_all(&mut *c)
     .await?;
@@ -237,7 +196,7 @@ async fn open_phases(c: &mut SqliteConnection, ids: &str) -> Result<HashMap<Stri
 /// WM D.II(5): a retreat or adjustment phase's conditional orders were sent in the movement
 /// phase before it.
 async fn conditional_orders(
-    c: &mut SqliteConnection,
+    c: &mut Conn,
     phases: &HashMap<String, PhaseRow>,
 ) -> Result<HashMap<String, Vec<ConditionalRow>>> {
     let sources: Vec<(&str, String)> = phases
@@ -253,9 +212,13 @@ async fn conditional_orders(
     }
     by_game(
         c,
-        "SELECT o.game_id, o.power, o.lines FROM json_each($1) j JOIN conditional_orders o
+        concat!(
+            "SELECT o.game_id, o.power, o.lines FROM ",
+            dialect::json_rows!(1),
+            " j JOIN conditional_orders o
            ON o.game_id = j.value ->> 0 AND o.phase = j.value ->> 1
          ORDER BY o.game_id, o.power",
+        ),
         &serde_json::to_string(&sources)?,
     )
     .await
@@ -263,7 +226,7 @@ async fn conditional_orders(
 
 /// The votes cast for each (game, phase) of the list, oldest first. A ballot the store does
 /// not know is not counted.
-async fn votes(c: &mut SqliteConnection, pairs: &str) -> Result<HashMap<String, Vec<VoteRow>>> {
+async fn votes(c: &mut Conn, pairs: &str) -> Result<HashMap<String, Vec<VoteRow>>> {
     #[derive(sqlx::FromRow)]
     struct Cast {
         power: String,
@@ -272,9 +235,13 @@ async fn votes(c: &mut SqliteConnection, pairs: &str) -> Result<HashMap<String, 
     }
     let cast: HashMap<String, Vec<Cast>> = by_game(
         c,
-        "SELECT v.game_id, v.power, v.proposal, v.ballot FROM json_each($1) j JOIN votes v
+        concat!(
+            "SELECT v.game_id, v.power, v.proposal, v.ballot FROM ",
+            dialect::json_rows!(1),
+            " j JOIN votes v
            ON v.game_id = j.value ->> 0 AND v.phase = j.value ->> 1
          ORDER BY v.game_id, v.cast_at, v.power, v.proposal",
+        ),
         pairs,
     )
     .await?;
@@ -297,14 +264,15 @@ async fn votes(c: &mut SqliteConnection, pairs: &str) -> Result<HashMap<String, 
 }
 
 /// Each completed year of each game of the list, oldest first.
-async fn year_ends_of(
-    c: &mut SqliteConnection,
-    ids: &str,
-) -> Result<HashMap<String, Vec<YearEnd>>> {
+async fn year_ends_of(c: &mut Conn, ids: &str) -> Result<HashMap<String, Vec<YearEnd>>> {
     let rows: HashMap<String, Vec<YearEndRow>> = by_game(
         c,
-        "SELECT y.game_id, y.year, y.owners FROM json_each($1) j JOIN year_ends y
+        concat!(
+            "SELECT y.game_id, y.year, y.owners FROM ",
+            dialect::json_values!(1),
+            " j JOIN year_ends y
            ON y.game_id = j.value ORDER BY y.game_id, y.year",
+        ),
         ids,
     )
     .await?;
@@ -313,15 +281,25 @@ async fn year_ends_of(
         .collect()
 }
 
+/// Who owned each centre at the end of each completed year of a game, oldest first.
+pub async fn year_ends(c: &mut Conn, game: &str) -> Result<Vec<YearEnd>> {
+    let rows: Vec<YearEndRow> =
+        sqlx::query_as("SELECT year, owners FROM year_ends WHERE game_id = $1 ORDER BY year")
+            .bind(game)
+            .fetch_all(&mut *c)
+            .await?;
+    YearEndRow::read_all(rows)
+}
+
 /// A `year_ends` row: the owners as stored (JSON).
 #[derive(sqlx::FromRow)]
-pub(super) struct YearEndRow {
+struct YearEndRow {
     year: u16,
     owners: String,
 }
 
 impl YearEndRow {
-    pub(super) fn read_all(rows: Vec<YearEndRow>) -> Result<Vec<YearEnd>> {
+    fn read_all(rows: Vec<YearEndRow>) -> Result<Vec<YearEnd>> {
         rows.into_iter()
             .map(|r| {
                 Ok(YearEnd {
@@ -333,71 +311,15 @@ impl YearEndRow {
     }
 }
 
-/// The players of each game of the list, by power, and the wrong secrets given for each.
-#[allow(clippy::type_complexity)]
-async fn players(
-    c: &mut SqliteConnection,
-    ids: &str,
-) -> Result<(
-    HashMap<String, Vec<PlayerRow>>,
-    HashMap<String, Vec<WrongSecrets>>,
-)> {
-    let mut players: HashMap<String, Vec<PlayerRow>> = HashMap::new();
-    let mut wrong: HashMap<String, Vec<WrongSecrets>> = HashMap::new();
-    for r in sqlx::query(
-        "SELECT p.* FROM json_each($1) j JOIN players p ON p.game_id = j.value
-         ORDER BY p.game_id, p.power",
-    )
-    .bind(ids)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        let game: String = r.try_get("game_id")?;
-        let p = PlayerRow::from_row(&r)?;
-        let count: i64 = r.try_get("wrong_secrets")?;
-        if count > 0 {
-            wrong.entry(game.clone()).or_default().push(WrongSecrets {
-                power: p.power.clone(),
-                count,
-            });
-        }
-        players.entry(game).or_default().push(p);
-    }
-    Ok((players, wrong))
-}
-
-/// The unavailable periods of each game of the list that end after `since`.
-async fn unavailable(
-    c: &mut SqliteConnection,
-    ids: &str,
-    since: Ts,
-) -> Result<HashMap<String, Vec<Window>>> {
-    let mut out: HashMap<String, Vec<Window>> = HashMap::new();
-    for r in sqlx::query(
-        "SELECT u.game_id, u.from_ts, u.to_ts FROM json_each($1) j
-         JOIN unavailable u ON u.game_id = j.value AND u.to_ts > $2",
-    )
-    .bind(ids)
-    // Periods over before the day began no longer matter (weekly ones run two years ahead).
-    .bind(since)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        out.entry(r.try_get("game_id")?).or_default().push(Window {
-            from: r.try_get("from_ts")?,
-            to: r.try_get("to_ts")?,
-        });
-    }
-    Ok(out)
-}
-
 /// When each game of the list last had a phase adjudicated, if ever.
-async fn last_adjudicated(c: &mut SqliteConnection, ids: &str) -> Result<HashMap<String, Ts>> {
+async fn last_adjudicated(c: &mut Conn, ids: &str) -> Result<HashMap<String, Ts>> {
     let mut last = HashMap::new();
-    for r in sqlx::query(
-        "SELECT p.game_id, max(p.adjudicated_at) AS t FROM json_each($1) j
+    for r in sqlx::query(concat!(
+        "SELECT p.game_id, max(p.adjudicated_at) AS t FROM ",
+        dialect::json_values!(1),
+        " j
          JOIN phases p ON p.game_id = j.value GROUP BY p.game_id",
-    )
+    ))
     .bind(ids)
     .fetch_all(&mut *c)
     .await?
@@ -407,72 +329,6 @@ async fn last_adjudicated(c: &mut SqliteConnection, ids: &str) -> Result<HashMap
         }
     }
     Ok(last)
-}
-
-/// The silent drops since a time, by the game they were about (None: about no game).
-struct Drops(HashMap<Option<String>, Vec<DropCount>>);
-
-impl Drops {
-    /// A game's drops and those about no game, by reason.
-    fn of(&self, game: &str) -> Vec<DropCount> {
-        let mut drops = self.0.get(&None).cloned().unwrap_or_default();
-        for d in self.0.get(&Some(game.to_string())).into_iter().flatten() {
-            match drops.iter_mut().find(|x| x.reason == d.reason) {
-                Some(x) => x.count += d.count,
-                None => drops.push(d.clone()),
-            }
-        }
-        drops.sort_by(|a, b| (&a.reason, a.count).cmp(&(&b.reason, b.count)));
-        drops
-    }
-}
-
-/// Drops of the last day are few: all of them, sorted out by game later.
-async fn drops(c: &mut SqliteConnection, since: Ts) -> Result<Drops> {
-    let mut out: HashMap<Option<String>, Vec<DropCount>> = HashMap::new();
-    for r in sqlx::query(
-        "SELECT game_id, reason, count(*) AS n FROM drops WHERE at >= $1
-         GROUP BY game_id, reason ORDER BY reason",
-    )
-    .bind(since)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        out.entry(r.try_get("game_id")?)
-            .or_default()
-            .push(DropCount::from_row(&r)?);
-    }
-    Ok(Drops(out))
-}
-
-/// The masters' addresses and the observers of each game of the list.
-#[allow(clippy::type_complexity)]
-async fn members(
-    c: &mut SqliteConnection,
-    ids: &str,
-) -> Result<(HashMap<String, Vec<String>>, HashMap<String, Vec<Observer>>)> {
-    let mut masters: HashMap<String, Vec<String>> = HashMap::new();
-    let mut observers: HashMap<String, Vec<Observer>> = HashMap::new();
-    for r in sqlx::query(
-        "SELECT m.game_id, m.role, m.address, m.tz FROM json_each($1) j
-         JOIN members m ON m.game_id = j.value ORDER BY m.game_id, m.role, m.address",
-    )
-    .bind(ids)
-    .fetch_all(&mut *c)
-    .await?
-    {
-        let game: String = r.try_get("game_id")?;
-        let address: String = r.try_get("address")?;
-        if r.try_get::<Role, _>("role")? == Role::Observer {
-            observers.entry(game).or_default().push(Observer {
-                address,
-                tz: r.try_get("tz")?,
-            });
-        } else {
-            masters.entry(game).or_default().push(address);
-        }
-    }
-    Ok((masters, observers))
 }
 
 /// A phase adjudicated by a tick: its results, and what follows it.
@@ -518,11 +374,7 @@ pub enum Next {
 
 /// Record adjudicated phases and open the phases that follow them, a few statements for the
 /// whole batch.
-pub async fn record_adjudications(
-    c: &mut SqliteConnection,
-    done: &[Adjudicated],
-    now: Ts,
-) -> Result<()> {
+pub async fn record_adjudications(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result<()> {
     if done.is_empty() {
         return Ok(());
     }
@@ -533,25 +385,26 @@ pub async fn record_adjudications(
     // Rare (a passed house-rule proposal): one statement each.
     for a in done {
         if let Some(rules) = &a.rules {
-            super::set_rules(c, &a.game, &serde_json::to_string(rules)?).await?;
+            set_rules(c, &a.game, &serde_json::to_string(rules)?).await?;
         }
     }
     // Votes are due with the deadline just passed: counted, they are spent (WM IX(2)).
     let games: Vec<&str> = done.iter().map(|a| a.game.as_str()).collect();
-    sqlx::query("DELETE FROM votes WHERE game_id IN (SELECT value FROM json_each($1))")
-        .bind(serde_json::to_string(&games)?)
-        .execute(&mut *c)
-        .await?;
+    sqlx::query(concat!(
+        "DELETE FROM votes WHERE game_id IN (SELECT value FROM ",
+        dialect::json_values!(1),
+        ")",
+    ))
+    .bind(serde_json::to_string(&games)?)
+    .execute(&mut *c)
+    .await?;
     finish_games(c, done).await
 }
 
-/// Rows a multi-row statement takes at once: SQLite allows 32,766 parameters in one.
-const ROWS_A_STATEMENT: usize = 1000;
-
 /// The adjudicated phases get their results.
-async fn close_phases(c: &mut SqliteConnection, done: &[Adjudicated], now: Ts) -> Result<()> {
+async fn close_phases(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result<()> {
     for chunk in done.chunks(ROWS_A_STATEMENT) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+        let mut q = sqlx::QueryBuilder::<Db>::new(
             "UPDATE phases SET adjudication_started_at = coalesce(adjudication_started_at, v.column3),
              adjudicated_at = v.column3, results = v.column4 FROM (",
         );
@@ -568,7 +421,7 @@ async fn close_phases(c: &mut SqliteConnection, done: &[Adjudicated], now: Ts) -
 }
 
 /// The phases that follow, for the games that go on.
-async fn open_next_phases(c: &mut SqliteConnection, done: &[Adjudicated], now: Ts) -> Result<()> {
+async fn open_next_phases(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result<()> {
     let next: Vec<(&Adjudicated, &str, &str, Ts)> = done
         .iter()
         .filter_map(|a| match &a.next {
@@ -581,7 +434,7 @@ async fn open_next_phases(c: &mut SqliteConnection, done: &[Adjudicated], now: T
         })
         .collect();
     for chunk in next.chunks(ROWS_A_STATEMENT) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+        let mut q = sqlx::QueryBuilder::<Db>::new(
             "INSERT INTO phases (game_id, seq, phase, board, started_at, deadline) ",
         );
         q.push_values(chunk, |mut b, (a, phase, board, deadline)| {
@@ -598,7 +451,7 @@ async fn open_next_phases(c: &mut SqliteConnection, done: &[Adjudicated], now: T
 }
 
 /// Who owns each centre at the end of the years just completed.
-async fn record_year_ends(c: &mut SqliteConnection, done: &[Adjudicated]) -> Result<()> {
+async fn record_year_ends(c: &mut Conn, done: &[Adjudicated]) -> Result<()> {
     let ends: Vec<(&str, u16, String)> = done
         .iter()
         .filter_map(|a| {
@@ -611,28 +464,28 @@ async fn record_year_ends(c: &mut SqliteConnection, done: &[Adjudicated]) -> Res
         })
         .collect();
     for chunk in ends.chunks(ROWS_A_STATEMENT) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
-            "INSERT OR REPLACE INTO year_ends (game_id, year, owners) ",
-        );
+        let mut q = sqlx::QueryBuilder::<Db>::new("INSERT INTO year_ends (game_id, year, owners) ");
         q.push_values(chunk, |mut b, (game, year, owners)| {
             b.push_bind(*game)
                 .push_bind(i64::from(*year))
                 .push_bind(owners);
         });
+        // A year adjudicated again (after a rollback) has its owners replaced.
+        q.push(" ON CONFLICT (game_id, year) DO UPDATE SET owners = excluded.owners");
         q.build().execute(&mut *c).await?;
     }
     Ok(())
 }
 
 /// WM D.VII(6)(a): each NMR opens a contact window.
-async fn open_nmr_windows(c: &mut SqliteConnection, done: &[Adjudicated], now: Ts) -> Result<()> {
+async fn open_nmr_windows(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result<()> {
     let nmrs: Vec<(&str, &NmrWindow)> = done
         .iter()
         .flat_map(|a| a.nmrs.iter().map(move |n| (a.game.as_str(), n)))
         .collect();
     for chunk in nmrs.chunks(ROWS_A_STATEMENT) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
-            "INSERT OR IGNORE INTO nmrs (game_id, power, phase, published_at, due_at, address) ",
+        let mut q = sqlx::QueryBuilder::<Db>::new(
+            "INSERT INTO nmrs (game_id, power, phase, published_at, due_at, address) ",
         );
         q.push_values(chunk, |mut b, (game, n)| {
             b.push_bind(*game)
@@ -642,13 +495,15 @@ async fn open_nmr_windows(c: &mut SqliteConnection, done: &[Adjudicated], now: T
                 .push_bind(n.due_at)
                 .push_bind(&n.address);
         });
+        // A window the phase opened already (adjudicated again after a rollback) stands.
+        q.push(" ON CONFLICT DO NOTHING");
         q.build().execute(&mut *c).await?;
     }
     Ok(())
 }
 
 /// The games that ended are finished, with how they ended (for scoring).
-async fn finish_games(c: &mut SqliteConnection, done: &[Adjudicated]) -> Result<()> {
+async fn finish_games(c: &mut Conn, done: &[Adjudicated]) -> Result<()> {
     let finished: Vec<(&str, String)> = done
         .iter()
         .filter_map(|a| match &a.next {
@@ -658,11 +513,13 @@ async fn finish_games(c: &mut SqliteConnection, done: &[Adjudicated]) -> Result<
         .map(|(g, e)| Ok((g, serde_json::to_string(e)?)))
         .collect::<Result<_>>()?;
     if !finished.is_empty() {
-        sqlx::query(
+        sqlx::query(concat!(
             "UPDATE games SET status = $1, ended = v.e
-             FROM (SELECT value ->> 0 AS g, value ->> 1 AS e FROM json_each($2)) AS v
+             FROM (SELECT value ->> 0 AS g, value ->> 1 AS e FROM ",
+            dialect::json_rows!(2),
+            ") AS v
              WHERE games.id = v.g",
-        )
+        ))
         .bind(GameStatus::Finished)
         .bind(serde_json::to_string(&finished)?)
         .execute(&mut *c)
@@ -673,19 +530,17 @@ async fn finish_games(c: &mut SqliteConnection, done: &[Adjudicated]) -> Result<
 
 /// Note that the players of these phases, (game, seq), have been reminded and their masters
 /// sent the digest: the tick looks at them again only at the deadline.
-pub async fn mark_reminded(
-    c: &mut SqliteConnection,
-    phases: &[(&str, i64)],
-    now: Ts,
-) -> Result<()> {
+pub async fn mark_reminded(c: &mut Conn, phases: &[(&str, i64)], now: Ts) -> Result<()> {
     if phases.is_empty() {
         return Ok(());
     }
-    sqlx::query(
+    sqlx::query(concat!(
         "UPDATE phases SET reminded_at = $1
-         FROM (SELECT value ->> 0 AS g, value ->> 1 AS s FROM json_each($2)) AS v
+         FROM (SELECT value ->> 0 AS g, value ->> 1 AS s FROM ",
+        dialect::json_rows!(2),
+        ") AS v
          WHERE phases.game_id = v.g AND phases.seq = v.s",
-    )
+    ))
     .bind(now)
     .bind(serde_json::to_string(phases)?)
     .execute(&mut *c)
@@ -695,15 +550,17 @@ pub async fn mark_reminded(
 
 /// WM D.VII(6)(b): the results of these phases are held for an NMR; the tick looks at each
 /// again at its time, (game, seq, until). The deadline is left as published.
-pub async fn hold_results(c: &mut SqliteConnection, held: &[(&str, i64, Ts)]) -> Result<()> {
+pub async fn hold_results(c: &mut Conn, held: &[(&str, i64, Ts)]) -> Result<()> {
     if held.is_empty() {
         return Ok(());
     }
-    sqlx::query(
+    sqlx::query(concat!(
         "UPDATE phases SET held_until = v.u
-         FROM (SELECT value ->> 0 AS g, value ->> 1 AS s, value ->> 2 AS u FROM json_each($1)) AS v
+         FROM (SELECT value ->> 0 AS g, value ->> 1 AS s, value ->> 2 AS u FROM ",
+        dialect::json_rows!(1),
+        ") AS v
          WHERE phases.game_id = v.g AND phases.seq = v.s",
-    )
+    ))
     .bind(serde_json::to_string(held)?)
     .execute(&mut *c)
     .await?;
@@ -721,7 +578,7 @@ pub struct NmrDue {
 }
 
 /// NMRs whose window closed by `now` with no contact and no notice yet, oldest first.
-pub async fn nmrs_due(c: &mut SqliteConnection, now: Ts, limit: i64) -> Result<Vec<NmrDue>> {
+pub async fn nmrs_due(c: &mut Conn, now: Ts, limit: i64) -> Result<Vec<NmrDue>> {
     Ok(sqlx::query_as(
         "SELECT game_id, power, phase, published_at, due_at FROM nmrs
          WHERE contacted_at IS NULL AND notified_at IS NULL AND due_at <= $1
@@ -734,7 +591,7 @@ pub async fn nmrs_due(c: &mut SqliteConnection, now: Ts, limit: i64) -> Result<V
 }
 
 /// The masters have been sent the replacement notice for this NMR.
-pub async fn nmr_notified(c: &mut SqliteConnection, n: &NmrDue, now: Ts) -> Result<()> {
+pub async fn nmr_notified(c: &mut Conn, n: &NmrDue, now: Ts) -> Result<()> {
     sqlx::query(
         "UPDATE nmrs SET notified_at = $1 WHERE game_id = $2 AND power = $3 AND phase = $4",
     )
@@ -749,7 +606,7 @@ pub async fn nmr_notified(c: &mut SqliteConnection, n: &NmrDue, now: Ts) -> Resu
 
 /// Any authenticated mail from a power's player is contact with the GM: its open windows close
 /// (WM D.VII(6)(a)).
-pub async fn nmr_contact(c: &mut SqliteConnection, game: &str, power: &str, now: Ts) -> Result<()> {
+pub async fn nmr_contact(c: &mut Conn, game: &str, power: &str, now: Ts) -> Result<()> {
     sqlx::query(
         "UPDATE nmrs SET contacted_at = $1
          WHERE game_id = $2 AND power = $3 AND contacted_at IS NULL AND notified_at IS NULL",

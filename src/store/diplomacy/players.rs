@@ -1,0 +1,165 @@
+//! What a Diplomacy player chose and how they played, by power: their abbreviations list (WM
+//! D.III(1)), what a replacement forgets of the player before, the reliability record over
+//! every game (NMRs included), and what their unavailable periods say to the policy's rule of
+//! one a week (WM D.VII(2)).
+
+use crate::policy::OwnPeriods;
+use crate::store::*;
+use crate::time::{WEEK, Window};
+
+/// What a player chose for themselves, forgotten when another takes the power over: the new
+/// player made none of those choices. Their abbreviations list (WM D.III(1): a replacement
+/// registers their own with the first orders), their unavailable periods, one-off and weekly
+/// (WM D.VII(2)), their conditional retreat and adjustment orders (WM D.II(5)) and their votes
+/// (WM D.IX; Maharajiad B.X). The orders standing for the phase stay: the welcome lists them,
+/// and they are adjudicated unless the new player sends others.
+pub async fn forget_player_choices(c: &mut Conn, game: &str, power: &str) -> Result<()> {
+    for sql in [
+        "DELETE FROM abbreviation_lists WHERE game_id = $1 AND power = $2",
+        "DELETE FROM unavailable WHERE game_id = $1 AND power = $2",
+        "DELETE FROM conditional_orders WHERE game_id = $1 AND power = $2",
+        "DELETE FROM votes WHERE game_id = $1 AND power = $2",
+    ] {
+        sqlx::query(sql)
+            .bind(game)
+            .bind(power)
+            .execute(&mut *c)
+            .await?;
+    }
+    Ok(())
+}
+
+/// One player's reliability record, over every game of this server (by address).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct Reliability {
+    pub address: String,
+    /// Positions held now.
+    pub positions: i64,
+    pub nmrs: i64,
+    pub late: i64,
+    pub extensions: i64,
+    pub extension_days: i64,
+    /// Times this player was replaced, and times this player replaced another.
+    pub replaced: i64,
+    pub replacing: i64,
+}
+
+/// Every player's reliability record (a report: it reads whole tables by design).
+pub async fn reliability(c: &mut Conn) -> Result<Vec<Reliability>> {
+    Ok(sqlx::query_as(
+        "WITH people AS (SELECT address FROM players
+                         UNION SELECT old_address FROM replacements
+                         UNION SELECT address FROM nmrs WHERE address != ''),
+              reliability_counts AS (SELECT 1)
+         SELECT p.address,
+           (SELECT count(*) FROM players x WHERE x.address = p.address) AS positions,
+           (SELECT count(*) FROM nmrs n WHERE n.address = p.address) AS nmrs,
+           (SELECT count(*) FROM late_orders l WHERE l.address = p.address) AS late,
+           (SELECT count(*) FROM extensions e WHERE e.address = p.address AND e.kind != 'holiday')
+             AS extensions,
+           (SELECT coalesce(sum(e.days), 0) FROM extensions e
+             WHERE e.address = p.address AND e.kind != 'holiday') AS extension_days,
+           (SELECT count(*) FROM replacements r WHERE r.old_address = p.address) AS replaced,
+           (SELECT count(*) FROM replacements r WHERE r.new_address = p.address) AS replacing
+         FROM people p ORDER BY p.address",
+    )
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// A power's abbreviations list (WM D.III(1)): JSON `{"abbreviation": "province code"}`.
+pub async fn abbreviations(c: &mut Conn, game: &str, power: &str) -> Result<Option<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT list FROM abbreviation_lists WHERE game_id = $1 AND power = $2")
+            .bind(game)
+            .bind(power)
+            .fetch_optional(&mut *c)
+            .await?,
+    )
+}
+
+pub async fn set_abbreviations(
+    c: &mut Conn,
+    game: &str,
+    power: &str,
+    list_json: &str,
+    now: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO abbreviation_lists (game_id, power, list, at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (game_id, power) DO UPDATE SET list = excluded.list, at = excluded.at",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(list_json)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Whether `address` took `power` over as a replacement and has sent no orders since (WM
+/// D.III(1): a replacement registers abbreviations with the first orders).
+pub async fn replacement_without_orders(
+    c: &mut Conn,
+    game: &str,
+    power: &str,
+    address: &str,
+) -> Result<bool> {
+    Ok(sqlx::query(
+        "SELECT 1 FROM replacements r
+         WHERE r.game_id = $1 AND r.power = $2 AND r.new_address = $3
+           AND NOT EXISTS (SELECT 1 FROM submissions s
+                           WHERE s.game_id = r.game_id AND s.power = r.power AND s.submitted_at >= r.at)",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(address)
+    .fetch_optional(&mut *c)
+    .await?
+    .is_some())
+}
+
+/// What a player's periods say of a new dated one starting at `from` (WM D.VII(2): one a
+/// week), in one statement by index: the player's period that starts nearest it within a week
+/// either side (by `unavailable_by_start`), and the dated ones not over at `now` (by
+/// `unavailable_dated`).
+pub async fn unavailable_near(
+    c: &mut Conn,
+    game: &str,
+    power: &str,
+    from: Ts,
+    now: Ts,
+) -> Result<OwnPeriods> {
+    let row = sqlx::query(
+        "SELECT ahead, n.from_ts, n.to_ts, n.weekly
+         FROM (SELECT count(*) AS ahead FROM unavailable
+               WHERE game_id = $1 AND power = $2 AND weekly = 0 AND to_ts > $3)
+         LEFT JOIN unavailable n
+           ON n.game_id = $1 AND n.power = $2 AND n.from_ts > $4 AND n.from_ts < $5
+         ORDER BY abs(n.from_ts - $6) LIMIT 1",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(now)
+    .bind(from - WEEK)
+    .bind(from + WEEK)
+    .bind(from)
+    .fetch_one(&mut *c)
+    .await?;
+    let nearest = match (
+        row.try_get::<Option<Ts>, _>("from_ts")?,
+        row.try_get::<Option<Ts>, _>("to_ts")?,
+    ) {
+        (Some(from), Some(to)) => Some((
+            Window { from, to },
+            row.try_get::<Option<bool>, _>("weekly")?.unwrap_or(false),
+        )),
+        _ => None,
+    };
+    let ahead: i64 = row.try_get("ahead")?;
+    Ok(OwnPeriods {
+        nearest,
+        ahead: u32::try_from(ahead).unwrap_or(u32::MAX),
+    })
+}
