@@ -34,16 +34,16 @@ pub struct CommandsRead<C> {
 impl<C> CommandsRead<C> {
     /// A mail's command lines as the intake read them, GM's or TD's alike: each line's text
     /// with its command, or why it is none.
-    pub fn from_intake(
+    pub fn from_intake<E: std::fmt::Display>(
         secret: Option<String>,
-        lines: impl IntoIterator<Item = (String, std::result::Result<C, String>)>,
+        lines: impl IntoIterator<Item = (String, std::result::Result<C, E>)>,
     ) -> Self {
         let lines = lines
             .into_iter()
             .map(|(text, read)| {
                 let line = match read {
                     Ok(cmd) => Line::Command(cmd),
-                    Err(why) => Line::Unread(why),
+                    Err(why) => Line::Unread(why.to_string()),
                 };
                 (text, line)
             })

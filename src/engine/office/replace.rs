@@ -4,7 +4,7 @@
 
 use super::{Done, Situation};
 use crate::config::Env;
-use crate::engine::house::{Handover, House};
+use crate::engine::house::{Handover, House, Tenure};
 use crate::engine::receive::{compose_failed_mails, masters_for};
 use crate::engine::{Result, secret};
 use crate::outgoing::compose;
@@ -48,16 +48,12 @@ pub async fn replace(
     )
     .await?;
     store::forget_player_choices(c, &g.id, name).await?;
-    let kind = if r.permanent {
-        "permanent"
-    } else {
-        "temporary"
-    };
+    let kind = Tenure::of(r.permanent);
     let handover = Handover {
         seat: name,
         address: r.address,
         secret: &secret,
-        kind,
+        tenure: kind,
     };
     let welcome = house.handover(c, env, g, p, &handover).await?;
     let told = farewell(env, g, p, old, name, now);

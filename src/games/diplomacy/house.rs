@@ -317,7 +317,7 @@ async fn takeover(
         .flat_map(|s| s.orders.into_iter().map(|o| o.order))
         .collect();
     let mut takeover = TakeoverView {
-        kind: h.kind.to_string(),
+        kind: h.tenure.to_string(),
         units: board
             .units
             .iter()
