@@ -114,7 +114,8 @@ impl LocalStack {
     /// does not. Released, the queue is flushed at once.
     pub fn hold_delivery(&self, hold: bool) -> Result<(), DevError> {
         let conf = self.dir.join("etc/postfix");
-        let value = if hold { "lmtp" } else { "" };
+        // The sinks' `discard` too, so that the MTA's own run to them costs what the storm's did.
+        let value = if hold { "lmtp discard" } else { "" };
         self.postfix_tool(
             "postconf",
             &conf,
@@ -125,6 +126,13 @@ impl LocalStack {
             self.postfix_tool("postqueue", &conf, &["-f"])?;
         }
         Ok(())
+    }
+
+    /// Put every message queued now on hold (or release the held ones): the storm's results wait
+    /// aside while the MTA's own run is timed on an empty queue, then are released for delivery.
+    pub fn hold_queued(&self, hold: bool) -> Result<(), DevError> {
+        let conf = self.dir.join("etc/postfix");
+        self.postfix_tool("postsuper", &conf, &[if hold { "-h" } else { "-H" }, "ALL"])
     }
 
     fn postfix_tool(&self, tool: &str, conf: &Path, args: &[&str]) -> Result<(), DevError> {

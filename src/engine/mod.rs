@@ -178,9 +178,9 @@ pub(crate) fn windows(rows: &[(Ts, Ts)]) -> Vec<Window> {
         .collect()
 }
 
-// Write transactions begin IMMEDIATE: in WAL mode a deferred transaction that reads and then
-// writes fails at once ("database is locked") if another writer committed in between, while an
-// immediate one waits its turn under the busy timeout.
+// Write transactions begin with `store::BEGIN_WRITE`: a transaction that reads and then writes
+// must hold the write lock from its start, or it fails at once if another writer committed in
+// between, where it should wait its turn under the busy timeout.
 
 /// Everything the engine needs besides the store: the configuration's part, and the server key
 /// that the store keeps (made at first start).

@@ -177,7 +177,7 @@ async fn run_batch<S: TickStep>(
     read_through: Ts,
 ) -> Result<TickReport> {
     use sqlx::Connection;
-    let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = conn.begin_with(crate::store::BEGIN_WRITE).await?;
     let facts = step.read(&mut tx, games, now).await?;
     // A game the kind no longer finds running (over, paused, no open phase) needs no clock.
     let stopped: Vec<(&str, Option<Ts>)> = games
@@ -238,7 +238,7 @@ pub use super::panic::panic_text;
 /// logged: the tick of the other games must go on.
 async fn alert_tick_failure(pool: &Pool, env: &Env, game: &str, error: &str, now: Ts) {
     let told: Result<()> = async {
-        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = pool.begin_with(crate::store::BEGIN_WRITE).await?;
         let g = store::game(&mut tx, game).await?;
         let (phase, seq) = match store::current_phase(&mut tx, game).await? {
             Some(p) => (p.phase, p.seq),

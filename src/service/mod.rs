@@ -337,7 +337,7 @@ pub(super) async fn pause(s: &mut watch::Receiver<bool>, d: Duration) -> bool {
 pub(super) async fn alert(shared: &Shared, key: &str, subject: &str, body: &str) {
     let now = shared.clock.now();
     let done: Result<(), engine::EngineError> = async {
-        let mut tx = shared.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = shared.pool.begin_with(crate::store::BEGIN_WRITE).await?;
         engine::alert_masters(&mut tx, &shared.env, None, key, subject, body, now).await?;
         tx.commit().await?;
         Ok(())

@@ -150,9 +150,7 @@ async fn sender_loop(
 /// that no other work runs with that setting.
 async fn marks_connection(shared: &Shared) -> Result<Conn, OutboxError> {
     let mut c = shared.pool.acquire().await?.detach();
-    sqlx::query("PRAGMA synchronous = NORMAL")
-        .execute(&mut c)
-        .await?;
+    store::marks_only(&mut c).await?;
     Ok(c)
 }
 

@@ -31,6 +31,23 @@ pub type Db = sqlx::Sqlite;
 pub type Conn = sqlx::SqliteConnection;
 /// The connections of a running server.
 pub type Pool = sqlx::SqlitePool;
+
+/// How a transaction that will write begins: SQLite takes the write lock at once (IMMEDIATE),
+/// so two writers never both read and then fail to upgrade (SQLITE_BUSY mid-transaction). Every
+/// transaction of a message, a tick or a command begins so (`pool.begin_with(store::BEGIN_WRITE)`).
+/// PostgreSQL: a plain `BEGIN`; its row locks do the rest.
+pub const BEGIN_WRITE: &str = "BEGIN IMMEDIATE";
+
+/// Make `c` a connection for the outbox's marks only: a commit is a WAL write, not an fsync
+/// (SQLite's `synchronous = NORMAL`: durable across a crash of the process, not of the OS; a
+/// mark lost with the OS is settled by the archive, src/service/outbox.rs). PostgreSQL: `SET
+/// synchronous_commit = off` on that session.
+pub async fn marks_only(c: &mut Conn) -> Result<()> {
+    sqlx::query("PRAGMA synchronous = NORMAL")
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
 /// A row as read (`sqlx::FromRow<'_, DbRow>`).
 pub type DbRow = sqlx::sqlite::SqliteRow;
 
