@@ -6,13 +6,13 @@
 //! only ever held by one sender: the claim is made under a lock and the rows in flight are
 //! known), so a slow or failing mail holds up its own sender alone, and the others go on.
 //!
-//! Each row is marked as being sent right before its attempt, and its outcome recorded right
-//! after, on the sender's own connection to the store with `synchronous = NORMAL`: a commit
-//! there is a write to the WAL, not an fsync, and survives a crash of the process (not of the
-//! machine, where the archive still decides). So after a crash only the mails that were on the
-//! wire are in doubt, one a connection, and the archive is asked about them; the relay may not
-//! have delivered its copy yet, so a mail not found there waits (`ARCHIVE_GRACE`) before it is
-//! sent again.
+//! A run of rows ([`RUN`]) is marked as being sent right before its attempts, and their outcomes
+//! recorded together right after, on the sender's own connection to the store with
+//! `synchronous = NORMAL`: a commit there is a write to the WAL, not an fsync, and survives a
+//! crash of the process (not of the machine, where the archive still decides). So after a
+//! crash only the mails of the runs being sent are in doubt, at most a run a connection, and the
+//! archive is asked about them; the relay may not have delivered its copy yet, so a mail not
+//! found there waits (`ARCHIVE_GRACE`) before it is sent again.
 
 use super::{Shared, alert, pause, stopping};
 use crate::store::Conn;
@@ -21,6 +21,7 @@ use crate::time::Ts;
 use crate::transport::ServerConfig;
 use crate::transport::imap::Mailbox;
 use crate::transport::smtp::{FailureKind, OutMail, SendError, SendReport, Sender};
+use sqlx::Connection;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -242,8 +243,15 @@ enum Outcome {
     Postpone(Ts),
 }
 
-/// Send a claimed batch on this sender's connection, one mail after the other, each marked
-/// before its attempt and recorded after it.
+/// Mails a sender marks as being sent in one write, then sends one after the other, then
+/// records in one write: two writes to the store a run instead of two a mail (on 4 connections
+/// the marks were a third of the time a mail took, issue 22). After a crash the whole run is in
+/// doubt and the archive settles each of its mails; one never attempted is not found there and
+/// goes after [`ARCHIVE_GRACE`].
+const RUN: usize = 10;
+
+/// Send a claimed batch on this sender's connection: first the mails an earlier attempt left in
+/// doubt, one at a time, then the others in runs.
 async fn send_batch(
     shared: &Shared,
     marks: &mut Conn,
@@ -252,13 +260,53 @@ async fn send_batch(
     rows: Vec<OutboxRow>,
     shutdown: &watch::Receiver<bool>,
 ) -> Result<(), OutboxError> {
-    for row in rows {
+    let (in_doubt, fresh): (Vec<OutboxRow>, Vec<OutboxRow>) =
+        rows.into_iter().partition(|r| r.sending_since.is_some());
+    for row in in_doubt {
         if stopping(shutdown) {
-            break;
+            return Ok(());
         }
         let outcome = send_row(shared, marks, sender, archive, &row).await?;
         record(marks, shared.clock.now(), row.id, &outcome).await?;
     }
+    for run in fresh.chunks(RUN) {
+        if stopping(shutdown) {
+            break;
+        }
+        send_run(shared, marks, sender, run, shutdown).await?;
+    }
+    Ok(())
+}
+
+/// One run of mails no attempt has touched: all marked, sent in turn, all recorded in one
+/// transaction (a mail the shutdown kept from its turn loses its mark there).
+async fn send_run(
+    shared: &Shared,
+    marks: &mut Conn,
+    sender: &Sender,
+    run: &[OutboxRow],
+    shutdown: &watch::Receiver<bool>,
+) -> Result<(), OutboxError> {
+    let ids: Vec<i64> = run.iter().map(|r| r.id).collect();
+    store::mark_sending_all(marks, &ids, shared.clock.now()).await?;
+    let mut outcomes = Vec::with_capacity(run.len());
+    for row in run {
+        if stopping(shutdown) {
+            break;
+        }
+        let now = shared.clock.now();
+        let result = sender.send(&out_mail(row)).await;
+        outcomes.push(outcome(shared, row, result, now).await);
+    }
+    let now = shared.clock.now();
+    let mut tx = marks.begin().await?;
+    for (row, outcome) in run.iter().zip(&outcomes) {
+        record(&mut tx, now, row.id, outcome).await?;
+    }
+    for row in &run[outcomes.len()..] {
+        store::unmark_sending(&mut tx, row.id).await?;
+    }
+    tx.commit().await?;
     Ok(())
 }
 

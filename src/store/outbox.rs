@@ -340,6 +340,33 @@ pub async fn mark_sending(c: &mut Conn, id: i64, now: Ts) -> Result<()> {
     Ok(())
 }
 
+/// Mark several rows as being sent, in one statement: the outbox marks a run of mails before
+/// it sends them one after the other (src/service/outbox.rs).
+pub async fn mark_sending_all(c: &mut Conn, ids: &[i64], now: Ts) -> Result<()> {
+    for ids in ids.chunks(dialect::ROWS_A_STATEMENT) {
+        let mut q = sqlx::QueryBuilder::<Db>::new("UPDATE outbox SET sending_since = ");
+        q.push_bind(now)
+            .push(", attempts = attempts + 1 WHERE id IN (");
+        let mut list = q.separated(", ");
+        for id in ids {
+            list.push_bind(*id);
+        }
+        q.push(")");
+        q.build().execute(&mut *c).await?;
+    }
+    Ok(())
+}
+
+/// Take back the marks of rows that were never attempted (the outbox stopped before their
+/// turn): as if they had not been claimed.
+pub async fn unmark_sending(c: &mut Conn, id: i64) -> Result<()> {
+    sqlx::query("UPDATE outbox SET sending_since = NULL, attempts = attempts - 1 WHERE id = $1")
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
 pub async fn mark_sent(c: &mut Conn, id: i64, now: Ts) -> Result<()> {
     sqlx::query(
         "UPDATE outbox SET sent_at = $1, sending_since = NULL, last_error = NULL WHERE id = $2",
