@@ -126,6 +126,7 @@ async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result
         ..Env::default()
     };
     let env = engine::keyed(&pool, env, t0).await?;
+    settle(&pool).await?;
     if let Some(stack) = stack {
         warm_up(stack, opts).await?;
     }
@@ -156,6 +157,21 @@ async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result
         send_storm(stack, opts, sent, mails, size, start).await?;
     }
     println!("peak memory (RSS): {:.0} MB", peak_rss_mb());
+    Ok(())
+}
+
+/// The filled store written out (its log checkpointed, the OS's dirty pages flushed), so that
+/// the tick timed next does not share the disk with the filling's writes: with 10,000 games the
+/// kernel's write-back of them ran into the tick and made its per-game cost depend on how much
+/// was filled, not on how much it did.
+async fn settle(pool: &crate::store::Pool) -> Result<(), DevError> {
+    let mut c = pool.acquire().await?;
+    store::checkpoint(&mut c).await?;
+    drop(c);
+    let synced = std::process::Command::new("sync").status()?;
+    if !synced.success() {
+        return Err(DevError::Stack(format!("sync: {synced}")));
+    }
     Ok(())
 }
 
@@ -288,11 +304,7 @@ impl<'a> Delivery<'a> {
     /// Run the service's outbox until every row is sent: when the last was accepted by the MTA,
     /// since `deadline`, and how long the service took, from its start (what the outbox's rate is
     /// judged by: the storm's own counts and the store's checkpoint before it are not sending).
-    async fn send(
-        &self,
-        stack: &LocalStack,
-        deadline: Instant,
-    ) -> Result<Sent, DevError> {
+    async fn send(&self, stack: &LocalStack, deadline: Instant) -> Result<Sent, DevError> {
         let cfg = self.config(stack);
         let started = Instant::now();
         let (stop, stopped) = tokio::sync::watch::channel(false);

@@ -51,7 +51,7 @@ mod rulesets;
 
 pub use ballots::*;
 pub use batch::*;
-pub use dialect::{BEGIN_WRITE, Conn, Pool, marks_only};
+pub use dialect::{BEGIN_WRITE, Conn, Pool, checkpoint, marks_only};
 // Diplomacy's store, under the paths its callers have always used (`store::current_phase`).
 pub use diplomacy::*;
 pub use games::*;
