@@ -96,10 +96,10 @@ async fn storm_games(pool: &crate::store::Pool, games: usize, t0: Ts) -> Result<
         new_game(pool, &id, t0).await?;
         let mut c = pool.acquire().await?;
         for (i, p) in POWERS.iter().enumerate() {
-            let orders: Vec<engine::StandingOrder> = opening[i]
+            let orders: Vec<store::StandingOrder> = opening[i]
                 .iter()
                 .filter(|o| !o.is_empty())
-                .map(|o| engine::StandingOrder {
+                .map(|o| store::StandingOrder {
                     order: o.to_string(),
                     written: o.to_string(),
                 })

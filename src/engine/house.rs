@@ -210,6 +210,47 @@ pub trait House: Send + Sync {
     ) -> Step<'a, Composed>;
     /// The SUMMARY query's answer: the game's course in the kind's own terms.
     fn summary<'a>(&'a self, c: &'a mut Conn, g: &'a GameRow) -> Step<'a, String>;
+
+    /// Where each seat's orders stand for stored turn `phase` (STATUS says which seats have
+    /// orders in, never what they are): (seat, state), the seats that have sent any.
+    fn orders_in<'a>(
+        &'a self,
+        c: &'a mut Conn,
+        g: &'a GameRow,
+        phase: &'a PhaseRow,
+    ) -> Step<'a, Vec<(String, OrdersIn)>>;
+    /// Roll game `g` back to stored turn `phase`, to be played again by `deadline` (WM
+    /// D.VIII(1)): what the kind stored of the turns after it is undone.
+    fn roll_back<'a>(
+        &'a self,
+        c: &'a mut Conn,
+        g: &'a GameRow,
+        phase: &'a PhaseRow,
+        deadline: Ts,
+        now: Ts,
+    ) -> Step<'a, ()>;
+    /// What seat `seat`'s player chose for themselves in the kind's own terms, forgotten when
+    /// another player takes the seat over (REPLACE).
+    fn forget_choices<'a>(&'a self, c: &'a mut Conn, g: &'a GameRow, seat: &'a str)
+    -> Step<'a, ()>;
+}
+
+/// Where a seat's orders stand for a turn (STATUS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrdersIn {
+    /// Orders are in, and may still change.
+    In,
+    /// The seat marked them final.
+    Final,
+}
+
+impl OrdersIn {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrdersIn::In => "in",
+            OrdersIn::Final => "final",
+        }
+    }
 }
 
 /// Each game's house, as its kind reads it from the game's row: `src/games` implements it, the

@@ -75,7 +75,6 @@ pub type Result<T> = std::result::Result<T, EngineError>;
 pub use crate::config::{Env, Limits};
 use crate::store::Conn;
 use crate::store::Pool;
-pub use crate::store::StandingOrder;
 
 /// What became of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

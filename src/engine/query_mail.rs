@@ -90,7 +90,7 @@ pub(super) async fn query_mail(
     }
     let (what, mut body) = match q {
         Query::Status => {
-            let text = status(c, g, &players, &members, &from).await?;
+            let text = status(c, g, house, &players, &members, &from).await?;
             ("STATUS".to_string(), format!("{text}\n"))
         }
         Query::Summary => ("SUMMARY".to_string(), house.summary(c, g).await?),
@@ -134,6 +134,7 @@ async fn answered_this_hour(c: &mut Conn, env: &Env, ctx: &Ctx<'_>, from: &str) 
 async fn status(
     c: &mut Conn,
     g: &GameRow,
+    house: &dyn House,
     players: &[store::PlayerRow],
     members: &[store::MemberRow],
     from: &str,
@@ -152,7 +153,7 @@ async fn status(
     } else {
         StatusFor::Reader(power)
     };
-    status_text(c, g, current.as_ref(), paused, to).await
+    status_text(c, g, house, current.as_ref(), paused, to).await
 }
 
 /// HISTORY [phase]: the results mails sent to this address again, of one phase or the latest

@@ -6,7 +6,6 @@
 //! mail.
 
 use super::house::Houses;
-use super::master_mail::command_head;
 use super::query_mail::{query_mail, query_of};
 use super::receive::{Ctx, Recipient, Tag, answer, drop_mail, find_game, recipient_kind};
 use super::{Processed, Result, gm_mail};
@@ -14,14 +13,12 @@ use crate::config::Env;
 use crate::message::ReadMessage;
 use crate::outgoing::compose;
 use crate::store::Conn;
-use crate::store::{self, GameRow, GameStatus, TournamentRow};
+use crate::store::{self, GameRow, GameStatus};
 
 /// Where a mail to the GM box goes.
 pub enum Routed {
     /// Answered (or dropped) here: what became of it.
     Answered(Processed, Tag),
-    /// A director's command mail for this tournament (`<tournament> TD`).
-    Directors(TournamentRow),
     /// A master's command mail for this game (`<game> GM`).
     Commands(GameRow),
     /// A player's mail to this running game: the game's kind handles it.
@@ -37,10 +34,6 @@ pub async fn route(
     msg: &ReadMessage,
     houses: &impl Houses,
 ) -> Result<Routed> {
-    // A tournament director's command mail names the tournament, not a game.
-    if let Some(t) = tournament_of(c, &msg.subject).await? {
-        return Ok(Routed::Directors(t));
-    }
     let Some(g) = find_game(c, msg).await? else {
         no_game(c, env, ctx, msg).await?;
         return Ok(Routed::Answered(Processed::Rejected, Tag::default()));
@@ -60,17 +53,6 @@ pub async fn route(
         return Ok(Routed::Answered(Processed::Rejected, Tag::of(&g)));
     }
     Ok(Routed::Player(g))
-}
-
-/// The tournament a subject names for its directors: `<tournament> TD ...` (after any `Re:`).
-async fn tournament_of(c: &mut Conn, subject: &str) -> Result<Option<TournamentRow>> {
-    let (Some(id), Some(td)) = command_head(subject) else {
-        return Ok(None);
-    };
-    if !td.eq_ignore_ascii_case("td") || id.len() > 32 {
-        return Ok(None);
-    }
-    Ok(store::tournament(c, id).await?)
 }
 
 /// A mail for no game this server knows of: the sender is told how to name one (within the

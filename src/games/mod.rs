@@ -206,7 +206,7 @@ async fn dispatch(
         GmCommand::Extend(by) => move_deadline(c, env, g, &*house()?, s, Move::By(*by), now).await,
         GmCommand::Pause => office::pause::pause(c, env, g, s, now).await,
         GmCommand::Resume => office::pause::resume(c, env, g, s, now).await,
-        GmCommand::Status => office::status::status(c, g, s).await,
+        GmCommand::Status => office::status::status(c, g, &*house()?, s).await,
         GmCommand::Set { option, value } => {
             office::set::set(c, env, g, &*house()?, option, value, now).await
         }
@@ -308,12 +308,13 @@ impl Boxes for Kinds {
         ctx: &Ctx<'_>,
         msg: &ReadMessage,
     ) -> Result<(Processed, Tag)> {
+        // A tournament director's command mail names the tournament, not a game; tournaments
+        // of boards are Diplomacy's.
+        if let Some(t) = diplomacy::tournament::td_mail::addressed(c, &msg.subject).await? {
+            return diplomacy::tournament::td_mail::command_mail(c, env, ctx, msg, &t).await;
+        }
         match route::route(c, env, ctx, msg, self).await? {
             Routed::Answered(outcome, tag) => Ok((outcome, tag)),
-            // Tournaments of boards are Diplomacy's.
-            Routed::Directors(t) => {
-                diplomacy::tournament::td_mail::command_mail(c, env, ctx, msg, &t).await
-            }
             Routed::Commands(g) => gm_mail::command_mail(c, env, ctx, msg, &g, self).await,
             Routed::Player(g) => match g.kind {
                 Kind::Diplomacy => diplomacy::orders::order_mail(c, env, ctx, msg, &g).await,

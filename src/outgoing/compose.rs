@@ -356,7 +356,7 @@ pub fn command_reply(
 }
 
 /// A command reply (a game's or a tournament's, `name`), counted and rendered by `template`.
-fn command_reply_rendered(
+pub(crate) fn command_reply_rendered(
     name: &str,
     to: &str,
     lines: Vec<render::CommandReplyLine>,
@@ -375,28 +375,6 @@ fn command_reply_rendered(
         to,
         &format!("{name}: {} command(s) done, {} refused", v.done, v.refused),
     )
-}
-
-/// The answer to a tournament director's command mail: each line, done or refused, and why.
-pub fn td_reply(
-    env: &Env,
-    t: &crate::store::TournamentRow,
-    to: &str,
-    msg: &ReadMessage,
-    key: &str,
-    lines: Vec<render::CommandReplyLine>,
-) -> Composed {
-    let r = command_reply_rendered(&t.id, to, lines, render::td_reply)?;
-    Ok(reply(
-        env,
-        MailKind::CommandReply,
-        &t.gm_address,
-        to,
-        Some(msg),
-        r,
-        "auto-replied",
-        &seed_of(key, "td-reply"),
-    ))
 }
 
 /// An announcement of a master's change (deadline, pause, house rule...) to one reader.

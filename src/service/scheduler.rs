@@ -92,7 +92,7 @@ pub(super) async fn scheduler_task(shared: Arc<Shared>, mut shutdown: watch::Rec
             Duration::from_millis(500)
         } else {
             match shared.pool.acquire().await {
-                Ok(mut c) => match store::next_deadline(&mut c).await {
+                Ok(mut c) => match store::next_due(&mut c).await {
                     Ok(Some(t)) if t > now => {
                         Duration::from_secs(u64::try_from(t - now).unwrap_or(1))
                     }

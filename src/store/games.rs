@@ -3,6 +3,7 @@
 //! What only Diplomacy's players choose or are counted by is `diplomacy/players.rs`.
 
 use super::*;
+use crate::time::{WEEK, Window};
 
 /// Where a game is in its life (the `status` column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
@@ -544,5 +545,71 @@ pub async fn add_wrong_secret(c: &mut Conn, game: &str, power: &str) -> Result<(
     .bind(power)
     .execute(&mut *c)
     .await?;
+    Ok(())
+}
+
+/// What the store found of a player's own periods around a new one (the house rules judge
+/// it: `House::unavailable_window`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OwnPeriods {
+    /// The player's period (dated or an occurrence of the weekly one) that starts nearest the
+    /// new one within a week either side, and whether it is weekly.
+    pub nearest: Option<(Window, bool)>,
+    /// The player's dated periods not yet over.
+    pub ahead: u32,
+}
+
+/// What a player's periods say of a new dated one starting at `from` (WM D.VII(2): one a
+/// week), in one statement by index: the player's period that starts nearest it within a week
+/// either side (by `unavailable_by_start`), and the dated ones not over at `now` (by
+/// `unavailable_dated`).
+pub async fn unavailable_near(
+    c: &mut Conn,
+    game: &str,
+    power: &str,
+    from: Ts,
+    now: Ts,
+) -> Result<OwnPeriods> {
+    let row = sqlx::query(
+        "SELECT ahead, n.from_ts, n.to_ts, n.weekly
+         FROM (SELECT count(*) AS ahead FROM unavailable
+               WHERE game_id = $1 AND power = $2 AND weekly = 0 AND to_ts > $3)
+         LEFT JOIN unavailable n
+           ON n.game_id = $1 AND n.power = $2 AND n.from_ts > $4 AND n.from_ts < $5
+         ORDER BY abs(n.from_ts - $6) LIMIT 1",
+    )
+    .bind(game)
+    .bind(power)
+    .bind(now)
+    .bind(from - WEEK)
+    .bind(from + WEEK)
+    .bind(from)
+    .fetch_one(&mut *c)
+    .await?;
+    let nearest = match (
+        row.try_get::<Option<Ts>, _>("from_ts")?,
+        row.try_get::<Option<Ts>, _>("to_ts")?,
+    ) {
+        (Some(from), Some(to)) => Some((
+            Window { from, to },
+            row.try_get::<Option<bool>, _>("weekly")?.unwrap_or(false),
+        )),
+        _ => None,
+    };
+    let ahead: i64 = row.try_get("ahead")?;
+    Ok(OwnPeriods {
+        nearest,
+        ahead: u32::try_from(ahead).unwrap_or(u32::MAX),
+    })
+}
+
+/// A seat's unavailable periods, one-off and weekly (WM D.VII(2)), forgotten when another
+/// player takes the seat over: the new player declared none of them.
+pub async fn forget_unavailable(c: &mut Conn, game: &str, seat: &str) -> Result<()> {
+    sqlx::query("DELETE FROM unavailable WHERE game_id = $1 AND power = $2")
+        .bind(game)
+        .bind(seat)
+        .execute(&mut *c)
+        .await?;
     Ok(())
 }

@@ -35,6 +35,23 @@ pub(super) async fn clock_changed(c: &mut Conn, game: &str) -> Result<()> {
     Ok(())
 }
 
+/// When the next game needs the clock, of any kind (the scheduler sleeps until then): one index
+/// lookup a kind.
+pub async fn next_due(c: &mut Conn) -> Result<Option<Ts>> {
+    let mut next: Option<Ts> = None;
+    for kind in Kind::ALL {
+        let due: Option<Ts> = sqlx::query_scalar("SELECT min(due_at) FROM games WHERE kind = $1")
+            .bind(kind)
+            .fetch_one(&mut *c)
+            .await?;
+        next = match (next, due) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+    Ok(next)
+}
+
 /// Games of `kind` that need the clock by `now`, in name order (an index lookup).
 pub async fn tick_candidates(c: &mut Conn, kind: Kind, now: Ts) -> Result<Vec<String>> {
     Ok(

@@ -47,6 +47,7 @@ mod ledger;
 mod mailboxes;
 mod members;
 mod outbox;
+mod phases;
 mod rulesets;
 
 pub use ballots::*;
@@ -61,6 +62,7 @@ pub use ledger::*;
 pub use mailboxes::*;
 pub use members::*;
 pub use outbox::*;
+pub use phases::*;
 pub use rulesets::*;
 
 pub type Result<T> = std::result::Result<T, StoreError>;

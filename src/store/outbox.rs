@@ -442,3 +442,29 @@ pub async fn outbox_counts(c: &mut Conn) -> Result<(i64, i64, i64)> {
         row.try_get("failed")?,
     ))
 }
+
+/// The results mails sent to `address` in a game, oldest first: (subject, body). At most
+/// `limit`, the latest ones; not those whose body is past the retention.
+pub async fn results_sent_to(
+    c: &mut Conn,
+    game: &str,
+    address: &str,
+    limit: i64,
+) -> Result<Vec<(String, String)>> {
+    let rows = sqlx::query(
+        "SELECT subject, body FROM (
+             SELECT id, subject, body FROM outbox
+             WHERE game_id = $1 AND to_address = $2 AND kind = 'results'
+               AND superseded_at IS NULL AND body <> ''
+             ORDER BY id DESC LIMIT $3)
+         ORDER BY id",
+    )
+    .bind(game)
+    .bind(address.to_ascii_lowercase())
+    .bind(limit)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("subject")?, r.try_get("body")?)))
+        .collect()
+}

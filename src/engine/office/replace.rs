@@ -47,7 +47,8 @@ pub async fn replace(
         now,
     )
     .await?;
-    store::forget_player_choices(c, &g.id, name).await?;
+    store::forget_unavailable(c, &g.id, name).await?;
+    house.forget_choices(c, g, name).await?;
     let kind = Tenure::of(r.permanent);
     let handover = Handover {
         seat: name,

@@ -58,7 +58,7 @@ pub async fn rollback(
     };
     let wins = game_windows(c, g, now).await?;
     let deadline = house.turn_deadline(&p, now, &wins)?;
-    store::roll_back(c, &g.id, p.seq, deadline, now).await?;
+    house.roll_back(c, g, &p, deadline, now).await?;
     let text = notices::rolled_back(&notices::RolledBack { phase })?;
     announce(
         c,

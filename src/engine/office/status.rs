@@ -4,15 +4,17 @@
 
 use super::{Done, Situation};
 use crate::engine::Result;
+use crate::engine::house::House;
 use crate::store::Conn;
 use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
 use crate::{commands::format_duration, time::format_gmt};
 
 /// STATUS, for the masters.
-pub async fn status(c: &mut Conn, g: &GameRow, s: &Situation) -> Result<Done> {
+pub async fn status(c: &mut Conn, g: &GameRow, house: &dyn House, s: &Situation) -> Result<Done> {
+    let to = StatusFor::Masters;
     Ok(Done::ok(
-        status_text(c, g, s.current.as_ref(), s.paused, StatusFor::Masters).await?,
+        status_text(c, g, house, s.current.as_ref(), s.paused, to).await?,
     ))
 }
 
@@ -30,6 +32,7 @@ pub enum StatusFor<'a> {
 pub async fn status_text(
     c: &mut Conn,
     g: &GameRow,
+    house: &dyn House,
     current: Option<&PhaseRow>,
     paused: Option<Ts>,
     to: StatusFor<'_>,
@@ -37,16 +40,13 @@ pub async fn status_text(
     let Some(p) = current else {
         return Ok(format!("game {} is {}; no open phase", g.id, g.status));
     };
-    let standing = store::standing_orders(c, &g.id, &p.phase).await?;
+    let orders_in = house.orders_in(c, g, p).await?;
     let players = store::players(c, &g.id).await?;
-    // An NMR is judged by the orders, not by the mail.
-    let state = |power: &str| match standing
-        .iter()
-        .find(|s| s.power == power && !s.orders.is_empty())
-    {
-        Some(s) if s.final_ => "final",
-        Some(_) => "in",
-        None => "none",
+    let state = |power: &str| {
+        orders_in
+            .iter()
+            .find(|(seat, _)| seat == power)
+            .map_or("none", |(_, state)| state.as_str())
     };
     let when = clock_text(p, paused, to);
     let own = match to {

@@ -6,7 +6,7 @@
 use super::{board_from_json, summary};
 use crate::acceptance::{self, AddressingError, AuthError};
 use crate::config::Env;
-use crate::engine::house::{Changed, Handover, House, Proof, Refusal, Step, Timeliness};
+use crate::engine::house::{Changed, Handover, House, OrdersIn, Proof, Refusal, Step, Timeliness};
 use crate::engine::{EngineError, Result};
 use crate::map::Map;
 use crate::outgoing::diplomacy::compose::{self, Composed};
@@ -294,6 +294,56 @@ impl House for DiplomacyHouse {
 
     fn summary<'a>(&'a self, c: &'a mut Conn, g: &'a GameRow) -> Step<'a, String> {
         Box::pin(async move { summary::summary(c, g, self.map()?).await })
+    }
+
+    fn orders_in<'a>(
+        &'a self,
+        c: &'a mut Conn,
+        g: &'a GameRow,
+        phase: &'a PhaseRow,
+    ) -> Step<'a, Vec<(String, OrdersIn)>> {
+        Box::pin(async move {
+            let standing = store::standing_orders(c, &g.id, &phase.phase).await?;
+            // An NMR is judged by the orders, not by the mail.
+            Ok(standing
+                .into_iter()
+                .filter(|s| !s.orders.is_empty())
+                .map(|s| {
+                    let state = if s.final_ {
+                        OrdersIn::Final
+                    } else {
+                        OrdersIn::In
+                    };
+                    (s.power, state)
+                })
+                .collect())
+        })
+    }
+
+    fn roll_back<'a>(
+        &'a self,
+        c: &'a mut Conn,
+        g: &'a GameRow,
+        phase: &'a PhaseRow,
+        deadline: Ts,
+        now: Ts,
+    ) -> Step<'a, ()> {
+        Box::pin(async move {
+            store::roll_back(c, &g.id, phase.seq, deadline, now).await?;
+            Ok(())
+        })
+    }
+
+    fn forget_choices<'a>(
+        &'a self,
+        c: &'a mut Conn,
+        g: &'a GameRow,
+        seat: &'a str,
+    ) -> Step<'a, ()> {
+        Box::pin(async move {
+            store::forget_player_choices(c, &g.id, seat).await?;
+            Ok(())
+        })
     }
 }
 

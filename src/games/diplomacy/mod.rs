@@ -26,7 +26,7 @@
 //! game's `Turn` as read, the tick's `Decision`).
 
 use crate::adjudicator::Board;
-use crate::engine::{EngineError, Env, Result, StandingOrder, masters_of};
+use crate::engine::{EngineError, Env, Result, masters_of};
 use crate::json;
 use crate::map::{Map, Power};
 use crate::order::Order;
@@ -34,6 +34,7 @@ use crate::outgoing::diplomacy::compose;
 use crate::phase::{Phase, PhaseKind};
 use crate::policy;
 use crate::rules::Rules;
+use crate::store::StandingOrder;
 use crate::store::{self, GameFacts, GameRow, NewMail};
 use crate::time::Ts;
 use std::collections::HashMap;

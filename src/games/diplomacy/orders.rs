@@ -14,7 +14,7 @@ use crate::engine::extension::{Request, Requests};
 use crate::engine::receive::{Ctx, Recipient, Tag, answer};
 use crate::engine::seat::{self, Seat};
 use crate::engine::timeliness::{self, Timeliness};
-use crate::engine::{Processed, Result, StandingOrder};
+use crate::engine::{Processed, Result};
 use crate::map::{Map, Power};
 use crate::message::ReadMessage;
 use crate::order::{Order, parse_order};
@@ -24,6 +24,7 @@ use crate::phase::Phase;
 use crate::policy;
 use crate::rules::Rules;
 use crate::store::Conn;
+use crate::store::StandingOrder;
 use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
 

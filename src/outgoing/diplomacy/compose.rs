@@ -574,3 +574,25 @@ pub fn reminder(
         r,
     ))
 }
+
+/// The answer to a tournament director's command mail: each line, done or refused, and why.
+pub fn td_reply(
+    env: &Env,
+    t: &crate::store::TournamentRow,
+    to: &str,
+    msg: &ReadMessage,
+    key: &str,
+    lines: Vec<crate::outgoing::render::CommandReplyLine>,
+) -> Composed {
+    let r = command_reply_rendered(&t.id, to, lines, crate::outgoing::render::td_reply)?;
+    Ok(reply(
+        env,
+        MailKind::CommandReply,
+        &t.gm_address,
+        to,
+        Some(msg),
+        r,
+        "auto-replied",
+        &seed_of(key, "td-reply"),
+    ))
+}

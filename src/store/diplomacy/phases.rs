@@ -4,24 +4,6 @@
 use crate::store::*;
 
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
-pub struct PhaseRow {
-    pub game_id: String,
-    pub seq: i64,
-    pub phase: String,
-    /// JSON, the `chancery adjudicate` input shape.
-    pub board: String,
-    pub started_at: Ts,
-    pub deadline: Ts,
-    pub adjudication_started_at: Option<Ts>,
-    pub adjudicated_at: Option<Ts>,
-    /// When the players were reminded and the masters sent the digest.
-    pub reminded_at: Option<Ts>,
-    /// An NMR holds the results (WM D.VII(6)(b)): when the tick looks at the phase again. The
-    /// deadline stays as published, and the phase closed to all but the GM's replacement.
-    pub held_until: Option<Ts>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct StandingRow {
     pub power: String,
     /// The orders as they will be adjudicated.
@@ -30,16 +12,6 @@ pub struct StandingRow {
     #[sqlx(rename = "final")]
     pub final_: bool,
     pub updated_at: Ts,
-}
-
-/// The phase being played: the last one, if not yet adjudicated.
-pub async fn current_phase(c: &mut Conn, game: &str) -> Result<Option<PhaseRow>> {
-    Ok(sqlx::query_as(
-        "SELECT * FROM phases WHERE game_id = $1 AND adjudicated_at IS NULL ORDER BY seq DESC LIMIT 1",
-    )
-    .bind(game)
-    .fetch_optional(&mut *c)
-    .await?)
 }
 
 /// Every phase of a game, in order: (phase, board JSON).
@@ -51,43 +23,6 @@ pub async fn phase_boards(c: &mut Conn, game: &str) -> Result<Vec<(String, Strin
     rows.iter()
         .map(|r| Ok((r.try_get("phase")?, r.try_get("board")?)))
         .collect()
-}
-
-/// The results mails sent to `address` in a game, oldest first: (subject, body). At most
-/// `limit`, the latest ones; not those whose body is past the retention.
-pub async fn results_sent_to(
-    c: &mut Conn,
-    game: &str,
-    address: &str,
-    limit: i64,
-) -> Result<Vec<(String, String)>> {
-    let rows = sqlx::query(
-        "SELECT subject, body FROM (
-             SELECT id, subject, body FROM outbox
-             WHERE game_id = $1 AND to_address = $2 AND kind = 'results'
-               AND superseded_at IS NULL AND body <> ''
-             ORDER BY id DESC LIMIT $3)
-         ORDER BY id",
-    )
-    .bind(game)
-    .bind(address.to_ascii_lowercase())
-    .bind(limit)
-    .fetch_all(&mut *c)
-    .await?;
-    rows.iter()
-        .map(|r| Ok((r.try_get("subject")?, r.try_get("body")?)))
-        .collect()
-}
-
-/// The last phase of a game with this name (`S1902M`), adjudicated or not.
-pub async fn phase_named(c: &mut Conn, game: &str, phase: &str) -> Result<Option<PhaseRow>> {
-    Ok(sqlx::query_as(
-        "SELECT * FROM phases WHERE game_id = $1 AND phase = $2 ORDER BY seq DESC LIMIT 1",
-    )
-    .bind(game)
-    .bind(phase)
-    .fetch_optional(&mut *c)
-    .await?)
 }
 
 /// Roll a game back to the phase `seq` (WM D.VIII(1)): the phases after it are removed with
@@ -211,19 +146,6 @@ pub async fn set_board(c: &mut Conn, game: &str, seq: i64, board: &str) -> Resul
     Ok(())
 }
 
-pub async fn set_deadline(c: &mut Conn, game: &str, seq: i64, deadline: Ts) -> Result<()> {
-    // A new deadline opens the phase again: a hold for an NMR ends with it.
-    sqlx::query(
-        "UPDATE phases SET deadline = $1, held_until = NULL WHERE game_id = $2 AND seq = $3",
-    )
-    .bind(deadline)
-    .bind(game)
-    .bind(seq)
-    .execute(&mut *c)
-    .await?;
-    clock_changed(c, game).await
-}
-
 /// Agora BT9: the game ends in a draw at the first deadline at or after `at`.
 pub async fn declare_end(c: &mut Conn, id: &str, at: Ts) -> Result<()> {
     sqlx::query("UPDATE games SET declared_end_at = $1 WHERE id = $2")
@@ -281,6 +203,8 @@ pub async fn due_phases(c: &mut Conn, now: Ts) -> Result<Vec<PhaseRow>> {
     .await?)
 }
 
+/// The earliest deadline (or end of an NMR's hold) of Diplomacy's running games. The scheduler
+/// asks `store::next_due` (every kind's `games.due_at`) instead.
 pub async fn next_deadline(c: &mut Conn) -> Result<Option<Ts>> {
     let row = sqlx::query(
         "SELECT min(coalesce(p.held_until, p.deadline)) AS t FROM phases p JOIN games g ON g.id = p.game_id

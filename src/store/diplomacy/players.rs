@@ -3,20 +3,17 @@
 //! every game (NMRs included), and what their unavailable periods say to the policy's rule of
 //! one a week (WM D.VII(2)).
 
-use crate::policy::OwnPeriods;
 use crate::store::*;
-use crate::time::{WEEK, Window};
 
-/// What a player chose for themselves, forgotten when another takes the power over: the new
-/// player made none of those choices. Their abbreviations list (WM D.III(1): a replacement
-/// registers their own with the first orders), their unavailable periods, one-off and weekly
-/// (WM D.VII(2)), their conditional retreat and adjustment orders (WM D.II(5)) and their votes
-/// (WM D.IX; Maharajiad B.X). The orders standing for the phase stay: the welcome lists them,
+/// What a player chose for themselves in Diplomacy's terms, forgotten when another takes the
+/// power over: the new player made none of those choices. Their abbreviations list (WM
+/// D.III(1): a replacement registers their own with the first orders), their conditional
+/// retreat and adjustment orders (WM D.II(5)) and their votes (WM D.IX; Maharajiad B.X); their
+/// unavailable periods are the office's (`store::forget_unavailable`). The orders standing for the phase stay: the welcome lists them,
 /// and they are adjudicated unless the new player sends others.
 pub async fn forget_player_choices(c: &mut Conn, game: &str, power: &str) -> Result<()> {
     for sql in [
         "DELETE FROM abbreviation_lists WHERE game_id = $1 AND power = $2",
-        "DELETE FROM unavailable WHERE game_id = $1 AND power = $2",
         "DELETE FROM conditional_orders WHERE game_id = $1 AND power = $2",
         "DELETE FROM votes WHERE game_id = $1 AND power = $2",
     ] {
@@ -118,48 +115,4 @@ pub async fn replacement_without_orders(
     .fetch_optional(&mut *c)
     .await?
     .is_some())
-}
-
-/// What a player's periods say of a new dated one starting at `from` (WM D.VII(2): one a
-/// week), in one statement by index: the player's period that starts nearest it within a week
-/// either side (by `unavailable_by_start`), and the dated ones not over at `now` (by
-/// `unavailable_dated`).
-pub async fn unavailable_near(
-    c: &mut Conn,
-    game: &str,
-    power: &str,
-    from: Ts,
-    now: Ts,
-) -> Result<OwnPeriods> {
-    let row = sqlx::query(
-        "SELECT ahead, n.from_ts, n.to_ts, n.weekly
-         FROM (SELECT count(*) AS ahead FROM unavailable
-               WHERE game_id = $1 AND power = $2 AND weekly = 0 AND to_ts > $3)
-         LEFT JOIN unavailable n
-           ON n.game_id = $1 AND n.power = $2 AND n.from_ts > $4 AND n.from_ts < $5
-         ORDER BY abs(n.from_ts - $6) LIMIT 1",
-    )
-    .bind(game)
-    .bind(power)
-    .bind(now)
-    .bind(from - WEEK)
-    .bind(from + WEEK)
-    .bind(from)
-    .fetch_one(&mut *c)
-    .await?;
-    let nearest = match (
-        row.try_get::<Option<Ts>, _>("from_ts")?,
-        row.try_get::<Option<Ts>, _>("to_ts")?,
-    ) {
-        (Some(from), Some(to)) => Some((
-            Window { from, to },
-            row.try_get::<Option<bool>, _>("weekly")?.unwrap_or(false),
-        )),
-        _ => None,
-    };
-    let ahead: i64 = row.try_get("ahead")?;
-    Ok(OwnPeriods {
-        nearest,
-        ahead: u32::try_from(ahead).unwrap_or(u32::MAX),
-    })
 }

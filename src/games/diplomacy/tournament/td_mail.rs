@@ -1,25 +1,36 @@
-//! A tournament director's command mail (subject `<tournament> TD`, which the engine's router
-//! finds): from one of its directors only, authenticated as a master is (secret and/or DKIM, as
+//! A tournament director's command mail (subject `<tournament> TD`, found by [`addressed`]
+//! before the engine's router looks for a game): from one of its directors only, authenticated as a master is (secret and/or DKIM, as
 //! the tournament's preset says; `engine::master_mail` holds the pipeline); each command done
 //! in the message's transaction, all or nothing, and answered line by line.
 
 use crate::config::Env;
 use crate::engine::Processed;
 use crate::engine::house::House;
-use crate::engine::master_mail::{self, CommandsRead, Desk, Scope, Sender};
+use crate::engine::master_mail::{self, CommandsRead, Desk, Scope, Sender, command_head};
 use crate::engine::office::Done;
 use crate::engine::receive::{AlertKind, Ctx, Tag, hourly_alerts};
 use crate::engine::{EngineError, Result};
 use crate::games::diplomacy::house::DiplomacyHouse;
 use crate::games::diplomacy::tournament;
 use crate::message::ReadMessage;
-use crate::outgoing::compose::{self, Composed};
+use crate::outgoing::diplomacy::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
 use crate::rules::Rules;
 use crate::store::Conn;
 use crate::store::{self, DirectorRow, TournamentRow};
 use crate::td_commands::{TdCommand, read_td_commands};
 use crate::time::Ts;
+
+/// The tournament a subject names for its directors: `<tournament> TD ...` (after any `Re:`).
+pub async fn addressed(c: &mut Conn, subject: &str) -> Result<Option<TournamentRow>> {
+    let (Some(id), Some(td)) = command_head(subject) else {
+        return Ok(None);
+    };
+    if !td.eq_ignore_ascii_case("td") || id.len() > 32 {
+        return Ok(None);
+    }
+    Ok(store::tournament(c, id).await?)
+}
 
 /// A command mail for tournament `t`.
 pub async fn command_mail(
