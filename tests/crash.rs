@@ -354,7 +354,7 @@ async fn killed_twice_nothing_lost_nothing_twice() {
     // The standing orders are each power's last set.
     {
         let mut c = pool.acquire().await.expect("conn");
-        let standing = store::standing_orders(&mut c, "wm1", "S1901M")
+        let standing = store::diplomacy::standing_orders(&mut c, "wm1", "S1901M")
             .await
             .expect("standing");
         assert_eq!(standing.len(), POWERS.len());

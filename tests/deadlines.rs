@@ -604,7 +604,7 @@ async fn every_nmr_late_set_extension_and_replacement_feeds_the_reliability_reco
     );
     assert_eq!(games::tick(&pool, &e, spring + 120).await.expect("tick"), 1);
     let mut c = pool.acquire().await.expect("conn");
-    let report = store::reliability(&mut c).await.expect("report");
+    let report = store::diplomacy::reliability(&mut c).await.expect("report");
     let of = |a: &str| report.iter().find(|r| r.address == a).cloned().expect(a);
     let france = of(&player(2));
     assert_eq!(

@@ -151,7 +151,7 @@ async fn a_full_1901_by_mail() {
     wait_for(&stack, &player(2), "S1901M", 4).await;
     {
         let mut c = pool.acquire().await.expect("conn");
-        let standing = store::standing_orders(&mut c, "wm1", "S1901M")
+        let standing = store::diplomacy::standing_orders(&mut c, "wm1", "S1901M")
             .await
             .expect("standing");
         let france = standing

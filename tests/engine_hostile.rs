@@ -211,7 +211,7 @@ async fn answers_are_rate_limited_and_orders_still_count() {
     assert_eq!(notices, 1, "one 'too many mails' notice per window");
     // The last mail's orders stand although it was not answered.
     let mut c = pool.acquire().await.expect("conn");
-    let standing = store::standing_orders(&mut c, "wm1", "S1901M")
+    let standing = store::diplomacy::standing_orders(&mut c, "wm1", "S1901M")
         .await
         .expect("standing");
     assert!(
@@ -616,7 +616,7 @@ async fn open_deadline(pool: &SqlitePool, g: &str) -> i64 {
 /// The orders that stand for `power` in S1901M.
 async fn standing(pool: &SqlitePool, power: &str) -> Vec<String> {
     let mut c = pool.acquire().await.expect("conn");
-    store::standing_orders(&mut c, "wm1", "S1901M")
+    store::diplomacy::standing_orders(&mut c, "wm1", "S1901M")
         .await
         .expect("standing")
         .into_iter()

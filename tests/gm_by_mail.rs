@@ -241,7 +241,7 @@ async fn two_games_on_one_server_with_one_player_in_both() {
     let pool = store::open(&db).await.expect("db");
     let mut c = pool.acquire().await.expect("conn");
     for (game, order) in [("wm1", "A PAR - BUR"), ("wm2", "A PAR - PIC")] {
-        let standing = store::standing_orders(&mut c, game, "S1901M")
+        let standing = store::diplomacy::standing_orders(&mut c, game, "S1901M")
             .await
             .expect("standing");
         assert_eq!(standing.len(), 1, "{game}");

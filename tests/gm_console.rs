@@ -385,7 +385,7 @@ async fn a_mail_about_a_finished_game_gets_a_polite_answer() {
     assert!(out[0].3.contains("game wm1 is over"), "{}", out[0].3);
     let mut c = pool.acquire().await.expect("conn");
     assert!(
-        store::standing_orders(&mut c, "wm1", "S1901M")
+        store::diplomacy::standing_orders(&mut c, "wm1", "S1901M")
             .await
             .expect("standing")
             .is_empty()
@@ -526,10 +526,10 @@ async fn two_games_with_one_player_each_mail_reaches_its_own_game() {
         Processed::Rejected
     );
     let mut c = pool.acquire().await.expect("conn");
-    let wm1 = store::standing_orders(&mut c, "wm1", "S1901M")
+    let wm1 = store::diplomacy::standing_orders(&mut c, "wm1", "S1901M")
         .await
         .expect("q");
-    let wm2 = store::standing_orders(&mut c, "wm2", "S1901M")
+    let wm2 = store::diplomacy::standing_orders(&mut c, "wm2", "S1901M")
         .await
         .expect("q");
     assert!(wm1.is_empty(), "{wm1:?}");
@@ -651,7 +651,7 @@ async fn a_replacement_inherits_none_of_the_old_players_choices_wm_d_iii_1_d_vii
     let (pool, secret, _) = with_masters("replace-choices").await;
     let mut c = pool.acquire().await.expect("conn");
     for power in ["FRANCE", "GERMANY"] {
-        store::set_abbreviations(&mut c, "wm1", power, r#"{"paree":"par"}"#, T0)
+        store::diplomacy::set_abbreviations(&mut c, "wm1", power, r#"{"paree":"par"}"#, T0)
             .await
             .expect("abbreviations");
         store::add_unavailable(&mut c, "wm1", power, T0 + 10 * DAY, T0 + 11 * DAY)
@@ -660,10 +660,10 @@ async fn a_replacement_inherits_none_of_the_old_players_choices_wm_d_iii_1_d_vii
         store::add_weekly(&mut c, "wm1", power, &[(T0 + 3 * DAY, T0 + 4 * DAY)])
             .await
             .expect("weekly");
-        store::set_conditional(&mut c, "wm1", power, "S1901M", "A PAR - BUR", T0)
+        store::diplomacy::set_conditional(&mut c, "wm1", power, "S1901M", "A PAR - BUR", T0)
             .await
             .expect("conditional");
-        store::cast_vote(&mut c, "wm1", "S1901M", power, "DRAW", "YES", T0)
+        store::diplomacy::cast_vote(&mut c, "wm1", "S1901M", power, "DRAW", "YES", T0)
             .await
             .expect("vote");
     }

@@ -339,7 +339,7 @@ async fn hostile_mail_stops_nothing() {
         kept <= chancery::transport::imap::HEAD_BYTES as i64,
         "{kept} bytes kept"
     );
-    let standing = store::standing_orders(&mut c, "wm1", "S1901M")
+    let standing = store::diplomacy::standing_orders(&mut c, "wm1", "S1901M")
         .await
         .expect("standing");
     let powers: Vec<&str> = standing.iter().map(|s| s.power.as_str()).collect();
@@ -672,7 +672,7 @@ async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_is_not_trusted() 
             .map(|r| r.get(0))
             .collect();
     assert_eq!(outcomes, ["accepted", "rejected"]);
-    let standing = store::standing_orders(&mut c, "wm1", "S1901M")
+    let standing = store::diplomacy::standing_orders(&mut c, "wm1", "S1901M")
         .await
         .expect("standing");
     assert!(

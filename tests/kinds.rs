@@ -73,7 +73,7 @@ async fn a_game_needs_the_clock_when_its_kind_says_so_and_at_once_when_an_input_
 
     // Orders marked final may let the phase go early (WM D.VII(2)): looked at every tick.
     let mut c = pool.acquire().await.expect("conn");
-    store::set_standing_orders(&mut c, "wm1", "S1901M", "FRANCE", &[], true, T0 + 200)
+    store::diplomacy::set_standing_orders(&mut c, "wm1", "S1901M", "FRANCE", &[], true, T0 + 200)
         .await
         .expect("final");
     drop(c);
@@ -83,7 +83,7 @@ async fn a_game_needs_the_clock_when_its_kind_says_so_and_at_once_when_an_input_
 
     // Reminded the day before: next at the deadline; adjudicated: the next phase's reminders.
     let mut c = pool.acquire().await.expect("conn");
-    store::set_standing_orders(&mut c, "wm1", "S1901M", "FRANCE", &[], false, T0 + 300)
+    store::diplomacy::set_standing_orders(&mut c, "wm1", "S1901M", "FRANCE", &[], false, T0 + 300)
         .await
         .expect("not final");
     drop(c);
@@ -331,7 +331,7 @@ async fn an_end_the_store_does_not_know_is_an_error_not_a_game_played_out() {
     .execute(&mut *c)
     .await
     .expect("ended");
-    let e = store::game_ended(&mut c, "wm1")
+    let e = store::diplomacy::game_ended(&mut c, "wm1")
         .await
         .expect_err("an unknown end");
     assert!(e.to_string().contains("forfeit"), "{e}");
@@ -344,7 +344,7 @@ async fn an_end_the_store_does_not_know_is_an_error_not_a_game_played_out() {
         .execute(&mut *c)
         .await
         .expect("ended");
-        let read = store::game_ended(&mut c, "wm1")
+        let read = store::diplomacy::game_ended(&mut c, "wm1")
             .await
             .expect("read")
             .expect("ended");

@@ -240,22 +240,24 @@ async fn phases_and_deadlines() {
     store::set_game_status(&mut c, "g", store::GameStatus::Active)
         .await
         .expect("status");
-    store::insert_phase(&mut c, "g", "S1901M", "{}", 0, 1000)
+    store::diplomacy::insert_phase(&mut c, "g", "S1901M", "{}", 0, 1000)
         .await
         .expect("phase");
     assert!(
-        store::due_phases(&mut c, 999)
+        store::diplomacy::due_phases(&mut c, 999)
             .await
             .expect("due")
             .is_empty()
     );
-    let due = store::due_phases(&mut c, 1000).await.expect("due");
+    let due = store::diplomacy::due_phases(&mut c, 1000)
+        .await
+        .expect("due");
     assert_eq!(due.len(), 1);
     assert_eq!(due[0].seq, 1);
-    store::mark_adjudicated(&mut c, "g", 1, 1000, "{}")
+    store::diplomacy::mark_adjudicated(&mut c, "g", 1, 1000, "{}")
         .await
         .expect("adj");
-    store::insert_phase(&mut c, "g", "F1901M", "{}", 1000, 5000)
+    store::diplomacy::insert_phase(&mut c, "g", "F1901M", "{}", 1000, 5000)
         .await
         .expect("phase");
     let cur = store::current_phase(&mut c, "g")
@@ -264,10 +266,15 @@ async fn phases_and_deadlines() {
         .expect("current");
     assert_eq!((cur.seq, cur.phase.as_str()), (2, "F1901M"));
     assert_eq!(
-        store::last_adjudicated_at(&mut c, "g").await.expect("q"),
+        store::diplomacy::last_adjudicated_at(&mut c, "g")
+            .await
+            .expect("q"),
         Some(1000)
     );
-    assert_eq!(store::next_deadline(&mut c).await.expect("q"), Some(5000));
+    assert_eq!(
+        store::diplomacy::next_deadline(&mut c).await.expect("q"),
+        Some(5000)
+    );
 }
 
 #[tokio::test]

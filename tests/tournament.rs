@@ -14,7 +14,8 @@ use chancery::games::diplomacy::tournament;
 use chancery::map::{Location, Map};
 use chancery::phase::PhaseKind;
 use chancery::policy::{DAY, Ts};
-use chancery::store::{self, EntrantRow, TournamentRow};
+use chancery::store;
+use chancery::store::diplomacy::{EntrantRow, TournamentRow};
 use chancery::td_commands::TdCommand;
 use fixtures::{POWERS, T0, deliver, env, outbox, raw};
 use sqlx::SqlitePool;
@@ -182,7 +183,9 @@ async fn play_out(pool: &SqlitePool, t: &TournamentRow) -> usize {
     let mut ordered: std::collections::HashSet<(String, i64)> = Default::default();
     for _ in 0..400 {
         let mut c = pool.acquire().await.expect("conn");
-        let boards = store::boards(&mut c, &t.id).await.expect("boards");
+        let boards = store::diplomacy::boards(&mut c, &t.id)
+            .await
+            .expect("boards");
         let mut next_deadline: Option<Ts> = None;
         let mut mails = Vec::new();
         for b in &boards {
@@ -387,7 +390,7 @@ async fn directors_command_a_tournament_by_mail_and_strangers_cannot() {
     );
     let mut c = pool.acquire().await.expect("conn");
     assert!(
-        store::boards(&mut c, "wm05")
+        store::diplomacy::boards(&mut c, "wm05")
             .await
             .expect("boards")
             .is_empty()
@@ -511,7 +514,7 @@ async fn directors_command_a_tournament_by_mail_and_strangers_cannot() {
     want.sort();
     assert_eq!(readers, want);
     assert!(
-        store::tournament(&mut c, "wm05")
+        store::diplomacy::tournament(&mut c, "wm05")
             .await
             .expect("q")
             .expect("row")
@@ -569,7 +572,7 @@ async fn a_round_refused_on_a_later_board_by_mail_makes_no_board_at_all() {
     assert!(reply.contains("0 board(s) made"), "{reply}");
     let mut c = pool.acquire().await.expect("conn");
     assert!(
-        store::boards(&mut c, "wm07")
+        store::diplomacy::boards(&mut c, "wm07")
             .await
             .expect("boards")
             .is_empty()
@@ -901,7 +904,12 @@ async fn a_board_rolled_back_after_its_end_is_no_longer_scored() {
     let mut c = pool.acquire().await.expect("conn");
     let table = tournament::table(&mut c, &t).await.expect("standings");
     assert_eq!((table.finished, table.games), (1, 1), "the draw ended it");
-    assert!(store::game_ended(&mut c, game).await.expect("q").is_some());
+    assert!(
+        store::diplomacy::game_ended(&mut c, game)
+            .await
+            .expect("q")
+            .is_some()
+    );
     drop(c);
     let done = games::console_command_as(
         &pool,
@@ -917,7 +925,12 @@ async fn a_board_rolled_back_after_its_end_is_no_longer_scored() {
     let mut c = pool.acquire().await.expect("conn");
     let table = tournament::table(&mut c, &t).await.expect("standings");
     assert_eq!((table.finished, table.games), (0, 1), "playing again");
-    assert!(store::game_ended(&mut c, game).await.expect("q").is_none());
+    assert!(
+        store::diplomacy::game_ended(&mut c, game)
+            .await
+            .expect("q")
+            .is_none()
+    );
 }
 
 #[tokio::test]
@@ -1018,7 +1031,9 @@ async fn draw_the_round(
 ) -> Vec<String> {
     let map = Map::variant(&t.variant).expect("map");
     let mut c = pool.acquire().await.expect("conn");
-    let boards = store::boards(&mut c, &t.id).await.expect("boards");
+    let boards = store::diplomacy::boards(&mut c, &t.id)
+        .await
+        .expect("boards");
     let round = boards.iter().map(|b| b.round).max().expect("a round");
     let games: Vec<String> = boards
         .iter()

@@ -163,7 +163,7 @@ async fn a_round_made_by_the_directors_mail_ends_with_the_standings_mail() {
         let mut c = pool.acquire().await.expect("conn");
         let g = store::game(&mut c, game).await.expect("q").expect("game");
         assert_eq!(g.status, store::GameStatus::Finished);
-        let ended = store::game_ended(&mut c, game)
+        let ended = store::diplomacy::game_ended(&mut c, game)
             .await
             .expect("q")
             .expect("ended");

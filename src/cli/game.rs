@@ -4,6 +4,7 @@ use super::{ConfigArg, load_config, runtime};
 use chancery::commands::{self, GmCommand};
 use chancery::engine;
 use chancery::engine::admin;
+use chancery::engine::house::OrdersIn;
 use chancery::games;
 use chancery::games::diplomacy::admin::{NewGame, NewPlayer, add_player, create_game};
 use chancery::outgoing::time::gmt;
@@ -616,16 +617,17 @@ async fn status(pool: &chancery::store::Pool, id: &str) -> anyhow::Result<()> {
             )?,
             None => outln!("phase {}, deadline {}", p.phase, gmt(p.deadline))?,
         }
-        let standing = store::standing_orders(&mut c, &g.id, &p.phase).await?;
+        // Who has orders in is the game's kind's to say, as for a STATUS by mail.
+        let orders_in = games::house_of(&g)?.orders_in(&mut c, &g, &p).await?;
         for pl in store::players(&mut c, &g.id).await? {
-            let s = standing.iter().find(|s| s.power == pl.power);
+            let state = orders_in.iter().find(|(seat, _)| *seat == pl.power);
             outln!(
                 "  {:8} {:28} {:17} extension days used: {}",
                 pl.power,
                 pl.address,
-                match s {
-                    Some(s) if s.final_ => "orders in, Final",
-                    Some(_) => "orders in",
+                match state {
+                    Some((_, OrdersIn::Final)) => "orders in, Final",
+                    Some((_, OrdersIn::In)) => "orders in",
                     None => "no orders",
                 },
                 pl.extension_days_used

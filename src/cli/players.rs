@@ -29,7 +29,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             "replaced",
             "replacing"
         )?;
-        for r in store::reliability(&mut c).await? {
+        for r in store::diplomacy::reliability(&mut c).await? {
             outln!(
                 "{:36} {:>9} {:>5} {:>5} {:>10} {:>14} {:>8} {:>9}",
                 r.address,

@@ -3,7 +3,8 @@
 
 use super::{load_config, runtime};
 use chancery::games::diplomacy::tournament::{self, NewTournament};
-use chancery::store::{self, EntrantRow};
+use chancery::store;
+use chancery::store::diplomacy::EntrantRow;
 use chancery::td_commands::TdCommand;
 use std::path::PathBuf;
 

@@ -96,15 +96,16 @@ async fn storm_games(pool: &crate::store::Pool, games: usize, t0: Ts) -> Result<
         new_game(pool, &id, t0).await?;
         let mut c = pool.acquire().await?;
         for (i, p) in POWERS.iter().enumerate() {
-            let orders: Vec<store::StandingOrder> = opening[i]
+            let orders: Vec<store::diplomacy::StandingOrder> = opening[i]
                 .iter()
                 .filter(|o| !o.is_empty())
-                .map(|o| store::StandingOrder {
+                .map(|o| store::diplomacy::StandingOrder {
                     order: o.to_string(),
                     written: o.to_string(),
                 })
                 .collect();
-            store::set_standing_orders(&mut c, &id, "S1901M", p, &orders, true, t0).await?;
+            store::diplomacy::set_standing_orders(&mut c, &id, "S1901M", p, &orders, true, t0)
+                .await?;
         }
     }
     Ok(())

@@ -8,10 +8,10 @@
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce_with;
+use crate::games::diplomacy::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::map::{Map, Province};
 use crate::outgoing::diplomacy::notices;
 use crate::store::Conn;
-use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
 use std::collections::{BTreeMap, HashMap};
 

@@ -8,11 +8,11 @@ use super::turn::{Decision, Turn};
 use super::votes::Votes;
 use super::*;
 use crate::adjudicator::{Adjudication, adjudicate};
+use crate::games::diplomacy::store::{CentreOwner, EndKind, YearEnd};
 use crate::json::{self, PhaseOutput};
 use crate::order::parse_order;
 use crate::outgoing::diplomacy::centres::centre_history;
 use crate::outgoing::diplomacy::render::Reader;
-use crate::store::{CentreOwner, EndKind, YearEnd};
 
 /// Adjudicate the phase, or hold it for an NMR, or end the game instead (a passed vote, a
 /// declared draw).

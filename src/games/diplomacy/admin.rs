@@ -7,6 +7,7 @@ use super::{map_of, rules_of};
 use crate::adjudicator::Board;
 use crate::engine::admin::{AdminError, MIN_SECRET_CHARS};
 use crate::engine::{self, EngineError, Env};
+use crate::games::diplomacy::store::{self, PlayerRow, StoreError};
 use crate::json;
 use crate::map::Map;
 use crate::outgoing::diplomacy::compose;
@@ -15,7 +16,6 @@ use crate::policy;
 use crate::rules::Rules;
 use crate::store::Conn;
 use crate::store::Pool;
-use crate::store::{self, PlayerRow, StoreError};
 use crate::time::Ts;
 
 /// What a new game needs.

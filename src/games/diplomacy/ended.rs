@@ -3,9 +3,9 @@
 
 use super::turn::{Decision, Turn};
 use super::*;
+use crate::games::diplomacy::store::{EndKind, GameEnded};
 use crate::outgoing::diplomacy::centres::centre_history;
 use crate::outgoing::diplomacy::notices;
-use crate::store::{EndKind, GameEnded};
 
 /// How a game ended, as stored for scoring (`games.ended`): the kind of end, the winner of a
 /// solo, the last phase played and each power's centres on `board`.

@@ -8,6 +8,7 @@ use crate::acceptance::{self, AddressingError, AuthError};
 use crate::config::Env;
 use crate::engine::house::{Changed, Handover, House, OrdersIn, Proof, Refusal, Step, Timeliness};
 use crate::engine::{EngineError, Result};
+use crate::games::diplomacy::store::{self, GameRow, PhaseRow};
 use crate::map::Map;
 use crate::outgoing::diplomacy::compose::{self, Composed};
 use crate::outgoing::diplomacy::render::TakeoverView;
@@ -15,7 +16,6 @@ use crate::phase::Phase;
 use crate::policy;
 use crate::rules::{GmAddress, Rules};
 use crate::store::Conn;
-use crate::store::{self, GameRow, PhaseRow};
 use crate::time::format_gmt;
 use crate::time::{Ts, Window};
 

@@ -15,6 +15,8 @@ use crate::engine::receive::{Ctx, Recipient, Tag, answer};
 use crate::engine::seat::{self, Seat};
 use crate::engine::timeliness::{self, Timeliness};
 use crate::engine::{Processed, Result};
+use crate::games::diplomacy::store::StandingOrder;
+use crate::games::diplomacy::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::map::{Map, Power};
 use crate::message::ReadMessage;
 use crate::order::{Order, parse_order};
@@ -24,8 +26,6 @@ use crate::phase::Phase;
 use crate::policy;
 use crate::rules::Rules;
 use crate::store::Conn;
-use crate::store::StandingOrder;
-use crate::store::{self, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
 
 /// An order mail for game `g` (running).

@@ -3,9 +3,9 @@
 
 use crate::config::Limits;
 use crate::engine::Result;
+use crate::games::diplomacy::store::{self, GameRow};
 use crate::orderset::{MailRead, PressStatus};
 use crate::store::Conn;
-use crate::store::{self, GameRow};
 use crate::time::Ts;
 
 /// Refuse the press of this mail beyond the server's cap for one player in one phase

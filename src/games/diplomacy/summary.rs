@@ -4,10 +4,10 @@
 
 use super::board_from_json;
 use crate::engine::Result;
+use crate::games::diplomacy::store::{self, GameRow};
 use crate::map::Map;
 use crate::phase::{Phase, PhaseKind};
 use crate::store::Conn;
-use crate::store::{self, GameRow};
 
 /// Supply centres per power at the end of each year, eliminations and replacements.
 pub(super) async fn summary(c: &mut Conn, g: &GameRow, map: &Map) -> Result<String> {

@@ -4,7 +4,7 @@
 
 use super::turn::{Decision, Turn};
 use super::*;
-use crate::store::EndKind;
+use crate::games::diplomacy::store::EndKind;
 use crate::votes::{Ballot, Proposal, changed_rules, passes, rule_change_passes, survivors, tally};
 
 /// What the votes of a phase decided: the proposal that passed, if any (it ends the game), the

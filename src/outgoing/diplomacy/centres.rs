@@ -2,7 +2,7 @@
 //! tells a Diplomacy game's end and in its SUMMARY.
 
 use crate::map::{Map, Power};
-use crate::store::YearEnd;
+use crate::store::diplomacy::YearEnd;
 
 /// The supply centres of each power at the end of each year, as a table: the years recorded,
 /// then `current` (the year just ended) if given.

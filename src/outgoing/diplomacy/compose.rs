@@ -13,8 +13,8 @@ use crate::message::ReadMessage;
 use crate::orderset::MailRead;
 use crate::outgoing::diplomacy::render::{self, Reader};
 use crate::outgoing::time::gmt;
-use crate::store::StandingOrder;
-use crate::store::{GameRow, MailKind, NewMail, PlayerRow, PressRow};
+use crate::store::diplomacy::{PressRow, StandingOrder, TournamentRow};
+use crate::store::{GameRow, MailKind, NewMail, PlayerRow};
 use crate::time::Ts;
 use std::collections::HashMap;
 
@@ -578,7 +578,7 @@ pub fn reminder(
 /// The answer to a tournament director's command mail: each line, done or refused, and why.
 pub fn td_reply(
     env: &Env,
-    t: &crate::store::TournamentRow,
+    t: &TournamentRow,
     to: &str,
     msg: &ReadMessage,
     key: &str,

@@ -7,6 +7,7 @@
 //! statement has the same text whatever the batch size (SQLite caches its plan) and every
 //! lookup uses an index.
 
+use super::{GameEnded, StandingRow};
 use crate::store::batch::{
     by_game, drops_since, members_of, players_of, running_games, unavailable_of,
 };

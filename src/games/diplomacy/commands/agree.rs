@@ -3,9 +3,9 @@
 
 use crate::engine::Result;
 use crate::engine::office::Done;
+use crate::games::diplomacy::store::{self, GameRow, PhaseRow};
 use crate::games::diplomacy::{map_of, rules_of};
 use crate::store::Conn;
-use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
 use crate::time::format_gmt;
 use crate::votes::{self, Proposal};

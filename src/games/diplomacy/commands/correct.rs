@@ -6,11 +6,11 @@ use crate::correction::Correction;
 use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::office::Done;
+use crate::games::diplomacy::store::{self, GameRow, PhaseRow};
 use crate::games::diplomacy::{board_from_json, map_of};
 use crate::json;
 use crate::outgoing::diplomacy::notices;
 use crate::store::Conn;
-use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
 
 /// CORRECT: the GM puts right the board the players now give orders for (WM D.VIII(1)); a unit

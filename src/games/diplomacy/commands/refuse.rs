@@ -5,10 +5,10 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::announce::announce;
 use crate::engine::office::{Actor, Done};
+use crate::games::diplomacy::store::{self, GameRow};
 use crate::games::diplomacy::{map_of, rules_of};
 use crate::outgoing::diplomacy::notices;
 use crate::store::Conn;
-use crate::store::{self, GameRow};
 use crate::time::Ts;
 use crate::votes;
 

@@ -7,9 +7,9 @@ use crate::engine::announce::announce_with;
 use crate::engine::office::Done;
 use crate::games::diplomacy::abbreviations::{codes, shown, stored};
 use crate::games::diplomacy::map_of;
+use crate::games::diplomacy::store::{self, GameRow, PhaseRow};
 use crate::outgoing::diplomacy::notices;
 use crate::store::Conn;
-use crate::store::{self, GameRow, PhaseRow};
 use crate::time::Ts;
 
 /// VETO ABBREVIATIONS <power> [abbreviation ...]: the GM strikes entries (all if none are

@@ -7,12 +7,12 @@
 
 use crate::config::Env;
 use crate::engine::{EngineError, Result, secret};
+use crate::games::diplomacy::store::{self, DirectorRow, EntrantRow, TournamentRow};
 use crate::map::Map;
 use crate::outgoing::compose;
 use crate::outgoing::notices;
 use crate::rules::Rules;
 use crate::standings::Rulebook;
-use crate::store::{self, DirectorRow, EntrantRow, TournamentRow};
 use crate::store::{Conn, Pool};
 use crate::td_commands::TdCommand;
 use crate::time::Ts;

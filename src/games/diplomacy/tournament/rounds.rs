@@ -9,10 +9,10 @@ use crate::assignment::{Seat, seat};
 use crate::config::Env;
 use crate::engine::{EngineError, Result};
 use crate::games::diplomacy::admin;
+use crate::games::diplomacy::store::{self, BoardRow, EntrantRow, TournamentRow};
 use crate::map::Map;
 use crate::standings::{self, GameResult, Rulebook};
 use crate::store::Conn;
-use crate::store::{self, BoardRow, EntrantRow, TournamentRow};
 use crate::time::Ts;
 use std::collections::HashMap;
 

@@ -7,12 +7,12 @@ use super::{get, map_of_tournament, refused};
 use crate::config::Env;
 use crate::engine::{EngineError, Result};
 use crate::games::diplomacy::rules_of;
+use crate::games::diplomacy::store::{self, BoardRow, EndKind, EntrantRow, TournamentRow};
 use crate::map::{Map, Power};
 use crate::outgoing::compose;
 use crate::phase::Phase;
 use crate::standings::{self, End, Entrant, GameResult, Position, Standings, Stint};
 use crate::store::Conn;
-use crate::store::{self, BoardRow, EndKind, EntrantRow, TournamentRow};
 use crate::time::Ts;
 use std::collections::HashMap;
 

@@ -11,13 +11,13 @@ use crate::engine::office::Done;
 use crate::engine::receive::{AlertKind, Ctx, Tag, hourly_alerts};
 use crate::engine::{EngineError, Result};
 use crate::games::diplomacy::house::DiplomacyHouse;
+use crate::games::diplomacy::store::{self, DirectorRow, TournamentRow};
 use crate::games::diplomacy::tournament;
 use crate::message::ReadMessage;
 use crate::outgoing::diplomacy::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
 use crate::rules::Rules;
 use crate::store::Conn;
-use crate::store::{self, DirectorRow, TournamentRow};
 use crate::td_commands::{TdCommand, read_td_commands};
 use crate::time::Ts;
 
