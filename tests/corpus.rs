@@ -78,7 +78,7 @@ fn check(name: &str, got: &MailRead, expect: &Value) -> Vec<String> {
         fail(format!("unexpected message error: {e}"));
     }
     if let Some(a) = expect["auto"].as_str() {
-        if got.auto != Some(a) {
+        if got.auto.map(|k| k.as_str()) != Some(a) {
             fail(format!("expected auto '{a}', got {:?}", got.auto));
         }
         if !got.orders.is_empty() {

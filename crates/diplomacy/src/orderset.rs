@@ -8,7 +8,7 @@ use crate::map::{Map, Power, Province};
 use crate::order::Order;
 use crate::reader::{ReadContext, Status, read_line};
 use crate::rules::{MultipleOrders, PressPolicy, UnknownLines};
-use chancery_intake::message::{ReadMessage, read_message};
+use chancery_intake::message::{AutoKind, ReadMessage, read_message};
 use chancery_intake::sections::{self, Ballot, Powers, RequestKind, split};
 use serde::Serialize;
 use std::fmt;
@@ -194,7 +194,7 @@ pub struct MailRead {
     pub subject: String,
     /// Automatic mail (`auto-replied`, `bounce`, `list`): never answered, never read for orders.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub auto: Option<&'static str>,
+    pub auto: Option<AutoKind>,
     /// The message could not be read at all; the reply says why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -253,7 +253,7 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
         message_id: msg.message_id.clone(),
         from: msg.from_address.clone(),
         subject: msg.subject.clone(),
-        auto: msg.auto.map(|a| a.as_str()),
+        auto: msg.auto,
         attachments: msg.attachments.clone(),
         dropped_lines: msg.dropped_lines,
         ..MailRead::default()
@@ -736,6 +736,21 @@ mod tests {
         );
         assert_eq!(r.auto, None);
         assert_eq!(r.understood().len(), 2);
+    }
+
+    #[test]
+    fn automatic_mail_is_written_as_its_word_in_the_parse_output() {
+        // `auto` is typed (AutoKind); `chancery parse` still writes the words of docs/parse.md.
+        let r = read(
+            "From: p@x.test\nSubject: Out of office\nAuto-Submitted: auto-replied\n\nF Kie - Den\n",
+        );
+        assert_eq!(r.auto, Some(AutoKind::AutoReplied));
+        assert!(r.orders.is_empty());
+        let json = serde_json::to_value(&r).expect("json");
+        assert_eq!(json["auto"], "auto-replied");
+        for kind in [AutoKind::AutoReplied, AutoKind::Bounce, AutoKind::List] {
+            assert_eq!(serde_json::to_value(kind).expect("json"), kind.as_str());
+        }
     }
 
     #[test]

@@ -41,8 +41,10 @@ impl fmt::Display for MessageError {
 
 impl std::error::Error for MessageError {}
 
-/// Mail that is automatic and must not be answered (RFC 3834).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Mail that is automatic and must not be answered (RFC 3834). Serialized as its word
+/// (`chancery parse`'s `auto`: docs/parse.md), the same as [`AutoKind::as_str`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum AutoKind {
     AutoReplied,
     Bounce,
