@@ -10,6 +10,14 @@ use chancery::games::diplomacy::admin::{NewGame, NewPlayer, add_player, create_g
 use chancery::outgoing::time::gmt;
 use chancery::store;
 
+/// The part `add-master` gives (`--role`): a master's roles of `store::Role`, written as the
+/// store writes them.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum MasterRole {
+    Gm,
+    Td,
+}
+
 #[derive(clap::Subcommand)]
 pub enum Command {
     /// Create a game (then add the players, then start it).
@@ -79,8 +87,8 @@ pub enum Command {
         #[arg(long)]
         id: String,
         /// gm or td.
-        #[arg(long, value_parser = ["gm", "td"])]
-        role: String,
+        #[arg(long, value_enum)]
+        role: MasterRole,
         #[arg(long)]
         address: String,
         /// The master's time zone (IANA name).
@@ -415,10 +423,9 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 tz,
                 ..
             } => {
-                let role = if role == "td" {
-                    store::Role::Td
-                } else {
-                    store::Role::Gm
+                let role = match role {
+                    MasterRole::Gm => store::Role::Gm,
+                    MasterRole::Td => store::Role::Td,
                 };
                 let m = admin::add_member(&pool, id, role, address, tz, now).await?;
                 outln!(

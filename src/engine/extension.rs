@@ -11,7 +11,7 @@ use crate::config::Env;
 use crate::outgoing::notices;
 use crate::sections::WeeklyPeriod;
 use crate::store::Conn;
-use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
+use crate::store::{self, ExtensionKind, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
 use crate::time::{Ts, Window};
 use crate::time::{format_gmt, parse_gmt};
 
@@ -105,7 +105,7 @@ impl<'a> Requests<'a> {
             ));
         }
         let who = (player.power.as_str(), player.address.as_str());
-        let days = (days, "guaranteed");
+        let days = (days, ExtensionKind::Guaranteed);
         let house = self.house;
         self.deadline = grant(c, self.env, g, house, self.phase, who, days, &wins, now).await?;
         Ok(format!(
@@ -428,7 +428,7 @@ pub(crate) async fn grant(
     house: &dyn House,
     phase: &PhaseRow,
     who: (&str, &str),
-    (days, kind): (u32, &str),
+    (days, kind): (u32, ExtensionKind),
     wins: &[Window],
     now: Ts,
 ) -> Result<Ts> {
@@ -439,7 +439,7 @@ pub(crate) async fn grant(
     let deadline = house.past_windows(current + Ts::from(days) * crate::time::DAY, wins);
     store::set_deadline(c, &g.id, phase.seq, deadline).await?;
     store::record_extension(c, &g.id, who, &phase.phase, i64::from(days), kind, now).await?;
-    let text = if kind == "holiday" {
+    let text = if kind == ExtensionKind::Holiday {
         notices::holiday_extension_taken(&notices::HolidayExtensionTaken {
             days,
             phase: &phase.phase,
@@ -486,7 +486,7 @@ pub async fn take_holiday(
         return Ok(Err(NoHoliday));
     };
     let (days, _) = house.holiday_extension(current, h.from_ts, h.to_ts, wins);
-    let days = (days, "holiday");
+    let days = (days, ExtensionKind::Holiday);
     Ok(Ok(
         grant(c, env, g, house, phase, who, days, wins, now).await?
     ))

@@ -14,7 +14,7 @@ use crate::message::ReadMessage;
 use crate::outgoing::compose::{self, Composed};
 use crate::outgoing::render::CommandReplyLine;
 use crate::store::Conn;
-use crate::store::{self, GameRow, Role};
+use crate::store::{self, GameRow, Role, Via};
 use crate::time::Ts;
 
 /// Is this the subject of a command mail for game `game`: `<game> GM ...` (after any `Re:`)?
@@ -133,7 +133,7 @@ impl<E: Execute> Desk for GameDesk<'_, E> {
     ) -> Result<Done> {
         let actor = Actor {
             who: from,
-            via: "mail",
+            via: Via::Mail,
             role: match sender {
                 Sender::Registered { role, .. } => *role,
                 Sender::Excused | Sender::Stranger => None,

@@ -78,36 +78,9 @@ pub struct Handover<'a> {
     pub tenure: Tenure,
 }
 
-/// Whether a replacement is for the rest of the game or until the player returns (WM D.X).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tenure {
-    Permanent,
-    Temporary,
-}
-
-impl Tenure {
-    pub fn of(permanent: bool) -> Tenure {
-        if permanent {
-            Tenure::Permanent
-        } else {
-            Tenure::Temporary
-        }
-    }
-
-    /// The word the answers and the welcome use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tenure::Permanent => "permanent",
-            Tenure::Temporary => "temporary",
-        }
-    }
-}
-
-impl std::fmt::Display for Tenure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+// Whether a replacement is for good or until the player returns: the store keeps it with the
+// replacement (`replacements.kind`), so the type is the store's.
+pub use crate::store::Tenure;
 
 /// One game's house, as its kind reads it (from the game's row: its house rules, its map or
 /// board). Each method is one question a shared step asks; none writes to the store.

@@ -28,7 +28,7 @@ use crate::engine::{
     self, EngineError, Incoming, Processed, Reading, Result, TickReport, gm_mail, receipt,
 };
 use crate::message::ReadMessage;
-use crate::store::{self, GameRow, Kind, MemberRow, Role};
+use crate::store::{self, GameRow, Kind, MemberRow, Role, Via};
 use crate::store::{Conn, Pool};
 use crate::time::Ts;
 
@@ -180,7 +180,7 @@ pub async fn console_command_as(
         } else {
             "console"
         },
-        via: "console",
+        via: Via::Console,
         role: td_consent.then_some(Role::Td),
     };
     let done = execute(&mut tx, env, &g, actor, cmd, now).await?;

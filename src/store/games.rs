@@ -122,6 +122,39 @@ pub async fn active_games_of(c: &mut Conn, address: &str) -> Result<Vec<GameRow>
     .await?)
 }
 
+/// Whether a replacement is for the rest of the game or until the player returns (WM D.X); the
+/// `replacements.kind` column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+pub enum Tenure {
+    Permanent,
+    Temporary,
+}
+
+impl Tenure {
+    pub fn of(permanent: bool) -> Tenure {
+        if permanent {
+            Tenure::Permanent
+        } else {
+            Tenure::Temporary
+        }
+    }
+
+    /// The word the answers and the welcome use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tenure::Permanent => "permanent",
+            Tenure::Temporary => "temporary",
+        }
+    }
+}
+
+impl std::fmt::Display for Tenure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One replacement of a player (WM B.8).
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct ReplacementRow {
@@ -130,7 +163,7 @@ pub struct ReplacementRow {
     pub at: Ts,
     pub old_address: String,
     pub new_address: String,
-    pub kind: String,
+    pub kind: Tenure,
 }
 
 /// Give a power a new player from `phase` on: a new address and secret (the position's
@@ -143,7 +176,7 @@ pub async fn replace_player(
     phase: &str,
     address: &str,
     secret: &str,
-    permanent: bool,
+    tenure: Tenure,
     now: Ts,
 ) -> Result<()> {
     let old: String = sqlx::query("SELECT address FROM players WHERE game_id = $1 AND power = $2")
@@ -172,7 +205,7 @@ pub async fn replace_player(
     .bind(now)
     .bind(old)
     .bind(address.to_ascii_lowercase())
-    .bind(if permanent { "permanent" } else { "temporary" })
+    .bind(tenure)
     .execute(&mut *c)
     .await?;
     Ok(())
@@ -252,6 +285,18 @@ pub async fn add_extension_days(c: &mut Conn, game: &str, power: &str, days: i64
     Ok(())
 }
 
+/// Which extension a position was granted (WM D.VII(5)); the `extensions.kind` column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+pub enum ExtensionKind {
+    /// The guaranteed one, granted on the player's request.
+    Guaranteed,
+    /// One beyond it, granted by the GM.
+    Discretionary,
+    /// The holiday extension the GM takes, never charged.
+    Holiday,
+}
+
 /// An extension granted to a position (WM D.VII(5)): the days are charged to it.
 #[allow(clippy::too_many_arguments)]
 pub async fn record_extension(
@@ -260,7 +305,7 @@ pub async fn record_extension(
     (power, address): (&str, &str),
     phase: &str,
     days: i64,
-    kind: &str,
+    kind: ExtensionKind,
     now: Ts,
 ) -> Result<()> {
     sqlx::query(
@@ -276,7 +321,7 @@ pub async fn record_extension(
     .execute(&mut *c)
     .await?;
     // A holiday extension is never charged (WM D.VII(5)).
-    if kind == "holiday" {
+    if kind == ExtensionKind::Holiday {
         return Ok(());
     }
     add_extension_days(c, game, power, days).await

@@ -90,12 +90,44 @@ pub async fn members(c: &mut Conn, game: &str) -> Result<Vec<MemberRow>> {
     .await?)
 }
 
+/// How a master's command came (the audit log's `via`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+pub enum Via {
+    /// A command mail (`<game> GM`).
+    Mail,
+    /// `chancery game ...` at the server's console.
+    Console,
+}
+
+impl Via {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Via::Mail => "mail",
+            Via::Console => "console",
+        }
+    }
+}
+
+impl std::fmt::Display for Via {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// It compares equal to its word, for callers that hold the word (the audit log as written).
+impl PartialEq<&str> for Via {
+    fn eq(&self, word: &&str) -> bool {
+        self.as_str() == *word
+    }
+}
+
 /// One line of the audit log.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct AuditRow {
     pub at: Ts,
     pub actor: String,
-    pub via: String,
+    pub via: Via,
     pub command: String,
     pub effect: String,
 }
@@ -106,7 +138,7 @@ pub async fn audit(
     game: &str,
     at: Ts,
     actor: &str,
-    via: &str,
+    via: Via,
     command: &str,
     effect: &str,
 ) -> Result<()> {

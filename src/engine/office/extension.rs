@@ -11,7 +11,7 @@ use crate::engine::receive::{compose_failed_mails, masters_for};
 use crate::outgoing::compose;
 use crate::outgoing::notices;
 use crate::store::Conn;
-use crate::store::{self, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
+use crate::store::{self, ExtensionKind, ExtensionRequest, GameRow, PhaseRow, PlayerRow};
 use crate::time::Ts;
 use crate::time::format_gmt;
 
@@ -146,7 +146,7 @@ async fn grant_request(
         house,
         p,
         who,
-        (days, "discretionary"),
+        (days, ExtensionKind::Discretionary),
         &wins,
         now,
     )

@@ -10,7 +10,7 @@ use crate::engine::extension::{game_windows, take_holiday};
 use crate::engine::house::House;
 use crate::outgoing::notices;
 use crate::store::Conn;
-use crate::store::{self, GameRow, Role};
+use crate::store::{self, GameRow, Role, Via};
 use crate::time::Ts;
 use crate::time::format_gmt;
 
@@ -24,7 +24,7 @@ pub async fn declare(
     holiday: store::Holiday,
     now: Ts,
 ) -> Result<Done> {
-    if actor.role != Some(Role::Td) && actor.via != "console" {
+    if actor.role != Some(Role::Td) && actor.via != Via::Console {
         return Ok(Done::refused(
             "only the TD declares holidays eligible for extensions (WM D.VII(5))",
         ));

@@ -9,7 +9,7 @@ use super::house::Houses;
 use crate::commands::GmCommand;
 use crate::config::Env;
 use crate::store::Conn;
-use crate::store::{self, GameRow, PhaseRow, Role};
+use crate::store::{self, GameRow, PhaseRow, Role, Via};
 use crate::time::Ts;
 
 pub mod broadcast;
@@ -28,8 +28,8 @@ pub mod status;
 pub struct Actor<'a> {
     /// The master's address, or `console`.
     pub who: &'a str,
-    /// `mail` or `console`.
-    pub via: &'a str,
+    /// By mail or at the console.
+    pub via: Via,
     /// The master's part (GM or TD). At the console: `Some(Td)` only when the TD's consent is
     /// given on the command line, else None.
     pub role: Option<Role>,

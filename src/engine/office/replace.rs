@@ -36,20 +36,10 @@ pub async fn replace(
     };
     let (name, p, old) = (&seat.name, seat.phase, &seat.old);
     let secret = secret::generate()?;
-    store::replace_player(
-        c,
-        &g.id,
-        name,
-        &p.phase,
-        r.address,
-        &secret,
-        r.permanent,
-        now,
-    )
-    .await?;
+    let kind = Tenure::of(r.permanent);
+    store::replace_player(c, &g.id, name, &p.phase, r.address, &secret, kind, now).await?;
     store::forget_unavailable(c, &g.id, name).await?;
     house.forget_choices(c, g, name).await?;
-    let kind = Tenure::of(r.permanent);
     let handover = Handover {
         seat: name,
         address: r.address,

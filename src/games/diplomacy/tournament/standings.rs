@@ -47,7 +47,7 @@ async fn stints_of(
         for r in reps {
             let who = r.new_address.to_ascii_lowercase();
             stints.push(Stint {
-                permanent: r.kind == "permanent" || who == initial,
+                permanent: r.kind == store::Tenure::Permanent || who == initial,
                 player: who,
                 from: r.phase.parse()?,
             });
