@@ -205,11 +205,28 @@ pub async fn paused_remaining(c: &mut Conn, game: &str) -> Result<Option<Ts>> {
     })
 }
 
-/// Record the TD's consent to `what` (for example `ROLLBACK S1902M`).
-pub async fn consent(c: &mut Conn, game: &str, what: &str, by: &str, now: Ts) -> Result<()> {
+/// What the TD consents to, once (WM D.VIII(1)); kept in `consents.what` as the command it
+/// allows (`ROLLBACK S1902M`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Consent<'a> {
+    /// The GM's ROLLBACK to this turn (its name in its kind's words).
+    Rollback { phase: &'a str },
+}
+
+impl Consent<'_> {
+    /// The `consents.what` column.
+    fn what(self) -> String {
+        match self {
+            Consent::Rollback { phase } => format!("ROLLBACK {phase}"),
+        }
+    }
+}
+
+/// Record the TD's consent to `what`.
+pub async fn consent(c: &mut Conn, game: &str, what: Consent<'_>, by: &str, now: Ts) -> Result<()> {
     sqlx::query("INSERT INTO consents (game_id, what, by, at) VALUES ($1, $2, $3, $4)")
         .bind(game)
-        .bind(what)
+        .bind(what.what())
         .bind(by)
         .bind(now)
         .execute(&mut *c)
@@ -218,7 +235,12 @@ pub async fn consent(c: &mut Conn, game: &str, what: &str, by: &str, now: Ts) ->
 }
 
 /// Use a consent to `what`, if there is an unused one: who gave it.
-pub async fn use_consent(c: &mut Conn, game: &str, what: &str, now: Ts) -> Result<Option<String>> {
+pub async fn use_consent(
+    c: &mut Conn,
+    game: &str,
+    what: Consent<'_>,
+    now: Ts,
+) -> Result<Option<String>> {
     let row = sqlx::query(
         "UPDATE consents SET used_at = $1 WHERE id = (
              SELECT id FROM consents WHERE game_id = $2 AND what = $3 AND used_at IS NULL
@@ -227,7 +249,7 @@ pub async fn use_consent(c: &mut Conn, game: &str, what: &str, now: Ts) -> Resul
     )
     .bind(now)
     .bind(game)
-    .bind(what)
+    .bind(what.what())
     .fetch_optional(&mut *c)
     .await?;
     Ok(match row {

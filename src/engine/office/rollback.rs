@@ -10,7 +10,7 @@ use crate::engine::extension::game_windows;
 use crate::engine::house::House;
 use crate::outgoing::notices;
 use crate::store::Conn;
-use crate::store::{self, GameRow, Role};
+use crate::store::{self, Consent, GameRow, Role};
 use crate::time::Ts;
 use crate::time::format_gmt;
 
@@ -27,7 +27,7 @@ pub async fn consent(
             "only the TD consents to a rollback (WM D.VIII(1))",
         ));
     }
-    store::consent(c, &g.id, &format!("ROLLBACK {phase}"), actor.who, now).await?;
+    store::consent(c, &g.id, Consent::Rollback { phase }, actor.who, now).await?;
     Ok(Done::ok(format!(
         "the GM may now roll {} back to {phase} (once)",
         g.id
@@ -90,7 +90,7 @@ async fn by_whom(
         return Ok(Ok(format!("by the TD ({})", actor.who)));
     }
     Ok(
-        match store::use_consent(c, &g.id, &format!("ROLLBACK {phase}"), now).await? {
+        match store::use_consent(c, &g.id, Consent::Rollback { phase }, now).await? {
             Some(td) => Ok(format!("with the TD's consent ({td})")),
             None => Err(Done::refused(format!(
                 "a rollback needs the TD's consent (WM D.VIII(1)): the TD sends \
