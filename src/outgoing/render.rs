@@ -453,9 +453,23 @@ pub fn receipt(v: &ReceiptView) -> Result<Rendered, RenderError> {
     )
 }
 
+/// Which reason a rejection gives: the word its template compares (`r.kind == "late"`).
+#[derive(Serialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum ReasonKind {
+    Address,
+    Subject,
+    UnknownSender,
+    Unauthenticated,
+    Late,
+    Unreadable,
+    Oversized,
+    Other,
+}
+
 #[derive(Serialize)]
 struct ReasonCtx {
-    kind: &'static str,
+    kind: ReasonKind,
     detail: String,
     expected: Option<String>,
     deadline: Option<TimeCtx>,
@@ -470,7 +484,7 @@ pub fn rejection(v: &RejectionView) -> Result<Rendered, RenderError> {
     let mut reasons = Vec::new();
     for r in &v.reasons {
         let mut c = ReasonCtx {
-            kind: "other",
+            kind: ReasonKind::Other,
             detail: String::new(),
             expected: None,
             deadline: None,
@@ -479,32 +493,32 @@ pub fn rejection(v: &RejectionView) -> Result<Rendered, RenderError> {
         };
         match r {
             RejectReason::Address { detail } => {
-                c.kind = "address";
+                c.kind = ReasonKind::Address;
                 c.detail = detail.clone();
             }
             RejectReason::Subject { expected, detail } => {
-                c.kind = "subject";
+                c.kind = ReasonKind::Subject;
                 c.expected = Some(one_line(expected));
                 c.detail = detail.clone();
             }
             RejectReason::UnknownSender { detail } => {
-                c.kind = "unknown_sender";
+                c.kind = ReasonKind::UnknownSender;
                 c.detail = detail.clone();
             }
             RejectReason::Unauthenticated { detail } => {
-                c.kind = "unauthenticated";
+                c.kind = ReasonKind::Unauthenticated;
                 c.detail = detail.clone();
             }
             RejectReason::Late { deadline } => {
-                c.kind = "late";
+                c.kind = ReasonKind::Late;
                 c.deadline = Some(time_ctx(*deadline, &zone)?);
             }
             RejectReason::Unreadable { detail } => {
-                c.kind = "unreadable";
+                c.kind = ReasonKind::Unreadable;
                 c.detail = detail.clone();
             }
             RejectReason::Oversized { size, limit } => {
-                c.kind = "oversized";
+                c.kind = ReasonKind::Oversized;
                 c.size = *size;
                 c.limit = *limit;
             }
@@ -602,6 +616,27 @@ mod tests {
     #[test]
     fn all_templates_load() {
         assert_eq!(SHARED.check(), Ok(()));
+    }
+
+    #[test]
+    fn a_rejections_reason_reaches_its_template_as_the_word_it_compares() {
+        // templates/common/rejection.txt compares `r.kind` with these words.
+        let words = [
+            (ReasonKind::Address, "address"),
+            (ReasonKind::Subject, "subject"),
+            (ReasonKind::UnknownSender, "unknown_sender"),
+            (ReasonKind::Unauthenticated, "unauthenticated"),
+            (ReasonKind::Late, "late"),
+            (ReasonKind::Unreadable, "unreadable"),
+            (ReasonKind::Oversized, "oversized"),
+            (ReasonKind::Other, "other"),
+        ];
+        for (kind, word) in words {
+            let shown = minijinja::Environment::new()
+                .render_str("{{ k }}", context! { k => Serde(kind) })
+                .expect("render");
+            assert_eq!(shown, word);
+        }
     }
 
     #[test]
