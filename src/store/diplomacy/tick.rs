@@ -355,7 +355,7 @@ pub struct Adjudicated {
     /// The powers that NMRed, each opening a contact window (WM D.VII(6)(a)).
     pub nmrs: Vec<NmrWindow>,
     /// What the count of the phase's votes decided, for the record (WM IX(1), (2)).
-    pub votes: Counted,
+    pub votes: super::votes::Counted,
 }
 
 /// An NMR's contact window (WM D.VII(6)(a)): the player of `power` must contact the GM by
@@ -400,7 +400,8 @@ pub async fn record_adjudications(c: &mut Conn, done: &[Adjudicated], now: Ts) -
         }
     }
     // Votes are due with the deadline just passed: counted, they are spent (WM IX(2)).
-    let counted: Vec<(&str, &Counted)> = done.iter().map(|a| (a.game.as_str(), &a.votes)).collect();
+    let counted: Vec<(&str, &super::votes::Counted)> =
+        done.iter().map(|a| (a.game.as_str(), &a.votes)).collect();
     super::votes::decide_votes(c, &counted, now).await?;
     finish_games(c, done).await
 }
