@@ -217,7 +217,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), DevError> {
         poll_seconds: 2,
         smtp: server(smtp_port, ""),
         gm_mailbox: server(imap_port, "gm@example.test"),
-        confirm_mailbox: server(imap_port, "confirm@example.test"),
+        confirm_mailbox: super::localstack::confirm_config(imap_port),
         archive_mailbox: Some(server(imap_port, "archive@example.test")),
         masters: vec!["td@example.test".into()],
         deadline_grace_seconds: 5,

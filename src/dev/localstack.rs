@@ -26,8 +26,21 @@ pub fn server_config(port: u16, user: &str) -> Server {
         } else {
             "secret".into()
         },
+        poll_ms: None,
     }
 }
+
+/// The confirmation box as the shipped configuration watches it: by NOOP every
+/// `config/chancery.toml`'s `poll_ms` (issue 22: a receipt does not wait out IDLE's 500 ms).
+pub fn confirm_config(port: u16) -> Server {
+    Server {
+        poll_ms: Some(CONFIRM_POLL_MS),
+        ..server_config(port, "confirm@example.test")
+    }
+}
+
+/// `poll_ms` of the confirmation box in `config/chancery.toml` (a test checks they agree).
+pub const CONFIRM_POLL_MS: u64 = 100;
 
 /// A transport configuration for the stack on `port` (IMAP, or SMTP with an empty user).
 pub fn imap_config(port: u16, user: &str) -> ServerConfig {

@@ -1,7 +1,8 @@
 //! What Chancery keeps of what people wrote, and for how long (`[limits] raw_retention_days`,
 //! docs/deploying.md): the raw mail, the press, what each submission was read as, and the
 //! bodies of outgoing mail that is done with (start mails carry secrets, results carry press)
-//! are emptied once older; the rows that say what happened and when stay.
+//! are emptied once older, and the ballots of proposals decided since dropped; the rows that
+//! say what happened and when stay.
 
 use super::Result;
 use crate::config::Limits;
@@ -21,5 +22,6 @@ pub async fn purge_expired(pool: &Pool, limits: &Limits, now: Ts) -> Result<Purg
         press: store::diplomacy::purge_press(&mut c, before).await?,
         submissions: store::diplomacy::purge_submissions(&mut c, before).await?,
         outbox_bodies: store::purge_outbox_bodies(&mut c, before).await?,
+        ballots: store::purge_ballots(&mut c, before).await?,
     })
 }

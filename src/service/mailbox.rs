@@ -6,7 +6,7 @@ use crate::games;
 use crate::store;
 use crate::store::StoreError;
 use crate::time::Ts;
-use crate::transport::imap::{Fetched, Mailbox};
+use crate::transport::imap::{Fetched, Mailbox, Watch};
 use crate::transport::{ServerConfig, TransportError};
 use std::collections::BTreeMap;
 use std::collections::HashMap;
@@ -76,12 +76,13 @@ pub(super) async fn mailbox_task(
     shared: Arc<Shared>,
     name: &'static str,
     cfg: ServerConfig,
+    how: Watch,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let mut backoff = Duration::from_millis(500);
     let mut reader = Reader::default();
     while !stopping(&shutdown) {
-        match run_mailbox(&shared, name, &cfg, &mut shutdown, &mut reader).await {
+        match run_mailbox(&shared, name, (&cfg, how), &mut shutdown, &mut reader).await {
             Ok(()) => break,
             Err(e) => {
                 tracing::warn!("{name} mailbox: {e}; reconnecting in {backoff:?}");
@@ -103,17 +104,22 @@ pub(super) async fn mailbox_task(
 async fn run_mailbox(
     shared: &Shared,
     name: &'static str,
-    cfg: &ServerConfig,
+    (cfg, how): (&ServerConfig, Watch),
     shutdown: &mut watch::Receiver<bool>,
     reader: &mut Reader,
 ) -> Result<(), ReaderError> {
     let mut mb = Mailbox::connect(cfg, "INBOX").await?;
+    mb.watch(how);
     // The intake's limit: a larger mail is refused unread, so only its header is fetched.
     mb.set_max_message_bytes(crate::message::MAX_MESSAGE_BYTES);
     let uidvalidity = mb.uidvalidity();
     tracing::info!(
         "{name} mailbox connected (uidvalidity {uidvalidity}, {})",
-        if mb.uses_idle() { "IDLE" } else { "polling" }
+        if mb.uses_idle() {
+            "IDLE".to_string()
+        } else {
+            format!("polling every {:?}", mb.poll_interval())
+        }
     );
     // Mail left without our flag below the high-water mark (a crash between commit and flag,
     // a body the server did not return): found again here; the ledger makes that harmless.

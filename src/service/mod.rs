@@ -203,14 +203,18 @@ pub async fn serve_with(
     // restarted with backoff and the masters are told; a dead scheduler would otherwise
     // stop every deadline while mail is still acknowledged.
     let mut tasks = Vec::new();
-    for (name, cfg) in [("gm", gm), ("confirm", confirm)] {
+    let watches = [
+        ("gm", gm, cfg.gm_mailbox.watch()),
+        ("confirm", confirm, cfg.confirm_mailbox.watch()),
+    ];
+    for (name, cfg, watch) in watches {
         let (s, stop) = (shared.clone(), shutdown.clone());
         tasks.push(tokio::spawn(supervise(
             shared.clone(),
             Task::Mailbox(name),
             FIRST_BACKOFF,
             shutdown.clone(),
-            move || mailbox_task(s.clone(), name, cfg.clone(), stop.clone()),
+            move || mailbox_task(s.clone(), name, cfg.clone(), watch, stop.clone()),
         )));
     }
     let (s, stop) = (shared.clone(), shutdown.clone());

@@ -196,29 +196,51 @@ async fn claim_and_send(
 /// a row's own attempt).
 async fn claim(shared: &Shared, claims: &Claims) -> Result<Vec<OutboxRow>, OutboxError> {
     let _one_at_a_time = claims.claiming.lock().await;
-    let held = claims.inflight.lock().map(|s| s.len()).unwrap_or(0) as i64;
+    // What other senders hold as the read starts. A row one of them finishes while the read
+    // runs leaves `inflight` before this claim looks, but the read may have seen it still marked
+    // as being sent: taken, it would look cut short by a crash, be settled against the archive
+    // and, with the archive's copy not yet delivered, sent a second time. So a row held at the
+    // start is skipped even if it is no longer held; the next claim sees it as it is.
+    let held_at_start = claims
+        .inflight
+        .lock()
+        .map(|s| s.clone())
+        .unwrap_or_default();
+    let held = held_at_start.len() as i64;
     let mut c = shared.pool.acquire().await?;
     let due = store::due_outbox(&mut c, shared.clock.now(), CLAIM + held + 1).await?;
     drop(c);
-    let mut rows = Vec::new();
-    let mut more = false;
-    if let Ok(mut inflight) = claims.inflight.lock() {
-        for row in due {
-            if inflight.contains(&row.id) {
-                continue;
-            }
-            if rows.len() as i64 == CLAIM {
-                more = true;
-                break;
-            }
-            inflight.insert(row.id);
-            rows.push(row);
-        }
-    }
+    let (rows, more) = match claims.inflight.lock() {
+        Ok(mut inflight) => take_unheld(due, |r| r.id, &held_at_start, &mut inflight),
+        Err(_) => (Vec::new(), false),
+    };
     if more {
         claims.more.notify_waiters();
     }
     Ok(rows)
+}
+
+/// The first [`CLAIM`] of `due` that no sender holds now or held when the read began, each now
+/// held; and whether more were left.
+fn take_unheld<T>(
+    due: Vec<T>,
+    id: impl Fn(&T) -> i64,
+    held_at_start: &HashSet<i64>,
+    inflight: &mut HashSet<i64>,
+) -> (Vec<T>, bool) {
+    let mut rows = Vec::new();
+    for row in due {
+        let key = id(&row);
+        if inflight.contains(&key) || held_at_start.contains(&key) {
+            continue;
+        }
+        if rows.len() as i64 == CLAIM {
+            return (rows, true);
+        }
+        inflight.insert(key);
+        rows.push(row);
+    }
+    (rows, false)
 }
 
 /// Was a mail whose send was cut short (by a crash) accepted after all? Its copy in the archive
@@ -436,4 +458,33 @@ async fn record(c: &mut Conn, now: Ts, id: i64, outcome: &Outcome) -> Result<(),
         Outcome::Postpone(next) => store::postpone(c, id, *next).await,
     }
     .map_err(OutboxError::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CLAIM, take_unheld};
+    use std::collections::HashSet;
+
+    /// Issue 22: a row another sender finished between this claim's read and its look at what is
+    /// held was read while still marked as being sent; taking it would treat it as cut short.
+    #[test]
+    fn a_row_held_when_the_read_began_is_not_taken_even_if_released_since() {
+        let held_at_start: HashSet<i64> = [2, 3].into();
+        // Sender A finished row 2 meanwhile; row 3 is still held.
+        let mut inflight: HashSet<i64> = [3].into();
+        let (taken, more) = take_unheld(vec![1, 2, 3, 4], |r| *r, &held_at_start, &mut inflight);
+        assert_eq!(taken, vec![1, 4]);
+        assert!(!more);
+        assert_eq!(inflight, [1, 3, 4].into());
+    }
+
+    #[test]
+    fn a_claim_takes_at_most_claim_rows_and_says_more_are_left() {
+        let due: Vec<i64> = (0..CLAIM + 5).collect();
+        let mut inflight = HashSet::new();
+        let (taken, more) = take_unheld(due, |r| *r, &HashSet::new(), &mut inflight);
+        assert_eq!(taken.len() as i64, CLAIM);
+        assert!(more);
+        assert_eq!(inflight.len() as i64, CLAIM);
+    }
 }

@@ -4,7 +4,11 @@
 //! inside a `Poll`, which gives out whether a proposal passed and, where a rule requires them,
 //! the counts, never who voted how. No function here returns a voter's ballot.
 //!
-//! Diplomacy's votes are still kept in `votes` (`diplomacy/phases.rs`).
+//! A kind whose votes are due with its turns (Diplomacy: WM IX(2)) keeps them here too, each
+//! proposal with its turn (`phase`), and counts them itself when the turn is decided
+//! (`diplomacy/votes.rs`); such a proposal has no `closes_at`, so it is never in
+//! [`proposals_due`]. A proposal a master refused (`refused_at`) or whose turn a rollback undid
+//! (`voided_at`) is never due either.
 
 use super::*;
 use chancery_office::ballot::{
@@ -86,7 +90,7 @@ impl From<BallotChoice> for Choice {
 }
 
 /// A threshold as stored: its kind, and for `more_than_half` the number it is half of.
-fn stored_threshold(t: Threshold) -> (VoteThreshold, Option<i64>) {
+pub(super) fn stored_threshold(t: Threshold) -> (VoteThreshold, Option<i64>) {
     match t {
         Threshold::Unanimity => (VoteThreshold::Unanimity, None),
         Threshold::UnanimityBarAbstentions => (VoteThreshold::UnanimityBarAbstentions, None),
@@ -339,7 +343,7 @@ pub async fn proposals_due(c: &mut Conn, now: Ts, limit: i64) -> Result<Vec<Prop
     Ok(sqlx::query_as(
         "SELECT * FROM office_proposals
          WHERE closes_at <= $1 AND decided_at IS NULL AND withdrawn_at IS NULL
-             AND closes_at IS NOT NULL
+             AND closes_at IS NOT NULL AND refused_at IS NULL AND voided_at IS NULL
          ORDER BY closes_at, id LIMIT $2",
     )
     .bind(now)
@@ -360,6 +364,19 @@ pub async fn record_decision(c: &mut Conn, id: i64, passed: bool, at: Ts) -> Res
     .execute(&mut *c)
     .await?;
     Ok(r.rows_affected() > 0)
+}
+
+/// Drop the ballots of the proposals decided before `before`: what each voter chose is kept no
+/// longer than what they wrote (`raw_retention_days`); the proposals and their results stay.
+pub async fn purge_ballots(c: &mut Conn, before: Ts) -> Result<u64> {
+    let r = sqlx::query(
+        "DELETE FROM office_ballots WHERE proposal_id IN (
+             SELECT id FROM office_proposals WHERE decided_at < $1)",
+    )
+    .bind(before)
+    .execute(&mut *c)
+    .await?;
+    Ok(r.rows_affected())
 }
 
 #[cfg(test)]

@@ -348,6 +348,8 @@ pub struct Purged {
     pub press: u64,
     pub submissions: u64,
     pub outbox_bodies: u64,
+    /// Ballots on proposals long decided (`office_ballots`).
+    pub ballots: u64,
 }
 
 /// Empty the bodies of outgoing mail made before `before` that is done with (sent, or given

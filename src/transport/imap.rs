@@ -20,10 +20,22 @@ use super::{IO_TIMEOUT, ServerConfig, Tls, TransportError, init_crypto, with_tim
 
 /// How often [`Mailbox::wait`] polls with NOOP when the server has no IDLE.
 const POLL_INTERVAL: Duration = Duration::from_secs(1);
+/// The shortest NOOP interval [`Mailbox::poll_every`] takes: below it the server's own work a
+/// NOOP would be most of its time.
+pub const MIN_POLL_INTERVAL: Duration = Duration::from_millis(20);
 /// How long LOGOUT may take before the connection is simply dropped.
 const LOGOUT_TIMEOUT: Duration = Duration::from_secs(2);
 /// The keyword set on processed messages (besides `\Seen`).
 pub const DONE_KEYWORD: &str = "$ChanceryDone";
+
+/// How a mailbox's reader waits for new mail (`poll_ms` in the configuration).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Watch {
+    /// IDLE where the server offers it, else NOOP every second.
+    Idle,
+    /// NOOP at this interval (see [`Mailbox::poll_every`]).
+    Poll(Duration),
+}
 
 /// One message as fetched from the server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,6 +107,8 @@ pub struct Mailbox {
     /// An EXISTS above `exists` was seen and not yet reported by [`Mailbox::wait`].
     new_mail: bool,
     idle: bool,
+    /// How often [`Mailbox::wait`] polls with NOOP when it does not use IDLE.
+    poll_interval: Duration,
     /// Messages larger than this are fetched as their header block only.
     max_message_bytes: usize,
 }
@@ -235,6 +249,7 @@ impl Mailbox {
             exists: selected.exists,
             new_mail: false,
             idle,
+            poll_interval: POLL_INTERVAL,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
         };
         mailbox.drain();
@@ -262,10 +277,32 @@ impl Mailbox {
         self.idle
     }
 
+    /// How often [`Mailbox::wait`] polls when it does not use IDLE.
+    pub fn poll_interval(&self) -> Duration {
+        self.poll_interval
+    }
+
     /// Make [`Mailbox::wait`] poll with NOOP even when the server has IDLE (for tests, and for
     /// servers whose IDLE misbehaves).
     pub fn force_polling(&mut self) {
         self.idle = false;
+    }
+
+    /// Wait for new mail as configured: with [`Watch::Poll`], NOOP every interval instead of IDLE (issue 22).
+    /// Dovecot holds every IDLE notification back 500 ms to batch inotify events
+    /// (`NOTIFY_DELAY_MSECS`, not configurable), while a NOOP sees a delivered mail within a few
+    /// milliseconds: a mailbox whose mail is answered at once (the confirmation box's receipts)
+    /// is watched this way at the cost of a NOOP every `interval`.
+    pub fn watch(&mut self, watch: Watch) {
+        if let Watch::Poll(interval) = watch {
+            self.poll_every(interval);
+        }
+    }
+
+    /// Poll with NOOP every `interval` (at least [`MIN_POLL_INTERVAL`]) instead of IDLE.
+    pub fn poll_every(&mut self, interval: Duration) {
+        self.idle = false;
+        self.poll_interval = interval.max(MIN_POLL_INTERVAL);
     }
 
     /// Every message with a UID above `after_uid`, oldest first, without setting `\Seen`.
@@ -573,7 +610,7 @@ impl Mailbox {
                 return Ok(Wait::Timeout);
             }
             tokio::select! {
-                _ = tokio::time::sleep((deadline - now).min(POLL_INTERVAL)) => {}
+                _ = tokio::time::sleep((deadline - now).min(self.poll_interval)) => {}
                 _ = wake.notified() => return Ok(Wait::Timeout),
             }
         }

@@ -256,6 +256,28 @@ const RESERVED_HEADERS: &[&str] = &[
     "content-transfer-encoding",
 ];
 
+/// The message's data as SMTP sends it (RFC 5321 §4.5.2: a `.` that starts a line is doubled),
+/// followed by the end of data, as lettre's own `message` writes them (in two writes); `None`
+/// when the message is not UTF-8 (it always is: it is built from Rust strings), so that lettre's
+/// own writing is used then.
+fn with_end_of_data(message: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(message).ok()?;
+    let mut out = String::with_capacity(text.len() + text.len() / 64 + 8);
+    let mut line_start = true;
+    let mut after_cr = false;
+    for ch in text.chars() {
+        if ch == '.' && line_start {
+            out.push('.');
+        }
+        out.push(ch);
+        // Exactly lettre's ClientCodec: a line starts after CR LF (and at the very start).
+        line_start = after_cr && ch == '\n';
+        after_cr = ch == '\r';
+    }
+    out.push_str("\r\n.\r\n");
+    Some(out)
+}
+
 /// Replace CR, LF and other control characters (which could inject headers) with spaces.
 fn one_line(s: &str) -> String {
     s.chars()
@@ -529,10 +551,13 @@ impl Sender {
             // The envelope and DATA: the session now waits for the message.
             let report = envelope.send(c).await?;
             step.store(STEP_DATA, std::sync::atomic::Ordering::SeqCst);
-            c.conn
-                .message(&bytes)
-                .await
-                .map_err(|e| step_error("SMTP end of DATA", e, true))?;
+            // The message and its end in one write, not lettre's two (a segment and a wake-up
+            // of the relay's smtpd less a mail; issue 22).
+            let ended = match with_end_of_data(&bytes) {
+                Some(data) => c.conn.command(data).await,
+                None => c.conn.message(&bytes).await,
+            };
+            ended.map_err(|e| step_error("SMTP end of DATA", e, true))?;
             c.last_used = std::time::Instant::now();
             Ok(report)
         };
@@ -573,5 +598,24 @@ impl Sender {
             },
             ..e
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_end_of_data;
+
+    #[test]
+    fn a_dot_that_starts_a_line_is_doubled_and_the_end_follows() {
+        assert_eq!(
+            with_end_of_data(b".a\r\n.b\r\nc.d\n.e\r\r\n.f\r\n").as_deref(),
+            Some("..a\r\n..b\r\nc.d\n.e\r\r\n..f\r\n\r\n.\r\n")
+        );
+        assert_eq!(with_end_of_data(b"").as_deref(), Some("\r\n.\r\n"));
+        assert_eq!(
+            with_end_of_data("Zürich\r\n.".as_bytes()).as_deref(),
+            Some("Zürich\r\n..\r\n.\r\n")
+        );
+        assert_eq!(with_end_of_data(b"\xff\r\n"), None);
     }
 }

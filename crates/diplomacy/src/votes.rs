@@ -4,6 +4,7 @@
 use crate::adjudicator::Board;
 use crate::map::{Map, Power};
 use crate::rules::{Rules, VoteRule};
+use chancery_office::ballot::Threshold;
 
 /// A proposal players vote on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -235,6 +236,31 @@ fn free_text_by_vote(option: &str, new: &Rules) -> Option<String> {
         );
     }
     None
+}
+
+/// The office's threshold for a proposal under these rules, as its row records it: unanimity
+/// of the players remaining (WM IX(1)), or unanimity of those who do not abstain (Maharajiad
+/// X(1)). The counting itself is [`passes`] (and [`rule_change_passes`]), which also knows
+/// which players remain and who NMRed.
+pub fn threshold(rules: &Rules) -> Threshold {
+    match rules.votes {
+        VoteRule::Wm => Threshold::Unanimity,
+        VoteRule::Maharajiad => Threshold::UnanimityBarAbstentions,
+    }
+}
+
+/// Who may vote on a proposal: every power of the game (WM IX(1): "All players remaining in
+/// the game"; a ballot of a power no longer remaining is kept but not counted), and on a
+/// house-rule change the GM too, whose agreement is its ballot (WM IX(5); [`GM_BALLOT`]).
+pub fn electorate(map: &Map, proposal: &Proposal) -> Vec<String> {
+    let mut voters: Vec<String> = map
+        .all_powers()
+        .map(|p| map.power_name(p).to_string())
+        .collect();
+    if matches!(proposal, Proposal::Rule { .. }) {
+        voters.push(GM_BALLOT.to_string());
+    }
+    voters
 }
 
 /// Read a proposal as a player votes on it (VOTE), or the GM agrees to (AGREE) or refuses it
@@ -599,6 +625,27 @@ mod tests {
         let e = changed_rules(&wm, "final_year", "1912").expect_err("fixed");
         assert!(e.contains("WM IX(5)"), "{e}");
         assert!(changed_rules(&wm, "frobnicate", "1").is_err());
+    }
+
+    #[test]
+    fn wm_ix_1_maharajiad_x_1_and_wm_ix_5_the_threshold_and_who_may_vote() {
+        let wm = Rules::preset("wm2004").expect("wm");
+        let mj = Rules::preset("maharajiad").expect("mj");
+        assert_eq!(threshold(&wm), Threshold::Unanimity);
+        assert_eq!(threshold(&mj), Threshold::UnanimityBarAbstentions);
+        let draw = electorate(map(), &Proposal::Draw(vec![]));
+        assert_eq!(draw.len(), 7);
+        assert!(draw.iter().any(|v| v == "FRANCE") && !draw.iter().any(|v| v == GM_BALLOT));
+        let rule = Proposal::Rule {
+            option: "submissions".into(),
+            value: "merge_per_unit".into(),
+        };
+        let with_gm = electorate(map(), &rule);
+        assert_eq!(with_gm.len(), 8);
+        assert!(
+            with_gm.iter().any(|v| v == GM_BALLOT),
+            "WM IX(5): the GM agrees"
+        );
     }
 
     #[test]

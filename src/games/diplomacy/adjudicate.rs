@@ -31,10 +31,10 @@ pub(super) fn phase(t: &Turn<'_>) -> Result<Decision> {
     // published instead of the adjudication; one that fails, with it.
     let votes = votes::count(t, &missing, phase.kind == PhaseKind::Movement);
     if let Some(passed) = &votes.passed {
-        return votes::ended_by_vote(t, passed);
+        return Ok(votes::ended_by_vote(t, passed)?.counted(votes.counted));
     }
     if t.f.game.declared_end_at.is_some_and(|at| at <= t.now) {
-        return ended::declared_draw(t);
+        return Ok(ended::declared_draw(t)?.counted(votes.counted));
     }
     let played = Played::adjudicate(t, phase, &orders.given, &votes);
     let record = played.record(t, &votes, &missing_names)?;
@@ -188,6 +188,7 @@ impl Played {
             results: serde_json::to_string(&self.out)?,
             year_end: self.year_end.clone(),
             rules: votes.rules.clone(),
+            votes: votes.counted.clone(),
             // WM D.VII(6)(a): each NMR of a game that goes on opens a contact window.
             nmrs: match self.ended {
                 None => nmr::windows(t, missing),

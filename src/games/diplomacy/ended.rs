@@ -90,6 +90,9 @@ pub(super) fn instead(t: &Turn<'_>, how: &str, ended: GameEnded) -> Result<Decis
         year_end: None,
         rules: None,
         nmrs: Vec::new(),
+        // The votes counted before the game ended this way: the caller's
+        // (`Decision::counted`).
+        votes: store::Counted::default(),
     };
     Ok(Decision::Adjudicated {
         record: Box::new(record),

@@ -28,6 +28,17 @@ pub enum Decision {
     },
 }
 
+impl Decision {
+    /// The decision with what the count of the phase's votes decided, for the store's record:
+    /// the votes are spent (WM IX(2)) whether the phase is adjudicated or the game ends instead.
+    pub fn counted(mut self, votes: store::Counted) -> Decision {
+        if let Decision::Adjudicated { record, .. } = &mut self {
+            record.votes = votes;
+        }
+        self
+    }
+}
+
 /// One game's phase as the tick reads it: the facts, the house rules, the map and the board
 /// (parsed once, typed), and the powers that owe orders in it.
 pub(super) struct Turn<'a> {

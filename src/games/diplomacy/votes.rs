@@ -5,11 +5,15 @@
 use super::turn::{Decision, Turn};
 use super::*;
 use crate::games::diplomacy::store::EndKind;
-use crate::votes::{Ballot, Proposal, changed_rules, passes, rule_change_passes, survivors, tally};
+use crate::rules::VoteRule;
+use crate::votes::{
+    Ballot, Proposal, Tally, changed_rules, passes, read_proposal, rule_change_passes, survivors,
+    tally,
+};
 
 /// What the votes of a phase decided: the proposal that passed, if any (it ends the game), the
 /// house rules a passed proposal changed, and a sentence for each other result. Only these
-/// results are ever published.
+/// results are ever published; `counted` is the store's record of the count.
 pub(super) struct Votes {
     pub passed: Option<Proposal>,
     /// Everyone voted to play on (Maharajiad X(1)).
@@ -17,6 +21,9 @@ pub(super) struct Votes {
     /// The rules as passed house-rule proposals changed them (WM IX(5); Maharajiad X(3)).
     pub rules: Option<Rules>,
     pub told: Vec<String>,
+    /// What the store records of the count (never published): the proposals that passed, the
+    /// ballots deemed cast (WM IX(1)).
+    pub counted: store::Counted,
 }
 
 /// Count the phase's votes. `nmr`: the powers without orders; `movement`: a movement phase.
@@ -28,6 +35,7 @@ pub(super) fn count(t: &Turn<'_>, nmr: &[Power], movement: bool) -> Votes {
         continue_passed: false,
         rules: None,
         told: Vec::new(),
+        counted: store::Counted::default(),
     };
     // Every spelling of a proposal is counted together, each power's last ballot on it
     // (WM IX(2), IX(4)); the ballots come oldest first.
@@ -36,9 +44,11 @@ pub(super) fn count(t: &Turn<'_>, nmr: &[Power], movement: bool) -> Votes {
             .iter()
             .map(|v| (v.power.as_str(), v.proposal.as_str(), v.ballot))
             .collect();
-    for tallied in tally(map, rules, &alive, &cast) {
-        let proposal = tallied.proposal;
-        if let Proposal::Rule { option, value } = &proposal {
+    let tallies = tally(map, rules, &alive, &cast);
+    let mut passed: Vec<&Proposal> = Vec::new();
+    for tallied in &tallies {
+        let proposal = &tallied.proposal;
+        if let Proposal::Rule { option, value } = proposal {
             // WM IX(5): the GM and every player remaining; each passed change builds on the
             // ones before it.
             let base = out.rules.as_ref().unwrap_or(rules);
@@ -50,7 +60,7 @@ pub(super) fn count(t: &Turn<'_>, nmr: &[Power], movement: bool) -> Votes {
                 Ok(new)
                     if rule_change_passes(
                         rules,
-                        &proposal,
+                        proposal,
                         &alive,
                         &tallied.ballots,
                         tallied.gm_agrees,
@@ -62,18 +72,68 @@ pub(super) fn count(t: &Turn<'_>, nmr: &[Power], movement: bool) -> Votes {
                         proposal.describe(map)
                     ));
                     out.rules = Some(new);
+                    passed.push(proposal);
                 }
-                Ok(_) => out.told.push(failed(map, &proposal)),
+                Ok(_) => out.told.push(failed(map, proposal)),
             }
             continue;
         }
-        let passed = passes(rules, &proposal, &alive, &tallied.ballots, nmr, movement);
-        if passed && !proposal.ends_game() {
+        let passing = passes(rules, proposal, &alive, &tallied.ballots, nmr, movement);
+        if passing && !proposal.ends_game() {
             out.continue_passed = true;
-        } else if passed && out.passed.is_none() {
-            out.passed = Some(proposal);
+            passed.push(proposal);
+        } else if passing && out.passed.is_none() {
+            out.passed = Some(proposal.clone());
+            passed.push(proposal);
         } else {
-            out.told.push(failed(map, &proposal));
+            out.told.push(failed(map, proposal));
+        }
+    }
+    out.counted = counted(t, &alive, nmr, movement, &tallies, &passed);
+    out
+}
+
+/// What the store records of a count (never published): every stored spelling of a proposal
+/// that passed, and the ballots deemed cast, on the proposal's first spelling: WM IX(1), "for a
+/// game end proposal when the vote deadline coincides with a movement deadline and the player
+/// also NMRs ... an uncast vote will be deemed to be a vote in favour of the proposal".
+fn counted(
+    t: &Turn<'_>,
+    alive: &[Power],
+    nmr: &[Power],
+    movement: bool,
+    tallies: &[Tally],
+    passed: &[&Proposal],
+) -> store::Counted {
+    let (rules, map) = (t.rules, t.map);
+    // Each stored spelling, in the order first voted on, read as the tally read it.
+    let mut spellings: Vec<(&str, Proposal)> = Vec::new();
+    for v in &t.f.votes {
+        if spellings.iter().any(|(s, _)| *s == v.proposal) {
+            continue;
+        }
+        if let Ok(p) = read_proposal(map, rules, &v.proposal) {
+            spellings.push((v.proposal.as_str(), p.resolved(alive)));
+        }
+    }
+    let mut out = store::Counted::default();
+    for (text, proposal) in &spellings {
+        if passed.contains(&proposal) {
+            out.passed.push(text.to_string());
+        }
+    }
+    if rules.votes != VoteRule::Wm || !movement {
+        return out;
+    }
+    for tallied in tallies.iter().filter(|x| x.proposal.ends_game()) {
+        let Some((first, _)) = spellings.iter().find(|(_, p)| *p == tallied.proposal) else {
+            continue;
+        };
+        for &p in alive.iter().filter(|p| nmr.contains(p)) {
+            if !tallied.ballots.iter().any(|b| b.0 == p) {
+                out.deemed
+                    .push((first.to_string(), map.power_name(p).to_string()));
+            }
         }
     }
     out

@@ -9,8 +9,10 @@ mod phases;
 mod players;
 mod tick;
 mod tournaments;
+mod votes;
 
 pub use phases::*;
 pub use players::*;
 pub use tick::*;
 pub use tournaments::*;
+pub use votes::*;

@@ -1,5 +1,6 @@
 //! Phases and what stands in them: boards, deadlines, a declared draw, submissions, standing and
-//! conditional orders, press, votes; the retention of press and submissions.
+//! conditional orders, press; the retention of press and submissions. (The votes of a phase are
+//! `votes.rs`'s.)
 
 use crate::store::*;
 
@@ -26,7 +27,7 @@ pub async fn phase_boards(c: &mut Conn, game: &str) -> Result<Vec<(String, Strin
 }
 
 /// Roll a game back to the phase `seq` (WM D.VIII(1)): the phases after it are removed with
-/// their standing orders, its results are undone, it gets a new deadline, and a finished game
+/// their standing orders, the votes of it and of them are voided, its results are undone, it gets a new deadline, and a finished game
 /// is active again. Submissions stay, as the record of what was sent. The results mailed since
 /// that phase was adjudicated are marked superseded (HISTORY no longer serves them), and the
 /// game's rollback count goes up: every mail derived from the game's course names it, so the
@@ -46,6 +47,7 @@ pub async fn roll_back(c: &mut Conn, game: &str, seq: i64, deadline: Ts, now: Ts
         .bind(game)
         .execute(&mut *c)
         .await?;
+    super::votes::void_votes(c, game, seq, now).await?;
     sqlx::query(
         "DELETE FROM standing_orders WHERE game_id = $1 AND phase IN (
              SELECT phase FROM phases WHERE game_id = $1 AND seq > $2)",
@@ -357,69 +359,6 @@ pub async fn insert_press(
     .bind(now)
     .bind(p.signature)
     .bind(p.attributed)
-    .execute(&mut *c)
-    .await?;
-    Ok(())
-}
-
-/// Refuse a proposal as repetitive (Maharajiad X(2)): the votes cast on it are dropped, and later
-/// ones are not recorded. Whether it was not refused already.
-pub async fn refuse_proposal(
-    c: &mut Conn,
-    game: &str,
-    proposal: &str,
-    by: &str,
-    now: Ts,
-) -> Result<bool> {
-    let r = sqlx::query(
-        "INSERT INTO refused_proposals (game_id, proposal, by, at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(game)
-    .bind(proposal)
-    .bind(by)
-    .bind(now)
-    .execute(&mut *c)
-    .await?;
-    sqlx::query("DELETE FROM votes WHERE game_id = $1 AND proposal = $2")
-        .bind(game)
-        .bind(proposal)
-        .execute(&mut *c)
-        .await?;
-    Ok(r.rows_affected() > 0)
-}
-
-/// Has the GM refused this proposal?
-pub async fn proposal_refused(c: &mut Conn, game: &str, proposal: &str) -> Result<bool> {
-    Ok(
-        sqlx::query("SELECT 1 FROM refused_proposals WHERE game_id = $1 AND proposal = $2")
-            .bind(game)
-            .bind(proposal)
-            .fetch_optional(&mut *c)
-            .await?
-            .is_some(),
-    )
-}
-
-pub async fn cast_vote(
-    c: &mut Conn,
-    game: &str,
-    phase: &str,
-    power: &str,
-    proposal: &str,
-    ballot: &str,
-    now: Ts,
-) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO votes (game_id, phase, power, proposal, ballot, cast_at) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (game_id, power, proposal) DO UPDATE SET ballot = excluded.ballot, phase = excluded.phase, cast_at = excluded.cast_at",
-    )
-    .bind(game)
-    .bind(phase)
-    .bind(power)
-    .bind(proposal)
-    .bind(ballot)
-    .bind(now)
     .execute(&mut *c)
     .await?;
     Ok(())

@@ -15,7 +15,6 @@ pub async fn forget_player_choices(c: &mut Conn, game: &str, power: &str) -> Res
     for sql in [
         "DELETE FROM abbreviation_lists WHERE game_id = $1 AND power = $2",
         "DELETE FROM conditional_orders WHERE game_id = $1 AND power = $2",
-        "DELETE FROM votes WHERE game_id = $1 AND power = $2",
     ] {
         sqlx::query(sql)
             .bind(game)
@@ -23,7 +22,7 @@ pub async fn forget_player_choices(c: &mut Conn, game: &str, power: &str) -> Res
             .execute(&mut *c)
             .await?;
     }
-    Ok(())
+    super::votes::forget_votes(c, game, power).await
 }
 
 /// One player's reliability record, over every game of this server (by address).

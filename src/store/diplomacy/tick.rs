@@ -225,43 +225,52 @@ async fn conditional_orders(
     .await
 }
 
-/// The votes cast for each (game, phase) of the list, oldest first. A ballot the store does
-/// not know is not counted.
+/// The ballots cast on the open proposals of each (game, phase) of the list (the office's
+/// `office_proposals`, `office_ballots`), oldest first: by when cast, then voter, then proposal.
 async fn votes(c: &mut Conn, pairs: &str) -> Result<HashMap<String, Vec<VoteRow>>> {
     #[derive(sqlx::FromRow)]
     struct Cast {
-        power: String,
-        proposal: String,
-        ballot: String,
+        voter: String,
+        payload: String,
+        choice: BallotChoice,
+        cast_at: Ts,
     }
     let cast: HashMap<String, Vec<Cast>> = by_game(
         c,
         concat!(
-            "SELECT v.game_id, v.power, v.proposal, v.ballot FROM ",
+            "SELECT p.game_id, b.voter, p.payload, b.choice, b.cast_at FROM ",
             dialect::json_rows!(1),
-            " j JOIN votes v
-           ON v.game_id = j.value ->> 0 AND v.phase = j.value ->> 1
-         ORDER BY v.game_id, v.cast_at, v.power, v.proposal",
+            " j JOIN office_proposals p
+           ON p.game_id = j.value ->> 0 AND p.phase = j.value ->> 1
+             AND p.decided_at IS NULL AND p.withdrawn_at IS NULL AND p.refused_at IS NULL
+             AND p.voided_at IS NULL
+         JOIN office_ballots b ON b.proposal_id = p.id
+         ORDER BY p.game_id",
         ),
         pairs,
     )
     .await?;
-    Ok(cast
-        .into_iter()
+    cast.into_iter()
         .map(|(game, rows)| {
+            let mut rows = rows
+                .into_iter()
+                .map(|v| {
+                    let proposal: String = serde_json::from_str(&v.payload)?;
+                    Ok((v.cast_at, v.voter, proposal, v.choice))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            rows.sort_by(|a, b| (a.0, &a.1, &a.2).cmp(&(b.0, &b.1, &b.2)));
             let rows = rows
                 .into_iter()
-                .filter_map(|v| {
-                    Some(VoteRow {
-                        ballot: crate::votes::Ballot::from_stored(&v.ballot)?,
-                        power: v.power,
-                        proposal: v.proposal,
-                    })
+                .map(|(_, power, proposal, choice)| VoteRow {
+                    power,
+                    proposal,
+                    ballot: super::votes::ballot_of(choice),
                 })
                 .collect();
-            (game, rows)
+            Ok((game, rows))
         })
-        .collect())
+        .collect()
 }
 
 /// Each completed year of each game of the list, oldest first.
@@ -346,6 +355,8 @@ pub struct Adjudicated {
     pub rules: Option<crate::rules::Rules>,
     /// The powers that NMRed, each opening a contact window (WM D.VII(6)(a)).
     pub nmrs: Vec<NmrWindow>,
+    /// What the count of the phase's votes decided, for the record (WM IX(1), (2)).
+    pub votes: super::votes::Counted,
 }
 
 /// An NMR's contact window (WM D.VII(6)(a)): the player of `power` must contact the GM by
@@ -390,15 +401,9 @@ pub async fn record_adjudications(c: &mut Conn, done: &[Adjudicated], now: Ts) -
         }
     }
     // Votes are due with the deadline just passed: counted, they are spent (WM IX(2)).
-    let games: Vec<&str> = done.iter().map(|a| a.game.as_str()).collect();
-    sqlx::query(concat!(
-        "DELETE FROM votes WHERE game_id IN (SELECT value FROM ",
-        dialect::json_values!(1),
-        ")",
-    ))
-    .bind(serde_json::to_string(&games)?)
-    .execute(&mut *c)
-    .await?;
+    let counted: Vec<(&str, &super::votes::Counted)> =
+        done.iter().map(|a| (a.game.as_str(), &a.votes)).collect();
+    super::votes::decide_votes(c, &counted, now).await?;
     finish_games(c, done).await
 }
 
