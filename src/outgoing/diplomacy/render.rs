@@ -9,7 +9,7 @@
 
 use crate::adjudicator::{Board, OrderResult, RetreatOptions};
 use crate::map::Map;
-use crate::orderset::{MailRead, Note, OrderLine, PressOut, RequestOut, VoteOut};
+use crate::orderset::{MailRead, Note, OrderLine, PressOut, PressStatus, RequestOut, VoteOut};
 use crate::outgoing::render::{RenderError, Rendered, TemplateList, one_line};
 use crate::outgoing::time::{Zone, duration_text, time_ctx};
 use crate::phase::{Phase, PhaseKind, Season};
@@ -76,7 +76,7 @@ impl From<&PressOut> for PressAck {
             to: p.to.clone(),
             grey: p.grey,
             body: p.body.clone(),
-            accepted: p.status == "accepted",
+            accepted: p.status == PressStatus::Accepted,
             message: p.message.clone(),
         }
     }
