@@ -25,7 +25,7 @@ use chancery_office::ballot::Threshold;
 /// Who may vote on `proposal` in `game` and the threshold, as the game's map and house rules
 /// say (`votes::electorate`: the game's powers, and the GM on a house-rule change, WM IX(5);
 /// `votes::threshold`: WM IX(1), Maharajiad X(1)). The rules are read in Rust, never in SQL.
-async fn put_to_vote(c: &mut Conn, game: &str, proposal: &str) -> Result<(Vec<String>, Threshold)> {
+async fn put_to_vote(c: &mut Conn, game: &str, proposal: &str) -> Result<PutToVote> {
     let row = sqlx::query("SELECT variant, rules FROM games WHERE id = $1")
         .bind(game)
         .fetch_one(&mut *c)
@@ -38,7 +38,18 @@ async fn put_to_vote(c: &mut Conn, game: &str, proposal: &str) -> Result<(Vec<St
     let read = Proposal::parse(map, proposal).unwrap_or(Proposal::Draw(Vec::new()));
     let mut electorate = votes::electorate(map, &read);
     electorate.sort();
-    Ok((electorate, votes::threshold(&rules)))
+    Ok(PutToVote {
+        kind: kind_of(&read),
+        electorate,
+        threshold: votes::threshold(&rules),
+    })
+}
+
+/// A proposal as the office files it: its kind, who may vote, and the threshold.
+struct PutToVote {
+    kind: ProposalKind,
+    electorate: Vec<String>,
+    threshold: Threshold,
 }
 
 /// A Diplomacy ballot as the office keeps it.
@@ -59,15 +70,13 @@ pub(super) fn ballot_of(c: BallotChoice) -> Ballot {
     }
 }
 
-/// What a proposal is filed as, from its one spelling's first word (`votes::Proposal::read`).
-fn kind_of(proposal: &str) -> ProposalKind {
-    match proposal.split_whitespace().next().unwrap_or_default() {
-        "DRAW" | "DIAS" => ProposalKind::Draw,
-        "CONCEDE" | "CONCESSION" => ProposalKind::Concession,
-        "CONTINUE" => ProposalKind::Continue,
-        // `RULE`: a house-rule change. Nothing else comes here: a vote is kept only on a
-        // proposal read (`votes::read_proposal`).
-        _ => ProposalKind::HouseRule,
+/// What a proposal is filed as: the office's kind of the proposal as read.
+fn kind_of(proposal: &Proposal) -> ProposalKind {
+    match proposal {
+        Proposal::Draw(_) => ProposalKind::Draw,
+        Proposal::Concede(_) => ProposalKind::Concession,
+        Proposal::Continue => ProposalKind::Continue,
+        Proposal::Rule { .. } => ProposalKind::HouseRule,
     }
 }
 
@@ -93,7 +102,11 @@ pub async fn cast_vote(
     let Some(choice) = Ballot::from_stored(&ballot.to_ascii_lowercase()).map(choice_of) else {
         return Ok(());
     };
-    let (electorate, threshold) = put_to_vote(c, game, proposal).await?;
+    let PutToVote {
+        kind,
+        electorate,
+        threshold,
+    } = put_to_vote(c, game, proposal).await?;
     let (threshold, majority_of) = stored_threshold(threshold);
     let row = sqlx::query(
         "INSERT INTO office_proposals (game_id, number, kind, payload, electorate, threshold,
@@ -107,7 +120,7 @@ pub async fn cast_vote(
          RETURNING id",
     )
     .bind(game)
-    .bind(kind_of(proposal))
+    .bind(kind)
     .bind(payload(proposal)?)
     .bind(serde_json::to_string(&electorate)?)
     .bind(threshold)
@@ -180,6 +193,7 @@ pub async fn refuse_proposal(
     .await?;
     if open.rows_affected() == 0 {
         // Refused before anyone voted on it: a row of no phase says so.
+        let kind = put_to_vote(c, game, proposal).await?.kind;
         sqlx::query(
             "INSERT INTO office_proposals (game_id, number, kind, payload, electorate, threshold,
                  revision, disclosure, opens_at, created_at, refused_at, refused_by)
@@ -188,7 +202,7 @@ pub async fn refuse_proposal(
                  $2, $3, '[]', 'unanimity', 'replaces', 'outcome', $4, $4, $4, $5)",
         )
         .bind(game)
-        .bind(kind_of(proposal))
+        .bind(kind)
         .bind(&payload)
         .bind(now)
         .bind(by)
