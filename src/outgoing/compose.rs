@@ -126,7 +126,12 @@ pub(crate) fn game_mail(
         kind,
         // The rollback count: after WM D.VIII(1) the same phase is adjudicated again, and its
         // results (reminders, digests, the game's end) are new mails for the same seed.
-        message_id: id(env, kind, &format!("{seed}|rollback{}", g.rollbacks)),
+        message_id: crate::outgoing::ids::game_message_id(
+            env,
+            kind.as_str(),
+            &g.id,
+            &format!("{seed}|rollback{}", g.rollbacks),
+        ),
         from: from.to_string(),
         to: to.to_string(),
         subject: r.subject,

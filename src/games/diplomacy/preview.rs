@@ -40,9 +40,10 @@ pub async fn preview(
         .iter()
         .map(|to| NewMail {
             kind: store::MailKind::Preview,
-            message_id: crate::outgoing::ids::new_message_id(
+            message_id: crate::outgoing::ids::game_message_id(
                 env,
                 "preview",
+                &f.game.id,
                 &format!("{}|{}|{now}|{to}", f.game.id, f.phase.phase),
             ),
             to: to.clone(),
