@@ -26,7 +26,15 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[idx.min(sorted.len() - 1)]
 }
 
-async fn new_game(pool: &crate::store::Pool, id: &str, start: Ts) -> Result<(), DevError> {
+/// A game on the standard map with its seven players, `player1..7@example.test`, or with
+/// `tag`, `player1+tag..` (delivered to the same mailboxes: the mail stack's recipient
+/// delimiter is `+`).
+async fn new_game(
+    pool: &crate::store::Pool,
+    id: &str,
+    tag: Option<&str>,
+    start: Ts,
+) -> Result<(), DevError> {
     let mut c = pool.acquire().await?;
     let rules = serde_json::to_string(&Rules::default())?;
     store::create_game(
@@ -45,7 +53,7 @@ async fn new_game(pool: &crate::store::Pool, id: &str, start: Ts) -> Result<(), 
             id,
             &PlayerRow {
                 power: p.to_string(),
-                address: format!("player{}@example.test", i + 1),
+                address: player_address(i, tag),
                 name: String::new(),
                 tz: "UTC".into(),
                 secret: format!("s{}", i + 1),
@@ -58,6 +66,18 @@ async fn new_game(pool: &crate::store::Pool, id: &str, start: Ts) -> Result<(), 
     crate::games::start_game(pool, id, start).await?;
     Ok(())
 }
+
+fn player_address(i: usize, tag: Option<&str>) -> String {
+    match tag {
+        Some(t) => format!("player{}+{t}@example.test", i % 7 + 1),
+        None => format!("player{}@example.test", i % 7 + 1),
+    }
+}
+
+/// Order mails per game in the ingestion bench: three a player, as a game whose players
+/// revise their orders before a deadline gets them. A filled mailbox is a server's many games'
+/// mail; one game's thousands of mails would (rightly) meet the answer limits.
+const INGEST_MAILS_PER_GAME: usize = 21;
 
 /// What `chancery bench` runs.
 #[derive(Clone, Copy, Debug)]
@@ -93,7 +113,7 @@ async fn storm_games(pool: &crate::store::Pool, games: usize, t0: Ts) -> Result<
     ];
     for g in 0..games {
         let id = format!("g{g}");
-        new_game(pool, &id, t0).await?;
+        new_game(pool, &id, None, t0).await?;
         let mut c = pool.acquire().await?;
         for (i, p) in POWERS.iter().enumerate() {
             let orders: Vec<store::diplomacy::StandingOrder> = opening[i]
@@ -447,7 +467,11 @@ async fn mail_benches(
     let now = chrono::Utc::now().timestamp();
     {
         let pool = store::open(&db).await?;
-        new_game(&pool, "b1", now).await?;
+        new_game(&pool, "b1", None, now).await?;
+        for g in 0..ingest.div_ceil(INGEST_MAILS_PER_GAME) {
+            let id = format!("i{g}");
+            new_game(&pool, &id, Some(&id), now).await?;
+        }
         pool.close().await;
     }
     let cfg = Config {
@@ -462,8 +486,9 @@ async fn mail_benches(
         masters: vec!["td@example.test".into()],
         deadline_grace_seconds: 5,
         smtp_connections: 4,
-        // Seven senders mail hundreds of times each here: the answer limits would (rightly)
-        // silence them. This measures the pipeline; tests/engine_hostile.rs tests the limits.
+        // The receipts' seven senders mail hundreds of times about one game: the answer
+        // limits would (rightly) silence them. The ingestion's mails are spread over games as
+        // a server's are (tests/engine_hostile.rs tests the limits).
         limits: crate::engine::Limits {
             answers_per_hour: i64::MAX,
             game_answers_per_hour: i64::MAX,
@@ -471,10 +496,11 @@ async fn mail_benches(
         },
     };
     let sender = Sender::new(&imap(smtp_port, ""))?;
-    let mail = |i: usize, to: &str, tag: &str| OutMail {
-        from: format!("player{}@example.test", i % 7 + 1),
+    // Mail `i` of game `game`, from its `i % 7`th power.
+    let mail = |i: usize, game: &str, player: &str, to: &str, tag: &str| OutMail {
+        from: player.to_string(),
         to: vec![to.to_string()],
-        subject: format!("b1 {} S1901M", POWERS[i % 7]),
+        subject: format!("{game} {} S1901M", POWERS[i % 7]),
         body: format!(
             "SECRET s{}\nA Vie H\nF Lon H\nA Par H\nA Ber H\nA Rom H\nA Mos H\nA Con H\n",
             i % 7 + 1
@@ -489,7 +515,11 @@ async fn mail_benches(
     // and the clock runs from its start until every one is processed (fetched, read, checked,
     // stored, acknowledgement enqueued, ledger committed, flagged).
     for i in 0..ingest {
-        sender.send(&mail(i, "gm@example.test", "i")).await?;
+        let game = format!("i{}", i / INGEST_MAILS_PER_GAME);
+        let from = player_address(i, Some(&game));
+        sender
+            .send(&mail(i, &game, &from, "gm@example.test", "i"))
+            .await?;
     }
     {
         let mut gm = Mailbox::connect(&imap(imap_port, "gm@example.test"), "INBOX").await?;
@@ -554,7 +584,15 @@ async fn mail_benches(
         let address = format!("player{}@example.test", i + 1);
         readers.push(read_past_delivered(&pool, imap_port, &address).await?);
     }
-    let to_confirm = |i: usize| mail(i, "confirm@example.test", "r");
+    let to_confirm = |i: usize| {
+        mail(
+            i,
+            "b1",
+            &player_address(i, None),
+            "confirm@example.test",
+            "r",
+        )
+    };
     let mut latencies = time_receipts(&sender, to_confirm, &mut readers, receipts).await?;
     latencies.sort_by(|a, b| a.total_cmp(b));
     println!(

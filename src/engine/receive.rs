@@ -475,7 +475,13 @@ pub(crate) async fn answer(
     };
     let gid = game.map(|g| g.id.as_str());
     // Answers in the last hour: to this address, and about this game (one query).
-    let answers = store::answers_since(c, &mail.to, gid, now - 3600).await?;
+    let limits = &env.limits;
+    let at_most = store::AnswerCounts {
+        to_address: limits.answers_per_hour,
+        auth_rejections: limits.auth_rejections_per_hour,
+        in_game: limits.game_answers_per_hour,
+    };
+    let answers = store::answers_since(c, &mail.to, gid, now - 3600, at_most).await?;
     if let Some(why) = over_address_limit(c, env, &mail, to, game, &answers, now).await? {
         drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
         return Ok(false);
