@@ -1552,6 +1552,11 @@ fn presets_differ_from_dpv2023_exactly_where_their_rulebooks_do() {
     expect("agora2020", &|r| {
         r.civil_disorder = CivilDisorder::FarthestFromCountry; // BT24
         r.gm_draw_years = Some(3); // BT9
+        r.utc_turns = true; // BT15
+        r.one_order_set = true; // BT15, BT22, BT23
+        r.winner_notice_hours = Some(48); // BT3
+        r.regulations = Some(chancery::rules::Regulations::AgoraBt2020); // BT5, BT8
+        r.open_entry = true; // BT1
     });
 }
 

@@ -311,6 +311,66 @@ pub struct Rules {
     /// called 'Monsoon'": the mails say Monsoon. Subjects accept both (M1501A or W1501A).
     #[serde(default)]
     pub monsoon: bool,
+    /// Agora BT15: turns on a fixed daily UTC timetable: each turn begins at 00:00 UTC, with
+    /// [`Rules::negotiation_hours`] of negotiation, then [`Rules::ordering_hours`] in which orders
+    /// are due, then [`Rules::resolution_hours`] until the next turn begins with the new state
+    /// announced. No early adjudication (the turn's times are fixed). False: the deadlines
+    /// of `movement_days`, `retreat_days` and `adjustment_days`.
+    #[serde(default)]
+    pub utc_turns: bool,
+    /// Agora BT15: "from 0:00 UTC until 24:00 UTC on the same calendar day".
+    #[serde(default = "default_negotiation_hours")]
+    pub negotiation_hours: u32,
+    /// Agora BT15: "a period until 12:00 UTC on the following day, during which orders CAN be
+    /// submitted".
+    #[serde(default = "default_ordering_hours")]
+    pub ordering_hours: u32,
+    /// Agora BT15: "The next turn will begin at 24:00 UTC on that day".
+    #[serde(default = "default_resolution_hours")]
+    pub resolution_hours: u32,
+    /// Agora BT15, BT22, BT23: one set of orders a turn: the movement orders carry the
+    /// conditional retreats and disbands and, after a Fall turn, the builds and removals; the
+    /// retreat and adjustment phases are resolved at once from them, and a dislodged unit with
+    /// no retreat order disbands.
+    #[serde(default)]
+    pub one_order_set: bool,
+    /// Agora BT3: the victor is announced with this many hours' notice before the contest is
+    /// concluded. None: the game ends with the adjudication that decides it.
+    #[serde(default)]
+    pub winner_notice_hours: Option<u32>,
+    /// Agora BT1-BT8: the game is run under regulations kept as versioned text, which its
+    /// contestants change by proposal and private vote (BT8). None: the house rules only.
+    #[serde(default)]
+    pub regulations: Option<Regulations>,
+    /// Agora BT1: players enter by announcement (a mail to the game), at most one a power, until
+    /// the entry closes. False: the GM registers the players.
+    #[serde(default)]
+    pub open_entry: bool,
+    /// Agora BT7 (the 2020 game's proposal, passed 6-0): a contestant's team-mates (the
+    /// assistants it announced) may submit its orders; any contestant may ask who submitted
+    /// the orders for its power.
+    #[serde(default)]
+    pub team_orders: bool,
+}
+
+/// The regulations a game is run under (Agora BT0-BT25), loaded as the game's rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Regulations {
+    /// The Agora Birthday Tournament 2020's regulations, BT0-BT25.
+    AgoraBt2020,
+}
+
+fn default_negotiation_hours() -> u32 {
+    24
+}
+
+fn default_ordering_hours() -> u32 {
+    12
+}
+
+fn default_resolution_hours() -> u32 {
+    12
 }
 
 /// Agora BT9: "with 2 days notice".
@@ -514,6 +574,15 @@ pub const CLAUSES: &[(&str, &str)] = &[
     ("conditional_early", "WM D.II(5); Maharajiad B.III(5)"),
     ("pace_days_per_season", "WM D.VII(4)(a)"),
     ("monsoon", "Maharajiad B.I(5)"),
+    ("utc_turns", "Agora BT15"),
+    ("negotiation_hours", "Agora BT15"),
+    ("ordering_hours", "Agora BT15"),
+    ("resolution_hours", "Agora BT15"),
+    ("one_order_set", "Agora BT15, BT22, BT23"),
+    ("winner_notice_hours", "Agora BT3"),
+    ("regulations", "Agora BT5, BT8"),
+    ("open_entry", "Agora BT1"),
+    ("team_orders", "Agora BT7"),
 ];
 
 /// Why a single option could not be set.
