@@ -10,8 +10,8 @@
 //! (`chancery::commands` alone joins two: the shared commands and Diplomacy's reading of them).
 
 pub use chancery_diplomacy::{
-    adjudicator, assignment, conditional, correction, json, map, order, orderset, phase, policy,
-    reader, rules, scoring, standings, votes,
+    adjudicator, assignment, conditional, correction, entry, json, map, order, orderset, phase,
+    policy, reader, rules, scoring, standings, votes,
 };
 pub use chancery_intake::{acceptance, authres, message, sections, td_commands};
 pub use chancery_office::{ballot, ruleset, settings, time};

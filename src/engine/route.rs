@@ -23,6 +23,9 @@ pub enum Routed {
     Commands(GameRow),
     /// A player's mail to this running game: the game's kind handles it.
     Player(GameRow),
+    /// A mail to this game before it has started: the game's kind handles it (an entry, Agora
+    /// BT1) or answers it with [`not_running`].
+    Forming(GameRow),
 }
 
 /// Where a mail to the GM box goes; `houses` gives a game's house, in whose words a query is
@@ -47,6 +50,9 @@ pub async fn route(
         let house = houses.house(&g)?;
         let (outcome, tag) = query_mail(c, env, ctx, msg, &g, &*house, &q).await?;
         return Ok(Routed::Answered(outcome, tag));
+    }
+    if g.status == GameStatus::Forming {
+        return Ok(Routed::Forming(g));
     }
     if g.status != GameStatus::Active {
         not_running(c, env, ctx, msg, &g).await?;
@@ -82,7 +88,7 @@ async fn no_game(c: &mut Conn, env: &Env, ctx: &Ctx<'_>, msg: &ReadMessage) -> R
 }
 
 /// A player's mail to a game that has not started or is over: a polite answer saying so.
-async fn not_running(
+pub(crate) async fn not_running(
     c: &mut Conn,
     env: &Env,
     ctx: &Ctx<'_>,

@@ -317,7 +317,14 @@ impl Boxes for Kinds {
             Routed::Answered(outcome, tag) => Ok((outcome, tag)),
             Routed::Commands(g) => gm_mail::command_mail(c, env, ctx, msg, &g, self).await,
             Routed::Player(g) => match g.kind {
-                Kind::Diplomacy => diplomacy::orders::order_mail(c, env, ctx, msg, &g).await,
+                Kind::Diplomacy => match diplomacy::entry::after_start(c, env, ctx, msg, &g).await?
+                {
+                    Some(done) => Ok(done),
+                    None => diplomacy::orders::order_mail(c, env, ctx, msg, &g).await,
+                },
+            },
+            Routed::Forming(g) => match g.kind {
+                Kind::Diplomacy => diplomacy::entry::forming_mail(c, env, ctx, msg, &g).await,
             },
         }
     }

@@ -10,6 +10,7 @@
 //! - [`json`]: the `chancery adjudicate` contract.
 //! - [`assignment`]: seating a tournament round's players on boards (WM B.6).
 //! - [`conditional`]: conditional retreat and adjustment orders (WM D.II(5)).
+//! - [`entry`]: entry by announcement and the seeded draw of powers (Agora BT1, BT6).
 //! - [`correction`]: corrections of a published adjudication (WM D.VIII).
 //! - [`scoring`]: scoring a finished game as the tournament rulebooks say (WM C, Maharajiad A).
 //! - [`policy`]: the game rules around the adjudicator (deadlines, extensions, timeliness, how
@@ -20,6 +21,7 @@ pub mod assignment;
 pub mod commands;
 pub mod conditional;
 pub mod correction;
+pub mod entry;
 pub mod json;
 pub mod map;
 pub mod order;

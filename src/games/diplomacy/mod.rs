@@ -55,6 +55,7 @@ mod clock;
 pub mod commands;
 mod conditional;
 mod ended;
+pub mod entry;
 pub mod house;
 mod nmr;
 pub mod orders;
