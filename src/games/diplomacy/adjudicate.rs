@@ -136,7 +136,14 @@ impl Played {
         let adj = adjudicate(map, t.rules, &t.board, orders);
         let out = json::render(map, t.rules, &adj);
         let next_phase = adj.next.phase;
-        let next_deadline = policy::deadline(rules_after, t.now, next_phase.kind, &t.f.unavailable);
+        // Agora BT15: on the daily UTC timetable the next turn follows the deadline just passed.
+        let next_deadline = policy::next_deadline(
+            rules_after,
+            t.f.phase.deadline,
+            t.now,
+            next_phase.kind,
+            &t.f.unavailable,
+        );
         let winner = map
             .all_powers()
             .find(|p| adj.next.center_count(*p) * 2 > map.supply_centers().count());

@@ -74,7 +74,8 @@ impl Clock {
         // Orders marked final may let the phase go early (WM D.VII(2)), and so may conditional
         // orders a retreat or adjustment phase (`conditional_early`, WM D.II(5)): whether they
         // do depends on the clock and the other powers, so the tick looks each time.
-        if self.any_final
+        // Agora BT15's timetable never goes early: only its deadline matters.
+        if (self.any_final && !rules.utc_turns)
             || (self.kind != PhaseKind::Movement && rules.conditional_early && self.conditional)
         {
             return store::AT_ONCE;
