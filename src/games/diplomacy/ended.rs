@@ -93,6 +93,7 @@ pub(super) fn instead(t: &Turn<'_>, how: &str, ended: GameEnded) -> Result<Decis
         // The votes counted before the game ended this way: the caller's
         // (`Decision::counted`).
         votes: store::Counted::default(),
+        resolved: Vec::new(),
     };
     Ok(Decision::Adjudicated {
         record: Box::new(record),
