@@ -208,3 +208,133 @@ async fn agora_bt22_bt23_without_conditionals_the_unit_disbands_and_builds_are_w
     // BT22: no retreat order, the dislodged army disbands; the two builds are waived.
     assert_eq!(units_of(&pool, "FRANCE").await, vec!["A SPA", "F POR"]);
 }
+
+/// France given 18 centres (BT16's majority of the standard map's 34) on the open phase's
+/// board, from Austria's, Italy's and Germany's and the neutrals'.
+async fn france_holds_eighteen(pool: &SqlitePool) {
+    let p = current(pool).await;
+    let mut board: serde_json::Value = serde_json::from_str(&p.board).expect("board");
+    let centres = [
+        "PAR", "BRE", "MAR", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER", "DEN", "TUN",
+        "NAP", "ROM", "VEN", "VIE", "TRI", "BUD",
+    ];
+    let mut all = serde_json::Map::new();
+    all.insert("FRANCE".into(), serde_json::json!(centres));
+    for (power, list) in [
+        ("ENGLAND", vec!["LON", "LVP", "EDI"]),
+        ("RUSSIA", vec!["MOS", "STP", "WAR", "SEV"]),
+        ("TURKEY", vec!["ANK", "CON", "SMY"]),
+    ] {
+        all.insert(power.into(), serde_json::json!(list));
+    }
+    board["centers"] = serde_json::Value::Object(all);
+    let mut c = pool.acquire().await.expect("conn");
+    store::diplomacy::set_board(&mut c, GAME, p.seq, &board.to_string())
+        .await
+        .expect("board");
+}
+
+async fn game_row(pool: &SqlitePool) -> store::GameRow {
+    let mut c = pool.acquire().await.expect("conn");
+    store::game(&mut c, GAME).await.expect("q").expect("game")
+}
+
+#[tokio::test]
+async fn agora_bt16_bt3_eighteen_centres_win_announced_with_two_days_notice() {
+    let (pool, _) = agora("agora-winner").await;
+    france_holds_eighteen(&pool).await;
+    let spring = current(&pool).await.deadline;
+    assert_eq!(tick(&pool, spring).await, 1);
+    // BT3: the victor is announced to everyone with the results, with 48 hours' notice; the
+    // game goes on meanwhile.
+    let told = results(&pool, "S1901M").await.expect("results");
+    let told = told.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        told.contains("The Judge announces FRANCE as the winner of the tournament, with 48 hours' notice (Agora BT3; FRANCE controls 18 or more supply centres"),
+        "{told}"
+    );
+    let g = game_row(&pool).await;
+    assert_eq!(g.declared_winners.as_deref(), Some(r#"["FRANCE"]"#));
+    assert_eq!(g.declared_end_at, Some(spring + 48 * HOUR));
+    assert_eq!(current(&pool).await.phase, "F1901M");
+    // Not yet...
+    tick(&pool, spring + 47 * HOUR).await;
+    assert_eq!(game_row(&pool).await.status.as_str(), "active");
+    // ...then the tick concludes the tournament, with its final mail.
+    assert_eq!(tick(&pool, spring + 48 * HOUR).await, 1);
+    let g = game_row(&pool).await;
+    assert_ne!(g.status.as_str(), "active");
+    let ended = outbox(&pool)
+        .await
+        .into_iter()
+        .rev()
+        .find(|o| o.1 == player(0) && o.3.contains("FRANCE wins the tournament"))
+        .expect("final mail");
+    assert!(ended.3.contains("Agora BT3"), "{}", ended.3);
+}
+
+#[tokio::test]
+async fn agora_bt3_the_judge_may_announce_several_winners() {
+    let (pool, _) = agora("agora-winners").await;
+    let cmd = chancery::commands::GmCommand::Winners(vec!["FRANCE".into(), "GERMANY".into()]);
+    let done = games::console_command(&pool, &env(), GAME, &cmd, T0 + HOUR)
+        .await
+        .expect("winners");
+    assert!(done.ok, "{}", done.answer);
+    assert!(done.answer.contains("FRANCE and GERMANY announced as winners"), "{}", done.answer);
+    let told = outbox(&pool)
+        .await
+        .into_iter()
+        .rev()
+        .find(|o| o.1 == player(0))
+        .expect("announcement")
+        .3;
+    let told = told.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        told.contains("The Judge announces FRANCE and GERMANY as the winners of the tournament, with 48 hours' notice"),
+        "{told}"
+    );
+    // An unknown seat, or a second announcement, is refused.
+    let again = chancery::commands::GmCommand::Winners(vec!["ITALY".into()]);
+    let refused = games::console_command(&pool, &env(), GAME, &again, T0 + 2 * HOUR)
+        .await
+        .expect("refused");
+    assert!(!refused.ok && refused.answer.contains("announced already"), "{}", refused.answer);
+    assert_eq!(tick(&pool, T0 + 49 * HOUR).await, 1);
+    let g = game_row(&pool).await;
+    assert_ne!(g.status.as_str(), "active");
+    assert!(
+        outbox(&pool)
+            .await
+            .iter()
+            .any(|o| o.3.contains("FRANCE and GERMANY win the tournament")),
+    );
+}
+
+#[test]
+fn agora_bt9_a_province_changing_ownership_means_a_supply_centre() {
+    // Agora BT9's "no province has changed ownership": only supply centres have owners in
+    // Diplomacy (BT14, BT23: "supply centers" are what a Great Power controls), so the years
+    // compared are the supply centres' owners at each year's end; armies marching through
+    // other provinces change nothing.
+    use store::diplomacy::CentreOwner;
+    let year = |owner: &str| {
+        vec![
+            CentreOwner {
+                centre: "Par".into(),
+                owner: Some("FRANCE".into()),
+            },
+            CentreOwner {
+                centre: "Bel".into(),
+                owner: Some(owner.into()),
+            },
+        ]
+    };
+    let (a, b) = (year("FRANCE"), year("GERMANY"));
+    let same: Vec<&[CentreOwner]> = vec![&a, &a, &a, &a];
+    assert!(chancery::votes::stalemate(&same, 3));
+    let changed: Vec<&[CentreOwner]> = vec![&a, &b, &b, &b, &b];
+    assert!(chancery::votes::stalemate(&changed, 3), "three years unchanged since");
+    let recent: Vec<&[CentreOwner]> = vec![&a, &a, &a, &b];
+    assert!(!chancery::votes::stalemate(&recent, 3));
+}

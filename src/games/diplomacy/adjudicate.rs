@@ -12,6 +12,8 @@ use crate::games::diplomacy::store::{CentreOwner, EndKind, YearEnd};
 use crate::json::{self, PhaseOutput};
 use crate::order::parse_order;
 use crate::outgoing::diplomacy::centres::centre_history;
+use crate::outgoing::diplomacy::notices;
+use crate::time::HOUR;
 use crate::outgoing::diplomacy::render::Reader;
 
 /// Adjudicate the phase, or hold it for an NMR, or end the game instead (a passed vote, a
@@ -33,7 +35,7 @@ pub(super) fn phase(t: &Turn<'_>) -> Result<Decision> {
     if let Some(passed) = &votes.passed {
         return Ok(votes::ended_by_vote(t, passed)?.counted(votes.counted));
     }
-    if t.f.game.declared_end_at.is_some_and(|at| at <= t.now) {
+    if t.f.game.declared_winners.is_none() && t.f.game.declared_end_at.is_some_and(|at| at <= t.now) {
         return Ok(ended::declared_draw(t)?.counted(votes.counted));
     }
     let played = Played::adjudicate(t, phase, &orders.given, &votes);
@@ -124,6 +126,8 @@ struct Played {
     next_phase: Phase,
     next_deadline: Ts,
     winner: Option<Power>,
+    /// Agora BT3: the victor found now, announced with notice and declared when it has passed.
+    announced: Option<(Power, Ts, u32)>,
     /// The Fall turn just completed a year: who owns each centre now.
     year_end: Option<YearEnd>,
     /// Why the game ends here, if it does.
@@ -158,6 +162,7 @@ impl Played {
         let winner = map
             .all_powers()
             .find(|p| last.next.center_count(*p) * 2 > map.supply_centers().count());
+        let (winner, announced) = with_notice(t, winner);
         let year_end = std::iter::once((phase, &adj))
             .chain(resolved.iter().map(|r| (r.board.phase, &r.adj)))
             .find_map(|(p, a)| year_end(map, p, a));
@@ -170,6 +175,7 @@ impl Played {
             next_phase,
             next_deadline,
             winner,
+            announced,
             year_end,
             ended,
         }
@@ -227,6 +233,10 @@ impl Played {
             },
             next,
             resolved,
+            winners_announced: match self.announced {
+                Some((w, at, _)) => Some((serde_json::to_string(&[t.map.power_name(w)])?, at)),
+                None => None,
+            },
         })
     }
 
@@ -263,6 +273,7 @@ impl Played {
             let last = i + 1 == count;
             if last {
                 p.told.extend(self.ended.clone());
+                p.told.extend(self.announcement(t.map));
             }
             mails.extend(self.phase_mails(t, p, last));
         }
@@ -309,6 +320,20 @@ impl Played {
             mails.extend(or_alert(env, f, mail, &key));
         }
         mails
+    }
+
+    /// Agora BT3, BT16: what every reader is told of the victor announced with notice.
+    fn announcement(&self, map: &Map) -> Option<String> {
+        let (w, at, hours) = self.announced?;
+        let name = map.power_name(w);
+        notices::winners_announced(&notices::WinnersAnnounced {
+            winners: name,
+            several: false,
+            majority: true,
+            hours,
+            at: &crate::time::format_gmt(at),
+        })
+        .ok()
     }
 
     /// The adjudication the game goes on from: the last phase resolved.
@@ -382,6 +407,21 @@ fn stalemate(t: &Turn<'_>, year_end: Option<&YearEnd>, continue_passed: bool) ->
     let mut ends: Vec<&[CentreOwner]> = t.f.year_ends.iter().map(|e| e.owners.as_slice()).collect();
     ends.push(end.owners.as_slice());
     crate::votes::stalemate(&ends, years).then_some(years)
+}
+
+/// Agora BT3: "The judge SHALL then, with 2 days notice, announce them as winners": with
+/// `winner_notice_hours`, the victor found now is announced and the game goes on until the
+/// notice has passed (the tick then concludes it: `ended::declared_winners`); winners
+/// announced already are not announced again. Without it the game ends now. The winner that
+/// ends the game now, and the one announced.
+fn with_notice(t: &Turn<'_>, winner: Option<Power>) -> (Option<Power>, Option<(Power, Ts, u32)>) {
+    match (winner, t.rules.winner_notice_hours) {
+        (Some(w), Some(hours)) => {
+            let fresh = t.f.game.declared_winners.is_none();
+            (None, fresh.then(|| (w, t.now + Ts::from(hours) * HOUR, hours)))
+        }
+        (w, _) => (w, None),
+    }
 }
 
 /// Why the game ends here, if it does: a solo, its final year played (WM B(3)), or a

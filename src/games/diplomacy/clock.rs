@@ -9,6 +9,17 @@ use super::*;
 /// When the tick must look at the game again after `decision` (None: never, the game is over).
 /// A game may be looked at before it needs to be (the tick then does nothing), never after.
 pub(super) fn due_after(f: &GameFacts, rules: &Rules, decision: &Decision) -> Result<Option<Ts>> {
+    // Agora BT3: the winners announced are declared when the notice has passed.
+    let concluded = match decision {
+        Decision::Adjudicated { record, .. } => record.winners_announced.as_ref().map(|w| w.1),
+        _ => None,
+    }
+    .or(f.game.declared_winners.as_ref().and(f.game.declared_end_at));
+    Ok(phase_due(f, rules, decision)?.map(|due| concluded.map_or(due, |at| due.min(at))))
+}
+
+/// When the phase's own clock needs the tick again.
+fn phase_due(f: &GameFacts, rules: &Rules, decision: &Decision) -> Result<Option<Ts>> {
     let current = Clock {
         kind: f.phase.phase.parse::<Phase>()?.kind,
         deadline: f.phase.deadline,

@@ -363,6 +363,9 @@ pub struct Adjudicated {
     /// this one, resolved at once from its conditional orders, in order; recorded as phases
     /// adjudicated now, before the next phase opens.
     pub resolved: Vec<Resolved>,
+    /// Agora BT3, BT16: the winners this adjudication found (a JSON list of powers), announced
+    /// with notice: the contest is concluded at the time given.
+    pub winners_announced: Option<(String, Ts)>,
 }
 
 /// A phase resolved in the same tick as the phase before it (Agora BT15).
@@ -415,6 +418,9 @@ pub async fn record_adjudications(c: &mut Conn, done: &[Adjudicated], now: Ts) -
     for a in done {
         if let Some(rules) = &a.rules {
             set_rules(c, &a.game, &serde_json::to_string(rules)?).await?;
+        }
+        if let Some((winners, at)) = &a.winners_announced {
+            super::declare_winners(c, &a.game, winners, *at).await?;
         }
     }
     // Votes are due with the deadline just passed: counted, they are spent (WM IX(2)).
