@@ -76,8 +76,8 @@ async fn results(pool: &SqlitePool, phase: &str) -> Option<String> {
 async fn units_of(pool: &SqlitePool, power: &str) -> Vec<String> {
     let p = current(pool).await;
     let map = chancery::map::Map::standard();
-    let board = chancery::games::diplomacy::board_from_json(map, &p.board, &p.phase)
-        .expect("board");
+    let board =
+        chancery::games::diplomacy::board_from_json(map, &p.board, &p.phase).expect("board");
     let pw = map.power_by_name(power).expect("power");
     let mut units: Vec<String> = board
         .units
@@ -100,7 +100,16 @@ async fn agora_bt15_turns_follow_the_daily_utc_timetable() {
     // Orders may be sent, and changed, from the start; no extension moves the fixed times.
     let ack = mail(&pool, &secrets, 2, 1, "S1901M", "A Par - Bur", T0 + HOUR).await;
     assert!(ack.contains("A PAR - BUR"), "{ack}");
-    let ack = mail(&pool, &secrets, 2, 2, "S1901M", "EXTEND 1 DAY", T0 + 2 * HOUR).await;
+    let ack = mail(
+        &pool,
+        &secrets,
+        2,
+        2,
+        "S1901M",
+        "EXTEND 1 DAY",
+        T0 + 2 * HOUR,
+    )
+    .await;
     assert!(
         ack.contains("fixed daily UTC timetable (Agora BT15)"),
         "{ack}"
@@ -108,7 +117,16 @@ async fn agora_bt15_turns_follow_the_daily_utc_timetable() {
     assert_eq!(current(&pool).await.deadline, spring.deadline);
     // Everyone's orders final: no early adjudication on the timetable.
     for i in 0..7 {
-        mail(&pool, &secrets, i, 10 + i as u32, "S1901M", "FINAL", T0 + 3 * HOUR).await;
+        mail(
+            &pool,
+            &secrets,
+            i,
+            10 + i as u32,
+            "S1901M",
+            "FINAL",
+            T0 + 3 * HOUR,
+        )
+        .await;
     }
     tick(&pool, T0 + 4 * HOUR).await;
     tick(&pool, spring.deadline - 60).await;
@@ -121,9 +139,14 @@ async fn agora_bt15_turns_follow_the_daily_utc_timetable() {
     assert!(results(&pool, "S1901M").await.is_some());
     // A proposal changes the hours mid-game: the next turn follows the new hours.
     let mut c = pool.acquire().await.expect("conn");
-    let mut rules: Rules =
-        serde_json::from_str(&store::game(&mut c, GAME).await.expect("q").expect("g").rules)
-            .expect("rules");
+    let mut rules: Rules = serde_json::from_str(
+        &store::game(&mut c, GAME)
+            .await
+            .expect("q")
+            .expect("g")
+            .rules,
+    )
+    .expect("rules");
     rules.negotiation_hours = 48;
     rules.ordering_hours = 24;
     rules.resolution_hours = 24;
@@ -145,12 +168,38 @@ async fn agora_bt15_turns_follow_the_daily_utc_timetable() {
 /// Fall orders carry `conditional` (none: no block). Every Fall deadline passed.
 async fn fall_with(name: &str, conditional: &str) -> SqlitePool {
     let (pool, secrets) = agora(name).await;
-    mail(&pool, &secrets, 2, 1, "S1901M", "A Mar - Spa\nF Bre - Mao\nA Par - Bur", T0).await;
-    mail(&pool, &secrets, 3, 2, "S1901M", "A Mun - Ruh\nA Ber - Mun", T0).await;
+    mail(
+        &pool,
+        &secrets,
+        2,
+        1,
+        "S1901M",
+        "A Mar - Spa\nF Bre - Mao\nA Par - Bur",
+        T0,
+    )
+    .await;
+    mail(
+        &pool,
+        &secrets,
+        3,
+        2,
+        "S1901M",
+        "A Mun - Ruh\nA Ber - Mun",
+        T0,
+    )
+    .await;
     let spring = current(&pool).await.deadline;
     assert_eq!(tick(&pool, spring).await, 1);
-    mail(&pool, &secrets, 3, 3, "F1901M", "A Ruh - Bur\nA Mun S A Ruh - Bur", spring + HOUR)
-        .await;
+    mail(
+        &pool,
+        &secrets,
+        3,
+        3,
+        "F1901M",
+        "A Ruh - Bur\nA Mun S A Ruh - Bur",
+        spring + HOUR,
+    )
+    .await;
     let orders = format!("F Mao - Por\nA Spa H\nA Bur H\n{conditional}");
     let ack = mail(&pool, &secrets, 2, 4, "F1901M", &orders, spring + HOUR).await;
     if !conditional.is_empty() {
@@ -183,12 +232,13 @@ async fn agora_bt15_bt23_one_order_set_resolves_the_retreat_and_builds_with_the_
     let winter = results(&pool, "W1901A").await.expect("winter results");
     assert!(winter.contains("BUILD F BRE (conditional)"), "{winter}");
     let mut c = pool.acquire().await.expect("conn");
-    let phases: Vec<(String, bool)> =
-        sqlx::query_as("SELECT phase, adjudicated_at IS NOT NULL FROM phases WHERE game_id = ? ORDER BY seq")
-            .bind(GAME)
-            .fetch_all(&mut *c)
-            .await
-            .expect("phases");
+    let phases: Vec<(String, bool)> = sqlx::query_as(
+        "SELECT phase, adjudicated_at IS NOT NULL FROM phases WHERE game_id = ? ORDER BY seq",
+    )
+    .bind(GAME)
+    .fetch_all(&mut *c)
+    .await
+    .expect("phases");
     assert_eq!(
         phases,
         vec![
@@ -215,8 +265,8 @@ async fn france_holds_eighteen(pool: &SqlitePool) {
     let p = current(pool).await;
     let mut board: serde_json::Value = serde_json::from_str(&p.board).expect("board");
     let centres = [
-        "PAR", "BRE", "MAR", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER", "DEN", "TUN",
-        "NAP", "ROM", "VEN", "VIE", "TRI", "BUD",
+        "PAR", "BRE", "MAR", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER", "DEN", "TUN", "NAP",
+        "ROM", "VEN", "VIE", "TRI", "BUD",
     ];
     let mut all = serde_json::Map::new();
     all.insert("FRANCE".into(), serde_json::json!(centres));
@@ -281,7 +331,12 @@ async fn agora_bt3_the_judge_may_announce_several_winners() {
         .await
         .expect("winners");
     assert!(done.ok, "{}", done.answer);
-    assert!(done.answer.contains("FRANCE and GERMANY announced as winners"), "{}", done.answer);
+    assert!(
+        done.answer
+            .contains("FRANCE and GERMANY announced as winners"),
+        "{}",
+        done.answer
+    );
     let told = outbox(&pool)
         .await
         .into_iter()
@@ -299,7 +354,11 @@ async fn agora_bt3_the_judge_may_announce_several_winners() {
     let refused = games::console_command(&pool, &env(), GAME, &again, T0 + 2 * HOUR)
         .await
         .expect("refused");
-    assert!(!refused.ok && refused.answer.contains("announced already"), "{}", refused.answer);
+    assert!(
+        !refused.ok && refused.answer.contains("announced already"),
+        "{}",
+        refused.answer
+    );
     assert_eq!(tick(&pool, T0 + 49 * HOUR).await, 1);
     let g = game_row(&pool).await;
     assert_ne!(g.status.as_str(), "active");
@@ -334,7 +393,10 @@ fn agora_bt9_a_province_changing_ownership_means_a_supply_centre() {
     let same: Vec<&[CentreOwner]> = vec![&a, &a, &a, &a];
     assert!(chancery::votes::stalemate(&same, 3));
     let changed: Vec<&[CentreOwner]> = vec![&a, &b, &b, &b, &b];
-    assert!(chancery::votes::stalemate(&changed, 3), "three years unchanged since");
+    assert!(
+        chancery::votes::stalemate(&changed, 3),
+        "three years unchanged since"
+    );
     let recent: Vec<&[CentreOwner]> = vec![&a, &a, &a, &b];
     assert!(!chancery::votes::stalemate(&recent, 3));
 }

@@ -157,7 +157,10 @@ mod tests {
             resolution_hours: 5,
             ..agora()
         };
-        assert_eq!(following(&odd, july(9, 12), july(9, 12)).begins, july(10, 0));
+        assert_eq!(
+            following(&odd, july(9, 12), july(9, 12)).begins,
+            july(10, 0)
+        );
     }
 
     #[test]

@@ -433,7 +433,9 @@ pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
             _ => Err("write DECLARE DRAW (Agora BT9)".into()),
         },
         "WINNERS" | "WINNER" => match rest {
-            [] => Err("write WINNERS and the seats, e.g. WINNERS FRANCE GERMANY (Agora BT3)".into()),
+            [] => {
+                Err("write WINNERS and the seats, e.g. WINNERS FRANCE GERMANY (Agora BT3)".into())
+            }
             seats => Ok(GmCommand::Winners(
                 seats.iter().map(|s| s.to_ascii_uppercase()).collect(),
             )),

@@ -13,8 +13,8 @@ use crate::json::{self, PhaseOutput};
 use crate::order::parse_order;
 use crate::outgoing::diplomacy::centres::centre_history;
 use crate::outgoing::diplomacy::notices;
-use crate::time::HOUR;
 use crate::outgoing::diplomacy::render::Reader;
+use crate::time::HOUR;
 
 /// Adjudicate the phase, or hold it for an NMR, or end the game instead (a passed vote, a
 /// declared draw).
@@ -35,7 +35,8 @@ pub(super) fn phase(t: &Turn<'_>) -> Result<Decision> {
     if let Some(passed) = &votes.passed {
         return Ok(votes::ended_by_vote(t, passed)?.counted(votes.counted));
     }
-    if t.f.game.declared_winners.is_none() && t.f.game.declared_end_at.is_some_and(|at| at <= t.now) {
+    if t.f.game.declared_winners.is_none() && t.f.game.declared_end_at.is_some_and(|at| at <= t.now)
+    {
         return Ok(ended::declared_draw(t)?.counted(votes.counted));
     }
     let played = Played::adjudicate(t, phase, &orders.given, &votes);
@@ -200,7 +201,9 @@ impl Played {
                         EndKind::Played
                     },
                     winner,
-                    self.resolved.last().map_or(t.board.phase, |r| r.board.phase),
+                    self.resolved
+                        .last()
+                        .map_or(t.board.phase, |r| r.board.phase),
                 ),
             },
             (None, _) => store::Next::Phase {
@@ -305,8 +308,8 @@ impl Played {
             view.next_phase = Some(p.adj.next.phase.to_string());
             view.deadline = None;
         }
-        view.centre_history = (over && last)
-            .then(|| centre_history(t.map, &f.year_ends, self.year_end.as_ref()));
+        view.centre_history =
+            (over && last).then(|| centre_history(t.map, &f.year_ends, self.year_end.as_ref()));
         // WM D.X(1): white press with its author's orders; Maharajiad B.XI(1): apart.
         view.white_press_with_orders = t.rules.white_press_with_orders;
         let readers = results_readers(f);
@@ -418,7 +421,10 @@ fn with_notice(t: &Turn<'_>, winner: Option<Power>) -> (Option<Power>, Option<(P
     match (winner, t.rules.winner_notice_hours) {
         (Some(w), Some(hours)) => {
             let fresh = t.f.game.declared_winners.is_none();
-            (None, fresh.then(|| (w, t.now + Ts::from(hours) * HOUR, hours)))
+            (
+                None,
+                fresh.then(|| (w, t.now + Ts::from(hours) * HOUR, hours)),
+            )
         }
         (w, _) => (w, None),
     }

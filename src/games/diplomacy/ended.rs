@@ -46,8 +46,12 @@ pub(super) fn declared_draw(t: &Turn<'_>) -> Result<Decision> {
 /// tournament and the tournament is concluded". One winner is a solo; several share the win
 /// as a draw does (`EndKind::Vote`, no single winner stored).
 pub(super) fn declared_winners(t: &Turn<'_>) -> Result<Decision> {
-    let seats: Vec<String> = serde_json::from_str(t.f.game.declared_winners.as_deref().unwrap_or("[]"))?;
-    let powers: Vec<Power> = seats.iter().filter_map(|s| t.map.power_by_name(s)).collect();
+    let seats: Vec<String> =
+        serde_json::from_str(t.f.game.declared_winners.as_deref().unwrap_or("[]"))?;
+    let powers: Vec<Power> = seats
+        .iter()
+        .filter_map(|s| t.map.power_by_name(s))
+        .collect();
     let how = format!(
         "The notice has passed: {} {} the tournament, and the tournament is concluded (Agora \
          BT3).",

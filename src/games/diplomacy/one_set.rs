@@ -52,9 +52,7 @@ pub(super) fn resolve_following(t: &Turn<'_>, adj: &Adjudication) -> Vec<Resolve
 
 /// The orders each power due in `t`'s phase gave in its conditional block (none: the
 /// adjudicator's defaults, BT22, BT23), and how the results show them.
-fn conditional_orders(
-    t: &Turn<'_>,
-) -> (Vec<(Power, Order)>, HashMap<String, Vec<StandingOrder>>) {
+fn conditional_orders(t: &Turn<'_>) -> (Vec<(Power, Order)>, HashMap<String, Vec<StandingOrder>>) {
     let mut given = Vec::new();
     let mut written = HashMap::new();
     for c in &t.f.conditional {
