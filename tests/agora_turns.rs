@@ -20,7 +20,9 @@ const GAME: &str = "ag";
 /// A running agora2020 game `ag` started at [`T0`] (a Sunday, 08:26 UTC); the secrets.
 async fn agora(name: &str) -> (SqlitePool, Vec<String>) {
     let (pool, secrets) = game_with(name, GAME, "agora2020", &[]).await;
-    games::start_game(&pool, GAME, T0).await.expect("start");
+    games::start_game_and_tell(&pool, &env(), GAME, T0)
+        .await
+        .expect("start");
     (pool, secrets)
 }
 
@@ -97,6 +99,17 @@ async fn agora_bt15_turns_follow_the_daily_utc_timetable() {
     let begins = midnight_at_or_after(T0);
     let spring = current(&pool).await;
     assert_eq!(spring.deadline, begins + DAY + 12 * HOUR);
+    // The start mail explains the timetable and one set of orders a turn, with an example.
+    let start = outbox(&pool)
+        .await
+        .into_iter()
+        .find(|o| o.1 == player(0))
+        .expect("start mail")
+        .3;
+    let start = start.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(start.contains("Each turn begins at 00:00 UTC"), "{start}");
+    assert!(start.contains("One set of orders a turn"), "{start}");
+    assert!(start.contains("CONDITIONAL / A Par - Gas"), "{start}");
     // Orders may be sent, and changed, from the start; no extension moves the fixed times.
     let ack = mail(&pool, &secrets, 2, 1, "S1901M", "A Par - Bur", T0 + HOUR).await;
     assert!(ack.contains("A PAR - BUR"), "{ack}");

@@ -22,8 +22,11 @@ pub(super) struct Resolved {
     pub adj: Adjudication,
     pub out: PhaseOutput,
     /// Each power's orders as the results show them (all conditional).
-    pub written: HashMap<String, Vec<StandingOrder>>,
+    pub written: Written,
 }
+
+/// Each power's orders as the results show them.
+type Written = HashMap<String, Vec<StandingOrder>>;
 
 /// At most a retreat phase and an adjustment phase follow a movement phase; the bound only
 /// guards the loop against a board that never comes back to a movement phase.
@@ -52,7 +55,7 @@ pub(super) fn resolve_following(t: &Turn<'_>, adj: &Adjudication) -> Vec<Resolve
 
 /// The orders each power due in `t`'s phase gave in its conditional block (none: the
 /// adjudicator's defaults, BT22, BT23), and how the results show them.
-fn conditional_orders(t: &Turn<'_>) -> (Vec<(Power, Order)>, HashMap<String, Vec<StandingOrder>>) {
+fn conditional_orders(t: &Turn<'_>) -> (Vec<(Power, Order)>, Written) {
     let mut given = Vec::new();
     let mut written = HashMap::new();
     for c in &t.f.conditional {
