@@ -257,6 +257,7 @@ async fn dispatch(
         | GmCommand::Agree(_)
         | GmCommand::RefuseProposal(_)
         | GmCommand::DeclareDraw
+        | GmCommand::Winners(_)
         | GmCommand::VetoAbbreviations { .. } => match g.kind {
             Kind::Diplomacy => diplomacy_command(c, env, g, actor, s, cmd, now).await,
         },
@@ -273,7 +274,7 @@ async fn diplomacy_command(
     cmd: &GmCommand,
     now: Ts,
 ) -> Result<Done> {
-    use diplomacy::commands::{agree, correct, draw, preview, process, refuse, veto};
+    use diplomacy::commands::{agree, correct, draw, preview, process, refuse, veto, winners};
     let current = s.current.as_ref();
     match cmd {
         GmCommand::Process => process::process(c, g, s, now).await,
@@ -284,6 +285,7 @@ async fn diplomacy_command(
             refuse::refuse(c, env, g, actor, proposal, now).await
         }
         GmCommand::DeclareDraw => draw::declare_draw(c, env, g, now).await,
+        GmCommand::Winners(seats) => winners::winners(c, env, g, seats, now).await,
         GmCommand::VetoAbbreviations { power, entries } => {
             veto::veto(c, env, g, current, power, entries, now).await
         }

@@ -46,6 +46,9 @@ pub struct GameRow {
     pub status: GameStatus,
     /// Agora BT9: when a draw the GM declared takes effect (the first deadline at or after it).
     pub declared_end_at: Option<Ts>,
+    /// Agora BT3: the seats announced as winners (a JSON list), the contest concluded at
+    /// `declared_end_at`. None: no winner announced.
+    pub declared_winners: Option<String>,
     /// How many times the game was rolled back (WM D.VIII(1)): mail derived from the game's
     /// course names it in its Message-ID.
     pub rollbacks: i64,

@@ -15,6 +15,7 @@
 //! - [`scoring`]: scoring a finished game as the tournament rulebooks say (WM C, Maharajiad A).
 //! - [`policy`]: the game rules around the adjudicator (deadlines, extensions, timeliness, how
 //!   order sets combine, NMR), with the clock always passed in.
+//! - [`timetable`]: Agora BT15's daily UTC turns.
 
 pub mod adjudicator;
 pub mod assignment;
@@ -32,4 +33,5 @@ pub mod reader;
 pub mod rules;
 pub mod scoring;
 pub mod standings;
+pub mod timetable;
 pub mod votes;

@@ -7,6 +7,7 @@ use crate::map::Power;
 use crate::order::Order;
 use crate::phase::{Phase, PhaseKind};
 use crate::rules::{LateOrders, Rules, Submissions};
+use crate::timetable;
 
 pub use chancery_office::time::{DAY, HOUR, Ts, WEEK, Window};
 
@@ -202,9 +203,31 @@ pub fn past_windows(t: Ts, windows: &[Window]) -> Ts {
     t
 }
 
-/// The deadline of a turn that starts at `start`.
+/// The deadline of a turn that starts at `start`. Agora BT15 (`utc_turns`): the timetable's
+/// fixed times, which no unavailable period moves; a turn opened at `start` begins at the next
+/// 00:00 UTC ([`timetable::opened_at`]).
 pub fn deadline(rules: &Rules, start: Ts, kind: PhaseKind, windows: &[Window]) -> Ts {
+    if rules.utc_turns {
+        return timetable::opened_at(rules, start).deadline;
+    }
     past_windows(start + turn_length(rules, kind), windows)
+}
+
+/// The deadline of the turn that follows one whose deadline was `passed`, adjudicated at `now`:
+/// a turn's length from now, or (Agora BT15, `utc_turns`) the timetable's next turn, which
+/// begins `resolution_hours` after the deadline passed, at 00:00 UTC
+/// ([`timetable::following`]).
+pub fn next_deadline(
+    rules: &Rules,
+    passed: Ts,
+    now: Ts,
+    kind: PhaseKind,
+    windows: &[Window],
+) -> Ts {
+    if rules.utc_turns {
+        return timetable::following(rules, passed, now).deadline;
+    }
+    deadline(rules, now, kind, windows)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -218,6 +241,8 @@ pub enum ExtensionRefused {
         left_days: u32,
     },
     NoDays,
+    /// Agora BT15: the turns keep a fixed daily timetable; only the GM moves a deadline.
+    FixedTimetable,
 }
 
 impl std::fmt::Display for ExtensionRefused {
@@ -232,6 +257,11 @@ impl std::fmt::Display for ExtensionRefused {
                 "this position has {left_days} day(s) of extension left in this game (WM D.VII(5))"
             ),
             ExtensionRefused::NoDays => write!(f, "ask for at least one day"),
+            ExtensionRefused::FixedTimetable => write!(
+                f,
+                "this game's turns keep a fixed daily UTC timetable (Agora BT15): there are no \
+                 extensions"
+            ),
         }
     }
 }
@@ -270,6 +300,9 @@ pub fn extend(
     used_days: u32,
     windows: &[Window],
 ) -> Result<Ts, ExtensionRefused> {
+    if rules.utc_turns {
+        return Err(ExtensionRefused::FixedTimetable);
+    }
     if days == 0 {
         return Err(ExtensionRefused::NoDays);
     }
@@ -287,7 +320,8 @@ pub fn extend(
 
 /// May the GM adjudicate before the deadline? Only when every power is Final, the minimum gap
 /// since the last adjudication has passed, and nobody is in an unavailable period
-/// (WM D.VII(2), Maharajiad B.VIII(2)).
+/// (WM D.VII(2), Maharajiad B.VIII(2)). Never on Agora BT15's timetable (`utc_turns`): its
+/// times are fixed, and orders may be changed until the deadline.
 pub fn may_adjudicate_early(
     rules: &Rules,
     now: Ts,
@@ -296,7 +330,8 @@ pub fn may_adjudicate_early(
     windows: &[Window],
 ) -> bool {
     let gap = Ts::from(rules.early_adjudication_gap_hours) * HOUR;
-    all_final
+    !rules.utc_turns
+        && all_final
         && last_published.is_none_or(|t| now - t >= gap)
         && !windows.iter().any(|w| w.contains(now))
 }
@@ -659,6 +694,39 @@ mod tests {
             to: T0 + HOUR,
         };
         assert!(!may_adjudicate_early(&r, T0, None, true, &[w]));
+    }
+
+    #[test]
+    fn agora_bt15_fixed_times_no_early_adjudication_no_extensions_no_unavailable_shift() {
+        let r = Rules::preset("agora2020").expect("agora2020");
+        assert!(r.utc_turns);
+        // All orders final: still the deadline (orders may be changed until then).
+        assert!(!may_adjudicate_early(&r, T0, None, true, &[]));
+        assert_eq!(
+            extend(&r, T0 + 5 * DAY, T0, 1, 0, &[]),
+            Err(ExtensionRefused::FixedTimetable)
+        );
+        // A turn opened mid-day: due at noon UTC the day after the next midnight, whatever
+        // unavailable period covers it.
+        let midnight = crate::timetable::midnight_at_or_after(T0);
+        let due = midnight + 36 * HOUR;
+        let w = Window {
+            from: due - HOUR,
+            to: due + DAY,
+        };
+        assert_eq!(deadline(&r, T0, PhaseKind::Movement, &[w]), due);
+        assert_eq!(deadline(&r, T0, PhaseKind::Retreat, &[]), due);
+        // The next turn: 48 hours on, whatever the tick's lateness.
+        assert_eq!(
+            next_deadline(&r, due, due + 2 * HOUR, PhaseKind::Movement, &[w]),
+            due + 2 * DAY
+        );
+        // Off the timetable, a turn's length from now, out of the windows.
+        let wm = wm();
+        assert_eq!(
+            next_deadline(&wm, due, due + 2 * HOUR, PhaseKind::Retreat, &[]),
+            due + 2 * HOUR + DAY
+        );
     }
 
     #[test]

@@ -645,8 +645,41 @@ impl Rules {
 
     /// The game's policies in plain words, each with its clause: first the four a GM must state
     /// before the game (WM D.I(1)(b): D.II(2), D.III(3), D.VII(3), D.X(1)), then how players
-    /// prove who they are and how long turns last.
+    /// prove who they are and how long turns last; last, Agora BT15's timetable and one set of
+    /// orders a turn (with an example), when the game has them.
     pub fn policies(&self) -> Vec<(&'static str, String)> {
+        let mut out = self.base_policies();
+        if self.utc_turns {
+            out.push((
+                "Agora BT15",
+                format!(
+                    "Each turn begins at 00:00 UTC: {} hours of negotiation, then orders are \
+                     due {} hours later (12:00 UTC the next day with the defaults); the results \
+                     are sent at the deadline and the next turn begins at 00:00 UTC {} hours \
+                     after it. Orders may be sent and changed at any time until the deadline; \
+                     there are no extensions and no early adjudication.",
+                    self.negotiation_hours, self.ordering_hours, self.resolution_hours
+                ),
+            ));
+        }
+        if self.one_order_set {
+            out.push((
+                "Agora BT15, BT22, BT23",
+                "One set of orders a turn: with your moves, send in a CONDITIONAL block where \
+                 each unit should retreat should it be dislodged and, after a Fall turn, your \
+                 builds or removals, first choice first; retreats and adjustments have no \
+                 deadline of their own and are resolved with the turn. Example: \"A Par - Bur / \
+                 F Bre - Mao / CONDITIONAL / A Par - Gas / A Par - Pic / Build F Bre / Build A \
+                 Par / Remove A Mar / ENDCONDITIONAL\" (one line each). A dislodged unit with no \
+                 usable retreat disbands (BT22); builds not given are waived, removals not \
+                 given follow the civil disorder rule (BT23, BT24)."
+                    .to_string(),
+            ));
+        }
+        out
+    }
+
+    fn base_policies(&self) -> Vec<(&'static str, String)> {
         let to = match self.gm_address {
             GmAddress::To => "with the GM's address in To (not CC or BCC)",
             GmAddress::ToOrCc => "with the GM's address in To or CC",

@@ -86,6 +86,10 @@ pub enum GmCommand {
     /// `DECLARE DRAW`: the GM declares the game a draw after years with no centre changing
     /// owner, with notice (Agora BT9).
     DeclareDraw,
+    /// `WINNERS FRANCE GERMANY`: the judge announces these seats as the winners, with notice
+    /// (Agora BT3: "If the judge believes that more than one person is deserving of the win,
+    /// e CAN announce them all as winners"). The seats as written, upper case.
+    Winners(Vec<String>),
     /// `BROADCAST`, then the message's lines, then `ENDBROADCAST` (or `ENDPRESS`): a message
     /// from the GM to every player and observer.
     Broadcast(String),
@@ -119,6 +123,7 @@ impl GmCommand {
             GmCommand::Correct(c) => format!("CORRECT {c}"),
             GmCommand::Agree(p) => format!("AGREE {p}"),
             GmCommand::DeclareDraw => "DECLARE DRAW".into(),
+            GmCommand::Winners(seats) => format!("WINNERS {}", seats.join(" ")),
             GmCommand::DeclareHoliday { from, to, name } => {
                 format!(
                     "HOLIDAY {} TO {} {name}",
@@ -427,11 +432,19 @@ pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
             [w] if w.eq_ignore_ascii_case("DRAW") => Ok(GmCommand::DeclareDraw),
             _ => Err("write DECLARE DRAW (Agora BT9)".into()),
         },
+        "WINNERS" | "WINNER" => match rest {
+            [] => {
+                Err("write WINNERS and the seats, e.g. WINNERS FRANCE GERMANY (Agora BT3)".into())
+            }
+            seats => Ok(GmCommand::Winners(
+                seats.iter().map(|s| s.to_ascii_uppercase()).collect(),
+            )),
+        },
         "BROADCAST" => {
             Err("write BROADCAST alone on its line, the message, then ENDBROADCAST".into())
         }
         _ => Err(format!(
-            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, CORRECT, AGREE, DECLARE, GRANT, HOLIDAY, VETO, BROADCAST): \"{}\"",
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, CORRECT, AGREE, DECLARE, WINNERS, GRANT, HOLIDAY, VETO, BROADCAST): \"{}\"",
             text.chars().take(60).collect::<String>()
         )),
     }
@@ -594,6 +607,12 @@ mod tests {
             "the GM votes on no draw"
         );
         assert_eq!(read_command("Declare draw"), Ok(GmCommand::DeclareDraw));
+        // Agora BT3: several winners.
+        assert_eq!(
+            read_command("winners France germany"),
+            Ok(GmCommand::Winners(vec!["FRANCE".into(), "GERMANY".into()]))
+        );
+        assert!(read_command("WINNERS").is_err());
         // WM D.III(1): the GM's veto of a player's abbreviations.
         assert_eq!(
             read_command("VETO ABBREVIATIONS france wm Eng"),

@@ -12,7 +12,9 @@ use crate::games::diplomacy::store::{CentreOwner, EndKind, YearEnd};
 use crate::json::{self, PhaseOutput};
 use crate::order::parse_order;
 use crate::outgoing::diplomacy::centres::centre_history;
+use crate::outgoing::diplomacy::notices;
 use crate::outgoing::diplomacy::render::Reader;
+use crate::time::HOUR;
 
 /// Adjudicate the phase, or hold it for an NMR, or end the game instead (a passed vote, a
 /// declared draw).
@@ -33,7 +35,8 @@ pub(super) fn phase(t: &Turn<'_>) -> Result<Decision> {
     if let Some(passed) = &votes.passed {
         return Ok(votes::ended_by_vote(t, passed)?.counted(votes.counted));
     }
-    if t.f.game.declared_end_at.is_some_and(|at| at <= t.now) {
+    if t.f.game.declared_winners.is_none() && t.f.game.declared_end_at.is_some_and(|at| at <= t.now)
+    {
         return Ok(ended::declared_draw(t)?.counted(votes.counted));
     }
     let played = Played::adjudicate(t, phase, &orders.given, &votes);
@@ -119,9 +122,13 @@ impl Orders {
 struct Played {
     adj: Adjudication,
     out: PhaseOutput,
+    /// Agora BT15: the phases that followed, resolved at once (`one_order_set`).
+    resolved: Vec<one_set::Resolved>,
     next_phase: Phase,
     next_deadline: Ts,
     winner: Option<Power>,
+    /// Agora BT3: the victor found now, announced with notice and declared when it has passed.
+    announced: Option<(Power, Ts, u32)>,
     /// The Fall turn just completed a year: who owns each centre now.
     year_end: Option<YearEnd>,
     /// Why the game ends here, if it does.
@@ -135,20 +142,41 @@ impl Played {
         let rules_after = votes.rules.as_ref().unwrap_or(t.rules);
         let adj = adjudicate(map, t.rules, &t.board, orders);
         let out = json::render(map, t.rules, &adj);
-        let next_phase = adj.next.phase;
-        let next_deadline = policy::deadline(rules_after, t.now, next_phase.kind, &t.f.unavailable);
+        // Agora BT15, BT22, BT23: the retreats and adjustments that follow, resolved at once.
+        let resolved = if t.rules.one_order_set && phase.kind == PhaseKind::Movement {
+            one_set::resolve_following(t, &adj)
+        } else {
+            Vec::new()
+        };
+        let last = resolved.last().map_or(&adj, |r| &r.adj);
+        let next_phase = last.next.phase;
+        // Agora BT15: on the daily UTC timetable the next turn follows the deadline just passed.
+        let next_deadline = policy::next_deadline(
+            rules_after,
+            t.f.phase.deadline,
+            t.now,
+            next_phase.kind,
+            &t.f.unavailable,
+        );
+        // Agora BT16: 18 of the standard map's 34 centres, a majority; centres change hands
+        // only after a Fall turn.
         let winner = map
             .all_powers()
-            .find(|p| adj.next.center_count(*p) * 2 > map.supply_centers().count());
-        let year_end = year_end(map, phase, &adj);
+            .find(|p| last.next.center_count(*p) * 2 > map.supply_centers().count());
+        let (winner, announced) = with_notice(t, winner);
+        let year_end = std::iter::once((phase, &adj))
+            .chain(resolved.iter().map(|r| (r.board.phase, &r.adj)))
+            .find_map(|(p, a)| year_end(map, p, a));
         let stalemate = stalemate(t, year_end.as_ref(), votes.continue_passed);
         let ended = why_ended(t, winner, next_phase, stalemate);
         Played {
             adj,
             out,
+            resolved,
             next_phase,
             next_deadline,
             winner,
+            announced,
             year_end,
             ended,
         }
@@ -166,22 +194,34 @@ impl Played {
             (Some(_), winner) => store::Next::Finished {
                 ended: ended::record(
                     t.map,
-                    &self.adj.next,
+                    &self.last_adj().next,
                     if winner.is_some() {
                         EndKind::Solo
                     } else {
                         EndKind::Played
                     },
                     winner,
-                    t.board.phase,
+                    self.resolved
+                        .last()
+                        .map_or(t.board.phase, |r| r.board.phase),
                 ),
             },
             (None, _) => store::Next::Phase {
                 phase: self.next_phase.to_string(),
-                board: serde_json::to_string(&self.out.next)?,
+                board: serde_json::to_string(&self.last_out().next)?,
                 deadline: self.next_deadline,
             },
         };
+        let mut resolved = Vec::with_capacity(self.resolved.len());
+        let mut before = &self.out;
+        for r in &self.resolved {
+            resolved.push(store::Resolved {
+                phase: r.board.phase.to_string(),
+                board: serde_json::to_string(&before.next)?,
+                results: serde_json::to_string(&r.out)?,
+            });
+            before = &r.out;
+        }
         Ok(store::Adjudicated {
             game: t.f.game.id.clone(),
             seq: t.f.phase.seq,
@@ -195,11 +235,18 @@ impl Played {
                 Some(_) => Vec::new(),
             },
             next,
+            resolved,
+            winners_announced: match self.announced {
+                Some((w, at, _)) => Some((serde_json::to_string(&[t.map.power_name(w)])?, at)),
+                None => None,
+            },
         })
     }
 
     /// The results, to every player, each observer (press to all only), then the GM's copy
-    /// (all press), with what the players are told of the game's end and of the votes.
+    /// (all press), with what the players are told of the game's end and of the votes: one
+    /// mail a phase, the phases resolved at once after it (Agora BT15) each in its own, the
+    /// last with the next deadline or the game's end.
     fn results_mails(
         &self,
         t: &Turn<'_>,
@@ -207,39 +254,110 @@ impl Played {
         missing: &[String],
         votes_told: Vec<String>,
     ) -> Vec<NewMail> {
+        let mut phases = vec![PhaseMail {
+            adj: &self.adj,
+            before: &t.board,
+            written,
+            missing,
+            press: &t.f.press,
+            told: votes_told,
+        }];
+        phases.extend(self.resolved.iter().map(|r| PhaseMail {
+            adj: &r.adj,
+            before: &r.board,
+            written: &r.written,
+            missing: &[],
+            press: &[],
+            told: vec![one_set::note(r.board.phase)],
+        }));
+        let count = phases.len();
+        let mut mails = Vec::new();
+        for (i, mut p) in phases.into_iter().enumerate() {
+            let last = i + 1 == count;
+            if last {
+                p.told.extend(self.ended.clone());
+                p.told.extend(self.announcement(t.map));
+            }
+            mails.extend(self.phase_mails(t, p, last));
+        }
+        mails
+    }
+
+    /// One phase's results mails; `last`: the phase the game goes on from (the next deadline,
+    /// or the game's end with the centre history), else the next phase with no deadline.
+    fn phase_mails(&self, t: &Turn<'_>, p: PhaseMail<'_>, last: bool) -> Vec<NewMail> {
         let (env, f) = (t.env, t.f);
         let g = &f.game;
         let over = self.ended.is_some();
-        let told: Vec<String> = votes_told.into_iter().chain(self.ended.clone()).collect();
         let mut view = compose::results_view(
             g,
             t.map,
-            &self.adj,
-            &t.board,
-            written,
-            missing,
-            &f.press,
+            p.adj,
+            p.before,
+            p.written,
+            p.missing,
+            p.press,
             // The server's secret: no reader can work out the order (WM D.X(2), Maharajiad
             // B.XI(2)).
             env.key.bytes(),
-            (!told.is_empty()).then(|| told.join("\n\n")),
+            (!p.told.is_empty()).then(|| p.told.join("\n\n")),
             (!over).then_some(self.next_deadline),
         );
+        if !last {
+            // Resolved at once after it (Agora BT15): no deadline of its own.
+            view.next_phase = Some(p.adj.next.phase.to_string());
+            view.deadline = None;
+        }
         view.centre_history =
-            over.then(|| centre_history(t.map, &f.year_ends, self.year_end.as_ref()));
+            (over && last).then(|| centre_history(t.map, &f.year_ends, self.year_end.as_ref()));
         // WM D.X(1): white press with its author's orders; Maharajiad B.XI(1): apart.
         view.white_press_with_orders = t.rules.white_press_with_orders;
         let readers = results_readers(f);
         let mut mails = Vec::new();
+        let phase = p.adj.phase;
         for (mail, r) in compose::results(env, g, &view, &readers)
             .into_iter()
             .zip(&readers)
         {
-            let key = format!("results|{}|{}|{}", g.id, f.phase.phase, r.address);
+            let key = format!("results|{}|{}|{}", g.id, phase, r.address);
             mails.extend(or_alert(env, f, mail, &key));
         }
         mails
     }
+
+    /// Agora BT3, BT16: what every reader is told of the victor announced with notice.
+    fn announcement(&self, map: &Map) -> Option<String> {
+        let (w, at, hours) = self.announced?;
+        let name = map.power_name(w);
+        notices::winners_announced(&notices::WinnersAnnounced {
+            winners: name,
+            several: false,
+            majority: true,
+            hours,
+            at: &crate::time::format_gmt(at),
+        })
+        .ok()
+    }
+
+    /// The adjudication the game goes on from: the last phase resolved.
+    fn last_adj(&self) -> &Adjudication {
+        self.resolved.last().map_or(&self.adj, |r| &r.adj)
+    }
+
+    /// [`Played::last_adj`]'s output.
+    fn last_out(&self) -> &PhaseOutput {
+        self.resolved.last().map_or(&self.out, |r| &r.out)
+    }
+}
+
+/// What one phase's results mail shows.
+struct PhaseMail<'a> {
+    adj: &'a Adjudication,
+    before: &'a Board,
+    written: &'a HashMap<String, Vec<StandingOrder>>,
+    missing: &'a [String],
+    press: &'a [store::PressRow],
+    told: Vec<String>,
 }
 
 /// Every player, each observer (press to all only), then the GM's copy (all press).
@@ -292,6 +410,24 @@ fn stalemate(t: &Turn<'_>, year_end: Option<&YearEnd>, continue_passed: bool) ->
     let mut ends: Vec<&[CentreOwner]> = t.f.year_ends.iter().map(|e| e.owners.as_slice()).collect();
     ends.push(end.owners.as_slice());
     crate::votes::stalemate(&ends, years).then_some(years)
+}
+
+/// Agora BT3: "The judge SHALL then, with 2 days notice, announce them as winners": with
+/// `winner_notice_hours`, the victor found now is announced and the game goes on until the
+/// notice has passed (the tick then concludes it: `ended::declared_winners`); winners
+/// announced already are not announced again. Without it the game ends now. The winner that
+/// ends the game now, and the one announced.
+fn with_notice(t: &Turn<'_>, winner: Option<Power>) -> (Option<Power>, Option<(Power, Ts, u32)>) {
+    match (winner, t.rules.winner_notice_hours) {
+        (Some(w), Some(hours)) => {
+            let fresh = t.f.game.declared_winners.is_none();
+            (
+                None,
+                fresh.then(|| (w, t.now + Ts::from(hours) * HOUR, hours)),
+            )
+        }
+        (w, _) => (w, None),
+    }
 }
 
 /// Why the game ends here, if it does: a solo, its final year played (WM B(3)), or a

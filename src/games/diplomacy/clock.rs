@@ -9,6 +9,17 @@ use super::*;
 /// When the tick must look at the game again after `decision` (None: never, the game is over).
 /// A game may be looked at before it needs to be (the tick then does nothing), never after.
 pub(super) fn due_after(f: &GameFacts, rules: &Rules, decision: &Decision) -> Result<Option<Ts>> {
+    // Agora BT3: the winners announced are declared when the notice has passed.
+    let concluded = match decision {
+        Decision::Adjudicated { record, .. } => record.winners_announced.as_ref().map(|w| w.1),
+        _ => None,
+    }
+    .or(f.game.declared_winners.as_ref().and(f.game.declared_end_at));
+    Ok(phase_due(f, rules, decision)?.map(|due| concluded.map_or(due, |at| due.min(at))))
+}
+
+/// When the phase's own clock needs the tick again.
+fn phase_due(f: &GameFacts, rules: &Rules, decision: &Decision) -> Result<Option<Ts>> {
     let current = Clock {
         kind: f.phase.phase.parse::<Phase>()?.kind,
         deadline: f.phase.deadline,
@@ -74,7 +85,8 @@ impl Clock {
         // Orders marked final may let the phase go early (WM D.VII(2)), and so may conditional
         // orders a retreat or adjustment phase (`conditional_early`, WM D.II(5)): whether they
         // do depends on the clock and the other powers, so the tick looks each time.
-        if self.any_final
+        // Agora BT15's timetable never goes early: only its deadline matters.
+        if (self.any_final && !rules.utc_turns)
             || (self.kind != PhaseKind::Movement && rules.conditional_early && self.conditional)
         {
             return store::AT_ONCE;

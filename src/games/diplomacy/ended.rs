@@ -42,6 +42,30 @@ pub(super) fn declared_draw(t: &Turn<'_>) -> Result<Decision> {
     instead(t, &how, ended)
 }
 
+/// Agora BT3: the winners announced with notice, once it has passed: "whereupon they win the
+/// tournament and the tournament is concluded". One winner is a solo; several share the win
+/// as a draw does (`EndKind::Vote`, no single winner stored).
+pub(super) fn declared_winners(t: &Turn<'_>) -> Result<Decision> {
+    let seats: Vec<String> =
+        serde_json::from_str(t.f.game.declared_winners.as_deref().unwrap_or("[]"))?;
+    let powers: Vec<Power> = seats
+        .iter()
+        .filter_map(|s| t.map.power_by_name(s))
+        .collect();
+    let how = format!(
+        "The notice has passed: {} {} the tournament, and the tournament is concluded (Agora \
+         BT3).",
+        seats.join(" and "),
+        if seats.len() == 1 { "wins" } else { "win" }
+    );
+    let (end, winner) = match powers.as_slice() {
+        [one] => (EndKind::Solo, Some(*one)),
+        _ => (EndKind::Vote, None),
+    };
+    let ended = record(t.map, &t.board, end, winner, t.board.phase);
+    instead(t, &how, ended)
+}
+
 /// The game ends instead of this adjudication (a passed vote, a declared draw): every player,
 /// observer and master is told how, with the final supply centre counts and their history.
 pub(super) fn instead(t: &Turn<'_>, how: &str, ended: GameEnded) -> Result<Decision> {
@@ -93,6 +117,8 @@ pub(super) fn instead(t: &Turn<'_>, how: &str, ended: GameEnded) -> Result<Decis
         // The votes counted before the game ended this way: the caller's
         // (`Decision::counted`).
         votes: store::Counted::default(),
+        resolved: Vec::new(),
+        winners_announced: None,
     };
     Ok(Decision::Adjudicated {
         record: Box::new(record),

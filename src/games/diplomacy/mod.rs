@@ -21,7 +21,9 @@
 //! end, the results mailed); `votes.rs` counts the votes; `ended.rs` tells a game's end;
 //! `reminders.rs` sends the reminders and the masters' digest; `conditional.rs` reads the
 //! conditional orders (WM D.II(5)); `nmr.rs` holds results for an NMR and sends the replacement
-//! notices (WM D.VII(6)); `clock.rs` says when a game next needs the clock; `preview.rs` answers
+//! notices (WM D.VII(6)); `clock.rs` says when a game next needs the clock; `one_set.rs` resolves
+//! the retreats and adjustments that follow a movement phase at once from its conditional
+//! orders (Agora BT15, BT22, BT23); `preview.rs` answers
 //! a master's PREVIEW; `turn.rs` holds what they share (a
 //! game's `Turn` as read, the tick's `Decision`).
 
@@ -58,6 +60,7 @@ mod ended;
 pub mod entry;
 pub mod house;
 mod nmr;
+mod one_set;
 pub mod orders;
 pub mod press;
 mod preview;

@@ -323,7 +323,8 @@ impl OrderMail<'_> {
             let note = match (r, shared_request(r)) {
                 (_, Some(shared)) => answered.answer(c, shared).await?,
                 (RequestOut::Conditional { text, entries, .. }, None) => {
-                    conditional(c, g, s, text, *entries, now).await?
+                    let one_set = self.house.rules.one_order_set;
+                    conditional(c, g, s, text, *entries, one_set, now).await?
                 }
                 // Registered before the orders were read ([`OrderMail::abbreviations`]).
                 (RequestOut::Abbreviations { .. }, None) => {
@@ -474,6 +475,7 @@ async fn conditional(
     s: &Seated,
     text: &str,
     entries: usize,
+    one_set: bool,
     now: Ts,
 ) -> Result<String> {
     if s.kind.kind != crate::phase::PhaseKind::Movement {
@@ -484,6 +486,13 @@ async fn conditional(
         );
     }
     store::set_conditional(c, &g.id, &s.player.power, &s.phase.phase, text, now).await?;
+    if one_set {
+        return Ok(format!(
+            "kept ({entries} line(s)): your retreats and disbands should a unit be dislodged, \
+             and after a Fall turn your builds and removals, resolved at this turn's deadline \
+             with your orders, first possible choice first (Agora BT15, BT22, BT23)"
+        ));
+    }
     Ok(format!(
         "kept ({entries} line(s)): used, first possible choice first, for the \
          retreat or adjustment phase that follows if you send no orders for it \

@@ -70,13 +70,21 @@ fn decide(env: &Env, f: &GameFacts, now: Ts, read_through: Ts) -> Result<Decided
     let rules = rules_of(&f.game)?;
     // Results held for an NMR wait for their time, or for the replacement's orders (WM
     // D.VII(6)(b)).
-    let decision = if f.phase.held_until.is_some_and(|t| t > now) {
+    let decision = if concluded(f, now) {
+        // Agora BT3: the notice of the winners announced has passed.
+        ended::declared_winners(&Turn::read(env, f, &rules, now)?)?
+    } else if f.phase.held_until.is_some_and(|t| t > now) {
         Decision::Idle
     } else {
         decide_turn(&Turn::read(env, f, &rules, now)?, read_through)?
     };
     let due = clock::due_after(f, &rules, &decision)?;
     Ok(Decided { decision, due })
+}
+
+/// Agora BT3: winners were announced and the notice has passed.
+fn concluded(f: &GameFacts, now: Ts) -> bool {
+    f.game.declared_winners.is_some() && f.game.declared_end_at.is_some_and(|at| at <= now)
 }
 
 /// Adjudicate a phase whose deadline has passed and whose mail has been read through it, or

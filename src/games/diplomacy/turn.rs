@@ -68,6 +68,20 @@ impl<'a> Turn<'a> {
         })
     }
 
+    /// The phase that follows on `board`, read in the same tick (Agora BT15, `one_order_set`:
+    /// a retreat or adjustment phase resolved at once): the powers due are that board's.
+    pub fn on_board(&self, board: Board) -> Turn<'a> {
+        Turn {
+            env: self.env,
+            f: self.f,
+            rules: self.rules,
+            map: self.map,
+            due: powers_with_orders_due(self.map, &board),
+            board,
+            now: self.now,
+        }
+    }
+
     /// The same phase under other house rules (a preview without the NMR hold).
     pub fn with_rules<'b>(&'b self, rules: &'b Rules) -> Turn<'b> {
         Turn {

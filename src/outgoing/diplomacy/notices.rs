@@ -34,6 +34,10 @@ pub(crate) const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/diplomacy/draw-declared.txt"),
     ),
     (
+        "diplomacy/winners-announced.txt",
+        include_str!("../../../templates/diplomacy/winners-announced.txt"),
+    ),
+    (
         "diplomacy/proposal-refused.txt",
         include_str!("../../../templates/diplomacy/proposal-refused.txt"),
     ),
@@ -115,6 +119,23 @@ pub struct DrawDeclared<'a> {
 
 pub fn draw_declared(v: &DrawDeclared<'_>) -> Result<String, RenderError> {
     render_text("diplomacy/draw-declared.txt", v)
+}
+
+/// The winners announced with notice (Agora BT3; BT16 when a power's centres decided it);
+/// one paragraph, no newline at its end.
+#[derive(Serialize)]
+pub struct WinnersAnnounced<'a> {
+    /// The seats, joined for reading ("FRANCE and GERMANY").
+    pub winners: &'a str,
+    pub several: bool,
+    /// 18 or more centres after a Fall turn decided it (BT16), not the judge's command.
+    pub majority: bool,
+    pub hours: u32,
+    pub at: &'a str,
+}
+
+pub fn winners_announced(v: &WinnersAnnounced<'_>) -> Result<String, RenderError> {
+    render_text("diplomacy/winners-announced.txt", v)
 }
 
 /// A proposal refused as repetitive, for everyone (Maharajiad X(2)); one paragraph, no newline at its end.

@@ -158,6 +158,18 @@ pub async fn declare_end(c: &mut Conn, id: &str, at: Ts) -> Result<()> {
     Ok(())
 }
 
+/// Agora BT3: `winners` (a JSON list of powers) are announced as winners; the contest is
+/// concluded at `at`, and the tick looks then.
+pub async fn declare_winners(c: &mut Conn, id: &str, winners: &str, at: Ts) -> Result<()> {
+    sqlx::query("UPDATE games SET declared_end_at = $1, declared_winners = $2 WHERE id = $3")
+        .bind(at)
+        .bind(winners)
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+    clock_changed(c, id).await
+}
+
 /// The replacement's orders have come to a held phase: the tick looks at it at once.
 pub async fn wake_held(c: &mut Conn, game: &str, seq: i64, now: Ts) -> Result<()> {
     sqlx::query(

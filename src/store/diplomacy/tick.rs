@@ -93,7 +93,8 @@ pub struct GameFacts {
     pub masters: Vec<String>,
     pub observers: Vec<Observer>,
     /// Conditional orders for this retreat or adjustment phase, sent with the movement orders
-    /// before it (WM D.II(5)).
+    /// before it (WM D.II(5)); in a movement phase, those sent with its own orders (Agora BT15,
+    /// `one_order_set`: the phases that follow are resolved with it, at once).
     pub conditional: Vec<ConditionalRow>,
     /// The votes cast for this phase, oldest first (a power's last ballot on a proposal is the
     /// one counted).
@@ -195,7 +196,8 @@ async fn open_phases(c: &mut Conn, ids: &str) -> Result<HashMap<String, PhaseRow
 }
 
 /// WM D.II(5): a retreat or adjustment phase's conditional orders were sent in the movement
-/// phase before it.
+/// phase before it; a movement phase's, with its own orders (Agora BT15: the retreats and
+/// adjustments that follow it may be resolved with it).
 async fn conditional_orders(
     c: &mut Conn,
     phases: &HashMap<String, PhaseRow>,
@@ -204,7 +206,7 @@ async fn conditional_orders(
         .values()
         .filter_map(|p| {
             let phase = p.phase.parse::<crate::phase::Phase>().ok()?;
-            let source = crate::conditional::source_phase(phase)?;
+            let source = crate::conditional::source_phase(phase).unwrap_or(phase);
             Some((p.game_id.as_str(), source.to_string()))
         })
         .collect();
@@ -357,6 +359,23 @@ pub struct Adjudicated {
     pub nmrs: Vec<NmrWindow>,
     /// What the count of the phase's votes decided, for the record (WM IX(1), (2)).
     pub votes: super::votes::Counted,
+    /// Agora BT15, BT22, BT23 (`one_order_set`): the retreat and adjustment phases that followed
+    /// this one, resolved at once from its conditional orders, in order; recorded as phases
+    /// adjudicated now, before the next phase opens.
+    pub resolved: Vec<Resolved>,
+    /// Agora BT3, BT16: the winners this adjudication found (a JSON list of powers), announced
+    /// with notice: the contest is concluded at the time given.
+    pub winners_announced: Option<(String, Ts)>,
+}
+
+/// A phase resolved in the same tick as the phase before it (Agora BT15).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    pub phase: String,
+    /// JSON, the `adjudicate` input shape.
+    pub board: String,
+    /// JSON, the `adjudicate` output shape.
+    pub results: String,
 }
 
 /// An NMR's contact window (WM D.VII(6)(a)): the player of `power` must contact the GM by
@@ -391,6 +410,7 @@ pub async fn record_adjudications(c: &mut Conn, done: &[Adjudicated], now: Ts) -
         return Ok(());
     }
     close_phases(c, done, now).await?;
+    record_resolved(c, done, now).await?;
     open_next_phases(c, done, now).await?;
     record_year_ends(c, done).await?;
     open_nmr_windows(c, done, now).await?;
@@ -398,6 +418,9 @@ pub async fn record_adjudications(c: &mut Conn, done: &[Adjudicated], now: Ts) -
     for a in done {
         if let Some(rules) = &a.rules {
             set_rules(c, &a.game, &serde_json::to_string(rules)?).await?;
+        }
+        if let Some((winners, at)) = &a.winners_announced {
+            super::declare_winners(c, &a.game, winners, *at).await?;
         }
     }
     // Votes are due with the deadline just passed: counted, they are spent (WM IX(2)).
@@ -426,7 +449,39 @@ async fn close_phases(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result<()>
     Ok(())
 }
 
-/// The phases that follow, for the games that go on.
+/// Agora BT15: the phases resolved at once after an adjudicated one, each recorded as begun,
+/// due and adjudicated now.
+async fn record_resolved(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result<()> {
+    let rows: Vec<(&str, i64, &Resolved)> = done
+        .iter()
+        .flat_map(|a| {
+            (a.seq + 1..)
+                .zip(&a.resolved)
+                .map(move |(seq, r)| (a.game.as_str(), seq, r))
+        })
+        .collect();
+    for chunk in rows.chunks(ROWS_A_STATEMENT) {
+        let mut q = sqlx::QueryBuilder::<Db>::new(
+            "INSERT INTO phases (game_id, seq, phase, board, started_at, deadline, \
+             adjudication_started_at, adjudicated_at, results) ",
+        );
+        q.push_values(chunk, |mut b, (game, seq, r)| {
+            b.push_bind(*game)
+                .push_bind(*seq)
+                .push_bind(&r.phase)
+                .push_bind(&r.board)
+                .push_bind(now)
+                .push_bind(now)
+                .push_bind(now)
+                .push_bind(now)
+                .push_bind(&r.results);
+        });
+        q.build().execute(&mut *c).await?;
+    }
+    Ok(())
+}
+
+/// The phases that follow, for the games that go on (after the phases resolved at once).
 async fn open_next_phases(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result<()> {
     let next: Vec<(&Adjudicated, &str, &str, Ts)> = done
         .iter()
@@ -445,7 +500,7 @@ async fn open_next_phases(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result
         );
         q.push_values(chunk, |mut b, (a, phase, board, deadline)| {
             b.push_bind(&a.game)
-                .push_bind(a.seq + 1)
+                .push_bind(a.seq + 1 + a.resolved.len() as i64)
                 .push_bind(*phase)
                 .push_bind(*board)
                 .push_bind(now)

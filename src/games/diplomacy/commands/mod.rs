@@ -1,6 +1,6 @@
 //! Diplomacy's own masters' commands, one file each: PROCESS and PREVIEW of an adjudication,
 //! CORRECT (WM D.VIII), AGREE (WM IX(5)) and REFUSE (Maharajiad X(2)) of a proposal, DECLARE
-//! DRAW (Agora BT9), VETO ABBREVIATIONS (WM D.III(1)). `src/games` matches the command and
+//! DRAW (Agora BT9), WINNERS (Agora BT3), VETO ABBREVIATIONS (WM D.III(1)). `src/games` matches the command and
 //! writes its audit row, as for the office commands every kind has (`engine::office`).
 
 pub mod agree;
@@ -10,3 +10,4 @@ pub mod preview;
 pub mod process;
 pub mod refuse;
 pub mod veto;
+pub mod winners;
