@@ -11,7 +11,7 @@
 
 pub use chancery_diplomacy::{
     adjudicator, assignment, conditional, correction, json, map, order, orderset, phase, policy,
-    reader, rules, scoring, standings, votes,
+    reader, regulations, rules, scoring, standings, votes,
 };
 pub use chancery_intake::{acceptance, authres, message, sections, td_commands};
 pub use chancery_office::{ballot, ruleset, settings, time};

@@ -58,6 +58,7 @@ mod ended;
 pub mod house;
 mod nmr;
 pub mod orders;
+pub mod regulations;
 pub mod press;
 mod preview;
 pub mod reading;
