@@ -257,7 +257,9 @@ async fn dispatch(
         | GmCommand::Agree(_)
         | GmCommand::RefuseProposal(_)
         | GmCommand::DeclareDraw
-        | GmCommand::VetoAbbreviations { .. } => match g.kind {
+        | GmCommand::VetoAbbreviations { .. }
+        | GmCommand::AmendRule { .. }
+        | GmCommand::ConfirmProposal { .. } => match g.kind {
             Kind::Diplomacy => diplomacy_command(c, env, g, actor, s, cmd, now).await,
         },
     }
@@ -273,7 +275,7 @@ async fn diplomacy_command(
     cmd: &GmCommand,
     now: Ts,
 ) -> Result<Done> {
-    use diplomacy::commands::{agree, correct, draw, preview, process, refuse, veto};
+    use diplomacy::commands::{agree, amend, confirm, correct, draw, preview, process, refuse, veto};
     let current = s.current.as_ref();
     match cmd {
         GmCommand::Process => process::process(c, g, s, now).await,
@@ -286,6 +288,12 @@ async fn diplomacy_command(
         GmCommand::DeclareDraw => draw::declare_draw(c, env, g, now).await,
         GmCommand::VetoAbbreviations { power, entries } => {
             veto::veto(c, env, g, current, power, entries, now).await
+        }
+        GmCommand::AmendRule { rule, text } => {
+            amend::amend(c, env, g, actor, rule, text, now).await
+        }
+        GmCommand::ConfirmProposal { number, done } => {
+            confirm::confirm(c, env, g, actor, *number, done, now).await
         }
         // Not reached: `dispatch` hands over only Diplomacy's commands. Refused, never a panic.
         _ => Ok(Done::refused(format!(
