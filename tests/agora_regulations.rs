@@ -110,12 +110,23 @@ async fn agora_bt5_bt8_the_regulations_are_enacted_at_the_start_and_read_back_as
     let mut c = pool.acquire().await.expect("conn");
     let set = store::rule_set(&mut c, "ag1").await.expect("rules");
     assert_eq!(set.revisions().len(), 26);
-    assert!(set.revisions().iter().all(|r| r.proposal.is_none() && r.at == T0));
+    assert!(
+        set.revisions()
+            .iter()
+            .all(|r| r.proposal.is_none() && r.at == T0)
+    );
     assert!(set.as_of(T0 - 1).is_empty(), "nothing before the start");
     let now = set.as_of(T0);
-    assert_eq!(now.keys().copied().collect::<Vec<u32>>(), (0..=25).collect::<Vec<u32>>());
+    assert_eq!(
+        now.keys().copied().collect::<Vec<u32>>(),
+        (0..=25).collect::<Vec<u32>>()
+    );
     for (n, r) in &now {
-        assert_eq!(r.mutability == Mutability::Immutable, *n <= 5, "Agora BT5: BT{n}");
+        assert_eq!(
+            r.mutability == Mutability::Immutable,
+            *n <= 5,
+            "Agora BT5: BT{n}"
+        );
     }
     assert!(now[&8].text[0].contains("greater than half the number of Contestants"));
 }
@@ -126,7 +137,10 @@ async fn agora_bt8_a_proposal_passes_when_votes_for_exceed_half() {
     let at = T0 + 3600;
     // France (2) proposes; seven contestants: four votes in favour are needed.
     let proposed = "PROPOSE AMEND BT17 \"There are four possible orders.\n\nNot giving a unit an order is a hold.\"";
-    assert_eq!(mail(&pool, &s, 1, 2, proposed, at).await, Processed::Accepted);
+    assert_eq!(
+        mail(&pool, &s, 1, 2, proposed, at).await,
+        Processed::Accepted
+    );
     let ack = answer_to(&pool, 2).await;
     assert!(ack.contains("submitted as Proposal 1"), "{ack}");
     let announced = rows(&pool).await;
@@ -137,14 +151,30 @@ async fn agora_bt8_a_proposal_passes_when_votes_for_exceed_half() {
         "every contestant hears of the proposal"
     );
     // England and Italy for, Germany against, Russia for: three of seven, not enacted.
-    for (uid, i, vote) in [(2, 1, "FOR"), (3, 4, "FOR"), (4, 3, "AGAINST"), (5, 5, "FOR")] {
+    for (uid, i, vote) in [
+        (2, 1, "FOR"),
+        (3, 4, "FOR"),
+        (4, 3, "AGAINST"),
+        (5, 5, "FOR"),
+    ] {
         mail(&pool, &s, uid, i, &format!("VOTE 1 {vote}"), at + 60).await;
     }
-    assert!(answer_to(&pool, 3).await.contains("your vote AGAINST on Proposal 1: recorded"));
-    assert_eq!(regulation_text(&pool, 17, at + 60).await.map(|t| t.len()), Some(1));
+    assert!(
+        answer_to(&pool, 3)
+            .await
+            .contains("your vote AGAINST on Proposal 1: recorded")
+    );
+    assert_eq!(
+        regulation_text(&pool, 17, at + 60).await.map(|t| t.len()),
+        Some(1)
+    );
     // The proposer may not vote on it (BT8: "any Contestant other than the Proposer").
     mail(&pool, &s, 6, 2, "VOTE 1 FOR", at + 90).await;
-    assert!(answer_to(&pool, 2).await.contains("you may not vote on your own proposal"));
+    assert!(
+        answer_to(&pool, 2)
+            .await
+            .contains("you may not vote on your own proposal")
+    );
     // Germany changes its vote: the later ballot replaces the earlier one, and the fourth vote
     // in favour enacts it at once.
     mail(&pool, &s, 7, 3, "VOTE 1 FOR", at + 120).await;
@@ -159,7 +189,9 @@ async fn agora_bt8_a_proposal_passes_when_votes_for_exceed_half() {
             "Not giving a unit an order is a hold.".to_string()
         ]
     );
-    let old = regulation_text(&pool, 17, at + 119).await.expect("BT17 before");
+    let old = regulation_text(&pool, 17, at + 119)
+        .await
+        .expect("BT17 before");
     assert!(old[0].starts_with("There are four possible orders: Hold, Move"));
     let mut c = pool.acquire().await.expect("conn");
     let set = store::rule_set(&mut c, "ag1").await.expect("rules");
@@ -172,12 +204,24 @@ async fn agora_bt8_a_proposal_passes_when_votes_for_exceed_half() {
         .collect();
     assert!(enacted.len() >= 7, "{enacted:?}");
     for r in &enacted {
-        assert!(r[3].contains("4 vote(s) in favour and 0 against (Agora BT8)"), "{}", r[3]);
-        assert!(r[3].contains("Not giving a unit an order is a hold."), "{}", r[3]);
+        assert!(
+            r[3].contains("4 vote(s) in favour and 0 against (Agora BT8)"),
+            "{}",
+            r[3]
+        );
+        assert!(
+            r[3].contains("Not giving a unit an order is a hold."),
+            "{}",
+            r[3]
+        );
     }
     // A vote after it is enacted changes nothing.
     mail(&pool, &s, 8, 6, "VOTE 1 AGAINST", at + 180).await;
-    assert!(answer_to(&pool, 6).await.contains("refused: the vote on this proposal is closed"));
+    assert!(
+        answer_to(&pool, 6)
+            .await
+            .contains("refused: the vote on this proposal is closed")
+    );
 }
 
 #[tokio::test]
@@ -190,28 +234,61 @@ async fn agora_bt8_a_withdrawn_vote_no_longer_counts_and_only_the_proposer_withd
     }
     // England withdraws its vote: three for, one withdrawn; Italy's vote makes three again.
     mail(&pool, &s, 5, 1, "VOTE 1 WITHDRAW", at + 20).await;
-    assert!(answer_to(&pool, 1).await.contains("withdrawn: it no longer counts"));
+    assert!(
+        answer_to(&pool, 1)
+            .await
+            .contains("withdrawn: it no longer counts")
+    );
     mail(&pool, &s, 6, 4, "VOTE 1 FOR", at + 30).await;
-    assert!(regulation_text(&pool, 10, at + 30).await.is_some(), "3 of 7: not enacted");
+    assert!(
+        regulation_text(&pool, 10, at + 30).await.is_some(),
+        "3 of 7: not enacted"
+    );
     // Only its proposer withdraws a proposal (BT8).
     mail(&pool, &s, 7, 5, "WITHDRAW PROPOSAL 1", at + 40).await;
-    assert!(answer_to(&pool, 5).await.contains("only its proposer may withdraw"));
+    assert!(
+        answer_to(&pool, 5)
+            .await
+            .contains("only its proposer may withdraw")
+    );
     mail(&pool, &s, 8, 0, "WITHDRAW PROPOSAL 1", at + 50).await;
-    assert!(answer_to(&pool, 0).await.contains("Proposal 1 is withdrawn"));
+    assert!(
+        answer_to(&pool, 0)
+            .await
+            .contains("Proposal 1 is withdrawn")
+    );
     mail(&pool, &s, 9, 1, "VOTE 1 FOR", at + 60).await;
-    assert!(answer_to(&pool, 1).await.contains("refused: this proposal was withdrawn"));
-    assert!(regulation_text(&pool, 10, at + 60).await.is_some(), "never enacted");
+    assert!(
+        answer_to(&pool, 1)
+            .await
+            .contains("refused: this proposal was withdrawn")
+    );
+    assert!(
+        regulation_text(&pool, 10, at + 60).await.is_some(),
+        "never enacted"
+    );
 }
 
 #[tokio::test]
 async fn agora_bt5_a_proposal_to_amend_or_repeal_bt0_to_bt5_is_refused_with_the_clause() {
     let (pool, s) = agora("agora-bt5", &[]).await;
     let at = T0 + 3600;
-    mail(&pool, &s, 1, 0, "PROPOSE AMEND BT5 \"Anything goes.\"\nPROPOSE REPEAL BT0", at).await;
+    mail(
+        &pool,
+        &s,
+        1,
+        0,
+        "PROPOSE AMEND BT5 \"Anything goes.\"\nPROPOSE REPEAL BT0",
+        at,
+    )
+    .await;
     let ack = answer_to(&pool, 0).await;
     assert_eq!(ack.matches("Agora BT5").count(), 2, "{ack}");
     let mut c = pool.acquire().await.expect("conn");
-    assert_eq!(store::last_proposal_number(&mut c, "ag1").await.expect("q"), None);
+    assert_eq!(
+        store::last_proposal_number(&mut c, "ag1").await.expect("q"),
+        None
+    );
     // The Gamemaster may (BT2, and BT5: "according to the procedures established by Section
     // 2"): a revision of no proposal, noted as the GM's.
     let e = env();
@@ -219,15 +296,36 @@ async fn agora_bt5_a_proposal_to_amend_or_repeal_bt0_to_bt5_is_refused_with_the_
         rule: "BT5".into(),
         text: "Sections 0 to 5 are amended only by the Gamemaster.".into(),
     };
-    let done = games::console_command(&pool, &e, "ag1", &cmd, at + 60).await.expect("amend");
+    let done = games::console_command(&pool, &e, "ag1", &cmd, at + 60)
+        .await
+        .expect("amend");
     assert!(done.ok, "{}", done.answer);
     let set = store::rule_set(&mut c, "ag1").await.expect("rules");
     let bt5 = &set.current()[&5];
-    assert_eq!(bt5.text, vec!["Sections 0 to 5 are amended only by the Gamemaster."]);
-    assert_eq!(bt5.mutability, Mutability::Immutable, "still beyond a proposal");
-    let authors = store::revision_authors(&mut c, "ag1").await.expect("authors");
-    assert_eq!(authors.len(), 3, "made mutable, amended, made immutable: {authors:?}");
-    assert!(set.revisions().iter().rev().take(3).all(|r| r.proposal.is_none()));
+    assert_eq!(
+        bt5.text,
+        vec!["Sections 0 to 5 are amended only by the Gamemaster."]
+    );
+    assert_eq!(
+        bt5.mutability,
+        Mutability::Immutable,
+        "still beyond a proposal"
+    );
+    let authors = store::revision_authors(&mut c, "ag1")
+        .await
+        .expect("authors");
+    assert_eq!(
+        authors.len(),
+        3,
+        "made mutable, amended, made immutable: {authors:?}"
+    );
+    assert!(
+        set.revisions()
+            .iter()
+            .rev()
+            .take(3)
+            .all(|r| r.proposal.is_none())
+    );
     assert!(
         rows(&pool)
             .await
@@ -241,15 +339,29 @@ async fn agora_bt5_a_proposal_to_amend_or_repeal_bt0_to_bt5_is_refused_with_the_
 async fn agora_bt8_a_free_text_proposal_is_an_open_item_until_the_gm_confirms_it() {
     let (pool, s) = agora("agora-text", &[]).await;
     let at = T0 + 3600;
-    mail(&pool, &s, 1, 0, "PROPOSE TEXT \"The Judge SHALL award a badge to every Contestant.\"", at).await;
+    mail(
+        &pool,
+        &s,
+        1,
+        0,
+        "PROPOSE TEXT \"The Judge SHALL award a badge to every Contestant.\"",
+        at,
+    )
+    .await;
     mail(&pool, &s, 2, 1, "PROPOSE SET civil_disorder hold", at).await;
-    assert!(answer_to(&pool, 1).await.contains("not a setting a proposal may change"));
+    assert!(
+        answer_to(&pool, 1)
+            .await
+            .contains("not a setting a proposal may change")
+    );
     for (uid, i) in [(3, 1), (4, 2), (5, 3), (6, 4)] {
         mail(&pool, &s, uid, i, "VOTE 1 FOR", at + 10).await;
     }
     assert_eq!(
         regulation_text(&pool, 26, at + 10).await,
-        Some(vec!["The Judge SHALL award a badge to every Contestant.".to_string()]),
+        Some(vec![
+            "The Judge SHALL award a badge to every Contestant.".to_string()
+        ]),
         "recorded as text, the next regulation"
     );
     let summary = |uid: u32| {
@@ -262,17 +374,46 @@ async fn agora_bt8_a_free_text_proposal_is_an_open_item_until_the_gm_confirms_it
         )
     };
     deliver(&pool, "gm", 100, &summary(100), Some(at + 20), at + 20).await;
-    let listed = rows(&pool).await.into_iter().rev().find(|r| r[0] == "query-reply").expect("summary");
-    assert!(listed[3].contains("to be carried out and confirmed by the Gamemaster: Proposal 1"), "{}", listed[3]);
-    assert!(listed[3].contains("BT26 enacted by Proposal 1"), "{}", listed[3]);
-    let cmd = GmCommand::ConfirmProposal { number: 1, done: "badges promised to all".into() };
-    let done = games::console_command(&pool, &env(), "ag1", &cmd, at + 3700).await.expect("confirm");
+    let listed = rows(&pool)
+        .await
+        .into_iter()
+        .rev()
+        .find(|r| r[0] == "query-reply")
+        .expect("summary");
+    assert!(
+        listed[3].contains("to be carried out and confirmed by the Gamemaster: Proposal 1"),
+        "{}",
+        listed[3]
+    );
+    assert!(
+        listed[3].contains("BT26 enacted by Proposal 1"),
+        "{}",
+        listed[3]
+    );
+    let cmd = GmCommand::ConfirmProposal {
+        number: 1,
+        done: "badges promised to all".into(),
+    };
+    let done = games::console_command(&pool, &env(), "ag1", &cmd, at + 3700)
+        .await
+        .expect("confirm");
     assert!(done.ok, "{}", done.answer);
-    let again = games::console_command(&pool, &env(), "ag1", &cmd, at + 3800).await.expect("again");
+    let again = games::console_command(&pool, &env(), "ag1", &cmd, at + 3800)
+        .await
+        .expect("again");
     assert!(!again.ok, "{}", again.answer);
     deliver(&pool, "gm", 101, &summary(101), Some(at + 7300), at + 7300).await;
-    let listed = rows(&pool).await.into_iter().rev().find(|r| r[0] == "query-reply").expect("summary");
-    assert!(!listed[3].contains("confirmed by the Gamemaster: Proposal 1"), "{}", listed[3]);
+    let listed = rows(&pool)
+        .await
+        .into_iter()
+        .rev()
+        .find(|r| r[0] == "query-reply")
+        .expect("summary");
+    assert!(
+        !listed[3].contains("confirmed by the Gamemaster: Proposal 1"),
+        "{}",
+        listed[3]
+    );
 }
 
 #[tokio::test]
@@ -292,8 +433,17 @@ async fn agora_bt15_a_setting_enacted_after_the_deadline_holds_from_the_next_tur
         }
         let told = answer_to(&pool, 4).await;
         assert!(told.contains("Proposal 1 is enacted"), "{name}: {told}");
-        assert_eq!(rules(&pool).await.movement_days, if late { 3 } else { 5 }, "{name}");
-        assert_eq!(games::tick(&pool, &e, at.max(spring.deadline)).await.expect("tick"), 1);
+        assert_eq!(
+            rules(&pool).await.movement_days,
+            if late { 3 } else { 5 },
+            "{name}"
+        );
+        assert_eq!(
+            games::tick(&pool, &e, at.max(spring.deadline))
+                .await
+                .expect("tick"),
+            1
+        );
         let fall = deadline(&pool).await;
         assert_eq!(fall.phase, "F1901M");
         // Adjudicated under the regulations as they were at the end of the ordering period:
@@ -302,7 +452,10 @@ async fn agora_bt15_a_setting_enacted_after_the_deadline_holds_from_the_next_tur
         assert_eq!(rules(&pool).await.movement_days, 5, "{name}: holds now");
         if late {
             assert!(
-                rows(&pool).await.iter().any(|r| r[2].contains("Proposal 1 now holds")),
+                rows(&pool)
+                    .await
+                    .iter()
+                    .any(|r| r[2].contains("Proposal 1 now holds")),
                 "{name}: told when it holds"
             );
         }
@@ -316,12 +469,38 @@ async fn agora_bt15_a_setting_enacted_after_the_deadline_holds_from_the_next_tur
 async fn agora_bt8_no_mail_reveals_who_voted_how() {
     let (pool, s) = agora("agora-secret", &[]).await;
     let at = T0 + 3600;
-    mail(&pool, &s, 1, 0, "PROPOSE ENACT BT26 \"Contestants SHALL be polite.\"", at).await;
-    let votes = [(1, "FOR"), (2, "AGAINST"), (3, "FOR"), (4, "FOR"), (2, "FOR"), (5, "FOR")];
+    mail(
+        &pool,
+        &s,
+        1,
+        0,
+        "PROPOSE ENACT BT26 \"Contestants SHALL be polite.\"",
+        at,
+    )
+    .await;
+    let votes = [
+        (1, "FOR"),
+        (2, "AGAINST"),
+        (3, "FOR"),
+        (4, "FOR"),
+        (2, "FOR"),
+        (5, "FOR"),
+    ];
     for (k, (i, vote)) in votes.iter().enumerate() {
-        mail(&pool, &s, 10 + k as u32, *i, &format!("VOTE 1 {vote}"), at + 10 * k as Ts).await;
+        mail(
+            &pool,
+            &s,
+            10 + k as u32,
+            *i,
+            &format!("VOTE 1 {vote}"),
+            at + 10 * k as Ts,
+        )
+        .await;
     }
-    assert!(regulation_text(&pool, 26, at + 100).await.is_some(), "enacted");
+    assert!(
+        regulation_text(&pool, 26, at + 100).await.is_some(),
+        "enacted"
+    );
     let voters: Vec<usize> = vec![1, 2, 3, 4, 5];
     for r in rows(&pool).await {
         let [kind, to, subject, body, id, in_reply_to, refs] = &r;
@@ -333,21 +512,39 @@ async fn agora_bt8_no_mail_reveals_who_voted_how() {
         if kind == "ack" && own.is_some() {
             // The voter's own acknowledgement: their vote, and nobody else's power.
             for other in voters.iter().filter(|i| Some(*i) != own) {
-                assert!(!body.contains(POWERS[*other]), "{to} hears of {}: {body}", POWERS[*other]);
+                assert!(
+                    !body.contains(POWERS[*other]),
+                    "{to} hears of {}: {body}",
+                    POWERS[*other]
+                );
             }
             continue;
         }
-        for (i, power) in POWERS.iter().enumerate().filter(|(i, _)| voters.contains(i)) {
+        for (i, power) in POWERS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| voters.contains(i))
+        {
             for field in [subject, body, id, in_reply_to, refs] {
-                assert!(!field.contains(&player(i)), "{kind} to {to} names {}", player(i));
-                assert!(!field.contains(power), "{kind} to {to} names {power}: {field}");
+                assert!(
+                    !field.contains(&player(i)),
+                    "{kind} to {to} names {}",
+                    player(i)
+                );
+                assert!(
+                    !field.contains(power),
+                    "{kind} to {to} names {power}: {field}"
+                );
             }
         }
         if kind != "announcement" {
             continue;
         }
         // The announcements say what was proposed and the counts, never a ballot.
-        assert!(!(mentions_vote(body) && body.contains("your vote")), "{body}");
+        assert!(
+            !(mentions_vote(body) && body.contains("your vote")),
+            "{body}"
+        );
         assert!(!body.contains("recorded"), "{body}");
     }
     let published: Vec<[String; 7]> = rows(&pool)
@@ -357,7 +554,14 @@ async fn agora_bt8_no_mail_reveals_who_voted_how() {
         .collect();
     assert!(!published.is_empty());
     for r in &published {
-        assert!(r[3].contains("4 vote(s) in favour and 0 against"), "{}", r[3]);
-        assert!(r[5].is_empty(), "not a reply to the mail that cast the last vote");
+        assert!(
+            r[3].contains("4 vote(s) in favour and 0 against"),
+            "{}",
+            r[3]
+        );
+        assert!(
+            r[5].is_empty(),
+            "not a reply to the mail that cast the last vote"
+        );
     }
 }

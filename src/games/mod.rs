@@ -275,7 +275,9 @@ async fn diplomacy_command(
     cmd: &GmCommand,
     now: Ts,
 ) -> Result<Done> {
-    use diplomacy::commands::{agree, amend, confirm, correct, draw, preview, process, refuse, veto};
+    use diplomacy::commands::{
+        agree, amend, confirm, correct, draw, preview, process, refuse, veto,
+    };
     let current = s.current.as_ref();
     match cmd {
         GmCommand::Process => process::process(c, g, s, now).await,

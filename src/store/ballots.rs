@@ -433,13 +433,7 @@ pub async fn mark_applied(c: &mut Conn, id: i64, at: Ts) -> Result<()> {
 
 /// A master confirms at `at` that passed proposal `id` was carried out, and how; false if it
 /// was confirmed already.
-pub async fn confirm_proposal(
-    c: &mut Conn,
-    id: i64,
-    by: &str,
-    what: &str,
-    at: Ts,
-) -> Result<bool> {
+pub async fn confirm_proposal(c: &mut Conn, id: i64, by: &str, what: &str, at: Ts) -> Result<bool> {
     let r = sqlx::query(
         "UPDATE office_proposals SET confirmed_at = $1, confirmed_by = $2, confirmation = $3
          WHERE id = $4 AND confirmed_at IS NULL",

@@ -517,7 +517,11 @@ fn read_motion(
             .ok_or_else(|| PROPOSE_SYNTAX.into()),
         (["SET", _, _, ..], None) => Ok(Motion::Set {
             option: head[2].trim_end_matches(['=', ':']).to_ascii_lowercase(),
-            value: head[3..].join(" ").trim_start_matches(['=', ':']).trim().to_string(),
+            value: head[3..]
+                .join(" ")
+                .trim_start_matches(['=', ':'])
+                .trim()
+                .to_string(),
         }),
         (["TEXT"], Some(text)) => Ok(Motion::Text { text }),
         _ => Err(PROPOSE_SYNTAX.into()),
@@ -640,7 +644,10 @@ mod tests {
             s.actions[0].read,
             Ok(Action::Propose(Motion::Amend {
                 number: 17,
-                text: vec!["There are four orders.".into(), "A second paragraph.".into()]
+                text: vec![
+                    "There are four orders.".into(),
+                    "A second paragraph.".into()
+                ]
             }))
         );
         assert_eq!(s.actions[1].line, 6);
@@ -665,7 +672,11 @@ mod tests {
             let e = m.check(&rules, &current).expect_err("refused");
             assert!(e.contains("Agora BT5"), "{e}");
         }
-        assert!(Motion::Repeal { number: 10 }.check(&rules, &current).is_ok());
+        assert!(
+            Motion::Repeal { number: 10 }
+                .check(&rules, &current)
+                .is_ok()
+        );
         assert!(
             Motion::Enact {
                 number: 17,
@@ -674,7 +685,11 @@ mod tests {
             .check(&rules, &current)
             .is_err()
         );
-        assert!(Motion::Repeal { number: 99 }.check(&rules, &current).is_err());
+        assert!(
+            Motion::Repeal { number: 99 }
+                .check(&rules, &current)
+                .is_err()
+        );
         // Agora BT8: only the listed settings, with a value they take.
         let set = |o: &str, v: &str| {
             Motion::Set {

@@ -89,10 +89,16 @@ pub enum GmCommand {
     /// `AMEND BT17 "new text"`: the GM amends a rule of the game's rule set (Agora BT2: "The
     /// Gamemaster CAN amend the text of these regulations"); the rule as written, upper case
     /// (the kind reads its number), the text as written, without its quotes.
-    AmendRule { rule: String, text: String },
+    AmendRule {
+        rule: String,
+        text: String,
+    },
     /// `CONFIRM PROPOSAL 3 <what was done>`: the GM confirms that an enacted free-text
     /// proposal was carried out (Agora BT8), and how.
-    ConfirmProposal { number: u32, done: String },
+    ConfirmProposal {
+        number: u32,
+        done: String,
+    },
     /// `BROADCAST`, then the message's lines, then `ENDBROADCAST` (or `ENDPRESS`): a message
     /// from the GM to every player and observer.
     Broadcast(String),
@@ -440,9 +446,7 @@ pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
         },
         "AMEND" => amend_rule(rest),
         "CONFIRM" => match rest {
-            [what, n, done @ ..]
-                if what.eq_ignore_ascii_case("PROPOSAL") && !done.is_empty() =>
-            {
+            [what, n, done @ ..] if what.eq_ignore_ascii_case("PROPOSAL") && !done.is_empty() => {
                 match n.trim_start_matches('#').parse::<u32>() {
                     Ok(number) => Ok(GmCommand::ConfirmProposal {
                         number,

@@ -846,10 +846,21 @@ mod tests {
         );
         cast(&mut p, &[("A", Choice::Yes), ("B", Choice::Yes)]);
         assert_eq!(p.withdraw_ballot(&v("B"), OPENS + 10), Ok(true));
-        assert_eq!(p.withdraw_ballot(&v("B"), OPENS + 11), Ok(false), "none left");
-        assert_eq!(p.withdraw_ballot(&v("Z"), OPENS + 11), Err(Refused::NotEntitled));
+        assert_eq!(
+            p.withdraw_ballot(&v("B"), OPENS + 11),
+            Ok(false),
+            "none left"
+        );
+        assert_eq!(
+            p.withdraw_ballot(&v("Z"), OPENS + 11),
+            Err(Refused::NotEntitled)
+        );
         p.cast(&v("C"), Choice::Yes, OPENS + 12).expect("counted");
-        assert_eq!(p.outcome(OPENS + 13), Outcome::Open, "two of four: not more than half");
+        assert_eq!(
+            p.outcome(OPENS + 13),
+            Outcome::Open,
+            "two of four: not more than half"
+        );
         p.cast(&v("B"), Choice::Yes, OPENS + 14).expect("counted");
         assert_eq!(
             p.outcome(OPENS + 15),

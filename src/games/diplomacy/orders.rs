@@ -486,7 +486,10 @@ fn with_regulations(why: String, read: &MailRead, notes: &[String]) -> String {
         "{why}. Your lines on the regulations were read all the same (Agora BT8: at any time):"
     );
     for (l, note) in read.regulations.iter().zip(notes) {
-        let text = l.read.as_ref().map_or_else(|_| l.text.clone(), |r| r.describe());
+        let text = l
+            .read
+            .as_ref()
+            .map_or_else(|_| l.text.clone(), |r| r.describe());
         out.push_str(&format!(" line {}: {text}: {note};", l.line));
     }
     out.pop();

@@ -189,7 +189,10 @@ pub fn acknowledgement(env: &Env, a: &Ack<'_>) -> Composed {
         .zip(a.regulation_notes.iter())
         .map(|(l, note)| render::RegulationAck {
             line: l.line,
-            text: l.read.as_ref().map_or_else(|_| l.text.clone(), |r| r.describe()),
+            text: l
+                .read
+                .as_ref()
+                .map_or_else(|_| l.text.clone(), |r| r.describe()),
             outcome: note.clone(),
         })
         .collect();

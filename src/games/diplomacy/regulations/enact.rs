@@ -7,10 +7,10 @@
 
 use super::motion_of;
 use crate::config::Env;
+use crate::engine::Result;
 use crate::engine::announce::announce_with;
 use crate::engine::office::Done;
 use crate::engine::receive::masters_for;
-use crate::engine::Result;
 use crate::games::diplomacy::rules_of;
 use crate::games::diplomacy::store::{self, GameRow};
 use crate::outgoing::diplomacy::compose;
@@ -295,14 +295,14 @@ pub async fn amend_by_gm(
         store::set_revision_author(c, &g.id, r.seq, who).await?;
     }
     let name = label(number);
-    let text = format!(
-        "The Gamemaster amends {name} (Agora BT2). Its new text follows."
-    );
+    let text = format!("The Gamemaster amends {name} (Agora BT2). Its new text follows.");
     let message = new_text(&rules, &revisions);
     let key = format!("amended|{}", revisions.first().map_or(0, |r| r.seq));
     let headline = format!("the Gamemaster amends {name}");
     publish(c, env, g, &key, &headline, &text, &message, now).await?;
-    Ok(Done::ok(format!("{name} amended (Agora BT2); everyone was told")))
+    Ok(Done::ok(format!(
+        "{name} amended (Agora BT2); everyone was told"
+    )))
 }
 
 /// The Gamemaster confirms that enacted proposal `number` was carried out, and how: no longer
@@ -327,9 +327,8 @@ pub async fn confirm(
             "Proposal {number} was confirmed already"
         )));
     }
-    let text = format!(
-        "The Gamemaster confirms that enacted Proposal {number} was carried out: {what}"
-    );
+    let text =
+        format!("The Gamemaster confirms that enacted Proposal {number} was carried out: {what}");
     let key = format!("confirmed|{number}");
     let headline = format!("Proposal {number} is carried out");
     publish(c, env, g, &key, &headline, &text, "", now).await?;

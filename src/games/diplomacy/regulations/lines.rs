@@ -101,7 +101,17 @@ async fn propose(
         who.power,
         motion.describe()
     );
-    enact::publish(c, env, g, &format!("proposal|{number}"), &headline, &text, "", now).await?;
+    enact::publish(
+        c,
+        env,
+        g,
+        &format!("proposal|{number}"),
+        &headline,
+        &text,
+        "",
+        now,
+    )
+    .await?;
     Ok(format!(
         "submitted as Proposal {number}; every Contestant and the Gamemaster are told"
     ))

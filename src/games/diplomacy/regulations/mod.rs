@@ -14,8 +14,8 @@
 mod enact;
 mod lines;
 
-pub(crate) use enact::{amend_by_gm, confirm};
 pub(super) use enact::apply_pending;
+pub(crate) use enact::{amend_by_gm, confirm};
 pub(super) use lines::{Contestant, handle};
 
 use crate::engine::Result;
