@@ -11,7 +11,7 @@
 
 pub use chancery_diplomacy::{
     adjudicator, assignment, conditional, correction, entry, json, map, order, orderset, phase,
-    policy, reader, rules, scoring, standings, timetable, votes,
+    policy, reader, regulations, rules, scoring, standings, timetable, votes,
 };
 pub use chancery_intake::{acceptance, authres, message, sections, td_commands};
 pub use chancery_office::{ballot, ruleset, settings, time};

@@ -258,7 +258,9 @@ async fn dispatch(
         | GmCommand::RefuseProposal(_)
         | GmCommand::DeclareDraw
         | GmCommand::Winners(_)
-        | GmCommand::VetoAbbreviations { .. } => match g.kind {
+        | GmCommand::VetoAbbreviations { .. }
+        | GmCommand::AmendRule { .. }
+        | GmCommand::ConfirmProposal { .. } => match g.kind {
             Kind::Diplomacy => diplomacy_command(c, env, g, actor, s, cmd, now).await,
         },
     }
@@ -274,7 +276,9 @@ async fn diplomacy_command(
     cmd: &GmCommand,
     now: Ts,
 ) -> Result<Done> {
-    use diplomacy::commands::{agree, correct, draw, preview, process, refuse, veto, winners};
+    use diplomacy::commands::{
+        agree, amend, confirm, correct, draw, preview, process, refuse, veto, winners,
+    };
     let current = s.current.as_ref();
     match cmd {
         GmCommand::Process => process::process(c, g, s, now).await,
@@ -288,6 +292,12 @@ async fn diplomacy_command(
         GmCommand::Winners(seats) => winners::winners(c, env, g, seats, now).await,
         GmCommand::VetoAbbreviations { power, entries } => {
             veto::veto(c, env, g, current, power, entries, now).await
+        }
+        GmCommand::AmendRule { rule, text } => {
+            amend::amend(c, env, g, actor, rule, text, now).await
+        }
+        GmCommand::ConfirmProposal { number, done } => {
+            confirm::confirm(c, env, g, actor, *number, done, now).await
         }
         // Not reached: `dispatch` hands over only Diplomacy's commands. Refused, never a panic.
         _ => Ok(Done::refused(format!(

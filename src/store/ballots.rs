@@ -337,6 +337,116 @@ pub async fn withdraw_proposal(
     Ok(Withdrawal::Withdrawn)
 }
 
+/// What became of a ballot withdrawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BallotWithdrawal {
+    /// The voter's ballot no longer counts (Agora BT8: "non-withdrawn votes").
+    Withdrawn,
+    /// The voter had no ballot on it; nothing written.
+    HadNone,
+    /// Not open, or not the voter's to vote on; nothing written.
+    Refused(Refused),
+    NoSuchProposal,
+}
+
+/// `voter` withdraws their ballot on proposal `number` of `game` at `at` (Agora BT8), if the
+/// office lets them.
+pub async fn withdraw_ballot(
+    c: &mut Conn,
+    game: &str,
+    number: i64,
+    voter: &VoterId,
+    at: Ts,
+) -> Result<BallotWithdrawal> {
+    let Some((row, mut poll)) = poll(c, game, number).await? else {
+        return Ok(BallotWithdrawal::NoSuchProposal);
+    };
+    match poll.withdraw_ballot(voter, at) {
+        Err(refused) => Ok(BallotWithdrawal::Refused(refused)),
+        Ok(false) => Ok(BallotWithdrawal::HadNone),
+        Ok(true) => {
+            sqlx::query("DELETE FROM office_ballots WHERE proposal_id = $1 AND voter = $2")
+                .bind(row.id)
+                .bind(voter.as_str())
+                .execute(&mut *c)
+                .await?;
+            Ok(BallotWithdrawal::Withdrawn)
+        }
+    }
+}
+
+/// The rule-change proposals of `game` voted on outside its turns (no phase) that are still
+/// open: not decided, withdrawn, refused or voided; by number. No ballot.
+pub async fn open_rule_changes(c: &mut Conn, game: &str) -> Result<Vec<ProposalRow>> {
+    Ok(sqlx::query_as(
+        "SELECT * FROM office_proposals
+         WHERE game_id = $1 AND kind = 'rule_change' AND phase IS NULL AND decided_at IS NULL
+             AND withdrawn_at IS NULL AND refused_at IS NULL AND voided_at IS NULL
+         ORDER BY number",
+    )
+    .bind(game)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// A passed rule-change proposal and what became of its effect: when it was carried out (a
+/// setting waits for the turn's adjudication: Agora BT15) and the masters' confirmation of a
+/// free text.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct PassedProposal {
+    pub id: i64,
+    pub game_id: String,
+    pub number: i64,
+    /// JSON: what was proposed.
+    pub payload: String,
+    pub proposer: Option<String>,
+    pub decided_at: Option<Ts>,
+    pub applied_at: Option<Ts>,
+    pub confirmed_at: Option<Ts>,
+    pub confirmed_by: Option<String>,
+    pub confirmation: Option<String>,
+}
+
+/// The rule-change proposals of `game` that passed outside its turns, by number.
+pub async fn passed_rule_changes(c: &mut Conn, game: &str) -> Result<Vec<PassedProposal>> {
+    Ok(sqlx::query_as(
+        "SELECT id, game_id, number, payload, proposer, decided_at, applied_at, confirmed_at,
+                confirmed_by, confirmation
+         FROM office_proposals
+         WHERE game_id = $1 AND kind = 'rule_change' AND phase IS NULL AND passed = 1
+         ORDER BY number",
+    )
+    .bind(game)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// Proposal `id`'s effect carried out at `at`.
+pub async fn mark_applied(c: &mut Conn, id: i64, at: Ts) -> Result<()> {
+    sqlx::query("UPDATE office_proposals SET applied_at = $1 WHERE id = $2")
+        .bind(at)
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// A master confirms at `at` that passed proposal `id` was carried out, and how; false if it
+/// was confirmed already.
+pub async fn confirm_proposal(c: &mut Conn, id: i64, by: &str, what: &str, at: Ts) -> Result<bool> {
+    let r = sqlx::query(
+        "UPDATE office_proposals SET confirmed_at = $1, confirmed_by = $2, confirmation = $3
+         WHERE id = $4 AND confirmed_at IS NULL",
+    )
+    .bind(at)
+    .bind(by)
+    .bind(what)
+    .bind(id)
+    .execute(&mut *c)
+    .await?;
+    Ok(r.rows_affected() > 0)
+}
+
 /// Up to `limit` proposals whose vote closed at or before `now` and whose result has not been
 /// acted on yet, the earliest first (a tick's list: by index).
 pub async fn proposals_due(c: &mut Conn, now: Ts, limit: i64) -> Result<Vec<ProposalRow>> {

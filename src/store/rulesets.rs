@@ -168,6 +168,33 @@ pub async fn append_rule_revisions(
     Ok(())
 }
 
+/// Revision `seq` of `game`'s rule set made by `by`, no proposal's (Agora BT2: the
+/// Gamemaster's own amendment).
+pub async fn set_revision_author(c: &mut Conn, game: &str, seq: u32, by: &str) -> Result<()> {
+    sqlx::query("UPDATE rule_revisions SET made_by = $1 WHERE game_id = $2 AND seq = $3")
+        .bind(by)
+        .bind(game)
+        .bind(i64::from(seq))
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// Who made each revision of `game`'s rule set that no proposal made, by `seq` (the initial
+/// set: nobody).
+pub async fn revision_authors(c: &mut Conn, game: &str) -> Result<Vec<(i64, String)>> {
+    let rows = sqlx::query(
+        "SELECT seq, made_by FROM rule_revisions
+         WHERE game_id = $1 AND made_by IS NOT NULL ORDER BY seq",
+    )
+    .bind(game)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("seq")?, r.try_get("made_by")?)))
+        .collect()
+}
+
 /// Every revision of `game`'s rule set, oldest first.
 pub async fn rule_revisions(c: &mut Conn, game: &str) -> Result<Vec<RuleRevisionRow>> {
     Ok(

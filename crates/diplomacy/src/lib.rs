@@ -30,6 +30,7 @@ pub mod orderset;
 pub mod phase;
 pub mod policy;
 pub mod reader;
+pub mod regulations;
 pub mod rules;
 pub mod scoring;
 pub mod standings;

@@ -210,6 +210,10 @@ pub struct MailRead {
     pub errors: Vec<Note>,
     /// Attachments, named but never read.
     pub attachments: Vec<String>,
+    /// Agora BT8: the proposal, withdrawal and vote lines of a game run under regulations
+    /// (`crate::regulations`). Never serialized: a vote goes to the Judge alone.
+    #[serde(skip)]
+    pub regulations: Vec<crate::regulations::ActionLine>,
     /// Quoted, forwarded or signature lines that were dropped.
     pub dropped_lines: usize,
     /// Whether a secret line was present (the secret itself is never echoed).
@@ -277,7 +281,15 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
             ),
         });
     }
-    let s = split(map, &msg.lines);
+    // Agora BT8: a game run under regulations reads its proposal and vote lines first; the
+    // rest is the order mail as usual.
+    let s = if ctx.rules.regulations.is_some() {
+        let reg = crate::regulations::split(&msg.lines);
+        out.regulations = reg.actions;
+        split(map, &reg.rest)
+    } else {
+        split(map, &msg.lines)
+    };
     out.final_ = s.final_;
     // The secret from the body, else from the subject (docs/mail-syntax.md).
     out.secret = s

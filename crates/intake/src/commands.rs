@@ -90,6 +90,19 @@ pub enum GmCommand {
     /// (Agora BT3: "If the judge believes that more than one person is deserving of the win,
     /// e CAN announce them all as winners"). The seats as written, upper case.
     Winners(Vec<String>),
+    /// `AMEND BT17 "new text"`: the GM amends a rule of the game's rule set (Agora BT2: "The
+    /// Gamemaster CAN amend the text of these regulations"); the rule as written, upper case
+    /// (the kind reads its number), the text as written, without its quotes.
+    AmendRule {
+        rule: String,
+        text: String,
+    },
+    /// `CONFIRM PROPOSAL 3 <what was done>`: the GM confirms that an enacted free-text
+    /// proposal was carried out (Agora BT8), and how.
+    ConfirmProposal {
+        number: u32,
+        done: String,
+    },
     /// `BROADCAST`, then the message's lines, then `ENDBROADCAST` (or `ENDPRESS`): a message
     /// from the GM to every player and observer.
     Broadcast(String),
@@ -124,6 +137,10 @@ impl GmCommand {
             GmCommand::Agree(p) => format!("AGREE {p}"),
             GmCommand::DeclareDraw => "DECLARE DRAW".into(),
             GmCommand::Winners(seats) => format!("WINNERS {}", seats.join(" ")),
+            GmCommand::AmendRule { rule, text } => format!("AMEND {rule} \"{text}\""),
+            GmCommand::ConfirmProposal { number, done } => {
+                format!("CONFIRM PROPOSAL {number} {done}")
+            }
             GmCommand::DeclareHoliday { from, to, name } => {
                 format!(
                     "HOLIDAY {} TO {} {name}",
@@ -292,6 +309,31 @@ fn broadcast_line(number: usize, text: &[&str]) -> CommandLine {
     }
 }
 
+const CONFIRM_SYNTAX: &str = "write CONFIRM PROPOSAL <number> <what was done>";
+
+const AMEND_SYNTAX: &str = "write AMEND <rule> \"<new text>\", as in AMEND BT17 \"...\"";
+
+/// `AMEND BT17 "new text"` (Agora BT2): the rule, then its new text in quotes.
+fn amend_rule(rest: &[&str]) -> Result<GmCommand, String> {
+    let Some((rule, words)) = rest.split_first() else {
+        return Err(AMEND_SYNTAX.into());
+    };
+    let quoted = words.join(" ");
+    let quote = |c: char| matches!(c, '"' | '\u{201c}' | '\u{201d}');
+    let text = quoted
+        .strip_prefix(quote)
+        .and_then(|t| t.strip_suffix(quote))
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && !t.contains(quote));
+    match text {
+        Some(text) => Ok(GmCommand::AmendRule {
+            rule: rule.to_ascii_uppercase(),
+            text: text.to_string(),
+        }),
+        None => Err(AMEND_SYNTAX.into()),
+    }
+}
+
 /// Read one command line, the kind's own words with `K`.
 pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -406,6 +448,19 @@ pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
                 Ok(GmCommand::Agree(format!("RULE {}", upper(&rest[1..]))))
             }
             _ => Err("write AGREE RULE <option> <value>, as the players vote on it".into()),
+        },
+        "AMEND" => amend_rule(rest),
+        "CONFIRM" => match rest {
+            [what, n, done @ ..] if what.eq_ignore_ascii_case("PROPOSAL") && !done.is_empty() => {
+                match n.trim_start_matches('#').parse::<u32>() {
+                    Ok(number) => Ok(GmCommand::ConfirmProposal {
+                        number,
+                        done: done.join(" "),
+                    }),
+                    Err(_) => Err(CONFIRM_SYNTAX.into()),
+                }
+            }
+            _ => Err(CONFIRM_SYNTAX.into()),
         },
         "VETO" => match rest {
             [what, power, entries @ ..] if what.eq_ignore_ascii_case("ABBREVIATIONS") => {
@@ -580,6 +635,33 @@ mod tests {
                 text: t.to_string(),
             })
             .collect()
+    }
+
+    #[test]
+    fn agora_bt2_and_bt8_the_gms_amendment_and_confirmation_are_read() {
+        assert_eq!(
+            read_command("amend bt17 \"There are five orders.\""),
+            Ok(GmCommand::AmendRule {
+                rule: "BT17".into(),
+                text: "There are five orders.".into()
+            })
+        );
+        assert_eq!(
+            read_command("CONFIRM PROPOSAL 3 badges awarded to all"),
+            Ok(GmCommand::ConfirmProposal {
+                number: 3,
+                done: "badges awarded to all".into()
+            })
+        );
+        for bad in [
+            "AMEND BT17",
+            "AMEND BT17 no quotes",
+            "AMEND BT17 \"\"",
+            "CONFIRM PROPOSAL 3",
+            "CONFIRM PROPOSAL x done",
+        ] {
+            assert!(read_command(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

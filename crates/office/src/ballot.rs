@@ -346,6 +346,29 @@ impl<P> Poll<P> {
         }
     }
 
+    /// `voter` withdraws their ballot at `at` (Agora BT8 counts "non-withdrawn votes"): true if
+    /// they had one, false if they had none; refused, and nothing changes, where a ballot may
+    /// not be revised ([`Revision::Final`]) or the vote is no longer open.
+    pub fn withdraw_ballot(&mut self, voter: &VoterId, at: Ts) -> Result<bool, Refused> {
+        if !self.proposal.electorate.contains(voter) {
+            return Err(Refused::NotEntitled);
+        }
+        match self.outcome(at) {
+            Outcome::NotOpen => {
+                return Err(Refused::NotOpen {
+                    opens: self.proposal.opens,
+                });
+            }
+            Outcome::Withdrawn => return Err(Refused::Withdrawn),
+            Outcome::Closed { .. } => return Err(Refused::Closed),
+            Outcome::Open | Outcome::Settled { .. } => {}
+        }
+        if self.proposal.rule.revision == Revision::Final && self.ballots.contains_key(voter) {
+            return Err(Refused::AlreadyVoted);
+        }
+        Ok(self.ballots.remove(voter).is_some())
+    }
+
     /// The proposer withdraws it at `at` (Agora BT8: "Any Contestant CAN withdraw any Proposal
     /// e has submitted"); not once it is closed.
     pub fn withdraw(&mut self, at: Ts) -> Result<(), Refused> {
@@ -810,6 +833,43 @@ mod tests {
             "enacted: nothing changes it"
         );
         assert_eq!(p.withdraw(OPENS + 15), Err(Refused::Closed));
+    }
+
+    #[test]
+    fn agora_bt8_a_withdrawn_vote_no_longer_counts() {
+        let mut p = poll(
+            &["A", "B", "C"],
+            Threshold::MoreThanHalf { of: 4 },
+            Revision::Replaces,
+            Disclosure::Counts,
+            None,
+        );
+        cast(&mut p, &[("A", Choice::Yes), ("B", Choice::Yes)]);
+        assert_eq!(p.withdraw_ballot(&v("B"), OPENS + 10), Ok(true));
+        assert_eq!(
+            p.withdraw_ballot(&v("B"), OPENS + 11),
+            Ok(false),
+            "none left"
+        );
+        assert_eq!(
+            p.withdraw_ballot(&v("Z"), OPENS + 11),
+            Err(Refused::NotEntitled)
+        );
+        p.cast(&v("C"), Choice::Yes, OPENS + 12).expect("counted");
+        assert_eq!(
+            p.outcome(OPENS + 13),
+            Outcome::Open,
+            "two of four: not more than half"
+        );
+        p.cast(&v("B"), Choice::Yes, OPENS + 14).expect("counted");
+        assert_eq!(
+            p.outcome(OPENS + 15),
+            Outcome::Closed {
+                passed: true,
+                counts: Some(Counts { yes: 3, no: 0 })
+            }
+        );
+        assert_eq!(p.withdraw_ballot(&v("A"), OPENS + 16), Err(Refused::Closed));
     }
 
     #[test]

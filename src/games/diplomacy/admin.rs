@@ -157,6 +157,8 @@ pub async fn start_in(
     )
     .await?;
     store::set_game_status(&mut *tx, &g.id, store::GameStatus::Active).await?;
+    // Agora BT5, BT8: the regulations the game is run under, its rule set from the start.
+    super::regulations::start(&mut *tx, g, &rules, now).await?;
     if let Some(env) = tell {
         let phase = board.phase.to_string();
         let mails = start_mails(tx, env, g, &rules, &players, &phase, deadline).await?;

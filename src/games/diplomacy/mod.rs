@@ -66,6 +66,7 @@ pub mod press;
 mod preview;
 pub mod reading;
 pub mod receipt;
+pub mod regulations;
 mod reminders;
 mod summary;
 mod tick;

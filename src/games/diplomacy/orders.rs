@@ -6,7 +6,7 @@
 
 use super::house::DiplomacyHouse;
 use super::reading::{Addressed, power_and_phase, read_digest, read_with};
-use super::{abbreviations, board_from_json, map_of, press};
+use super::{abbreviations, board_from_json, map_of, press, regulations};
 use crate::acceptance;
 use crate::adjudicator::Board;
 use crate::config::Env;
@@ -217,10 +217,14 @@ impl OrderMail<'_> {
     async fn accept(&self, c: &mut Conn, s: &Seated, mut read: MailRead) -> Result<Processed> {
         let (env, ctx, g, player) = (self.env, self.ctx, self.g, &s.player);
         let abbreviations_note = self.abbreviations(c, s, &mut read).await?;
+        // Agora BT8: "At any time": the lines on the regulations are done whatever the
+        // deadline says of the orders.
+        let regulation_notes = self.regulations(c, s, &read).await?;
         let timing = match self.timing(c, s, &read).await? {
             Ok(timing) => timing,
             Err(late) => {
-                seat::refuse(c, env, ctx, self.msg, g, player, late.to_string()).await?;
+                let why = with_regulations(late.to_string(), &read, &regulation_notes);
+                seat::refuse(c, env, ctx, self.msg, g, player, why).await?;
                 return Ok(Processed::Rejected);
             }
         };
@@ -252,11 +256,31 @@ impl OrderMail<'_> {
                 deadline,
                 late: timing.timeliness == Timeliness::LateAccepted,
                 request_notes: &notes,
+                regulation_notes: &regulation_notes,
                 received_at: ctx.arrived,
             },
         );
         answer(c, env, ctx, ack, Recipient::Registered, Some(g)).await?;
         Ok(Processed::Accepted)
+    }
+
+    /// Agora BT8: the mail's proposals, withdrawals and votes, done in turn by the sender's
+    /// power among the contestants (the powers still in the game). What the acknowledgement
+    /// says of each.
+    async fn regulations(&self, c: &mut Conn, s: &Seated, read: &MailRead) -> Result<Vec<String>> {
+        if read.regulations.is_empty() {
+            return Ok(Vec::new());
+        }
+        let contestants = crate::votes::survivors(self.map, &s.board)
+            .into_iter()
+            .map(|p| self.map.power_name(p).to_string())
+            .collect();
+        let who = regulations::Contestant {
+            power: &s.player.power,
+            contestants,
+        };
+        let (env, g, now) = (self.env, self.g, self.ctx.now);
+        regulations::handle(c, env, g, &who, &read.regulations, now).await
     }
 
     /// WM D.III(1): a list of the player's own abbreviations, once proven who sent it; this
@@ -451,6 +475,26 @@ impl OrderMail<'_> {
         }
         Ok((combined, final_))
     }
+}
+
+/// A late mail's refusal, with what its lines on the regulations did all the same (Agora
+/// BT8: a proposal or a vote may be sent at any time).
+fn with_regulations(why: String, read: &MailRead, notes: &[String]) -> String {
+    if notes.is_empty() {
+        return why;
+    }
+    let mut out = format!(
+        "{why}. Your lines on the regulations were read all the same (Agora BT8: at any time):"
+    );
+    for (l, note) in read.regulations.iter().zip(notes) {
+        let text = l
+            .read
+            .as_ref()
+            .map_or_else(|_| l.text.clone(), |r| r.describe());
+        out.push_str(&format!(" line {}: {text}: {note};", l.line));
+    }
+    out.pop();
+    out
 }
 
 /// A request every kind of game answers alike (`engine::extension`), as this mail wrote it;

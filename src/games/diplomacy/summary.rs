@@ -56,6 +56,9 @@ pub(super) async fn summary(c: &mut Conn, g: &GameRow, map: &Map) -> Result<Stri
             out.push_str(&format!("\nWithout centres: {}\n", gone.join(", ")));
         }
     }
+    // Agora BT8: the open proposals and the changes to the regulations.
+    let rules = super::rules_of(g)?;
+    let regulations = super::regulations::summary(c, g, &rules).await?;
     let replaced = store::replacements(c, &g.id).await?;
     if !replaced.is_empty() {
         out.push_str("\nReplacements:\n");
@@ -63,5 +66,6 @@ pub(super) async fn summary(c: &mut Conn, g: &GameRow, map: &Map) -> Result<Stri
             out.push_str(&format!("  {} from {} ({})\n", r.power, r.phase, r.kind));
         }
     }
+    out.push_str(&regulations);
     Ok(out)
 }

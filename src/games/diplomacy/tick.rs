@@ -128,6 +128,9 @@ struct Writes {
     mails: Vec<NewMail>,
     /// When each game next needs the clock.
     due: Vec<(String, Option<Ts>)>,
+    /// The games adjudicated that are run under regulations: their settings enacted after
+    /// the ordering period hold from now on (Agora BT15).
+    regulated: Vec<String>,
 }
 
 impl Writes {
@@ -144,6 +147,9 @@ impl Writes {
                 self.mails.extend(mails);
             }
             Decision::Adjudicated { record, mails } => {
+                if rules_of(&f.game).is_ok_and(|r| r.regulations.is_some()) {
+                    self.regulated.push(f.game.id.clone());
+                }
                 self.adjudicated.push(*record);
                 self.mails.extend(mails);
             }
@@ -152,6 +158,7 @@ impl Writes {
 
     async fn write(&self, c: &mut Conn, env: &Env, now: Ts) -> Result<()> {
         store::record_adjudications(c, &self.adjudicated, now).await?;
+        super::regulations::apply_pending(c, env, &self.regulated, now).await?;
         // A tournament's board that ended sends its standings, in this same transaction.
         let ended: Vec<&str> = self
             .adjudicated

@@ -153,6 +153,8 @@ pub struct Ack<'a> {
     pub late: bool,
     /// What became of each request of the mail, in its order.
     pub request_notes: &'a [String],
+    /// What became of each line on the regulations (Agora BT8), in its order.
+    pub regulation_notes: &'a [String],
     /// When the mail arrived.
     pub received_at: Ts,
 }
@@ -179,6 +181,20 @@ pub fn acknowledgement(env: &Env, a: &Ack<'_>) -> Composed {
         .iter()
         .zip(a.request_notes.iter())
         .map(|(r, note)| render::RequestAck::new(r, note.clone()))
+        .collect();
+    v.regulations = a
+        .read
+        .regulations
+        .iter()
+        .zip(a.regulation_notes.iter())
+        .map(|(l, note)| render::RegulationAck {
+            line: l.line,
+            text: l
+                .read
+                .as_ref()
+                .map_or_else(|_| l.text.clone(), |r| r.describe()),
+            outcome: note.clone(),
+        })
         .collect();
     v.standing = standing_rows(a.map, a.board, a.power, a.standing);
     let facts = format!(

@@ -100,6 +100,16 @@ impl From<&VoteOut> for VoteAck {
     }
 }
 
+/// A line on the regulations (Agora BT8: a proposal, a withdrawal, the sender's own vote) and
+/// what became of it: acknowledged to its sender alone.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct RegulationAck {
+    pub line: usize,
+    /// The line as understood, or as written if it was not.
+    pub text: String,
+    pub outcome: String,
+}
+
 /// A request (extension, unavailability) and what became of it.
 #[derive(Serialize, Clone, Debug, Default)]
 pub struct RequestAck {
@@ -192,6 +202,8 @@ pub struct AckView {
     /// The player's own votes: acknowledged to the voter only.
     pub votes: Vec<VoteAck>,
     pub requests: Vec<RequestAck>,
+    /// The lines on the regulations (Agora BT8), each with what became of it.
+    pub regulations: Vec<RegulationAck>,
     /// Lines that were not read as orders.
     pub ignored: Vec<NoteView>,
     /// Malformed press, vote or request lines.
