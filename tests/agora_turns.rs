@@ -413,3 +413,39 @@ fn agora_bt9_a_province_changing_ownership_means_a_supply_centre() {
     let recent: Vec<&[CentreOwner]> = vec![&a, &a, &a, &b];
     assert!(!chancery::votes::stalemate(&recent, 3));
 }
+
+/// Agora BT15, BT22, BT23: the acknowledgement of a turn's order set lists the conditionals it
+/// lacks: Austria's fleet in Trieste, next to Italy's army in Venice, has no retreat; once one
+/// is given, only the units still uncovered are listed. A Fall turn's set without builds or
+/// removals says so.
+#[tokio::test]
+async fn agora_bt15_the_acknowledgement_lists_the_conditionals_the_set_lacks() {
+    let (pool, secrets) = agora("agora-gaps").await;
+    let ack = mail(&pool, &secrets, 0, 1, "S1901M", "A Vie H", T0 + HOUR).await;
+    assert!(
+        ack.contains("No retreat or disband is given for your units in"),
+        "{ack}"
+    );
+    assert!(ack.contains("units in F TRI should"), "{ack}");
+    assert!(ack.contains("Agora BT22"), "{ack}");
+    assert!(!ack.contains("No builds or removals"), "Spring: {ack}");
+    let ack = mail(
+        &pool,
+        &secrets,
+        0,
+        2,
+        "S1901M",
+        "A Vie H\nCONDITIONAL\nF Tri - Alb\nENDCONDITIONAL",
+        T0 + 2 * HOUR,
+    )
+    .await;
+    let listed = ack
+        .split("No retreat or disband is given for your units in")
+        .nth(1)
+        .unwrap_or("")
+        .split("should they be")
+        .next()
+        .unwrap_or("")
+        .to_string();
+    assert!(!listed.contains("TRI"), "{ack}");
+}

@@ -108,6 +108,52 @@ fn adjustments(map: &Map, board: &Board, power: Power, candidates: &[Order]) -> 
     out
 }
 
+/// What a turn's one order set lacks (Agora BT15, BT22, BT23), for the acknowledgement: the
+/// power's units that another power's unit next to them could dislodge and that have no
+/// retreat or disband among the conditional orders, and, in a Fall turn, whether no build,
+/// removal or waive is given at all (the centres may change hands at its end).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Gaps {
+    pub may_be_dislodged: Vec<crate::map::Unit>,
+    pub no_adjustments: bool,
+}
+
+/// The gaps of a power's conditional orders (`candidates`, read as written: a retreat may read
+/// as a move) against the movement phase's `board`.
+pub fn gaps(map: &Map, board: &Board, power: Power, candidates: &[Order]) -> Gaps {
+    let covered: Vec<Province> = candidates
+        .iter()
+        .filter_map(|o| match o {
+            Order::Retreat { unit, .. } | Order::Disband { unit } | Order::Move { unit, .. } => {
+                Some(unit.province)
+            }
+            _ => None,
+        })
+        .collect();
+    let threatened = |at: Province| {
+        board
+            .units
+            .iter()
+            .any(|v| v.power != power && map.unit_reaches(v.unit_type, v.location, at))
+    };
+    let may_be_dislodged = board
+        .units
+        .iter()
+        .filter(|u| u.power == power)
+        .filter(|u| threatened(u.location.province) && !covered.contains(&u.location.province))
+        .copied()
+        .collect();
+    let adjusts = candidates
+        .iter()
+        .any(|o| matches!(o, Order::Build { .. } | Order::Remove { .. } | Order::Waive));
+    let fall =
+        board.phase.season == crate::phase::Season::Fall && board.phase.kind == PhaseKind::Movement;
+    Gaps {
+        may_be_dislodged,
+        no_adjustments: fall && !adjusts,
+    }
+}
+
 /// The movement phase whose conditional orders serve this retreat or adjustment phase: the
 /// same season's for a retreat, the Fall's of the year for an adjustment.
 pub fn source_phase(phase: crate::phase::Phase) -> Option<crate::phase::Phase> {
@@ -124,6 +170,41 @@ mod tests {
     use super::*;
     use crate::json::{PhaseInput, prepare};
     use crate::order::parse_order;
+
+    /// Agora BT15, BT22, BT23: in the opening position only Austria's and Italy's units next to
+    /// each other's could be dislodged in Spring 1901 (Venice, Trieste... as the map says);
+    /// units given a retreat line are covered; a Fall turn without adjustments is noted.
+    #[test]
+    fn agora_bt15_bt22_bt23_the_gaps_of_a_one_order_set() {
+        let m = map();
+        let start = crate::adjudicator::Board::initial(m);
+        let austria = m.power_by_name("AUSTRIA").expect("austria");
+        let italy = m.power_by_name("ITALY").expect("italy");
+        let g = gaps(m, &start, austria, &[]);
+        let names: Vec<String> = g
+            .may_be_dislodged
+            .iter()
+            .map(|u| m.location_name(u.location))
+            .collect();
+        // Trieste is next to Venice's army.
+        assert!(
+            names.iter().any(|n| n.to_ascii_uppercase().contains("TRI")),
+            "{names:?}"
+        );
+        assert!(!g.no_adjustments, "Spring: no adjustments due");
+        let tri = m.province_by_code("tri").expect("tri");
+        let covered = gaps(m, &start, austria, &orders(&["F TRI - ALB"]));
+        assert!(
+            covered
+                .may_be_dislodged
+                .iter()
+                .all(|u| u.location.province != tri)
+        );
+        let mut fall = start.clone();
+        fall.phase.season = crate::phase::Season::Fall;
+        assert!(gaps(m, &fall, italy, &[]).no_adjustments);
+        assert!(!gaps(m, &fall, italy, &orders(&["BUILD A ROM"])).no_adjustments);
+    }
 
     fn map() -> &'static Map {
         Map::variant("standard").expect("standard")

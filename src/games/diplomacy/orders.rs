@@ -239,6 +239,7 @@ impl OrderMail<'_> {
         store::nmr_contact(c, &g.id, &player.power, ctx.now).await?;
         let note = abbreviations_note.as_deref();
         let (notes, deadline) = self.requests(c, s, &read.requests, note).await?;
+        let gaps = self.conditional_gaps(c, s).await?;
         let ack = compose::acknowledgement(
             env,
             &compose::Ack {
@@ -257,11 +258,30 @@ impl OrderMail<'_> {
                 late: timing.timeliness == Timeliness::LateAccepted,
                 request_notes: &notes,
                 regulation_notes: &regulation_notes,
+                standing_notes: &gaps,
                 received_at: ctx.arrived,
             },
         );
         answer(c, env, ctx, ack, Recipient::Registered, Some(g)).await?;
         Ok(Processed::Accepted)
+    }
+
+    /// Agora BT15, BT22, BT23: in a game of one order set a turn, what the conditional orders
+    /// kept for this movement turn lack (none elsewhere).
+    async fn conditional_gaps(&self, c: &mut Conn, s: &Seated) -> Result<Vec<String>> {
+        let rules = &self.house.rules;
+        if !rules.one_order_set || s.kind.kind != crate::phase::PhaseKind::Movement {
+            return Ok(Vec::new());
+        }
+        let (g, power) = (self.g, &s.player.power);
+        let lines = store::conditional_lines(c, &g.id, power, &s.phase.phase).await?;
+        Ok(super::conditional::gaps_notes(
+            self.map,
+            rules,
+            &s.board,
+            s.power,
+            lines.as_deref().unwrap_or(""),
+        ))
     }
 
     /// Agora BT8: the mail's proposals, withdrawals and votes, done in turn by the sender's

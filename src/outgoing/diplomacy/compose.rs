@@ -155,6 +155,8 @@ pub struct Ack<'a> {
     pub request_notes: &'a [String],
     /// What became of each line on the regulations (Agora BT8), in its order.
     pub regulation_notes: &'a [String],
+    /// Notes under the orders that stand (Agora BT15: the conditionals the set lacks).
+    pub standing_notes: &'a [String],
     /// When the mail arrived.
     pub received_at: Ts,
 }
@@ -197,6 +199,7 @@ pub fn acknowledgement(env: &Env, a: &Ack<'_>) -> Composed {
         })
         .collect();
     v.standing = standing_rows(a.map, a.board, a.power, a.standing);
+    v.standing_notes = a.standing_notes.to_vec();
     let facts = format!(
         "{} {} {}: {} order(s) stand; deadline {}",
         g.id,

@@ -113,6 +113,23 @@ pub async fn insert_phase(
 
 /// A power's conditional orders sent in movement phase `phase` (WM D.II(5)): the latest
 /// block replaces the earlier.
+/// The conditional orders a power keeps for a movement phase (WM D.II(5); Agora BT15), if any.
+pub async fn conditional_lines(
+    c: &mut Conn,
+    game: &str,
+    power: &str,
+    phase: &str,
+) -> Result<Option<String>> {
+    Ok(sqlx::query_scalar(
+        "SELECT lines FROM conditional_orders WHERE game_id = $1 AND phase = $2 AND power = $3",
+    )
+    .bind(game)
+    .bind(phase)
+    .bind(power)
+    .fetch_optional(&mut *c)
+    .await?)
+}
+
 pub async fn set_conditional(
     c: &mut Conn,
     game: &str,
