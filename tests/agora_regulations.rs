@@ -14,7 +14,7 @@ use fixtures::*;
 use chancery::commands::GmCommand;
 use chancery::engine::Processed;
 use chancery::games;
-use chancery::policy::{DAY, Ts};
+use chancery::policy::{DAY, HOUR, Ts};
 use chancery::ruleset::Mutability;
 use chancery::store;
 use sqlx::{Row, SqlitePool};
@@ -82,6 +82,19 @@ async fn answer_to(pool: &SqlitePool, i: usize) -> String {
         .find(|r| r[1] == player(i) && (r[0] == "ack" || r[0] == "rejection"))
         .map(|r| r[3].clone())
         .unwrap_or_else(|| panic!("no answer to {}", player(i)))
+}
+
+/// The full hour after `at`, when the tick counts again the proposals a vote brought over their
+/// threshold, and enacts those that still pass (Agora BT8: never as the deciding vote arrives).
+fn the_hour_after(at: Ts) -> Ts {
+    (at / HOUR + 1) * HOUR
+}
+
+/// The tick at the full hour after `at`: what passed is enacted.
+async fn on_the_hour(pool: &SqlitePool, at: Ts) -> Ts {
+    let hour = the_hour_after(at);
+    games::tick(pool, &env(), hour).await.expect("tick");
+    hour
 }
 
 async fn regulation_text(pool: &SqlitePool, number: u32, at: Ts) -> Option<Vec<String>> {
@@ -175,13 +188,26 @@ async fn agora_bt8_a_proposal_passes_when_votes_for_exceed_half() {
             .await
             .contains("you may not vote on your own proposal")
     );
-    // Germany changes its vote: the later ballot replaces the earlier one, and the fourth vote
-    // in favour enacts it at once.
+    // Germany changes its vote: the later ballot replaces the earlier one. The fourth vote in
+    // favour carries it, and the tick enacts it at the next full hour, not as the vote arrives
+    // (the enactment's time must not tell whose vote decided it).
     mail(&pool, &s, 7, 3, "VOTE 1 FOR", at + 120).await;
     let ack = answer_to(&pool, 3).await;
     assert!(ack.contains("in place of your earlier vote"), "{ack}");
-    assert!(ack.contains("Proposal 1 is enacted"), "{ack}");
-    let new = regulation_text(&pool, 17, at + 120).await.expect("BT17");
+    assert!(!ack.contains("enacted"), "{ack}");
+    assert_eq!(
+        regulation_text(&pool, 17, at + 120).await.map(|t| t.len()),
+        Some(1),
+        "not yet"
+    );
+    assert!(
+        !rows(&pool)
+            .await
+            .iter()
+            .any(|r| r[2].contains("Proposal 1 is enacted"))
+    );
+    let hour = on_the_hour(&pool, at + 120).await;
+    let new = regulation_text(&pool, 17, hour).await.expect("BT17");
     assert_eq!(
         new,
         vec![
@@ -189,7 +215,7 @@ async fn agora_bt8_a_proposal_passes_when_votes_for_exceed_half() {
             "Not giving a unit an order is a hold.".to_string()
         ]
     );
-    let old = regulation_text(&pool, 17, at + 119)
+    let old = regulation_text(&pool, 17, hour - 1)
         .await
         .expect("BT17 before");
     assert!(old[0].starts_with("There are four possible orders: Hold, Move"));
@@ -216,7 +242,7 @@ async fn agora_bt8_a_proposal_passes_when_votes_for_exceed_half() {
         );
     }
     // A vote after it is enacted changes nothing.
-    mail(&pool, &s, 8, 6, "VOTE 1 AGAINST", at + 180).await;
+    mail(&pool, &s, 8, 6, "VOTE 1 AGAINST", hour + 60).await;
     assert!(
         answer_to(&pool, 6)
             .await
@@ -357,8 +383,9 @@ async fn agora_bt8_a_free_text_proposal_is_an_open_item_until_the_gm_confirms_it
     for (uid, i) in [(3, 1), (4, 2), (5, 3), (6, 4)] {
         mail(&pool, &s, uid, i, "VOTE 1 FOR", at + 10).await;
     }
+    let hour = on_the_hour(&pool, at + 10).await;
     assert_eq!(
-        regulation_text(&pool, 26, at + 10).await,
+        regulation_text(&pool, 26, hour).await,
         Some(vec![
             "The Judge SHALL award a badge to every Contestant.".to_string()
         ]),
@@ -431,8 +458,11 @@ async fn agora_bt15_a_setting_enacted_after_the_deadline_holds_from_the_next_tur
             // vote is not.
             mail(&pool, &s, uid, i, "VOTE 1 FOR", at).await;
         }
-        let told = answer_to(&pool, 4).await;
-        assert!(told.contains("Proposal 1 is enacted"), "{name}: {told}");
+        // Enacted by the tick at the next full hour (Agora BT8): before the deadline when the
+        // votes came early, after the turn is adjudicated when they came late.
+        if !late {
+            on_the_hour(&pool, at).await;
+        }
         assert_eq!(
             rules(&pool).await.movement_days,
             if late { 3 } else { 5 },
@@ -444,21 +474,22 @@ async fn agora_bt15_a_setting_enacted_after_the_deadline_holds_from_the_next_tur
                 .expect("tick"),
             1
         );
+        if late {
+            on_the_hour(&pool, at).await;
+        }
+        assert!(
+            rows(&pool)
+                .await
+                .iter()
+                .any(|r| r[2].contains("Proposal 1 is enacted")),
+            "{name}: published"
+        );
         let fall = deadline(&pool).await;
         assert_eq!(fall.phase, "F1901M");
         // Adjudicated under the regulations as they were at the end of the ordering period:
         // the setting enacted after it holds from then on, not in that resolution.
         assert_eq!(days(&fall), if late { 3 } else { 5 }, "{name}");
         assert_eq!(rules(&pool).await.movement_days, 5, "{name}: holds now");
-        if late {
-            assert!(
-                rows(&pool)
-                    .await
-                    .iter()
-                    .any(|r| r[2].contains("Proposal 1 now holds")),
-                "{name}: told when it holds"
-            );
-        }
     }
 }
 
@@ -497,10 +528,8 @@ async fn agora_bt8_no_mail_reveals_who_voted_how() {
         )
         .await;
     }
-    assert!(
-        regulation_text(&pool, 26, at + 100).await.is_some(),
-        "enacted"
-    );
+    let hour = on_the_hour(&pool, at + 50).await;
+    assert!(regulation_text(&pool, 26, hour).await.is_some(), "enacted");
     let voters: Vec<usize> = vec![1, 2, 3, 4, 5];
     for r in rows(&pool).await {
         let [kind, to, subject, body, id, in_reply_to, refs] = &r;
@@ -564,4 +593,39 @@ async fn agora_bt8_no_mail_reveals_who_voted_how() {
             "not a reply to the mail that cast the last vote"
         );
     }
+}
+
+/// Agora BT8: a proposal is carried the moment its non-withdrawn votes in favour exceed half
+/// the contestants: from then on its ballots stand (a vote withdrawn after it is refused), and
+/// the Judge enacts it at the next full hour, so that the time of the enactment does not tell
+/// whose vote carried it.
+#[tokio::test]
+async fn agora_bt8_a_carried_proposal_is_enacted_on_the_hour_and_its_ballots_stand() {
+    let (pool, s) = agora("agora-carried", &[]).await;
+    let at = T0 + 3600;
+    mail(&pool, &s, 1, 0, "PROPOSE REPEAL BT10", at).await;
+    for (uid, i) in [(2, 1), (3, 2), (4, 3), (5, 4)] {
+        mail(&pool, &s, uid, i, "VOTE 1 FOR", at + 10).await;
+    }
+    mail(&pool, &s, 6, 4, "VOTE 1 WITHDRAW", at + 20).await;
+    assert!(
+        answer_to(&pool, 4)
+            .await
+            .contains("refused: the vote on this proposal is closed")
+    );
+    assert!(
+        regulation_text(&pool, 10, at + 20).await.is_some(),
+        "not yet"
+    );
+    let hour = on_the_hour(&pool, at + 20).await;
+    assert!(
+        regulation_text(&pool, 10, hour).await.is_none(),
+        "BT10 repealed"
+    );
+    let published: Vec<[String; 7]> = rows(&pool)
+        .await
+        .into_iter()
+        .filter(|r| r[2].contains("Proposal 1 is enacted"))
+        .collect();
+    assert!(published.len() >= 7, "{published:?}");
 }

@@ -14,7 +14,7 @@ use super::*;
 use chancery_office::ballot::{
     Choice, Disclosure, Poll, Proposal, Recorded, Refused, Revision, Threshold, VoterId, VotingRule,
 };
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// What a proposal is about, as its kind of game files it (the payload says the rest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
@@ -487,6 +487,62 @@ pub async fn purge_ballots(c: &mut Conn, before: Ts) -> Result<u64> {
     .execute(&mut *c)
     .await?;
     Ok(r.rows_affected())
+}
+
+/// Agora BT8: proposal `id` is to be counted again, and enacted if it still passes, at `at`
+/// (an earlier time already set stands).
+pub async fn set_check_at(c: &mut Conn, id: i64, at: Ts) -> Result<()> {
+    sqlx::query("UPDATE office_proposals SET check_at = coalesce(check_at, $2) WHERE id = $1")
+        .bind(id)
+        .bind(at)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// A proposal no longer waiting to be counted again (it did not pass after all).
+pub async fn clear_check(c: &mut Conn, id: i64) -> Result<()> {
+    sqlx::query("UPDATE office_proposals SET check_at = NULL WHERE id = $1")
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// The proposals of `games` (a JSON array of ids) still open whose count is due by `now`:
+/// (game, number), in order.
+pub async fn checks_due(c: &mut Conn, games: &str, now: Ts) -> Result<Vec<(String, i64)>> {
+    let rows = sqlx::query(concat!(
+        "SELECT p.game_id, p.number FROM ",
+        dialect::json_values!(1),
+        " j JOIN office_proposals p ON p.game_id = j.value
+         WHERE p.check_at <= $2 AND p.decided_at IS NULL AND p.withdrawn_at IS NULL
+         ORDER BY p.game_id, p.number",
+    ))
+    .bind(games)
+    .bind(now)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("game_id")?, r.try_get("number")?)))
+        .collect()
+}
+
+/// For each of `games` (a JSON array of ids), the earliest count still to come, if any.
+pub async fn next_checks(c: &mut Conn, games: &str) -> Result<HashMap<String, Ts>> {
+    let rows = sqlx::query(concat!(
+        "SELECT p.game_id, min(p.check_at) AS at FROM ",
+        dialect::json_values!(1),
+        " j JOIN office_proposals p ON p.game_id = j.value
+         WHERE p.check_at IS NOT NULL AND p.decided_at IS NULL AND p.withdrawn_at IS NULL
+         GROUP BY p.game_id",
+    ))
+    .bind(games)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("game_id")?, r.try_get("at")?)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -81,3 +81,16 @@ pub async fn set_due(c: &mut Conn, due: &[(&str, Option<Ts>)]) -> Result<()> {
     .await?;
     Ok(())
 }
+
+/// Ask for the clock on `game` by `at` at the latest (an earlier time already set stands).
+pub async fn need_clock_by(c: &mut Conn, game: &str, at: Ts) -> Result<()> {
+    sqlx::query(
+        "UPDATE games SET due_at = CASE WHEN due_at IS NULL OR due_at > $2 THEN $2 ELSE due_at END
+         WHERE id = $1",
+    )
+    .bind(game)
+    .bind(at)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}

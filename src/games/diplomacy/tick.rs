@@ -157,6 +157,9 @@ impl Writes {
     }
 
     async fn write(&self, c: &mut Conn, env: &Env, now: Ts) -> Result<()> {
+        let batch: Vec<&str> = self.due.iter().map(|(g, _)| g.as_str()).collect();
+        // Agora BT8: the proposals a vote brought over their threshold, enacted on the hour.
+        super::regulations::enact_due(c, env, &batch, now).await?;
         store::record_adjudications(c, &self.adjudicated, now).await?;
         super::regulations::apply_pending(c, env, &self.regulated, now).await?;
         // A tournament's board that ended sends its standings, in this same transaction.
@@ -182,7 +185,20 @@ impl Writes {
         store::enqueue_many(c, &self.mails, now).await?;
         // Last: what was written above (a passed house-rule proposal) may have asked for the
         // clock at once; the decision knows better.
-        let due: Vec<(&str, Option<Ts>)> = self.due.iter().map(|(g, d)| (g.as_str(), *d)).collect();
+        // A proposal still to be counted (Agora BT8) needs the clock too.
+        let checks = store::next_checks(c, &serde_json::to_string(&batch)?).await?;
+        let due: Vec<(&str, Option<Ts>)> = self
+            .due
+            .iter()
+            .map(|(g, d)| {
+                let check = checks.get(g).copied();
+                let at = match (*d, check) {
+                    (Some(d), Some(c)) => Some(d.min(c)),
+                    (d, c) => d.or(c),
+                };
+                (g.as_str(), at)
+            })
+            .collect();
         store::set_due(c, &due).await?;
         Ok(())
     }

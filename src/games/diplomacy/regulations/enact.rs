@@ -121,7 +121,7 @@ async fn revise(
 /// Agora BT8: proposal `row` has more votes in favour than half the contestants: it is decided,
 /// its revisions kept, its effect carried out (or left waiting), and the new text published
 /// with the number of votes for and against.
-pub(super) async fn enact(
+async fn enact(
     c: &mut Conn,
     env: &Env,
     g: &GameRow,
@@ -228,6 +228,32 @@ async fn set_now(
             "The setting could not be carried out ({why}); the Gamemaster is told."
         )),
     }
+}
+
+/// Agora BT8: the proposals of `games` whose count is due (a vote brought them over their
+/// threshold in the hour before): counted again, and enacted if they still pass (a vote
+/// withdrawn or changed since may have taken them back under it).
+pub async fn enact_due(c: &mut Conn, env: &Env, games: &[&str], now: Ts) -> Result<()> {
+    if games.is_empty() {
+        return Ok(());
+    }
+    let list = serde_json::to_string(games).map_err(crate::store::StoreError::from)?;
+    for (game, number) in store::checks_due(c, &list, now).await? {
+        let (Some(g), Some((row, poll))) = (
+            store::game(c, &game).await?,
+            store::poll(c, &game, number).await?,
+        ) else {
+            continue;
+        };
+        match poll.outcome(now) {
+            chancery_office::ballot::Outcome::Closed {
+                passed: true,
+                counts: Some(counts),
+            } => enact(c, env, &g, &row, counts, now).await?,
+            _ => store::clear_check(c, row.id).await?,
+        }
+    }
+    Ok(())
 }
 
 /// Agora BT15: the settings enacted after a turn's ordering period ended, carried out once

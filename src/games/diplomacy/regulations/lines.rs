@@ -39,7 +39,7 @@ pub async fn handle(
             Ok(Action::Propose(m)) => propose(c, env, g, who, m, now).await?,
             Ok(Action::Withdraw(n)) => withdraw(c, env, g, who, *n, now).await?,
             Ok(Action::Vote { proposal, choice }) => {
-                vote(c, env, g, who, *proposal, *choice, now).await?
+                vote(c, g, who, *proposal, *choice, now).await?
             }
         };
         notes.push(note);
@@ -164,11 +164,11 @@ async fn regulation_proposal(
 }
 
 /// Agora BT8: "any Contestant other than the Proposer CAN privately send a vote to the
-/// Judge": kept secret, a later ballot replacing the earlier one; the proposal is enacted the
-/// moment its votes in favour exceed half the number of contestants, in this transaction.
+/// Judge": kept secret, a later ballot replacing the earlier one; once its votes in favour
+/// exceed half the number of contestants, the proposal is counted again and enacted by the
+/// tick at the next full hour (`enact_due`), never as the deciding vote arrives.
 async fn vote(
     c: &mut Conn,
-    env: &Env,
     g: &GameRow,
     who: &Contestant<'_>,
     number: u32,
@@ -213,18 +213,18 @@ async fn vote(
             }
         },
     };
-    let mut note = format!(
+    let note = format!(
         "your vote {choice} on Proposal {number}: {recorded} (secret: acknowledged to you \
          alone, never published; Agora BT8)"
     );
     if let Some((row, poll)) = store::poll(c, &g.id, n).await?
-        && let Outcome::Closed {
-            passed: true,
-            counts: Some(counts),
-        } = poll.outcome(now)
+        && let Outcome::Closed { passed: true, .. } = poll.outcome(now)
     {
-        enact::enact(c, env, g, &row, counts, now).await?;
-        note.push_str(&format!(". Proposal {number} is enacted; everyone is told"));
+        // Counted again and enacted at the next full hour, never as this vote arrives: the
+        // enactment's time must not tell whose vote decided it (Agora BT8).
+        let at = super::enactment_hour(now);
+        store::set_check_at(c, row.id, at).await?;
+        store::need_clock_by(c, &g.id, at).await?;
     }
     Ok(note)
 }

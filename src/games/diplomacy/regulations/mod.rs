@@ -2,8 +2,9 @@
 //! "agora_bt2020"`): the rulebook enacted as the game's rule set when it starts
 //! (`rule_revisions`, no proposal: Agora BT5, BT8), the contestants' proposals, withdrawals
 //! and private votes read from their order mails (`lines.rs`, Agora BT8), a proposal enacted
-//! the moment more than half the contestants vote for it, a setting of the game carried out on
-//! its house rules when the ordering period allows it (`enact.rs`, Agora BT15), the
+//! by the tick at the full hour after more than half the contestants voted for it (if they
+//! still do then; `enact.rs`), a setting of the game carried out on its house rules when the
+//! ordering period allows it (`enact.rs`, Agora BT15), the
 //! Gamemaster's own amendments (Agora BT2) and confirmations (`commands/amend.rs`,
 //! `commands/confirm.rs`), and what the SUMMARY lists of them.
 //!
@@ -14,8 +15,8 @@
 mod enact;
 mod lines;
 
-pub(super) use enact::apply_pending;
 pub(crate) use enact::{amend_by_gm, confirm};
+pub(super) use enact::{apply_pending, enact_due};
 pub(super) use lines::{Contestant, handle};
 
 use crate::engine::Result;
@@ -25,6 +26,13 @@ use crate::rules::Rules;
 use crate::store::{Conn, StoreError};
 use crate::time::{Ts, format_gmt};
 use chancery_office::ruleset::{InitialSet, RuleSet};
+
+/// Agora BT8: when a proposal that a vote brought over its threshold is counted again and, if
+/// it still passes, enacted: the next full hour ("in a timely fashion"), so that every vote of
+/// the hour could have been the deciding one and the enactment's time names none of them.
+pub(super) fn enactment_hour(now: Ts) -> Ts {
+    (now.div_euclid(crate::time::HOUR) + 1) * crate::time::HOUR
+}
 
 /// Agora BT5, BT8: a game run under regulations starts with them as its rule set, enacted at
 /// its start, no proposal's.
@@ -116,4 +124,15 @@ async fn changes_since_start(c: &mut Conn, g: &GameRow) -> Result<String> {
         out.push_str("  none\n");
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn agora_bt8_a_passing_proposal_is_enacted_at_the_next_full_hour() {
+        let hour = crate::time::HOUR;
+        assert_eq!(super::enactment_hour(10 * hour), 11 * hour);
+        assert_eq!(super::enactment_hour(10 * hour + 1), 11 * hour);
+        assert_eq!(super::enactment_hour(11 * hour - 1), 11 * hour);
+    }
 }
