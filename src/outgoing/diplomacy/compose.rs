@@ -155,6 +155,10 @@ pub struct Ack<'a> {
     pub request_notes: &'a [String],
     /// What became of each line on the regulations (Agora BT8), in its order.
     pub regulation_notes: &'a [String],
+    /// What became of each assistant the mail announced (Agora BT7), in its order.
+    pub assistant_notes: &'a [String],
+    /// Who sent the orders, when not the power's player: an announced assistant (Agora BT7).
+    pub submitted_by: Option<&'a str>,
     /// When the mail arrived.
     pub received_at: Ts,
 }
@@ -196,6 +200,18 @@ pub fn acknowledgement(env: &Env, a: &Ack<'_>) -> Composed {
             outcome: note.clone(),
         })
         .collect();
+    v.assistants = a
+        .read
+        .assistants
+        .iter()
+        .zip(a.assistant_notes.iter())
+        .map(|(l, note)| render::RegulationAck {
+            line: l.line,
+            text: l.text.clone(),
+            outcome: note.clone(),
+        })
+        .collect();
+    v.submitted_by = a.submitted_by.map(str::to_string);
     v.standing = standing_rows(a.map, a.board, a.power, a.standing);
     let facts = format!(
         "{} {} {}: {} order(s) stand; deadline {}",
