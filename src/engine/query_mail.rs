@@ -178,9 +178,11 @@ async fn submitted(
         .find(|p| p.address.eq_ignore_ascii_case(from))
         .map(|p| p.power.clone())
     else {
-        return Ok("SUBMITTED tells a contestant who sent orders for their own power this \
+        return Ok(
+            "SUBMITTED tells a contestant who sent orders for their own power this \
                    turn: this address plays no power in the game.\n"
-            .to_string());
+                .to_string(),
+        );
     };
     let Some(phase) = store::current_phase(c, &g.id).await? else {
         return Ok("The game has no open turn.\n".to_string());
@@ -194,7 +196,11 @@ async fn submitted(
     }
     let mut text = format!("Orders accepted for {seat} in {title} (Agora BT7), oldest first:\n\n");
     for (who, at) in &sent {
-        let who = if who.is_empty() { "(not recorded)" } else { who };
+        let who = if who.is_empty() {
+            "(not recorded)"
+        } else {
+            who
+        };
         text.push_str(&format!("  {}  {who}\n", crate::time::format_gmt(*at)));
     }
     Ok(text)

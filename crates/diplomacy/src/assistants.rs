@@ -136,9 +136,6 @@ mod tests {
                 .contains("what assistance")
         );
         let long = format!("ASSISTANT a@example.org {}", "x".repeat(500));
-        assert_eq!(
-            read_line(&long).map(|a| a.help.len()),
-            Ok(MAX_HELP_CHARS)
-        );
+        assert_eq!(read_line(&long).map(|a| a.help.len()), Ok(MAX_HELP_CHARS));
     }
 }

@@ -280,7 +280,10 @@ mod tests {
         let closes = 2_000;
         let six = people(6);
         let inv = Entrant::Invited;
-        assert_eq!(may_enter(5_000, closes, &six, "p7@example.test", inv), Ok(()));
+        assert_eq!(
+            may_enter(5_000, closes, &six, "p7@example.test", inv),
+            Ok(())
+        );
         assert_eq!(
             may_enter(5_000, closes, &people(7), "p8@example.test", inv),
             Err(EntryRefused::Full)
@@ -296,7 +299,11 @@ mod tests {
         assert_eq!(may_draw(1, 7), Err(DrawRefused::TooFew { entered: 1 }));
         assert_eq!(may_draw(2, 7), Ok(5));
         assert_eq!(may_draw(7, 7), Ok(0));
-        assert!(DrawRefused::TooFew { entered: 0 }.to_string().contains("BT2"));
+        assert!(
+            DrawRefused::TooFew { entered: 0 }
+                .to_string()
+                .contains("BT2")
+        );
         let p = people(3);
         let a: Vec<&str> = p.iter().map(String::as_str).collect();
         // Over seeds, the three get different powers, and every power is sometimes empty.

@@ -325,8 +325,7 @@ fn broadcast_line(number: usize, text: &[&str]) -> CommandLine {
     }
 }
 
-const ENTRY_SYNTAX: &str =
-    "write ENTRY UNTIL and the close of entry in GMT, as in ENTRY UNTIL 2020-07-10 00:00 (Agora BT1)";
+const ENTRY_SYNTAX: &str = "write ENTRY UNTIL and the close of entry in GMT, as in ENTRY UNTIL 2020-07-10 00:00 (Agora BT1)";
 
 const CONFIRM_SYNTAX: &str = "write CONFIRM PROPOSAL <number> <what was done>";
 
@@ -525,9 +524,11 @@ pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
             [a] if is_address(a.trim_matches(['<', '>', ','])) => Ok(GmCommand::AddContestant(
                 a.trim_matches(['<', '>', ',']).to_ascii_lowercase(),
             )),
-            _ => Err("write ADD <address> (Agora BT2: the person becomes a Contestant on \
+            _ => Err(
+                "write ADD <address> (Agora BT2: the person becomes a Contestant on \
                       consenting)"
-                .into()),
+                    .into(),
+            ),
         },
         "REMOVE" => match rest {
             [who] => {
@@ -713,7 +714,9 @@ mod tests {
     fn agora_bt1_bt2_the_gms_commands_on_contestants_are_read() {
         assert_eq!(
             read_command("entry until 2020-07-10 00:00"),
-            Ok(GmCommand::EntryUntil(parse_gmt("2020-07-10 00:00").unwrap()))
+            Ok(GmCommand::EntryUntil(
+                parse_gmt("2020-07-10 00:00").unwrap()
+            ))
         );
         assert_eq!(read_command("Draw"), Ok(GmCommand::DrawPowers));
         assert_eq!(

@@ -9,6 +9,7 @@ use super::commands::contestants::tell;
 use crate::assistants::Announced;
 use crate::config::Env;
 use crate::engine::Result;
+use crate::engine::receive::masters_for;
 use crate::games::diplomacy::store::{self, GameRow, PlayerRow};
 use crate::store::Conn;
 use crate::time::Ts;
@@ -36,9 +37,11 @@ pub async fn announce(
         )));
     }
     let members = store::members(c, &g.id).await?;
-    if members
+    let masters = masters_for(c, env, Some(g)).await?;
+    if masters
         .iter()
-        .any(|m| m.role.is_master() && m.address.eq_ignore_ascii_case(&a.address))
+        .chain(std::iter::once(&g.gm_address))
+        .any(|m| m.eq_ignore_ascii_case(&a.address))
     {
         return Ok(Err(format!(
             "{} is a master of the game, its Judge (Agora BT0), and assists no contestant",
@@ -64,8 +67,19 @@ pub async fn announce(
     );
     let mut readers: Vec<String> = players.iter().map(|p| p.address.clone()).collect();
     readers.extend(members.iter().map(|m| m.address.clone()));
+    readers.extend(masters);
     let key = format!("assistant|{}|{}|{now}", contestant.power, a.address);
-    tell(c, env, g, &readers, &key, "an assistant announced", &text, now).await?;
+    tell(
+        c,
+        env,
+        g,
+        &readers,
+        &key,
+        "an assistant announced",
+        &text,
+        now,
+    )
+    .await?;
     Ok(Ok(format!(
         "{} announced as your assistant ({}), published to every player and master (Agora BT7)",
         a.address, a.help

@@ -188,9 +188,10 @@ impl OrderMail<'_> {
         if from.is_empty() || from.eq_ignore_ascii_case(&player.address) {
             return Ok(Sender::Player);
         }
-        let helps = store::assistants(c, &self.g.id).await?.into_iter().any(|a| {
-            a.power == player.power && a.address.eq_ignore_ascii_case(&from)
-        });
+        let helps = store::assistants(c, &self.g.id)
+            .await?
+            .into_iter()
+            .any(|a| a.power == player.power && a.address.eq_ignore_ascii_case(&from));
         Ok(if helps {
             Sender::Assistant(from.to_ascii_lowercase())
         } else {
@@ -328,6 +329,8 @@ impl OrderMail<'_> {
                 address: a.clone(),
                 ..player.clone()
             };
+            // Its own Message-ID: the answer's seed names its reader.
+            let key = format!("{}|{a}", ctx.key);
             let ack = compose::acknowledgement(
                 env,
                 &compose::Ack {
@@ -335,7 +338,7 @@ impl OrderMail<'_> {
                     game: g,
                     map: self.map,
                     msg: self.msg,
-                    key: ctx.key,
+                    key: &key,
                     read: &read,
                     standing: &combined,
                     final_,

@@ -329,7 +329,12 @@ pub async fn press_sent(c: &mut Conn, game: &str, phase: &str, author: &str) -> 
 
 /// Drop a power's standing orders for a phase (Agora BT2: a contestant removed, its power in
 /// civil disorder).
-pub async fn drop_standing_orders(c: &mut Conn, game: &str, phase: &str, power: &str) -> Result<()> {
+pub async fn drop_standing_orders(
+    c: &mut Conn,
+    game: &str,
+    phase: &str,
+    power: &str,
+) -> Result<()> {
     sqlx::query("DELETE FROM standing_orders WHERE game_id = $1 AND phase = $2 AND power = $3")
         .bind(game)
         .bind(phase)

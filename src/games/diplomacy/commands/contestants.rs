@@ -121,7 +121,7 @@ pub async fn add(c: &mut Conn, env: &Env, g: &GameRow, address: &str, now: Ts) -
     if let Some(refused) = not_for_entries(g, true)? {
         return Ok(refused);
     }
-    if let Some(why) = not_addable(c, g, address).await? {
+    if let Some(why) = not_addable(c, env, g, address).await? {
         return Ok(Done::refused(why));
     }
     store::invite(c, &g.id, address, now).await?;
@@ -136,7 +136,17 @@ pub async fn add(c: &mut Conn, env: &Env, g: &GameRow, address: &str, now: Ts) -
         max = entry::MAX_CONTESTANTS,
     );
     let key = format!("invite|{address}|{now}");
-    tell(c, env, g, &[address.to_string()], &key, "an invitation", &text, now).await?;
+    tell(
+        c,
+        env,
+        g,
+        &[address.to_string()],
+        &key,
+        "an invitation",
+        &text,
+        now,
+    )
+    .await?;
     Ok(Done::ok(format!(
         "{address} is invited, and was mailed how to consent: they become a Contestant when \
          they mail \"{} ENTER\" (Agora BT2), after the close of entry too",
@@ -145,11 +155,17 @@ pub async fn add(c: &mut Conn, env: &Env, g: &GameRow, address: &str, now: Ts) -
 }
 
 /// Why `address` cannot be invited: a master (BT0), or a contestant already.
-async fn not_addable(c: &mut Conn, g: &GameRow, address: &str) -> Result<Option<String>> {
-    let masters = store::members(c, &g.id).await?;
+async fn not_addable(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    address: &str,
+) -> Result<Option<String>> {
+    let masters = masters_for(c, env, Some(g)).await?;
     if masters
         .iter()
-        .any(|m| m.role != store::Role::Observer && m.address.eq_ignore_ascii_case(address))
+        .chain(std::iter::once(&g.gm_address))
+        .any(|m| m.eq_ignore_ascii_case(address))
     {
         return Ok(Some(
             "a master of the game cannot become a contestant (Agora BT0)".into(),
@@ -179,7 +195,9 @@ pub async fn remove(c: &mut Conn, env: &Env, g: &GameRow, who: &str, now: Ts) ->
     }
     let map = map_of(g)?;
     let players = store::players(c, &g.id).await?;
-    let named = map.power_by_name(who).map(|p| map.power_name(p).to_string());
+    let named = map
+        .power_by_name(who)
+        .map(|p| map.power_name(p).to_string());
     let Some(player) = players
         .iter()
         .find(|p| named.as_deref() == Some(p.power.as_str()) || p.address.eq_ignore_ascii_case(who))
@@ -205,7 +223,17 @@ pub async fn remove(c: &mut Conn, env: &Env, g: &GameRow, who: &str, now: Ts) ->
     let mut readers: Vec<String> = players.iter().map(|p| p.address.clone()).collect();
     readers.extend(masters_for(c, env, Some(g)).await?);
     let key = format!("removed|{power}|{now}");
-    tell(c, env, g, &readers, &key, "a contestant removed", &text, now).await?;
+    tell(
+        c,
+        env,
+        g,
+        &readers,
+        &key,
+        "a contestant removed",
+        &text,
+        now,
+    )
+    .await?;
     Ok(Done::ok(format!(
         "{} ceased to be a Contestant (Agora BT2); {power} is in civil disorder (Agora BT24). \
          They, every player and the masters were told",
@@ -234,7 +262,17 @@ async fn remove_entry(c: &mut Conn, env: &Env, g: &GameRow, who: &str, now: Ts) 
         if entered { "" } else { " invitation" }
     );
     let key = format!("removed|{who}|{now}");
-    tell(c, env, g, &[who.to_string()], &key, "you are removed", &text, now).await?;
+    tell(
+        c,
+        env,
+        g,
+        &[who.to_string()],
+        &key,
+        "you are removed",
+        &text,
+        now,
+    )
+    .await?;
     Ok(Done::ok(format!(
         "{who} ceased to be a Contestant (Agora BT2): their {} is withdrawn, and they were told",
         if entered { "entry" } else { "invitation" }
