@@ -10,8 +10,8 @@
 //! (`chancery::commands` alone joins two: the shared commands and Diplomacy's reading of them).
 
 pub use chancery_diplomacy::{
-    adjudicator, assignment, conditional, correction, entry, json, map, order, orderset, phase,
-    policy, reader, regulations, rules, scoring, standings, timetable, votes,
+    adjudicator, assignment, assistants, conditional, correction, entry, json, map, order,
+    orderset, phase, policy, reader, regulations, rules, scoring, standings, timetable, votes,
 };
 pub use chancery_intake::{acceptance, authres, message, sections, td_commands};
 pub use chancery_office::{ballot, ruleset, settings, time};

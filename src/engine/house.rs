@@ -192,6 +192,15 @@ pub trait House: Send + Sync {
         g: &'a GameRow,
         phase: &'a PhaseRow,
     ) -> Step<'a, Vec<(String, OrdersIn)>>;
+    /// Who sent the accepted order mails of `seat` in stored turn `phase`, and when they were
+    /// submitted, in that order (Agora BT7: `<game> SUBMITTED`, the seat's player asking).
+    fn submitters<'a>(
+        &'a self,
+        c: &'a mut Conn,
+        g: &'a GameRow,
+        phase: &'a PhaseRow,
+        seat: &'a str,
+    ) -> Step<'a, Vec<(String, Ts)>>;
     /// Roll game `g` back to stored turn `phase`, to be played again by `deadline` (WM
     /// D.VIII(1)): what the kind stored of the turns after it is undone.
     fn roll_back<'a>(

@@ -22,6 +22,9 @@ pub(super) enum Query {
     /// The game's course, in its kind's terms (Diplomacy: centre counts per power per year,
     /// eliminations, replacements).
     Summary,
+    /// Who submitted orders for the asker's own seat this turn, and when (Agora BT7: with
+    /// team orders, the contestant's assistants may send them).
+    Submitted,
 }
 
 /// The most results mails a HISTORY answer carries.
@@ -53,6 +56,7 @@ pub(super) fn query_of(
     match (verb.as_str(), arg, words.len()) {
         ("STATUS", None, 2) => Some(Query::Status),
         ("SUMMARY", None, 2) => Some(Query::Summary),
+        ("SUBMITTED", None, 2) => Some(Query::Submitted),
         ("HISTORY", None, 2) => Some(Query::History(None)),
         ("HISTORY", Some(p), 3) if is_phase(&p) => Some(Query::History(Some(p))),
         _ => None,
@@ -95,6 +99,10 @@ pub(super) async fn query_mail(
         }
         Query::Summary => ("SUMMARY".to_string(), house.summary(c, g).await?),
         Query::History(phase) => history(c, g, &from, phase.as_deref()).await?,
+        Query::Submitted => {
+            let text = submitted(c, g, house, &players, &from).await?;
+            ("SUBMITTED".to_string(), text)
+        }
     };
     if !proven {
         body.push_str(&notices::unproven_query()?);
@@ -154,6 +162,48 @@ async fn status(
         StatusFor::Reader(power)
     };
     status_text(c, g, house, current.as_ref(), paused, to).await
+}
+
+/// SUBMITTED (Agora BT7): who sent orders for the asker's own seat in the current turn, and
+/// when; a seat's player alone is answered about it, never about another's.
+async fn submitted(
+    c: &mut Conn,
+    g: &GameRow,
+    house: &dyn House,
+    players: &[store::PlayerRow],
+    from: &str,
+) -> Result<String> {
+    let Some(seat) = players
+        .iter()
+        .find(|p| p.address.eq_ignore_ascii_case(from))
+        .map(|p| p.power.clone())
+    else {
+        return Ok(
+            "SUBMITTED tells a contestant who sent orders for their own power this \
+                   turn: this address plays no power in the game.\n"
+                .to_string(),
+        );
+    };
+    let Some(phase) = store::current_phase(c, &g.id).await? else {
+        return Ok("The game has no open turn.\n".to_string());
+    };
+    let sent = house.submitters(c, g, &phase, &seat).await?;
+    let title = house.phase_title(&phase.phase);
+    if sent.is_empty() {
+        return Ok(format!(
+            "No orders have been accepted for {seat} in {title} yet.\n"
+        ));
+    }
+    let mut text = format!("Orders accepted for {seat} in {title} (Agora BT7), oldest first:\n\n");
+    for (who, at) in &sent {
+        let who = if who.is_empty() {
+            "(not recorded)"
+        } else {
+            who
+        };
+        text.push_str(&format!("  {}  {who}\n", crate::time::format_gmt(*at)));
+    }
+    Ok(text)
 }
 
 /// HISTORY [phase]: the results mails sent to this address again, of one phase or the latest

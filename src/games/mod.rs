@@ -260,7 +260,11 @@ async fn dispatch(
         | GmCommand::Winners(_)
         | GmCommand::VetoAbbreviations { .. }
         | GmCommand::AmendRule { .. }
-        | GmCommand::ConfirmProposal { .. } => match g.kind {
+        | GmCommand::ConfirmProposal { .. }
+        | GmCommand::EntryUntil(_)
+        | GmCommand::DrawPowers
+        | GmCommand::AddContestant(_)
+        | GmCommand::RemoveContestant(_) => match g.kind {
             Kind::Diplomacy => diplomacy_command(c, env, g, actor, s, cmd, now).await,
         },
     }
@@ -277,7 +281,7 @@ async fn diplomacy_command(
     now: Ts,
 ) -> Result<Done> {
     use diplomacy::commands::{
-        agree, amend, confirm, correct, draw, preview, process, refuse, veto, winners,
+        agree, amend, confirm, contestants, correct, draw, preview, process, refuse, veto, winners,
     };
     let current = s.current.as_ref();
     match cmd {
@@ -299,6 +303,10 @@ async fn diplomacy_command(
         GmCommand::ConfirmProposal { number, done } => {
             confirm::confirm(c, env, g, actor, *number, done, now).await
         }
+        GmCommand::EntryUntil(until) => contestants::entry_until(c, g, *until).await,
+        GmCommand::DrawPowers => contestants::draw(c, env, g, now).await,
+        GmCommand::AddContestant(address) => contestants::add(c, env, g, address, now).await,
+        GmCommand::RemoveContestant(who) => contestants::remove(c, env, g, who, now).await,
         // Not reached: `dispatch` hands over only Diplomacy's commands. Refused, never a panic.
         _ => Ok(Done::refused(format!(
             "{} is not a command of this kind of game",

@@ -128,3 +128,63 @@ pub async fn assistants(c: &mut Conn, game: &str) -> Result<Vec<AssistantRow>> {
     .fetch_all(&mut *c)
     .await?)
 }
+
+/// Drop an entry before the draw (Agora BT2: the Gamemaster causes a person to cease to be a
+/// Contestant); whether there was one.
+pub async fn remove_game_entry(c: &mut Conn, game: &str, address: &str) -> Result<bool> {
+    let r = sqlx::query("DELETE FROM game_entries WHERE game_id = $1 AND address = $2")
+        .bind(game)
+        .bind(address.to_ascii_lowercase())
+        .execute(&mut *c)
+        .await?;
+    Ok(r.rows_affected() > 0)
+}
+
+/// Record the Gamemaster's invitation of `address` to become a Contestant (Agora BT2: "any
+/// consenting person"): it becomes one when it consents by mail.
+pub async fn invite(c: &mut Conn, game: &str, address: &str, now: Ts) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO entry_invitations (game_id, address, invited_at) VALUES ($1, $2, $3)
+         ON CONFLICT (game_id, address) DO UPDATE SET invited_at = excluded.invited_at",
+    )
+    .bind(game)
+    .bind(address.to_ascii_lowercase())
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Whether the Gamemaster invited `address` to become a Contestant (Agora BT2).
+pub async fn is_invited(c: &mut Conn, game: &str, address: &str) -> Result<bool> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM entry_invitations WHERE game_id = $1 AND address = $2",
+    )
+    .bind(game)
+    .bind(address.to_ascii_lowercase())
+    .fetch_one(&mut *c)
+    .await?;
+    Ok(n > 0)
+}
+
+/// Withdraw an invitation (a REMOVE before the person consented); whether there was one.
+pub async fn uninvite(c: &mut Conn, game: &str, address: &str) -> Result<bool> {
+    let r = sqlx::query("DELETE FROM entry_invitations WHERE game_id = $1 AND address = $2")
+        .bind(game)
+        .bind(address.to_ascii_lowercase())
+        .execute(&mut *c)
+        .await?;
+    Ok(r.rows_affected() > 0)
+}
+
+/// A contestant ceases to be one after the draw (Agora BT2): its player row goes, so that no
+/// mail of the game goes to it and its power, with no player, is in civil disorder (BT24: its
+/// units hold, as an NMR's do). Whether there was one.
+pub async fn remove_player(c: &mut Conn, game: &str, power: &str) -> Result<bool> {
+    let r = sqlx::query("DELETE FROM players WHERE game_id = $1 AND power = $2")
+        .bind(game)
+        .bind(power)
+        .execute(&mut *c)
+        .await?;
+    Ok(r.rows_affected() > 0)
+}

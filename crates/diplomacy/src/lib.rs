@@ -19,6 +19,7 @@
 
 pub mod adjudicator;
 pub mod assignment;
+pub mod assistants;
 pub mod commands;
 pub mod conditional;
 pub mod correction;

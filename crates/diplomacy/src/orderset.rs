@@ -214,6 +214,10 @@ pub struct MailRead {
     /// (`crate::regulations`). Never serialized: a vote goes to the Judge alone.
     #[serde(skip)]
     pub regulations: Vec<crate::regulations::ActionLine>,
+    /// Agora BT7: the assistants the contestant announces (`ASSISTANT` lines), in a game run
+    /// under regulations (`crate::assistants`).
+    #[serde(skip)]
+    pub assistants: Vec<crate::assistants::AssistantLine>,
     /// Quoted, forwarded or signature lines that were dropped.
     pub dropped_lines: usize,
     /// Whether a secret line was present (the secret itself is never echoed).
@@ -286,7 +290,9 @@ pub fn read_body(ctx: &ReadContext, msg: &ReadMessage) -> MailRead {
     let s = if ctx.rules.regulations.is_some() {
         let reg = crate::regulations::split(&msg.lines);
         out.regulations = reg.actions;
-        split(map, &reg.rest)
+        let helped = crate::assistants::split(&reg.rest);
+        out.assistants = helped.announced;
+        split(map, &helped.rest)
     } else {
         split(map, &msg.lines)
     };

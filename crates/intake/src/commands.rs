@@ -103,6 +103,18 @@ pub enum GmCommand {
         number: u32,
         done: String,
     },
+    /// `ENTRY UNTIL 2020-07-10 00:00` (GMT): the masters' close of entry (Agora BT1: the later
+    /// of it and 7 days after the regulations were published counts).
+    EntryUntil(i64),
+    /// `DRAW`: the Gamemaster draws the powers now with those who have entered (Agora BT2,
+    /// BT6), the game starts.
+    DrawPowers,
+    /// `ADD someone@example.org`: the Gamemaster invites a person to become a Contestant, who
+    /// becomes one on consenting by mail (Agora BT2: "any consenting person").
+    AddContestant(String),
+    /// `REMOVE someone@example.org` or `REMOVE FRANCE`: the Gamemaster causes a person to cease
+    /// to be a Contestant (Agora BT2). An address in lower case, a power in upper case.
+    RemoveContestant(String),
     /// `BROADCAST`, then the message's lines, then `ENDBROADCAST` (or `ENDPRESS`): a message
     /// from the GM to every player and observer.
     Broadcast(String),
@@ -156,6 +168,10 @@ impl GmCommand {
             }
             GmCommand::GrantExtension(p) => format!("GRANT EXTENSION {p}"),
             GmCommand::RefuseExtension(p) => format!("REFUSE EXTENSION {p}"),
+            GmCommand::EntryUntil(t) => format!("ENTRY UNTIL {}", format_gmt(*t)),
+            GmCommand::DrawPowers => "DRAW".into(),
+            GmCommand::AddContestant(a) => format!("ADD {a}"),
+            GmCommand::RemoveContestant(who) => format!("REMOVE {who}"),
             GmCommand::Broadcast(text) => format!(
                 "BROADCAST ({} line(s), {} characters)",
                 text.lines().count(),
@@ -308,6 +324,8 @@ fn broadcast_line(number: usize, text: &[&str]) -> CommandLine {
         read,
     }
 }
+
+const ENTRY_SYNTAX: &str = "write ENTRY UNTIL and the close of entry in GMT, as in ENTRY UNTIL 2020-07-10 00:00 (Agora BT1)";
 
 const CONFIRM_SYNTAX: &str = "write CONFIRM PROPOSAL <number> <what was done>";
 
@@ -495,11 +513,39 @@ pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
                 seats.iter().map(|s| s.to_ascii_uppercase()).collect(),
             )),
         },
+        "ENTRY" => match rest {
+            [w, date @ ..] if w.eq_ignore_ascii_case("UNTIL") => parse_gmt(&date.join(" "))
+                .map(GmCommand::EntryUntil)
+                .ok_or_else(|| ENTRY_SYNTAX.to_string()),
+            _ => Err(ENTRY_SYNTAX.into()),
+        },
+        "DRAW" => none(GmCommand::DrawPowers),
+        "ADD" => match rest {
+            [a] if is_address(a.trim_matches(['<', '>', ','])) => Ok(GmCommand::AddContestant(
+                a.trim_matches(['<', '>', ',']).to_ascii_lowercase(),
+            )),
+            _ => Err(
+                "write ADD <address> (Agora BT2: the person becomes a Contestant on \
+                      consenting)"
+                    .into(),
+            ),
+        },
+        "REMOVE" => match rest {
+            [who] => {
+                let who = who.trim_matches(['<', '>', ',']);
+                Ok(GmCommand::RemoveContestant(if is_address(who) {
+                    who.to_ascii_lowercase()
+                } else {
+                    who.to_ascii_uppercase()
+                }))
+            }
+            _ => Err("write REMOVE <address> or REMOVE <power> (Agora BT2)".into()),
+        },
         "BROADCAST" => {
             Err("write BROADCAST alone on its line, the message, then ENDBROADCAST".into())
         }
         _ => Err(format!(
-            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, CORRECT, AGREE, DECLARE, WINNERS, GRANT, HOLIDAY, VETO, BROADCAST): \"{}\"",
+            "not a command (DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, PREVIEW, STATUS, SET, OBSERVER, REPLACE, ROLLBACK, CONSENT, REFUSE, CORRECT, AGREE, DECLARE, WINNERS, GRANT, HOLIDAY, VETO, ENTRY, DRAW, ADD, REMOVE, BROADCAST): \"{}\"",
             text.chars().take(60).collect::<String>()
         )),
     }
@@ -659,6 +705,46 @@ mod tests {
             "AMEND BT17 \"\"",
             "CONFIRM PROPOSAL 3",
             "CONFIRM PROPOSAL x done",
+        ] {
+            assert!(read_command(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn agora_bt1_bt2_the_gms_commands_on_contestants_are_read() {
+        assert_eq!(
+            read_command("entry until 2020-07-10 00:00"),
+            Ok(GmCommand::EntryUntil(
+                parse_gmt("2020-07-10 00:00").unwrap()
+            ))
+        );
+        assert_eq!(read_command("Draw"), Ok(GmCommand::DrawPowers));
+        assert_eq!(
+            read_command("ADD <Someone@Example.org>"),
+            Ok(GmCommand::AddContestant("someone@example.org".into()))
+        );
+        assert_eq!(
+            read_command("remove Someone@Example.org"),
+            Ok(GmCommand::RemoveContestant("someone@example.org".into()))
+        );
+        assert_eq!(
+            read_command("remove france"),
+            Ok(GmCommand::RemoveContestant("FRANCE".into()))
+        );
+        assert_eq!(
+            GmCommand::EntryUntil(parse_gmt("2020-07-10 00:00").unwrap()).canonical(),
+            "ENTRY UNTIL 2020-07-10 00:00 GMT"
+        );
+        for bad in [
+            "ENTRY",
+            "ENTRY 2020-07-10",
+            "ENTRY UNTIL tomorrow",
+            "DRAW now",
+            "ADD",
+            "ADD nobody",
+            "ADD a@example.org b@example.org",
+            "REMOVE",
+            "REMOVE FRANCE GERMANY",
         ] {
             assert!(read_command(bad).is_err(), "{bad}");
         }

@@ -98,6 +98,12 @@ pub fn refused_when_not_running(g: &GameRow, cmd: &GmCommand) -> Option<Done> {
             | GmCommand::ObserverAdd(_)
             | GmCommand::Rollback(_)
             | GmCommand::ConsentRollback(_)
+            // Agora BT1, BT2: the commands on contestants work before the draw (each refuses
+            // where it does not apply).
+            | GmCommand::EntryUntil(_)
+            | GmCommand::DrawPowers
+            | GmCommand::AddContestant(_)
+            | GmCommand::RemoveContestant(_)
     );
     (g.status != store::GameStatus::Active && !any_time)
         .then(|| Done::refused(format!("game {} is {}, not running", g.id, g.status)))

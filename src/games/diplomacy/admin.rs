@@ -129,7 +129,6 @@ pub async fn start_in(
             g.status
         )));
     }
-    let rules = rules_of(g)?;
     let map = map_of(g)?;
     let players = store::players(&mut *tx, &g.id).await?;
     let missing: Vec<&str> = map
@@ -144,6 +143,27 @@ pub async fn start_in(
             missing.join(", ")
         )));
     }
+    start_seated(tx, tell, g, now).await
+}
+
+/// Start a forming game with the players it has: every power's (`start_in`), or the powers
+/// drawn among fewer contestants than powers (Agora BT2, BT6), the others in civil disorder
+/// (BT24: with no player, their units hold and build nothing).
+pub async fn start_seated(
+    tx: &mut Conn,
+    tell: Option<&Env>,
+    g: &store::GameRow,
+    now: Ts,
+) -> engine::Result<Ts> {
+    if g.status != store::GameStatus::Forming {
+        return Err(EngineError::Refused(format!(
+            "game '{}' is already {}",
+            g.id, g.status
+        )));
+    }
+    let rules = rules_of(g)?;
+    let map = map_of(g)?;
+    let players = store::players(&mut *tx, &g.id).await?;
     let board = Board::initial(map);
     let next = json::board_output(map, &board);
     let deadline = policy::deadline(&rules, now, PhaseKind::Movement, &[]);

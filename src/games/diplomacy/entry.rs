@@ -17,7 +17,7 @@ use crate::engine::{Processed, route};
 use crate::message::ReadMessage;
 use crate::outgoing::compose;
 use crate::store::Conn;
-use chancery_diplomacy::entry::{self, EntryRefused};
+use chancery_diplomacy::entry::{self, Entrant, EntryRefused};
 
 /// A mail to a game that has not started: an entry if the game takes them and the subject
 /// says so, else the answer that the game has not started.
@@ -128,7 +128,13 @@ async fn may_enter(
         .into_iter()
         .map(|e| e.address)
         .collect();
-    Ok(entry::may_enter(now, closes, &entered, from)
+    // Agora BT2: a person the Gamemaster invited consents by entering, after the close too.
+    let how = if store::is_invited(&mut *c, &g.id, from).await? {
+        Entrant::Invited
+    } else {
+        Entrant::Announcing
+    };
+    Ok(entry::may_enter(now, closes, &entered, from, how)
         .map(|()| entered.len())
         .map_err(|e: EntryRefused| e.to_string()))
 }
@@ -197,7 +203,7 @@ async fn enter(
 }
 
 /// 64 bits from the OS random generator.
-fn random_seed() -> Result<u64> {
+pub(crate) fn random_seed() -> Result<u64> {
     let mut b = [0u8; 8];
     getrandom::getrandom(&mut b)
         .map_err(|e| EngineError::Refused(format!("the OS random generator failed: {e}")))?;
@@ -237,8 +243,15 @@ pub async fn draw_and_start(
         };
         store::add_player(&mut *c, &g.id, &player).await?;
     }
-    announce_draw(c, env, g, seed, &drawn, now).await?;
-    admin::start_in(c, Some(env), g, now).await?;
+    let empty: Vec<&str> = powers
+        .iter()
+        .copied()
+        .filter(|p| !drawn.iter().any(|(d, _)| d == p))
+        .collect();
+    announce_draw(c, env, g, seed, &drawn, &empty, now).await?;
+    // Agora BT2, BT6: drawn by the Gamemaster among fewer than seven, the powers left without
+    // a contestant start in civil disorder.
+    admin::start_seated(c, Some(env), g, now).await?;
     Ok(())
 }
 
@@ -249,6 +262,7 @@ async fn announce_draw(
     g: &GameRow,
     seed: &str,
     drawn: &[(&str, &str)],
+    empty: &[&str],
     now: Ts,
 ) -> Result<()> {
     let text = "The Great Powers have been drawn (Agora BT6) from the seed below, whose \
@@ -256,13 +270,19 @@ async fn announce_draw(
         case, sorted; shuffled by Fisher-Yates from the last place to the first, each place's \
         pick drawn from SplitMix64 seeded with the seed read as a hexadecimal number (a draw at \
         or past the largest multiple of the places left is drawn again); the first address of \
-        the shuffled list plays the first power in the map's order, and so on.";
+        the shuffled list plays the first power in the map's order, and so on. With fewer \
+        contestants than powers, the list is first filled up with empty names (which sort \
+        first): a power drawn an empty name has no contestant, and is in civil disorder \
+        (Agora BT24).";
     let mut table = format!(
         "seed: {seed}\nSHA-256: {}\n",
         crate::outgoing::ids::sha256_hex(seed.as_bytes())
     );
     for (power, address) in drawn {
         table.push_str(&format!("\n{power:<8} {address}"));
+    }
+    for power in empty {
+        table.push_str(&format!("\n{power:<8} (no contestant: civil disorder)"));
     }
     let mut readers: Vec<String> = drawn.iter().map(|(_, a)| a.to_string()).collect();
     readers.extend(

@@ -320,6 +320,16 @@ impl House for DiplomacyHouse {
         })
     }
 
+    fn submitters<'a>(
+        &'a self,
+        c: &'a mut Conn,
+        g: &'a GameRow,
+        phase: &'a PhaseRow,
+        seat: &'a str,
+    ) -> Step<'a, Vec<(String, Ts)>> {
+        Box::pin(async move { Ok(store::submitters(c, &g.id, &phase.phase, seat).await?) })
+    }
+
     fn roll_back<'a>(
         &'a self,
         c: &'a mut Conn,

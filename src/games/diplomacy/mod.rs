@@ -53,6 +53,7 @@ pub(crate) mod store {
 pub mod abbreviations;
 mod adjudicate;
 pub mod admin;
+pub mod assistants;
 mod clock;
 pub mod commands;
 mod conditional;

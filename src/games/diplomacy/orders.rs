@@ -6,7 +6,7 @@
 
 use super::house::DiplomacyHouse;
 use super::reading::{Addressed, power_and_phase, read_digest, read_with};
-use super::{abbreviations, board_from_json, map_of, press, regulations};
+use super::{abbreviations, assistants, board_from_json, map_of, press, regulations};
 use crate::acceptance;
 use crate::adjudicator::Board;
 use crate::config::Env;
@@ -79,6 +79,19 @@ struct Seated {
     players: Vec<PlayerRow>,
     /// The phase's board, read once a mail (the acknowledgement shows it too).
     board: Board,
+    /// Who sent the mail: the power's player, or one of its announced assistants (Agora BT7).
+    sender: Sender,
+}
+
+/// Who sent an order mail for a power.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Sender {
+    /// Its player (or whoever claims to be: proven by `engine::seat`).
+    Player,
+    /// An assistant the power's contestant announced (Agora BT7), its address: its orders are
+    /// taken only with `team_orders`, proven by the contestant's secret or DKIM for its own
+    /// address.
+    Assistant(String),
 }
 
 /// Why a mail is for no seat the sender could have: refused before the sender is proven.
@@ -156,6 +169,7 @@ impl OrderMail<'_> {
         };
         let kind: Phase = phase.phase.parse()?;
         let board = board_from_json(self.map, &phase.board, &phase.phase)?;
+        let sender = self.sender(c, &player).await?;
         Ok(Ok(Seated {
             power,
             phase,
@@ -163,19 +177,59 @@ impl OrderMail<'_> {
             player,
             players,
             board,
+            sender,
         }))
     }
 
+    /// Who sent the mail for `player`'s power: an assistant its contestant announced (Agora
+    /// BT7) if From is one and not the player, else the player.
+    async fn sender(&self, c: &mut Conn, player: &PlayerRow) -> Result<Sender> {
+        let from = self.from();
+        if from.is_empty() || from.eq_ignore_ascii_case(&player.address) {
+            return Ok(Sender::Player);
+        }
+        let helps = store::assistants(c, &self.g.id)
+            .await?
+            .into_iter()
+            .any(|a| a.power == player.power && a.address.eq_ignore_ascii_case(&from));
+        Ok(if helps {
+            Sender::Assistant(from.to_ascii_lowercase())
+        } else {
+            Sender::Player
+        })
+    }
+
     /// The mail read for the seat, once its sender is proven to be the seat's player (WM
-    /// D.X(6)), its subject in the game's format and it no replay; None if refused (and
-    /// answered).
+    /// D.X(6)) or, with team orders, one of its announced assistants (Agora BT7), its subject
+    /// in the game's format and it no replay; None if refused (and answered).
     async fn read_proven(&self, c: &mut Conn, s: &Seated) -> Result<Option<MailRead>> {
         let (env, ctx, msg, g) = (self.env, self.ctx, self.msg, self.g);
         let player = &s.player;
         let own = abbreviations::stored(c, g, self.map, &player.power).await?;
         let read = read_with(self.map, &self.house.rules, s.power, &s.board, msg, &own);
+        // Agora BT7: an assistant proves itself as its contestant would, for its own address:
+        // the contestant's secret, or DKIM for the assistant's address.
+        let as_assistant = match &s.sender {
+            Sender::Player => None,
+            Sender::Assistant(_) if !self.house.rules.team_orders => {
+                let why = format!(
+                    "{} assists {} (Agora BT7: assistance is announced, as it was), but orders \
+                     from an assistant are not taken in this game: team orders are not allowed \
+                     (team_orders is false; a proposal can enact it). The contestant sends \
+                     the orders",
+                    self.from(),
+                    player.power
+                );
+                seat::refuse_unproven(c, env, ctx, msg, g, why).await?;
+                return Ok(None);
+            }
+            Sender::Assistant(address) => Some(PlayerRow {
+                address: address.clone(),
+                ..player.clone()
+            }),
+        };
         let seat = Seat {
-            player,
+            player: as_assistant.as_ref().unwrap_or(player),
             players: &s.players,
             phase: &s.phase.phase,
         };
@@ -220,10 +274,13 @@ impl OrderMail<'_> {
         // Agora BT8: "At any time": the lines on the regulations are done whatever the
         // deadline says of the orders.
         let regulation_notes = self.regulations(c, s, &read).await?;
+        // Agora BT7: the assistants announced, at any time too.
+        let assistant_notes = self.assistants(c, s, &read).await?;
         let timing = match self.timing(c, s, &read).await? {
             Ok(timing) => timing,
             Err(late) => {
                 let why = with_regulations(late.to_string(), &read, &regulation_notes);
+                let why = with_assistants(why, &read, &assistant_notes);
                 seat::refuse(c, env, ctx, self.msg, g, player, why).await?;
                 return Ok(Processed::Rejected);
             }
@@ -259,10 +316,49 @@ impl OrderMail<'_> {
                 request_notes: &notes,
                 regulation_notes: &regulation_notes,
                 standing_notes: &gaps,
+                assistant_notes: &assistant_notes,
+                submitted_by: match &s.sender {
+                    Sender::Player => None,
+                    Sender::Assistant(a) => Some(a.as_str()),
+                },
                 received_at: ctx.arrived,
             },
         );
         answer(c, env, ctx, ack, Recipient::Registered, Some(g)).await?;
+        if let Sender::Assistant(a) = &s.sender {
+            // Agora BT7: the assistant who sent the orders gets the acknowledgement too.
+            let to_assistant = PlayerRow {
+                address: a.clone(),
+                ..player.clone()
+            };
+            // Its own Message-ID: the answer's seed names its reader.
+            let key = format!("{}|{a}", ctx.key);
+            let ack = compose::acknowledgement(
+                env,
+                &compose::Ack {
+                    player: &to_assistant,
+                    game: g,
+                    map: self.map,
+                    msg: self.msg,
+                    key: &key,
+                    read: &read,
+                    standing: &combined,
+                    final_,
+                    board: &s.board,
+                    power: s.power,
+                    phase,
+                    deadline,
+                    late: timing.timeliness == Timeliness::LateAccepted,
+                    request_notes: &notes,
+                    regulation_notes: &regulation_notes,
+                    standing_notes: &gaps,
+                    assistant_notes: &assistant_notes,
+                    submitted_by: Some(a.as_str()),
+                    received_at: ctx.arrived,
+                },
+            );
+            answer(c, env, ctx, ack, Recipient::Registered, Some(g)).await?;
+        }
         Ok(Processed::Accepted)
     }
 
@@ -284,6 +380,30 @@ impl OrderMail<'_> {
         ))
     }
 
+    /// Agora BT7: the assistants the contestant announces in this mail, each stored and
+    /// published to every player, master and observer; what the acknowledgement says of each.
+    /// Only the contestant announces them, never an assistant.
+    async fn assistants(&self, c: &mut Conn, s: &Seated, read: &MailRead) -> Result<Vec<String>> {
+        if read.assistants.is_empty() {
+            return Ok(Vec::new());
+        }
+        if let Sender::Assistant(_) = s.sender {
+            let no = "refused: only the contestant announces its assistants (Agora BT7)";
+            return Ok(read.assistants.iter().map(|_| no.to_string()).collect());
+        }
+        let mut notes = Vec::with_capacity(read.assistants.len());
+        for l in &read.assistants {
+            let note = match &l.read {
+                Err(why) => format!("not read: {why}"),
+                Ok(a) => assistants::announce(c, self.env, self.g, &s.player, a, self.ctx.now)
+                    .await?
+                    .unwrap_or_else(|why| format!("refused: {why}")),
+            };
+            notes.push(note);
+        }
+        Ok(notes)
+    }
+
     /// Agora BT8: the mail's proposals, withdrawals and votes, done in turn by the sender's
     /// power among the contestants (the powers still in the game). What the acknowledgement
     /// says of each.
@@ -291,9 +411,12 @@ impl OrderMail<'_> {
         if read.regulations.is_empty() {
             return Ok(Vec::new());
         }
+        // A power in civil disorder with no player (a contestant removed, or none drawn for
+        // it: Agora BT2) has no contestant to count.
         let contestants = crate::votes::survivors(self.map, &s.board)
             .into_iter()
             .map(|p| self.map.power_name(p).to_string())
+            .filter(|name| s.players.iter().any(|p| p.power == *name))
             .collect();
         let who = regulations::Contestant {
             power: &s.player.power,
@@ -443,6 +566,7 @@ impl OrderMail<'_> {
             final_: read.final_,
             late: timing.timeliness == Timeliness::LateAccepted,
             read_json: &read_json,
+            submitted_by: &self.from(),
         };
         store::insert_submission(c, &submission).await?;
         press::store(c, g, phase, power, read, now).await?;
@@ -512,6 +636,19 @@ fn with_regulations(why: String, read: &MailRead, notes: &[String]) -> String {
             .as_ref()
             .map_or_else(|_| l.text.clone(), |r| r.describe());
         out.push_str(&format!(" line {}: {text}: {note};", l.line));
+    }
+    out.pop();
+    out
+}
+
+/// A late mail's refusal, with what its assistant lines did all the same (Agora BT7).
+fn with_assistants(why: String, read: &MailRead, notes: &[String]) -> String {
+    if notes.is_empty() {
+        return why;
+    }
+    let mut out = format!("{why}. Your assistant lines were read all the same (Agora BT7):");
+    for (l, note) in read.assistants.iter().zip(notes) {
+        out.push_str(&format!(" line {}: {}: {note};", l.line, l.text));
     }
     out.pop();
     out

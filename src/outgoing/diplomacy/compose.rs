@@ -157,6 +157,10 @@ pub struct Ack<'a> {
     pub regulation_notes: &'a [String],
     /// Notes under the orders that stand (Agora BT15: the conditionals the set lacks).
     pub standing_notes: &'a [String],
+    /// What became of each assistant the mail announced (Agora BT7), in its order.
+    pub assistant_notes: &'a [String],
+    /// Who sent the orders, when not the power's player: an announced assistant (Agora BT7).
+    pub submitted_by: Option<&'a str>,
     /// When the mail arrived.
     pub received_at: Ts,
 }
@@ -198,6 +202,18 @@ pub fn acknowledgement(env: &Env, a: &Ack<'_>) -> Composed {
             outcome: note.clone(),
         })
         .collect();
+    v.assistants = a
+        .read
+        .assistants
+        .iter()
+        .zip(a.assistant_notes.iter())
+        .map(|(l, note)| render::RegulationAck {
+            line: l.line,
+            text: l.text.clone(),
+            outcome: note.clone(),
+        })
+        .collect();
+    v.submitted_by = a.submitted_by.map(str::to_string);
     v.standing = standing_rows(a.map, a.board, a.power, a.standing);
     v.standing_notes = a.standing_notes.to_vec();
     let facts = format!(

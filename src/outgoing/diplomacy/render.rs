@@ -204,6 +204,10 @@ pub struct AckView {
     pub requests: Vec<RequestAck>,
     /// The lines on the regulations (Agora BT8), each with what became of it.
     pub regulations: Vec<RegulationAck>,
+    /// The assistants the mail announced (Agora BT7), each with what became of it.
+    pub assistants: Vec<RegulationAck>,
+    /// Who sent the orders, when an announced assistant did (Agora BT7, team orders).
+    pub submitted_by: Option<String>,
     /// Lines that were not read as orders.
     pub ignored: Vec<NoteView>,
     /// Malformed press, vote or request lines.

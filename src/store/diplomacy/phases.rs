@@ -260,12 +260,15 @@ pub struct NewSubmission<'a> {
     pub late: bool,
     /// What the reader understood, line by line (JSON).
     pub read_json: &'a str,
+    /// Who sent it: the power's player, or an announced assistant (Agora BT7, team orders).
+    pub submitted_by: &'a str,
 }
 
 pub async fn insert_submission(c: &mut Conn, s: &NewSubmission<'_>) -> Result<()> {
     sqlx::query(
-        "INSERT INTO submissions (game_id, phase, power, message_id, submitted_at, final, late, read, dated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        "INSERT INTO submissions (game_id, phase, power, message_id, submitted_at, final, late, read, dated_at,
+                                  submitted_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     )
     .bind(s.game)
     .bind(s.phase)
@@ -276,9 +279,33 @@ pub async fn insert_submission(c: &mut Conn, s: &NewSubmission<'_>) -> Result<()
     .bind(s.late)
     .bind(s.read_json)
     .bind(s.dated_at)
+    .bind(s.submitted_by.to_ascii_lowercase())
     .execute(&mut *c)
     .await?;
     Ok(())
+}
+
+/// Who sent the accepted order mails of `power` in `phase`, and when they were submitted, in
+/// that order (Agora BT7: `<game> SUBMITTED`); a mail stored before senders were kept is
+/// named as its power's.
+pub async fn submitters(
+    c: &mut Conn,
+    game: &str,
+    phase: &str,
+    power: &str,
+) -> Result<Vec<(String, Ts)>> {
+    let rows = sqlx::query(
+        "SELECT coalesce(submitted_by, '') AS who, submitted_at FROM submissions
+         WHERE game_id = $1 AND phase = $2 AND power = $3 ORDER BY submitted_at, id",
+    )
+    .bind(game)
+    .bind(phase)
+    .bind(power)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("who")?, r.try_get("submitted_at")?)))
+        .collect()
 }
 
 /// What a power's accepted mails so far say about a new one (replays): the newest date of any
@@ -315,6 +342,23 @@ pub async fn press_sent(c: &mut Conn, game: &str, phase: &str, author: &str) -> 
     .fetch_one(&mut *c)
     .await?;
     Ok((row.try_get("n")?, row.try_get("bytes")?))
+}
+
+/// Drop a power's standing orders for a phase (Agora BT2: a contestant removed, its power in
+/// civil disorder).
+pub async fn drop_standing_orders(
+    c: &mut Conn,
+    game: &str,
+    phase: &str,
+    power: &str,
+) -> Result<()> {
+    sqlx::query("DELETE FROM standing_orders WHERE game_id = $1 AND phase = $2 AND power = $3")
+        .bind(game)
+        .bind(phase)
+        .bind(power)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
 }
 
 pub async fn set_standing_orders(

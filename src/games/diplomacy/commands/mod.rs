@@ -7,6 +7,7 @@
 pub mod agree;
 pub mod amend;
 pub mod confirm;
+pub mod contestants;
 pub mod correct;
 pub mod draw;
 pub mod preview;
