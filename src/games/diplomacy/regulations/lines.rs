@@ -8,7 +8,7 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::games::diplomacy::rules_of;
 use crate::games::diplomacy::store::{self, GameRow};
-use crate::regulations::{Action, ActionLine, Motion, VoteChoice};
+use crate::regulations::{self, Action, ActionLine, Motion, VoteChoice};
 use crate::store::Conn;
 use crate::time::Ts;
 use chancery_office::ballot::{
@@ -217,16 +217,41 @@ async fn vote(
         "your vote {choice} on Proposal {number}: {recorded} (secret: acknowledged to you \
          alone, never published; Agora BT8)"
     );
-    if let Some((row, poll)) = store::poll(c, &g.id, n).await?
-        && let Outcome::Closed {
+    note.push_str(&after_vote(c, env, g, n, now).await?);
+    Ok(note)
+}
+
+/// Agora BT8: where a proposal stands after a vote, in the voter's acknowledgement: enacted
+/// now (more than half the contestants in favour), closed unenacted if it can no longer pass
+/// (too few may vote on it), or open, said so (votes may change until it is enacted, so votes
+/// against never defeat it; it lapses if the tournament is concluded first:
+/// `enact::lapse_open`).
+async fn after_vote(c: &mut Conn, env: &Env, g: &GameRow, n: i64, now: Ts) -> Result<String> {
+    let Some((row, poll)) = store::poll(c, &g.id, n).await? else {
+        return Ok(String::new());
+    };
+    let number = u32::try_from(n).unwrap_or(u32::MAX);
+    Ok(match poll.outcome(now) {
+        Outcome::Closed {
             passed: true,
             counts: Some(counts),
-        } = poll.outcome(now)
-    {
-        enact::enact(c, env, g, &row, counts, now).await?;
-        note.push_str(&format!(". Proposal {number} is enacted; everyone is told"));
-    }
-    Ok(note)
+        } => {
+            enact::enact(c, env, g, &row, counts, now).await?;
+            format!(". Proposal {number} is enacted; everyone is told")
+        }
+        Outcome::Settled { passes: false } => {
+            enact::lapse(c, env, g, &row, false, now).await?;
+            format!(". Proposal {number} can no longer pass and lapses; everyone is told")
+        }
+        Outcome::Open => {
+            let of = match poll.proposal().rule.threshold {
+                Threshold::MoreThanHalf { of } => of,
+                _ => u32::try_from(poll.proposal().electorate.len() + 1).unwrap_or(u32::MAX),
+            };
+            format!(". {}", regulations::stays_open(number, of))
+        }
+        _ => String::new(),
+    })
 }
 
 /// A refused ballot in words.

@@ -14,7 +14,7 @@
 mod enact;
 mod lines;
 
-pub(super) use enact::apply_pending;
+pub(super) use enact::{apply_pending, lapse_open};
 pub(crate) use enact::{amend_by_gm, confirm};
 pub(super) use lines::{Contestant, handle};
 
