@@ -570,11 +570,20 @@ mod tests {
     fn agora_bt8_a_proposal_short_of_a_majority_stays_open_and_lapses_without_counts() {
         let open = stays_open(3, 7);
         assert!(open.contains("Proposal 3 stays open"), "{open}");
-        assert!(open.contains("more than half of the 7 Contestants"), "{open}");
-        assert!(open.contains("lapses if the tournament is concluded"), "{open}");
+        assert!(
+            open.contains("more than half of the 7 Contestants"),
+            "{open}"
+        );
+        assert!(
+            open.contains("lapses if the tournament is concluded"),
+            "{open}"
+        );
         let gone = lapsed(3, "repeal BT10", "FRANCE", true);
         assert!(gone.starts_with("Proposal 3 (repeal BT10), submitted by FRANCE, lapses"));
-        assert!(gone.contains("tournament is concluded (Agora BT3)"), "{gone}");
+        assert!(
+            gone.contains("tournament is concluded (Agora BT3)"),
+            "{gone}"
+        );
         assert!(!gone.contains("in favour and"), "no count: {gone}");
         assert!(lapsed(1, "x", "ITALY", false).contains("too few Contestants may vote"));
     }

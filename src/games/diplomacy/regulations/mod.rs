@@ -14,8 +14,8 @@
 mod enact;
 mod lines;
 
-pub(super) use enact::{apply_pending, lapse_open};
 pub(crate) use enact::{amend_by_gm, confirm};
+pub(super) use enact::{apply_pending, lapse_open};
 pub(super) use lines::{Contestant, handle};
 
 use crate::engine::Result;
