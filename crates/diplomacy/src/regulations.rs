@@ -277,6 +277,40 @@ pub fn settable(rules: &Rules, option: &str, value: &str) -> Result<Rules, Strin
     rules.set(option, value).map_err(|e| e.to_string())
 }
 
+/// Agora BT8: a proposal short of a majority after a vote stays open. Votes may change or be
+/// withdrawn until it is enacted ("non-withdrawn votes"), so votes against never defeat it: it
+/// is enacted once more than half of the `contestants` vote for it, withdrawn by its proposer,
+/// or, if the tournament is concluded first, it lapses unenacted ([`lapsed`]). What a voter's
+/// acknowledgement says of it (no count: the counts are published only on enactment).
+pub fn stays_open(number: u32, contestants: u32) -> String {
+    format!(
+        "Proposal {number} stays open: it is enacted once more than half of the {contestants} \
+         Contestants vote for it; votes may be changed or withdrawn until then, so votes \
+         against never defeat it, and it lapses if the tournament is concluded first (Agora \
+         BT8)"
+    )
+}
+
+/// Agora BT8, BT3: what is published of a proposal still open when the tournament is
+/// concluded, or one that can no longer pass: it fails, not enacted. No count is given: BT8
+/// publishes the numbers for and against only with an enactment, and a count all one way
+/// would reveal every voter's vote ("The Judge SHALL NOT reveal the votes of specific
+/// Contestants").
+pub fn lapsed(number: u32, what: &str, proposer: &str, concluded: bool) -> String {
+    let why = if concluded {
+        "the tournament is concluded (Agora BT3) before it had votes in favour from more than \
+         half the Contestants"
+    } else {
+        "too few Contestants may vote on it for its votes in favour ever to exceed half the \
+         Contestants"
+    };
+    format!(
+        "Proposal {number} ({what}), submitted by {proposer}, lapses, not enacted: {why} (Agora \
+         BT8). The regulations stand unchanged; as it was not enacted, no count of its votes \
+         is published."
+    )
+}
+
 /// A ballot on a proposal (Agora BT8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VoteChoice {
@@ -531,6 +565,28 @@ fn read_motion(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn agora_bt8_a_proposal_short_of_a_majority_stays_open_and_lapses_without_counts() {
+        let open = stays_open(3, 7);
+        assert!(open.contains("Proposal 3 stays open"), "{open}");
+        assert!(
+            open.contains("more than half of the 7 Contestants"),
+            "{open}"
+        );
+        assert!(
+            open.contains("lapses if the tournament is concluded"),
+            "{open}"
+        );
+        let gone = lapsed(3, "repeal BT10", "FRANCE", true);
+        assert!(gone.starts_with("Proposal 3 (repeal BT10), submitted by FRANCE, lapses"));
+        assert!(
+            gone.contains("tournament is concluded (Agora BT3)"),
+            "{gone}"
+        );
+        assert!(!gone.contains("in favour and"), "no count: {gone}");
+        assert!(lapsed(1, "x", "ITALY", false).contains("too few Contestants may vote"));
+    }
 
     fn lines(text: &str) -> Vec<BodyLine> {
         text.lines()

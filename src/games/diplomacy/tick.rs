@@ -169,6 +169,8 @@ impl Writes {
             .filter(|a| matches!(a.next, store::Next::Finished { .. }))
             .map(|a| a.game.as_str())
             .collect();
+        // Agora BT3, BT8: a proposal still open when the tournament is concluded lapses.
+        super::regulations::lapse_open(c, env, &ended, now).await?;
         super::tournament::after_games_ended(c, env, &ended, now).await?;
         let reminded: Vec<(&str, i64)> = self
             .reminded

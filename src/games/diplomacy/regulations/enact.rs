@@ -286,6 +286,48 @@ pub async fn apply_pending(c: &mut Conn, env: &Env, games: &[String], now: Ts) -
     Ok(())
 }
 
+/// Agora BT8: proposal `row` fails, not enacted: the tournament was concluded (BT3) while it
+/// was still open (`concluded`), or too few may vote on it for it ever to pass. It is decided
+/// as not passed and everyone is told, without its counts (`regulations::lapsed`).
+pub(super) async fn lapse(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    row: &store::ProposalRow,
+    concluded: bool,
+    now: Ts,
+) -> Result<()> {
+    if !store::record_decision(c, row.id, false, now).await? {
+        return Ok(());
+    }
+    let number = u32::try_from(row.number).unwrap_or(u32::MAX);
+    let what = motion_of(&row.payload).map_or_else(String::new, |m| m.describe());
+    let proposer = row.proposer.as_deref().unwrap_or("a Contestant");
+    let text = regulations::lapsed(number, &what, proposer, concluded);
+    let headline = format!("Proposal {number} lapses");
+    let key = format!("lapsed|{number}");
+    publish(c, env, g, &key, &headline, &text, "", now).await
+}
+
+/// Agora BT3, BT8: the games just concluded (`games`, run under regulations or not): their
+/// proposals still open lapse, not enacted, and everyone is told. BT8 closes a proposal only
+/// by its enactment or its withdrawal; once the tournament is concluded nothing more can be
+/// enacted, so that is when a proposal short of a majority has failed.
+pub async fn lapse_open(c: &mut Conn, env: &Env, games: &[&str], now: Ts) -> Result<()> {
+    for game in games {
+        let Some(g) = store::game(c, game).await? else {
+            continue;
+        };
+        if rules_of(&g).map_or(true, |r| r.regulations.is_none()) {
+            continue;
+        }
+        for row in store::open_rule_changes(c, game).await? {
+            lapse(c, env, &g, &row, true, now).await?;
+        }
+    }
+    Ok(())
+}
+
 /// Agora BT2: "The Gamemaster CAN amend the text of these regulations arbitrarily" (and BT5:
 /// BT0-BT5 too, "according to the procedures established by Section 2"): a revision of no
 /// proposal, noted as the master's, published. An immutable regulation is made mutable,

@@ -8,9 +8,9 @@ use crate::config::Env;
 use crate::engine::Result;
 use crate::games::diplomacy::rules_of;
 use crate::games::diplomacy::store::{self, GameRow};
-use crate::regulations::{Action, ActionLine, Motion, VoteChoice};
+use crate::regulations::{self, Action, ActionLine, Motion, VoteChoice};
 use crate::store::Conn;
-use crate::time::Ts;
+use crate::time::{Ts, format_gmt};
 use chancery_office::ballot::{
     Choice, Disclosure, Outcome, Poll, Proposal, Recorded, Refused, Revision, Threshold, VoterId,
     VotingRule,
@@ -39,7 +39,7 @@ pub async fn handle(
             Ok(Action::Propose(m)) => propose(c, env, g, who, m, now).await?,
             Ok(Action::Withdraw(n)) => withdraw(c, env, g, who, *n, now).await?,
             Ok(Action::Vote { proposal, choice }) => {
-                vote(c, g, who, *proposal, *choice, now).await?
+                vote(c, env, g, who, *proposal, *choice, now).await?
             }
         };
         notes.push(note);
@@ -169,6 +169,7 @@ async fn regulation_proposal(
 /// tick at the next full hour (`enact_due`), never as the deciding vote arrives.
 async fn vote(
     c: &mut Conn,
+    env: &Env,
     g: &GameRow,
     who: &Contestant<'_>,
     number: u32,
@@ -213,20 +214,49 @@ async fn vote(
             }
         },
     };
-    let note = format!(
+    let mut note = format!(
         "your vote {choice} on Proposal {number}: {recorded} (secret: acknowledged to you \
          alone, never published; Agora BT8)"
     );
-    if let Some((row, poll)) = store::poll(c, &g.id, n).await?
-        && let Outcome::Closed { passed: true, .. } = poll.outcome(now)
-    {
-        // Counted again and enacted at the next full hour, never as this vote arrives: the
-        // enactment's time must not tell whose vote decided it (Agora BT8).
-        let at = super::enactment_hour(now);
-        store::set_check_at(c, row.id, at).await?;
-        store::need_clock_by(c, &g.id, at).await?;
-    }
+    note.push_str(&after_vote(c, env, g, n, now).await?);
     Ok(note)
+}
+
+/// Agora BT8: where a proposal stands after a vote, in the voter's acknowledgement: carried
+/// (more than half the contestants in favour: counted again and enacted by the tick at the next
+/// full hour, never as this vote arrives, so that the enactment's time does not tell whose
+/// vote carried it), closed unenacted if it can no longer pass
+/// (too few may vote on it), or open, said so (votes may change until it is enacted, so votes
+/// against never defeat it; it lapses if the tournament is concluded first:
+/// `enact::lapse_open`).
+async fn after_vote(c: &mut Conn, env: &Env, g: &GameRow, n: i64, now: Ts) -> Result<String> {
+    let Some((row, poll)) = store::poll(c, &g.id, n).await? else {
+        return Ok(String::new());
+    };
+    let number = u32::try_from(n).unwrap_or(u32::MAX);
+    Ok(match poll.outcome(now) {
+        Outcome::Closed { passed: true, .. } => {
+            let at = super::enactment_hour(now);
+            store::set_check_at(c, row.id, at).await?;
+            store::need_clock_by(c, &g.id, at).await?;
+            format!(
+                ". Proposal {number} is carried: it is enacted at {}, when everyone is told",
+                format_gmt(at)
+            )
+        }
+        Outcome::Settled { passes: false } => {
+            enact::lapse(c, env, g, &row, false, now).await?;
+            format!(". Proposal {number} can no longer pass and lapses; everyone is told")
+        }
+        Outcome::Open => {
+            let of = match poll.proposal().rule.threshold {
+                Threshold::MoreThanHalf { of } => of,
+                _ => u32::try_from(poll.proposal().electorate.len() + 1).unwrap_or(u32::MAX),
+            };
+            format!(". {}", regulations::stays_open(number, of))
+        }
+        _ => String::new(),
+    })
 }
 
 /// A refused ballot in words.

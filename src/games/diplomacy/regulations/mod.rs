@@ -16,7 +16,7 @@ mod enact;
 mod lines;
 
 pub(crate) use enact::{amend_by_gm, confirm};
-pub(super) use enact::{apply_pending, enact_due};
+pub(super) use enact::{apply_pending, enact_due, lapse_open};
 pub(super) use lines::{Contestant, handle};
 
 use crate::engine::Result;
