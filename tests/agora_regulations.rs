@@ -194,7 +194,10 @@ async fn agora_bt8_a_proposal_passes_when_votes_for_exceed_half() {
     mail(&pool, &s, 7, 3, "VOTE 1 FOR", at + 120).await;
     let ack = answer_to(&pool, 3).await;
     assert!(ack.contains("in place of your earlier vote"), "{ack}");
-    assert!(ack.contains("Proposal 1 is carried: it is enacted at"), "{ack}");
+    assert!(
+        ack.contains("Proposal 1 is carried: it is enacted at"),
+        "{ack}"
+    );
     assert_eq!(
         regulation_text(&pool, 17, at + 120).await.map(|t| t.len()),
         Some(1),
