@@ -201,3 +201,38 @@ async fn agora_bt1_no_entry_after_the_close_and_none_where_the_masters_register_
         "{mails:#?}"
     );
 }
+
+/// Agora BT0: "P.S.S. CANNOT win this Tournament or become a Contestant. P.S.S. is the
+/// Gamemaster and Judge of this game": the game's master may not enter it.
+#[tokio::test]
+async fn agora_bt0_the_gamemaster_cannot_become_a_contestant() {
+    let pool = open_game("agora-entry-gm").await;
+    chancery::engine::admin::add_member(
+        &pool,
+        GAME,
+        store::Role::Gm,
+        "judge@example.org",
+        "UTC",
+        T0,
+    )
+    .await
+    .expect("master");
+    assert_eq!(
+        enter(&pool, 1, "judge@example.org", T0 + 60).await,
+        Processed::Rejected
+    );
+    let mails = outbox(&pool).await;
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.1 == "judge@example.org" && m.3.contains("Agora BT0")),
+        "{mails:#?}"
+    );
+    let mut c = pool.acquire().await.expect("conn");
+    assert!(
+        store::game_entries(&mut c, GAME)
+            .await
+            .expect("q")
+            .is_empty()
+    );
+}

@@ -420,19 +420,33 @@ async fn agora_bt8_a_free_text_proposal_is_an_open_item_until_the_gm_confirms_it
         "{}",
         listed[3]
     );
+    // The masters' digest before the deadline lists it as waiting for them (Agora BT8).
+    let d = deadline(&pool).await.deadline - 12 * HOUR;
+    games::tick(&pool, &env(), d).await.expect("tick");
+    let digest = rows(&pool)
+        .await
+        .into_iter()
+        .find(|r| r[0] == "digest")
+        .expect("the masters' digest");
+    assert!(
+        digest[3].contains("Waiting for you: - Proposal 1")
+            && digest[3].contains("CONFIRM PROPOSAL 1"),
+        "{}",
+        digest[3]
+    );
     let cmd = GmCommand::ConfirmProposal {
         number: 1,
         done: "badges promised to all".into(),
     };
-    let done = games::console_command(&pool, &env(), "ag1", &cmd, at + 3700)
+    let done = games::console_command(&pool, &env(), "ag1", &cmd, d + 60)
         .await
         .expect("confirm");
     assert!(done.ok, "{}", done.answer);
-    let again = games::console_command(&pool, &env(), "ag1", &cmd, at + 3800)
+    let again = games::console_command(&pool, &env(), "ag1", &cmd, d + 120)
         .await
         .expect("again");
     assert!(!again.ok, "{}", again.answer);
-    deliver(&pool, "gm", 101, &summary(101), Some(at + 7300), at + 7300).await;
+    deliver(&pool, "gm", 101, &summary(101), Some(d + 180), d + 180).await;
     let listed = rows(&pool)
         .await
         .into_iter()

@@ -449,3 +449,31 @@ async fn agora_bt15_the_acknowledgement_lists_the_conditionals_the_set_lacks() {
         .to_string();
     assert!(!listed.contains("TRI"), "{ack}");
 }
+
+/// Agora BT10: "Contestants CAN and SHOULD lie and engage in deceit for personal gain": the
+/// Judge publishes press as written and holds no contestant to it; a promise in the press
+/// binds nothing, and the moves the results show are the orders, not the promise.
+#[tokio::test]
+async fn agora_bt10_press_is_published_as_written_and_binds_nobody() {
+    let (pool, secrets) = agora("agora-deceit").await;
+    let ack = mail(
+        &pool,
+        &secrets,
+        2,
+        1,
+        "S1901M",
+        "A Par - Bur\nA Mar S A Par - Bur\nPRESS TO ALL\nFrance promises never to enter Burgundy.\nENDPRESS",
+        T0 + HOUR,
+    )
+    .await;
+    assert!(ack.contains("accepted"), "{ack}");
+    let spring = current(&pool).await;
+    tick(&pool, spring.deadline + 60).await;
+    let results = results(&pool, "S1901M").await.expect("results");
+    let flat = results.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("France promises never to enter Burgundy."),
+        "{results}"
+    );
+    assert!(flat.contains("A PAR - BUR: succeeds"), "{results}");
+}

@@ -1114,7 +1114,25 @@ fn digest_view() -> DigestView {
             row("FRANCE", "marianne@example.fr", 0, false, None, 2),
         ],
         drops: Vec::new(),
+        open_items: Vec::new(),
     }
+}
+
+/// Agora BT8: an enacted free text waits for the Gamemaster, who is reminded of it in the
+/// digest until it is confirmed; without one, the digest says nothing of it.
+#[test]
+fn agora_bt8_the_digest_lists_what_waits_for_the_gamemaster() {
+    let quiet = digest(&digest_view()).expect("digest");
+    assert!(!quiet.body.contains("Waiting for you"), "{}", quiet.body);
+    let mut v = digest_view();
+    v.open_items = vec![
+        "Proposal 4 (TEXT \"badges for all\") is enacted as text: carry it out and confirm it \
+         with CONFIRM PROPOSAL 4 <what was done> (Agora BT8)"
+            .into(),
+    ];
+    let r = digest(&v).expect("digest");
+    assert!(r.body.contains("Waiting for you:"), "{}", r.body);
+    assert!(r.body.contains("CONFIRM PROPOSAL 4"), "{}", r.body);
 }
 
 #[test]

@@ -1594,3 +1594,268 @@ fn wm_d_vii_2_an_unavailable_period_takes_the_games_notice_and_length() {
         })
     );
 }
+
+// ------------------------------------------------- Agora BT11-BT21, BT25: the judge under agora2020
+
+/// Agora BT11: "two types of units: Armies and Fleets": a fleet may not move inland, nor an
+/// army to sea; each stays where it was.
+#[test]
+fn agora_bt11_armies_move_on_land_and_fleets_on_water_or_coast() {
+    let rules = preset("agora2020");
+    let b = board("S1901M", &["FRANCE F BRE", "FRANCE A PAR"], &[]);
+    let adj = run(
+        &rules,
+        &b,
+        &[("FRANCE", "F BRE - PAR"), ("FRANCE", "A PAR - ENG")],
+    );
+    assert!(
+        adj.results.iter().all(|r| r.outcome != Outcome::Succeeds),
+        "{:?}",
+        adj.results
+    );
+    assert_units(&adj, &["FRANCE F BRE", "FRANCE A PAR"]);
+}
+
+/// Agora BT12, BT13, BT19: all units have the same strength, one unit a province: two equal
+/// attacks on Burgundy both fail, and an unsupported attack on a holding unit fails too.
+#[test]
+fn agora_bt12_bt13_bt19_equal_strength_bounces_and_one_unit_a_province() {
+    let rules = preset("agora2020");
+    let b = board(
+        "S1901M",
+        &[
+            "FRANCE A PAR",
+            "GERMANY A MUN",
+            "ITALY A PIE",
+            "FRANCE A MAR",
+        ],
+        &[],
+    );
+    let adj = run(
+        &rules,
+        &b,
+        &[
+            ("FRANCE", "A PAR - BUR"),
+            ("GERMANY", "A MUN - BUR"),
+            ("ITALY", "A PIE - MAR"),
+            ("FRANCE", "A MAR H"),
+        ],
+    );
+    assert_eq!(adj.results[0].outcome, Outcome::Fails);
+    assert_eq!(adj.results[1].outcome, Outcome::Fails);
+    assert_eq!(adj.results[2].outcome, Outcome::Fails);
+    assert_dislodged(&adj, &[]);
+    assert_units(
+        &adj,
+        &[
+            "FRANCE A PAR",
+            "GERMANY A MUN",
+            "ITALY A PIE",
+            "FRANCE A MAR",
+        ],
+    );
+}
+
+/// Agora BT14: each Great Power starts with three supply centres, Russia with four.
+#[test]
+fn agora_bt14_three_centres_each_russia_four() {
+    let b = Board::initial(map());
+    for name in [
+        "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "TURKEY", "RUSSIA",
+    ] {
+        let p = power(name);
+        let owned = b.owners.iter().filter(|o| **o == Some(p)).count();
+        assert_eq!(owned, if name == "RUSSIA" { 4 } else { 3 }, "{name}");
+        let units = b.units.iter().filter(|u| u.power == p).count();
+        assert_eq!(units, owned, "{name}");
+    }
+}
+
+/// Agora BT17: "Not giving a unit an order is interpreted as ordering it to hold": the
+/// unordered army in Burgundy holds, and is dislodged by a supported attack as a holding unit
+/// would be.
+#[test]
+fn agora_bt17_a_unit_without_an_order_holds() {
+    let rules = preset("agora2020");
+    let b = board(
+        "S1901M",
+        &[
+            "GERMANY A BUR",
+            "FRANCE A PAR",
+            "FRANCE A MAR",
+            "GERMANY A RUH",
+        ],
+        &[],
+    );
+    let adj = run(
+        &rules,
+        &b,
+        &[("FRANCE", "A PAR - BUR"), ("FRANCE", "A MAR S A PAR - BUR")],
+    );
+    assert_results(&adj, &[OK, OK]);
+    assert_dislodged(&adj, &["GERMANY A BUR"]);
+    assert!(adj.next.units.iter().any(|u| show(u) == "GERMANY A RUH"));
+}
+
+/// Agora BT18: an army convoyed through a chain of fleets in one turn lands beside the last.
+#[test]
+fn agora_bt18_an_army_is_convoyed_along_a_chain_of_fleets() {
+    let rules = preset("agora2020");
+    let b = board(
+        "S1901M",
+        &[
+            "ENGLAND A LON",
+            "ENGLAND F ENG",
+            "ENGLAND F MAO",
+            "ENGLAND F WES",
+        ],
+        &[],
+    );
+    let adj = run(
+        &rules,
+        &b,
+        &[
+            ("ENGLAND", "A LON - TUN VIA CONVOY"),
+            ("ENGLAND", "F ENG C A LON - TUN"),
+            ("ENGLAND", "F MAO C A LON - TUN"),
+            ("ENGLAND", "F WES C A LON - TUN"),
+        ],
+    );
+    assert_results(&adj, &[OK, OK, OK, OK]);
+    assert!(adj.next.units.iter().any(|u| show(u) == "ENGLAND A TUN"));
+}
+
+/// Agora BT19: "If two units are each ordered to the province that the other occupies, neither
+/// can move."
+#[test]
+fn agora_bt19_two_units_swapping_without_convoy_both_stay() {
+    let rules = preset("agora2020");
+    let b = board("S1901M", &["FRANCE A PAR", "GERMANY A BUR"], &[]);
+    let adj = run(
+        &rules,
+        &b,
+        &[("FRANCE", "A PAR - BUR"), ("GERMANY", "A BUR - PAR")],
+    );
+    assert_eq!(adj.results[0].outcome, Outcome::Fails);
+    assert_eq!(adj.results[1].outcome, Outcome::Fails);
+    assert_units(&adj, &["FRANCE A PAR", "GERMANY A BUR"]);
+}
+
+/// Agora BT20: "Support is cut if the unit giving support is attacked from any province except
+/// the one where support is being given": Italy's attack on Marseilles cuts its support, and
+/// the attack on Burgundy fails.
+#[test]
+fn agora_bt20_an_attack_on_the_supporter_cuts_its_support() {
+    let rules = preset("agora2020");
+    let b = board(
+        "S1901M",
+        &[
+            "GERMANY A BUR",
+            "FRANCE A PAR",
+            "FRANCE A MAR",
+            "ITALY A PIE",
+        ],
+        &[],
+    );
+    let adj = run(
+        &rules,
+        &b,
+        &[
+            ("FRANCE", "A PAR - BUR"),
+            ("FRANCE", "A MAR S A PAR - BUR"),
+            ("ITALY", "A PIE - MAR"),
+        ],
+    );
+    assert_eq!(adj.results[0].outcome, Outcome::Fails);
+    assert_eq!(adj.results[1].outcome, Outcome::Fails, "cut");
+    assert_dislodged(&adj, &[]);
+}
+
+/// Agora BT21: "A country can't dislodge or support the dislodgment of one of its own units":
+/// France's supported attack on its own army in Burgundy fails, and nothing is dislodged.
+#[test]
+fn agora_bt21_a_country_does_not_dislodge_its_own_unit() {
+    let rules = preset("agora2020");
+    let b = board(
+        "S1901M",
+        &["FRANCE A BUR", "FRANCE A PAR", "FRANCE A MAR"],
+        &[],
+    );
+    let adj = run(
+        &rules,
+        &b,
+        &[
+            ("FRANCE", "A PAR - BUR"),
+            ("FRANCE", "A MAR S A PAR - BUR"),
+            ("FRANCE", "A BUR H"),
+        ],
+    );
+    assert_eq!(adj.results[0].outcome, Outcome::Fails);
+    assert_dislodged(&adj, &[]);
+    assert_units(&adj, &["FRANCE A BUR", "FRANCE A PAR", "FRANCE A MAR"]);
+}
+
+/// Agora BT25: "Where these regulations are silent, the Gamemaster CAN make use of the official
+/// rules": the agora2020 preset is the 2023 rules (dpv2023) but for what the regulations say.
+#[test]
+fn agora_bt25_where_the_regulations_are_silent_the_2023_rules_apply() {
+    let agora = preset("agora2020");
+    let mut want = preset("dpv2023");
+    want.name = agora.name.clone();
+    want.description = agora.description.clone();
+    want.civil_disorder = CivilDisorder::FarthestFromCountry; // BT24
+    want.gm_draw_years = Some(3); // BT9
+    want.utc_turns = true; // BT15
+    want.one_order_set = true; // BT15, BT22, BT23
+    want.winner_notice_hours = Some(48); // BT3
+    want.regulations = Some(chancery::rules::Regulations::AgoraBt2020); // BT5, BT8
+    want.open_entry = true; // BT1
+    assert_eq!(agora, want);
+}
+
+/// Agora BT4: "The judge shall adjudicate these regulations in an equitable manner": no power
+/// gains by the order its orders reach the judge in; the same orders in reverse give the same
+/// result for every order and the same next board.
+#[test]
+fn agora_bt4_the_judgement_does_not_depend_on_the_order_the_orders_came_in() {
+    let rules = preset("agora2020");
+    let b = board(
+        "S1901M",
+        &[
+            "GERMANY A BUR",
+            "FRANCE A PAR",
+            "FRANCE A MAR",
+            "ITALY A PIE",
+            "GERMANY A MUN",
+        ],
+        &[],
+    );
+    let orders = [
+        ("FRANCE", "A PAR - BUR"),
+        ("FRANCE", "A MAR S A PAR - BUR"),
+        ("ITALY", "A PIE - MAR"),
+        ("GERMANY", "A MUN S A BUR"),
+        ("GERMANY", "A BUR H"),
+    ];
+    let forward = run(&rules, &b, &orders);
+    let mut reversed_orders = orders;
+    reversed_orders.reverse();
+    let backward = run(&rules, &b, &reversed_orders);
+    let mut a: Vec<(String, Outcome)> = forward
+        .results
+        .iter()
+        .map(|r| (r.order.display(map()).to_string(), r.outcome))
+        .collect();
+    let mut z: Vec<(String, Outcome)> = backward
+        .results
+        .iter()
+        .map(|r| (r.order.display(map()).to_string(), r.outcome))
+        .collect();
+    a.sort_by(|x, y| x.0.cmp(&y.0));
+    z.sort_by(|x, y| x.0.cmp(&y.0));
+    assert_eq!(a, z);
+    assert_eq!(
+        sorted(forward.next.units.iter().map(show)),
+        sorted(backward.next.units.iter().map(show))
+    );
+}

@@ -64,6 +64,7 @@ fn digests(t: &Turn<'_>, powers: Vec<DigestPower>) -> Vec<NewMail> {
             count: d.count,
         })
         .collect();
+    let open_items = super::regulations::open_items(&f.unconfirmed);
     let mut mails = Vec::new();
     for to in masters_of(t.env, Some(g), &f.masters) {
         let mail = compose::digest(
@@ -75,6 +76,7 @@ fn digests(t: &Turn<'_>, powers: Vec<DigestPower>) -> Vec<NewMail> {
             powers.clone(),
             t.rules.extension_days_total,
             drops.clone(),
+            open_items.clone(),
             t.now,
         );
         let key = format!("digest|{}|{}", g.id, phase.phase);

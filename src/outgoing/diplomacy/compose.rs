@@ -532,11 +532,13 @@ pub fn digest(
     powers: Vec<render::DigestPower>,
     extension_days_allowed: u32,
     drops: Vec<render::DropCount>,
+    open_items: Vec<String>,
     now: Ts,
 ) -> Composed {
     let v = render::DigestView {
         monsoon: monsoon(g),
         drops,
+        open_items,
         game: g.id.clone(),
         phase: phase.to_string(),
         deadline,

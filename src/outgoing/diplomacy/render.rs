@@ -515,6 +515,8 @@ pub struct DigestView {
     pub powers: Vec<DigestPower>,
     /// Silent drops (strangers, automatic mail, rate limits, ...) over the last day.
     pub drops: Vec<DropCount>,
+    /// What waits for the masters (Agora BT8: enacted free texts to confirm).
+    pub open_items: Vec<String>,
     /// The adjustment phase is called Monsoon in this game (Maharajiad B.I(5)).
     pub monsoon: bool,
 }

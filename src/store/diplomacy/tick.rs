@@ -101,6 +101,17 @@ pub struct GameFacts {
     pub votes: Vec<VoteRow>,
     /// Each completed year, oldest first.
     pub year_ends: Vec<YearEnd>,
+    /// Agora BT8: the proposals enacted whose effect the Gamemaster has not yet confirmed
+    /// (a free text is never executed: the masters' digest lists them), by number.
+    pub unconfirmed: Vec<UnconfirmedRow>,
+}
+
+/// An enacted rule-change proposal not yet confirmed by a master (Agora BT8).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct UnconfirmedRow {
+    pub number: i64,
+    /// JSON: what was proposed.
+    pub payload: String,
 }
 
 /// The facts of each game named (those still active with an open phase), in the order named.
@@ -142,6 +153,19 @@ pub async fn tick_facts(c: &mut Conn, games: &[String], since: Ts) -> Result<Vec
     let mut conditional = conditional_orders(c, &phases).await?;
     let mut votes = votes(c, &pairs).await?;
     let mut year_ends = year_ends_of(c, &ids).await?;
+    let mut unconfirmed: HashMap<String, Vec<UnconfirmedRow>> = by_game(
+        c,
+        concat!(
+            "SELECT p.game_id, p.number, p.payload FROM ",
+            dialect::json_values!(1),
+            " j JOIN office_proposals p ON p.game_id = j.value
+         WHERE p.kind = 'rule_change' AND p.phase IS NULL AND p.passed = 1
+           AND p.confirmed_at IS NULL
+         ORDER BY p.game_id, p.number",
+        ),
+        &ids,
+    )
+    .await?;
     let (mut players, mut wrong) = players_of(c, &ids).await?;
     let mut unavailable = unavailable_of(c, &ids, since).await?;
     let last = last_adjudicated(c, &ids).await?;
@@ -165,6 +189,7 @@ pub async fn tick_facts(c: &mut Conn, games: &[String], since: Ts) -> Result<Vec
             votes: votes.remove(id).unwrap_or_default(),
             conditional: conditional.remove(id).unwrap_or_default(),
             year_ends: year_ends.remove(id).unwrap_or_default(),
+            unconfirmed: unconfirmed.remove(id).unwrap_or_default(),
             game,
             phase,
         });

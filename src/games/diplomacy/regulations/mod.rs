@@ -56,6 +56,23 @@ fn motion_of(payload: &str) -> Option<Motion> {
     serde_json::from_str(payload).ok()
 }
 
+/// Agora BT8: the masters' open items: each enacted free text still to be carried out and
+/// confirmed (`CONFIRM PROPOSAL n <what was done>`); a free text is never executed.
+pub(super) fn open_items(unconfirmed: &[store::UnconfirmedRow]) -> Vec<String> {
+    unconfirmed
+        .iter()
+        .filter_map(|u| match motion_of(&u.payload)? {
+            m @ Motion::Text { .. } => Some(format!(
+                "Proposal {n} ({}) is enacted as text: carry it out and confirm it with CONFIRM \
+                 PROPOSAL {n} <what was done> (Agora BT8)",
+                m.describe(),
+                n = u.number
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The SUMMARY's part on the regulations (Agora BT8): the open proposals (number, proposer,
 /// what is proposed; never a vote), the enacted ones waiting for the Gamemaster or for the
 /// turn's adjudication, and every change since the start. Empty for a game without them.
