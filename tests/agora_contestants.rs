@@ -268,7 +268,7 @@ async fn agora_bt2_removed_before_the_draw_the_entry_is_dropped_and_the_person_t
 }
 
 #[tokio::test]
-async fn agora_bt2_removed_after_the_draw_the_power_is_in_civil_disorder_and_everyone_told() {
+async fn agora_bt2_bt24_removed_after_the_draw_the_power_is_in_civil_disorder_until_replaced() {
     let (pool, secrets) = started("agora-contestants-remove", &[]).await;
     let at = T0 + 3_600;
     assert_eq!(
@@ -325,6 +325,32 @@ async fn agora_bt2_removed_after_the_draw_the_power_is_in_civil_disorder_and_eve
     )
     .await;
     assert!(!ok && answer.contains("no contestant"), "{answer}");
+    // Agora BT24: "the Gamemaster SHALL attempt to replace em with a new Contestant": REPLACE
+    // seats a new player on the empty power, with a welcome and a new secret.
+    let (ok, answer) = gm(
+        &pool,
+        GmCommand::Replace {
+            power: "FRANCE".into(),
+            address: "newcomer@example.org".into(),
+            permanent: true,
+        },
+        at + 240,
+    )
+    .await;
+    assert!(ok && answer.contains("which had no player"), "{answer}");
+    let seated = players(&pool)
+        .await
+        .into_iter()
+        .find(|p| p.power == "FRANCE")
+        .expect("seated");
+    assert_eq!(seated.address, "newcomer@example.org");
+    assert!(
+        mails(&pool)
+            .await
+            .iter()
+            .any(|m| m.1 == "newcomer@example.org" && m.3.contains(&seated.secret)),
+        "welcomed with the secret"
+    );
 }
 
 #[tokio::test]

@@ -1,6 +1,8 @@
 //! REPLACE <power> <address> [PERMANENT] (WM B.8): the power gets a new player from this phase
 //! on, with a new secret and a welcome (what the seat holds, as the game's kind shows it: the
-//! position, the standing orders, the deadline); the player replaced is told.
+//! position, the standing orders, the deadline); the player replaced is told. A power with no
+//! player (removed, or left empty by a draw of fewer contestants: Agora BT2, BT24) is seated the
+//! same way ("the Gamemaster SHALL attempt to replace em with a new Contestant").
 
 use super::{Done, Situation};
 use crate::config::Env;
@@ -34,9 +36,12 @@ pub async fn replace(
         Ok(seat) => seat,
         Err(refused) => return Ok(refused),
     };
-    let (name, p, old) = (&seat.name, seat.phase, &seat.old);
+    let (name, p) = (&seat.name, seat.phase);
     let secret = secret::generate()?;
     let kind = Tenure::of(r.permanent);
+    let Some(old) = &seat.old else {
+        return seat_empty(c, env, g, house, p, name, r.address, &secret, now).await;
+    };
     store::replace_player(c, &g.id, name, &p.phase, r.address, &secret, kind, now).await?;
     store::forget_unavailable(c, &g.id, name).await?;
     house.forget_choices(c, g, name).await?;
@@ -73,8 +78,53 @@ struct Seat<'p> {
     name: String,
     /// The open phase: the new player plays from it on.
     phase: &'p PhaseRow,
-    /// The player leaving it.
-    old: PlayerRow,
+    /// The player leaving it; none when the seat is empty (Agora BT2, BT24).
+    old: Option<PlayerRow>,
+}
+
+/// An empty seat given a player: registered with a new secret and welcomed (Agora BT2: the
+/// Gamemaster "CAN cause any consenting person to become a Contestant"; BT24: a power whose
+/// player left is replaced if a new one can be found).
+#[allow(clippy::too_many_arguments)]
+async fn seat_empty(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    house: &dyn House,
+    p: &PhaseRow,
+    name: &str,
+    address: &str,
+    secret: &str,
+    now: Ts,
+) -> Result<Done> {
+    let player = PlayerRow {
+        power: name.to_string(),
+        address: address.to_string(),
+        name: String::new(),
+        tz: "UTC".into(),
+        secret: secret.to_string(),
+        extension_days_used: 0,
+    };
+    store::add_player(c, &g.id, &player).await?;
+    let handover = Handover {
+        seat: name,
+        address,
+        secret,
+        tenure: Tenure::Permanent,
+    };
+    let mails = match house.handover(c, env, g, p, &handover).await? {
+        Ok(m) => vec![m],
+        Err(e) => {
+            let masters = masters_for(c, env, Some(g)).await?;
+            compose_failed_mails(env, Some(g), &masters, &e, name)
+        }
+    };
+    store::enqueue_many(c, &mails, now).await?;
+    Ok(Done::ok(format!(
+        "{address} plays {name}, which had no player, from {} on; they were sent a welcome \
+         with a new secret",
+        p.phase
+    )))
 }
 
 /// The seat to hand over, or why not (no such power, no open phase, no player, the address
@@ -96,11 +146,7 @@ async fn seat<'p>(
         return Ok(Err(Done::refused("the game has no open phase")));
     };
     let players = store::players(c, &g.id).await?;
-    let Some(old) = players.iter().find(|x| x.power == name).cloned() else {
-        return Ok(Err(Done::refused(format!(
-            "{name} has no player to replace"
-        ))));
-    };
+    let old = players.iter().find(|x| x.power == name).cloned();
     if let Some(other) = players
         .iter()
         .find(|x| x.address.eq_ignore_ascii_case(r.address))
