@@ -297,34 +297,32 @@ impl OrderMail<'_> {
         let note = abbreviations_note.as_deref();
         let (notes, deadline) = self.requests(c, s, &read.requests, note).await?;
         let gaps = self.conditional_gaps(c, s).await?;
-        let ack = compose::acknowledgement(
-            env,
-            &compose::Ack {
-                game: g,
-                map: self.map,
-                player,
-                msg: self.msg,
-                key: ctx.key,
-                read: &read,
-                standing: &combined,
-                final_,
-                board: &s.board,
-                power: s.power,
-                phase,
-                deadline,
-                late: timing.timeliness == Timeliness::LateAccepted,
-                request_notes: &notes,
-                regulation_notes: &regulation_notes,
-                standing_notes: &gaps,
-                assistant_notes: &assistant_notes,
-                submitted_by: match &s.sender {
-                    Sender::Player => None,
-                    Sender::Assistant(a) => Some(a.as_str()),
-                },
-                received_at: ctx.arrived,
+        let ack = compose::Ack {
+            game: g,
+            map: self.map,
+            player,
+            msg: self.msg,
+            key: ctx.key,
+            read: &read,
+            standing: &combined,
+            final_,
+            board: &s.board,
+            power: s.power,
+            phase,
+            deadline,
+            late: timing.timeliness == Timeliness::LateAccepted,
+            request_notes: &notes,
+            regulation_notes: &regulation_notes,
+            standing_notes: &gaps,
+            assistant_notes: &assistant_notes,
+            submitted_by: match &s.sender {
+                Sender::Player => None,
+                Sender::Assistant(a) => Some(a.as_str()),
             },
-        );
-        answer(c, env, ctx, ack, Recipient::Registered, Some(g)).await?;
+            received_at: ctx.arrived,
+        };
+        let mail = compose::acknowledgement(env, &ack);
+        answer(c, env, ctx, mail, Recipient::Registered, Some(g)).await?;
         if let Sender::Assistant(a) = &s.sender {
             // Agora BT7: the assistant who sent the orders gets the acknowledgement too.
             let to_assistant = PlayerRow {
@@ -333,31 +331,13 @@ impl OrderMail<'_> {
             };
             // Its own Message-ID: the answer's seed names its reader.
             let key = format!("{}|{a}", ctx.key);
-            let ack = compose::acknowledgement(
-                env,
-                &compose::Ack {
-                    player: &to_assistant,
-                    game: g,
-                    map: self.map,
-                    msg: self.msg,
-                    key: &key,
-                    read: &read,
-                    standing: &combined,
-                    final_,
-                    board: &s.board,
-                    power: s.power,
-                    phase,
-                    deadline,
-                    late: timing.timeliness == Timeliness::LateAccepted,
-                    request_notes: &notes,
-                    regulation_notes: &regulation_notes,
-                    standing_notes: &gaps,
-                    assistant_notes: &assistant_notes,
-                    submitted_by: Some(a.as_str()),
-                    received_at: ctx.arrived,
-                },
-            );
-            answer(c, env, ctx, ack, Recipient::Registered, Some(g)).await?;
+            let copy = compose::Ack {
+                player: &to_assistant,
+                key: &key,
+                ..ack
+            };
+            let mail = compose::acknowledgement(env, &copy);
+            answer(c, env, ctx, mail, Recipient::Registered, Some(g)).await?;
         }
         Ok(Processed::Accepted)
     }
