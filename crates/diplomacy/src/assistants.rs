@@ -5,6 +5,7 @@
 //! then what assistance, in the contestant's words. Pure: the lines are split off the mail
 //! here; the engine stores and publishes them.
 
+use chancery_intake::commands::is_address;
 use chancery_intake::message::BodyLine;
 
 /// The longest description of the assistance kept, in characters.
@@ -80,20 +81,6 @@ pub fn read_line(text: &str) -> Result<Announced, String> {
         address: address.to_ascii_lowercase(),
         help,
     })
-}
-
-fn is_address(a: &str) -> bool {
-    match a.split_once('@') {
-        Some((local, domain)) => {
-            !local.is_empty()
-                && domain.contains('.')
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-                && !domain.contains('@')
-                && a.len() <= 254
-        }
-        None => false,
-    }
 }
 
 #[cfg(test)]

@@ -576,11 +576,19 @@ fn upper(words: &[&str]) -> String {
         .join(" ")
 }
 
-fn is_address(a: &str) -> bool {
+/// Whether `a` looks like a mail address a command may name: a local part, one `@`, a dotted
+/// domain that neither starts nor ends with a dot, no spaces, at most 254 characters.
+pub fn is_address(a: &str) -> bool {
     let Some((local, domain)) = a.split_once('@') else {
         return false;
     };
-    !local.is_empty() && domain.contains('.') && !a.contains(char::is_whitespace) && a.len() <= 254
+    !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains('@')
+        && !a.contains(char::is_whitespace)
+        && a.len() <= 254
 }
 
 /// `2d`, `36h`, `90m`, `1d 12h`, `2 days`, `1 day 6 hours`: seconds.
