@@ -5,6 +5,8 @@
 //! A small local search from a reproducible seed; it reports the constraints it could not meet.
 //! Pure: the seed is given, and the same input and seed give the same seating.
 
+use crate::rng::SplitMix64;
+
 /// A player to be seated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seat {
@@ -26,16 +28,12 @@ pub struct Seating {
     pub unmet: Vec<String>,
 }
 
-/// SplitMix64: small, fast, reproducible.
-struct Rng(u64);
+/// SplitMix64 (`crate::rng`), with the draws the seating makes of it.
+struct Rng(SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next()
     }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
@@ -113,7 +111,7 @@ pub fn seat(seats: &[Seat], powers: usize, seed: u64, rounds: u64) -> Result<Sea
         ));
     }
     let n_boards = seats.len() / powers;
-    let mut rng = Rng(seed);
+    let mut rng = Rng(SplitMix64(seed));
     // Each power's column: the players fixed to it, then the free ones, shuffled.
     let mut columns: Vec<Vec<usize>> = vec![Vec::new(); powers];
     let mut free: Vec<usize> = Vec::new();

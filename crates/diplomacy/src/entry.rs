@@ -4,6 +4,7 @@
 //! entrants and the seed are passed in.
 
 use crate::policy::DAY;
+use crate::rng::SplitMix64;
 
 /// Agora BT1: "as long as no more than six other persons have already done so".
 pub const MAX_CONTESTANTS: usize = 7;
@@ -146,7 +147,7 @@ pub fn draw<'a>(seed: u64, contestants: &[&'a str], powers: &[&'a str]) -> Vec<(
     order.sort_by_key(|a| a.to_ascii_lowercase());
     let mut rng = SplitMix64(seed);
     for i in (1..order.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
+        let j = below(&mut rng, i as u64 + 1) as usize;
         order.swap(i, j);
     }
     powers
@@ -167,26 +168,13 @@ pub fn parse_seed(text: &str) -> Option<u64> {
     u64::from_str_radix(text.trim(), 16).ok()
 }
 
-/// SplitMix64 (Steele, Lea and Flood 2014): small, and the same on every machine.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, n), n >= 1: draws past the largest multiple of n are drawn again.
-    fn below(&mut self, n: u64) -> u64 {
-        let zone = u64::MAX - (u64::MAX % n);
-        loop {
-            let x = self.next();
-            if x < zone {
-                return x % n;
-            }
+/// Uniform in [0, n), n >= 1: draws past the largest multiple of n are drawn again.
+fn below(rng: &mut SplitMix64, n: u64) -> u64 {
+    let zone = u64::MAX - (u64::MAX % n);
+    loop {
+        let x = rng.next();
+        if x < zone {
+            return x % n;
         }
     }
 }

@@ -32,6 +32,7 @@ pub mod phase;
 pub mod policy;
 pub mod reader;
 pub mod regulations;
+mod rng;
 pub mod rules;
 pub mod scoring;
 pub mod standings;
