@@ -7,79 +7,9 @@
 //! office's civil calendar, without chrono and without a clock: every moment is passed in.
 
 use chancery_office::Ts;
+pub use chancery_office::time::Weekday;
 use chancery_office::time::{DAY, HOUR, civil_from_days, days_from_civil, days_in_month};
 use std::fmt;
-
-/// A day of the week (Nomic 201 allocates one to each player).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Weekday {
-    Monday,
-    Tuesday,
-    Wednesday,
-    Thursday,
-    Friday,
-    Saturday,
-    Sunday,
-}
-
-impl Weekday {
-    pub const ALL: [Weekday; 7] = [
-        Weekday::Monday,
-        Weekday::Tuesday,
-        Weekday::Wednesday,
-        Weekday::Thursday,
-        Weekday::Friday,
-        Weekday::Saturday,
-        Weekday::Sunday,
-    ];
-
-    /// 0 for Monday to 6 for Sunday.
-    pub fn index(self) -> i64 {
-        match self {
-            Weekday::Monday => 0,
-            Weekday::Tuesday => 1,
-            Weekday::Wednesday => 2,
-            Weekday::Thursday => 3,
-            Weekday::Friday => 4,
-            Weekday::Saturday => 5,
-            Weekday::Sunday => 6,
-        }
-    }
-
-    /// The weekday of a count of days since 1970-01-01 (a Thursday).
-    pub fn of_days(days: i64) -> Weekday {
-        Weekday::ALL[usize::try_from((days + 3).rem_euclid(7)).unwrap_or(0)]
-    }
-
-    /// Nomic 201: "Any message posted in the voting thread on a Saturday or Sunday is to be
-    /// considered void."
-    pub fn is_weekend(self) -> bool {
-        matches!(self, Weekday::Saturday | Weekday::Sunday)
-    }
-
-    /// `Monday`, `monday`, `Mon`: the day, in English.
-    pub fn parse(s: &str) -> Option<Weekday> {
-        let s = s.trim().to_ascii_lowercase();
-        Weekday::ALL.into_iter().find(|d| {
-            let name = d.to_string().to_ascii_lowercase();
-            s == name || (s.len() == 3 && name.starts_with(&s))
-        })
-    }
-}
-
-impl fmt::Display for Weekday {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Weekday::Monday => "Monday",
-            Weekday::Tuesday => "Tuesday",
-            Weekday::Wednesday => "Wednesday",
-            Weekday::Thursday => "Thursday",
-            Weekday::Friday => "Friday",
-            Weekday::Saturday => "Saturday",
-            Weekday::Sunday => "Sunday",
-        })
-    }
-}
 
 /// A calendar date in the UK (Nomic 106: "Days are considered to start and end in UK time").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -2,6 +2,8 @@
 //! canonical; local time is only ever shown beside it). Nothing here reads a clock: the moment
 //! is always passed in.
 
+use std::fmt;
+
 /// A moment: seconds since the Unix epoch, UTC.
 pub type Ts = i64;
 
@@ -111,6 +113,77 @@ pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// A day of the week (the Nomic allocates one to each player, Nomic 201).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Weekday {
+    Monday,
+    Tuesday,
+    Wednesday,
+    Thursday,
+    Friday,
+    Saturday,
+    Sunday,
+}
+
+impl Weekday {
+    pub const ALL: [Weekday; 7] = [
+        Weekday::Monday,
+        Weekday::Tuesday,
+        Weekday::Wednesday,
+        Weekday::Thursday,
+        Weekday::Friday,
+        Weekday::Saturday,
+        Weekday::Sunday,
+    ];
+
+    /// 0 for Monday to 6 for Sunday.
+    pub fn index(self) -> i64 {
+        match self {
+            Weekday::Monday => 0,
+            Weekday::Tuesday => 1,
+            Weekday::Wednesday => 2,
+            Weekday::Thursday => 3,
+            Weekday::Friday => 4,
+            Weekday::Saturday => 5,
+            Weekday::Sunday => 6,
+        }
+    }
+
+    /// The weekday of a count of days since 1970-01-01 (a Thursday).
+    pub fn of_days(days: i64) -> Weekday {
+        Weekday::ALL[usize::try_from((days + 3).rem_euclid(7)).unwrap_or(0)]
+    }
+
+    /// Saturday or Sunday (Nomic 201: "Any message posted in the voting thread on a Saturday
+    /// or Sunday is to be considered void").
+    pub fn is_weekend(self) -> bool {
+        matches!(self, Weekday::Saturday | Weekday::Sunday)
+    }
+
+    /// `Monday`, `monday`, `Mon`: the day, in English.
+    pub fn parse(s: &str) -> Option<Weekday> {
+        let s = s.trim().to_ascii_lowercase();
+        Weekday::ALL.into_iter().find(|d| {
+            let name = d.to_string().to_ascii_lowercase();
+            s == name || (s.len() == 3 && name.starts_with(&s))
+        })
+    }
+}
+
+impl fmt::Display for Weekday {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Weekday::Monday => "Monday",
+            Weekday::Tuesday => "Tuesday",
+            Weekday::Wednesday => "Wednesday",
+            Weekday::Thursday => "Thursday",
+            Weekday::Friday => "Friday",
+            Weekday::Saturday => "Saturday",
+            Weekday::Sunday => "Sunday",
+        })
+    }
 }
 
 #[cfg(test)]
