@@ -191,12 +191,23 @@ pub fn turn_at(seats: &Seats, at: Ts) -> Option<&VoterId> {
     seats.player_on(to_uk(at).date.weekday())
 }
 
+/// Nomic 204: the end of the `n`th complete circuit of turns, the game begun at `start` ("the
+/// second" in the Initial Set; the game's [`crate::settings::Settings::circuits_to_majority`]
+/// since). The end of no circuit (`n` = 0, which the settings refuse) is the start itself.
+pub fn nth_complete_circuit_ends(seats: &Seats, start: Ts, n: u32) -> Ts {
+    if n == 0 {
+        return start;
+    }
+    let start_monday = monday_of(to_uk(start).date);
+    let first = circuit_of_week(seats, start, start_monday);
+    let weeks = i64::from(n) - if first.complete { 1 } else { 0 };
+    let monday = start_monday.plus_days(weeks.saturating_mul(7));
+    circuit_of_week(seats, start, monday).ends
+}
+
 /// Nomic 204: "the end of the second complete circuit of turns", the game begun at `start`.
 pub fn second_complete_circuit_ends(seats: &Seats, start: Ts) -> Ts {
-    let first = circuit_of_week(seats, start, monday_of(to_uk(start).date));
-    let weeks = if first.complete { 1 } else { 2 };
-    let monday = monday_of(to_uk(start).date).plus_days(7 * weeks);
-    circuit_of_week(seats, start, monday).ends
+    nth_complete_circuit_ends(seats, start, 2)
 }
 
 /// The threshold Nomic 204 sets for a vote completed at a given moment.
@@ -229,18 +240,20 @@ impl Adoption204 {
 }
 
 /// Nomic 204: the threshold of a vote completed at `completes`, the game begun at `start`, rule
-/// 204 amended at `amended_204` if ever. A vote completed at the very end of the second complete
-/// circuit (the last turn's proposal, closing at 24:00) is still one of that circuit and needs
-/// unanimity: the rule changes once the circuit has ended.
+/// 204 amended at `amended_204` if ever, majority coming after `circuits` complete circuits
+/// (2, "the second", in the Initial Set; the game's `circuits_to_majority`). A vote completed
+/// at the very end of that circuit (the last turn's proposal, closing at 24:00) is still one of
+/// the circuit and needs unanimity: the rule changes once the circuit has ended.
 pub fn adoption_204(
     seats: &Seats,
     start: Ts,
     completes: Ts,
     amended_204: Option<Ts>,
+    circuits: u32,
 ) -> Adoption204 {
     if amended_204.is_some_and(|a| a <= completes) {
         Adoption204::AsAmended
-    } else if completes <= second_complete_circuit_ends(seats, start) {
+    } else if completes <= nth_complete_circuit_ends(seats, start, circuits) {
         Adoption204::UnanimityOfVotesCast
     } else {
         Adoption204::SimpleMajority
@@ -389,7 +402,7 @@ pub(crate) mod tests {
         let seats = seats_2019();
         let start = gmt("2019-02-11 00:00");
         let end = gmt("2019-02-23 00:00");
-        let at = |t| adoption_204(&seats, start, t, None);
+        let at = |t| adoption_204(&seats, start, t, None, 2);
         assert_eq!(at(end - 1), Adoption204::UnanimityOfVotesCast);
         assert_eq!(at(end), Adoption204::UnanimityOfVotesCast);
         assert_eq!(at(gmt("2019-02-26 00:00")), Adoption204::SimpleMajority);
@@ -399,15 +412,61 @@ pub(crate) mod tests {
         );
         // Amended before: its new text decides, before and after the circuit's end.
         assert_eq!(
-            adoption_204(&seats, start, gmt("2019-02-26 00:00"), Some(end - 1)),
+            adoption_204(&seats, start, gmt("2019-02-26 00:00"), Some(end - 1), 2),
             Adoption204::AsAmended
         );
         assert_eq!(
-            adoption_204(&seats, start, end - 10, Some(end - 1)),
+            adoption_204(&seats, start, end - 10, Some(end - 1), 2),
             Adoption204::UnanimityOfVotesCast
         );
         assert_eq!(Adoption204::AsAmended.threshold(), None);
         assert!(Adoption204::SimpleMajority.without_unanimity());
         assert!(!Adoption204::UnanimityOfVotesCast.without_unanimity());
+    }
+
+    #[test]
+    fn nomic_204_the_nth_complete_circuit_ends_each_week_later() {
+        let seats = seats_2019();
+        let start = gmt("2019-02-11 00:00"); // a Monday: the first circuit is complete
+        assert_eq!(
+            nth_complete_circuit_ends(&seats, start, 1),
+            gmt("2019-02-16 00:00")
+        );
+        assert_eq!(
+            nth_complete_circuit_ends(&seats, start, 2),
+            second_complete_circuit_ends(&seats, start)
+        );
+        assert_eq!(
+            nth_complete_circuit_ends(&seats, start, 3),
+            gmt("2019-03-02 00:00")
+        );
+        assert_eq!(nth_complete_circuit_ends(&seats, start, 0), start);
+        // Begun mid-week, the first complete circuit is the next week's.
+        let wednesday = gmt("2019-02-13 10:00");
+        assert_eq!(
+            nth_complete_circuit_ends(&seats, wednesday, 1),
+            gmt("2019-02-23 00:00")
+        );
+        // Any count, no panic.
+        let _ = nth_complete_circuit_ends(&seats, start, u32::MAX);
+    }
+
+    #[test]
+    fn nomic_204_circuits_to_majority_set_to_3_keeps_unanimity_a_week_longer() {
+        let seats = seats_2019();
+        let start = gmt("2019-02-11 00:00");
+        let completes = gmt("2019-02-26 00:00"); // in the third circuit
+        assert_eq!(
+            adoption_204(&seats, start, completes, None, 2),
+            Adoption204::SimpleMajority
+        );
+        assert_eq!(
+            adoption_204(&seats, start, completes, None, 3),
+            Adoption204::UnanimityOfVotesCast
+        );
+        assert_eq!(
+            adoption_204(&seats, start, gmt("2019-03-04 00:00"), None, 3),
+            Adoption204::SimpleMajority
+        );
     }
 }

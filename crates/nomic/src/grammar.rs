@@ -15,8 +15,10 @@
 
 use std::fmt;
 
-/// One of the game's numbers a `set` changes, each naming the rule that holds it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One of the game's numbers a `set` changes, each naming the rule that holds it. Stored as
+/// JSON with a proposal (its `set` word, e.g. `"winning-score"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Parameter {
     /// Nomic 210: the points that win (200).
     WinningScore,
@@ -28,6 +30,18 @@ pub enum Parameter {
     ProposalDeadline,
     /// Nomic 211: the most mutable rules there may be (25).
     MaxMutableRules,
+    /// Nomic 203: the least a proposal's full points can be, the 10 of `max(10, R-290)`.
+    PointsFloor,
+    /// Nomic 203: what is taken from the highest rule's number, the 290 of `max(10, R-290)`.
+    PointsOffset,
+    /// Nomic 204: the complete circuits of turns after which a simple majority adopts (2).
+    CircuitsToMajority,
+    /// Nomic 214: the minutes after a Judgement in which it may be disputed (60).
+    DisputeMinutes,
+    /// Nomic 214: the minutes after a dispute in which players agree or disagree (60).
+    OpinionMinutes,
+    /// Nomic 214: the most active Points of Order one player may have (3).
+    MaxOpenPointsOfOrder,
 }
 
 impl Parameter {
@@ -39,9 +53,16 @@ impl Parameter {
             Parameter::DissentBonus => "dissent-bonus",
             Parameter::ProposalDeadline => "proposal-deadline",
             Parameter::MaxMutableRules => "max-mutable-rules",
+            Parameter::PointsFloor => "points-floor",
+            Parameter::PointsOffset => "points-offset",
+            Parameter::CircuitsToMajority => "circuits-to-majority",
+            Parameter::DisputeMinutes => "dispute-minutes",
+            Parameter::OpinionMinutes => "opinion-minutes",
+            Parameter::MaxOpenPointsOfOrder => "max-open-points-of-order",
         }
     }
 
+    /// The rule of the 2019 Initial Set that holds the number.
     pub fn rule(self) -> u32 {
         match self {
             Parameter::WinningScore => 210,
@@ -49,16 +70,33 @@ impl Parameter {
             Parameter::DissentBonus => 205,
             Parameter::ProposalDeadline => 202,
             Parameter::MaxMutableRules => 211,
+            Parameter::PointsFloor | Parameter::PointsOffset => 203,
+            Parameter::CircuitsToMajority => 204,
+            Parameter::DisputeMinutes
+            | Parameter::OpinionMinutes
+            | Parameter::MaxOpenPointsOfOrder => 214,
         }
     }
 
-    const ALL: [Parameter; 5] = [
+    const ALL: [Parameter; 11] = [
         Parameter::WinningScore,
         Parameter::DefeatPenalty,
         Parameter::DissentBonus,
         Parameter::ProposalDeadline,
         Parameter::MaxMutableRules,
+        Parameter::PointsFloor,
+        Parameter::PointsOffset,
+        Parameter::CircuitsToMajority,
+        Parameter::DisputeMinutes,
+        Parameter::OpinionMinutes,
+        Parameter::MaxOpenPointsOfOrder,
     ];
+
+    /// Every parameter a `set` may change (for a mail that lists them, and for the tests that
+    /// each is read, stored and enforced).
+    pub fn all() -> &'static [Parameter] {
+        &Parameter::ALL
+    }
 
     fn parse(word: &str) -> Option<Parameter> {
         Parameter::ALL
@@ -86,8 +124,10 @@ impl fmt::Display for Parameter {
     }
 }
 
-/// A proposed rule-change as read from its line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A proposed rule-change as read from its line. Stored as JSON with its proposal (the server
+/// keeps a proposal's change until the vote completes, Nomic 206).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum RuleChange {
     Enact {
         number: u32,
@@ -257,6 +297,14 @@ mod tests {
             Parameter::WinningScore.to_string(),
             "winning-score (Nomic 210)"
         );
+        assert_eq!(
+            read("Rule-change: set points-floor 12"),
+            set(Parameter::PointsFloor, 12)
+        );
+        assert_eq!(
+            read("Rule-change: set POINTS-OFFSET 280"),
+            set(Parameter::PointsOffset, 280)
+        );
         for bad in [
             "set proposal-deadline 25:00",
             "set proposal-deadline 19",
@@ -294,5 +342,66 @@ mod tests {
         assert_eq!(read("Rule-chang"), None);
         assert_eq!(read("é"), None);
         assert_eq!(read("Rule-change\u{e9}: x"), None);
+    }
+
+    #[test]
+    fn nomic_203_204_214_the_new_parameters_are_read_by_their_words() {
+        let set = |parameter, value| Some(RuleChange::Set { parameter, value });
+        assert_eq!(
+            read("Rule-change: set circuits-to-majority 3"),
+            set(Parameter::CircuitsToMajority, 3)
+        );
+        assert_eq!(
+            read("Rule-change: set dispute-minutes 30"),
+            set(Parameter::DisputeMinutes, 30)
+        );
+        assert_eq!(
+            read("Rule-change: set opinion-minutes 90"),
+            set(Parameter::OpinionMinutes, 90)
+        );
+        assert_eq!(
+            read("Rule-change: set max-open-points-of-order 2"),
+            set(Parameter::MaxOpenPointsOfOrder, 2)
+        );
+        // Every parameter is read back from its own word, and names a rule of the 200s.
+        assert_eq!(Parameter::all().len(), 11);
+        for &p in Parameter::all() {
+            assert_eq!(Parameter::parse(p.word()), Some(p));
+            assert!((201..=215).contains(&p.rule()), "{p}");
+        }
+    }
+
+    #[test]
+    fn nomic_107_206_a_rule_change_is_stored_as_json_and_read_back() {
+        let changes = [
+            RuleChange::Enact {
+                number: 301,
+                text: "Players may pass.".into(),
+            },
+            RuleChange::Amend {
+                number: 203,
+                text: "Ten \"points\".".into(),
+            },
+            RuleChange::Repeal { number: 215 },
+            RuleChange::Transmute { number: 101 },
+            RuleChange::Renumber { from: 203, to: 310 },
+            RuleChange::Set {
+                parameter: Parameter::MaxOpenPointsOfOrder,
+                value: 2,
+            },
+            RuleChange::FreeText("Every player gets a hat.".into()),
+        ];
+        for c in changes {
+            let json = serde_json::to_string(&c).expect("serialises");
+            let back: RuleChange = serde_json::from_str(&json).expect("reads back");
+            assert_eq!(back, c, "{json}");
+        }
+        // A parameter is stored by its `set` word.
+        for &p in Parameter::all() {
+            let json = serde_json::to_string(&p).expect("serialises");
+            assert_eq!(json, format!("\"{}\"", p.word()));
+            assert_eq!(serde_json::from_str::<Parameter>(&json).ok(), Some(p));
+        }
+        assert!(serde_json::from_str::<Parameter>("\"colour\"").is_err());
     }
 }

@@ -2,6 +2,9 @@
 //! (`../shared/rules/nomic-initial-rules-2019.json`), its rules 101-118 and 201-215 as
 //! functions. Nothing here reads a clock or a file: every moment is passed in ([`Ts`], UTC).
 //!
+//! - [`settings`]: the game's numbers (Nomic 202-205, 207, 210, 211, 214) as one typed struct,
+//!   the `nomic2019` preset (`config/presets/nomic2019.toml`), and an adopted `set` applied to
+//!   them; every function below that enforces one of these numbers takes them.
 //! - [`uk_time`]: Nomic 106, UK time with daylight saving, a UK day's weekday and its end.
 //! - [`circuit`]: Nomic 201, each player's allocated weekday; the circuit of turns; Nomic 204's
 //!   "end of the second complete circuit" and the threshold it sets.
@@ -22,6 +25,7 @@ pub mod grammar;
 pub mod points;
 pub mod proposal;
 pub mod rules;
+pub mod settings;
 pub mod uk_time;
 pub mod votes;
 

@@ -14,16 +14,17 @@ use crate::Ts;
 use crate::circuit::{Adoption204, Seats};
 use crate::grammar::RuleChange;
 use crate::rules::{TooManyMutable, check_211};
+use crate::settings::Settings;
 use crate::uk_time::{UkDate, Weekday, to_uk};
 use chancery_office::ballot::{Disclosure, Revision, Threshold, VoterId, VotingRule};
 use chancery_office::ruleset::{Change, ChangeError, Mutability, RuleSet};
-use chancery_office::time::HOUR;
 use std::fmt;
 
 /// Nomic 109: "The numbers shall begin with 301".
 pub const FIRST_NUMBER_109: u32 = 301;
-/// Nomic 202: "before 7pm", UK time (Nomic 106).
-pub const DEADLINE_202: Ts = 19 * HOUR;
+/// Nomic 202: "before 7pm", UK time (Nomic 106), in minutes after midnight: the Initial Set's
+/// deadline; the game's is [`Settings::proposal_deadline_minutes`].
+pub const DEADLINE_MINUTES_202: u32 = 19 * 60;
 
 /// A rule-change submitted earlier: who, and when.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,8 +45,8 @@ pub enum Improper {
     Weekend { day: Weekday },
     /// Nomic 202: not the proposer's allocated day.
     NotTheirDay { allocated: Weekday, today: Weekday },
-    /// Nomic 202: at or after 19:00 UK time.
-    TooLate { day: UkDate },
+    /// Nomic 202: at or after the deadline (19:00 UK time in the Initial Set).
+    TooLate { day: UkDate, deadline_minutes: u32 },
     /// Nomic 202: the player submitted a rule-change earlier that day.
     NotFirst { first: Ts },
     /// Nomic 103, 108, 111: no rule-change of the rules as they stand (an immutable rule
@@ -68,9 +69,14 @@ impl fmt::Display for Improper {
                 f,
                 "you may only propose on your allocated day, {allocated}, and it is {today} (Nomic 202)"
             ),
-            Improper::TooLate { day } => write!(
+            Improper::TooLate {
+                day,
+                deadline_minutes,
+            } => write!(
                 f,
-                "a proposal must be submitted before 7pm UK time on your day, and {day} is past it (Nomic 202)"
+                "a proposal must be submitted before {:02}:{:02} UK time on your day, and {day} is past it (Nomic 202)",
+                deadline_minutes / 60,
+                deadline_minutes % 60
             ),
             Improper::NotFirst { .. } => f.write_str(
                 "only the first rule-change submitted on a given day is proper (Nomic 202)",
@@ -89,13 +95,15 @@ pub fn next_number_109(last: Option<u32>) -> u32 {
 }
 
 /// Nomic 201, 202: may `player` propose at `at`, having submitted `earlier` (that day's or any
-/// other's: only the same player's on the same UK day count) in the game begun at `start`?
+/// other's: only the same player's on the same UK day count) in the game begun at `start`,
+/// before the game's deadline ([`Settings::proposal_deadline_minutes`])?
 pub fn check_timing(
     seats: &Seats,
     start: Ts,
     player: &VoterId,
     at: Ts,
     earlier: &[Submission],
+    settings: &Settings,
 ) -> Result<(), Improper> {
     let allocated = seats.day_of(player).ok_or(Improper::NotAPlayer)?;
     if at < start {
@@ -109,8 +117,12 @@ pub fn check_timing(
     if today != allocated {
         return Err(Improper::NotTheirDay { allocated, today });
     }
-    if uk.second_of_day >= DEADLINE_202 {
-        return Err(Improper::TooLate { day: uk.date });
+    let deadline_minutes = settings.proposal_deadline_minutes;
+    if uk.second_of_day >= i64::from(deadline_minutes).saturating_mul(60) {
+        return Err(Improper::TooLate {
+            day: uk.date,
+            deadline_minutes,
+        });
     }
     let first = earlier
         .iter()
@@ -159,19 +171,22 @@ pub fn changes_109(change: &RuleChange, rules: &RuleSet, number: u32) -> Vec<Cha
 }
 
 /// Nomic 103, 109, 206, 211: the adopted proposal's changes made at `at`, all or none: the rule
-/// set as it then stands, or why it cannot change.
+/// set as it then stands, or why it cannot change (211: more than the game's
+/// [`Settings::max_mutable_rules`]).
 pub fn adopt(
     rules: &RuleSet,
     change: &RuleChange,
     number: u32,
     at: Ts,
+    settings: &Settings,
 ) -> Result<RuleSet, Improper> {
     let mut next = rules.clone();
     for c in changes_109(change, rules, number) {
         next.apply(at, c, Some(number))
             .map_err(Improper::NotARuleChange)?;
     }
-    check_211(next.current()).map_err(Improper::TooManyMutable)?;
+    let max = usize::try_from(settings.max_mutable_rules).unwrap_or(usize::MAX);
+    check_211(next.current(), max).map_err(Improper::TooManyMutable)?;
     Ok(next)
 }
 
@@ -219,6 +234,8 @@ pub struct Context<'a> {
     pub rules: &'a RuleSet,
     /// Nomic 204's threshold for a vote completing at the end of this UK day.
     pub adoption: Adoption204,
+    /// The game's numbers (Nomic 202's deadline, 211's limit) as they stand.
+    pub settings: &'a Settings,
 }
 
 /// Nomic 107, 109, 111, 201, 202, 103, 211: is `change`, submitted by `player` at `at`, a proper
@@ -229,9 +246,9 @@ pub fn check_proposal(
     at: Ts,
     change: &RuleChange,
 ) -> Result<Proper, Improper> {
-    check_timing(ctx.seats, ctx.start, player, at, ctx.earlier)?;
+    check_timing(ctx.seats, ctx.start, player, at, ctx.earlier, ctx.settings)?;
     let number = next_number_109(ctx.last_number);
-    adopt(ctx.rules, change, number, at)?;
+    adopt(ctx.rules, change, number, at, ctx.settings)?;
     Ok(Proper {
         number,
         voting: voting_rule(change, ctx.rules, ctx.adoption),
@@ -242,6 +259,7 @@ pub fn check_proposal(
 mod tests {
     use super::*;
     use crate::circuit::tests::{gmt, seats_2019};
+    use crate::grammar::Parameter;
     use chancery_office::ruleset::{InitialSet, Rule};
 
     fn initial() -> RuleSet {
@@ -271,7 +289,18 @@ mod tests {
         text: "Ten points.".into(),
     };
 
+    const S: Settings = Settings::nomic2019();
+
     fn check(at: Ts, earlier: &[Submission], change: &RuleChange) -> Result<Proper, Improper> {
+        check_with(&S, at, earlier, change)
+    }
+
+    fn check_with(
+        settings: &Settings,
+        at: Ts,
+        earlier: &[Submission],
+        change: &RuleChange,
+    ) -> Result<Proper, Improper> {
         let (seats, rules) = (seats_2019(), initial());
         let ctx = Context {
             seats: &seats,
@@ -280,6 +309,7 @@ mod tests {
             last_number: None,
             rules: &rules,
             adoption: Adoption204::UnanimityOfVotesCast,
+            settings,
         };
         check_proposal(&ctx, &ben(), at, change)
     }
@@ -323,7 +353,8 @@ mod tests {
                     year: 2019,
                     month: 2,
                     day: 13
-                }
+                },
+                deadline_minutes: 19 * 60
             })
         );
         // In summer, 7pm UK time is 18:00 UTC.
@@ -366,6 +397,7 @@ mod tests {
             last_number: Some(301),
             rules: &rules,
             adoption: Adoption204::SimpleMajority,
+            settings: &S,
         };
         assert_eq!(
             check_proposal(
@@ -382,10 +414,11 @@ mod tests {
                     year: 2019,
                     month: 2,
                     day: 13
-                }
+                },
+                deadline_minutes: 19 * 60
             }
             .to_string()
-            .contains("Nomic 202")
+            .contains("before 19:00 UK time on your day, and 2019-02-13 is past it (Nomic 202)")
         );
     }
 
@@ -423,7 +456,7 @@ mod tests {
     fn nomic_109_206_an_adopted_change_takes_the_proposals_number() {
         let rules = initial();
         let at = gmt("2019-02-14 00:00");
-        let after = adopt(&rules, &AMEND(), 301, at).expect("adopted");
+        let after = adopt(&rules, &AMEND(), 301, at, &S).expect("adopted");
         assert!(!after.current().contains_key(&203));
         assert_eq!(after.current()[&301].text, vec!["Ten points.".to_string()]);
         let enacted = adopt(
@@ -434,16 +467,17 @@ mod tests {
             },
             302,
             at,
+            &S,
         )
         .expect("enacted");
         assert_eq!(enacted.current()[&302].mutability, Mutability::Mutable);
         let transmuted =
-            adopt(&rules, &RuleChange::Transmute { number: 101 }, 303, at).expect("ok");
+            adopt(&rules, &RuleChange::Transmute { number: 101 }, 303, at, &S).expect("ok");
         assert_eq!(transmuted.current()[&303].mutability, Mutability::Mutable);
-        let free = adopt(&rules, &RuleChange::FreeText("hats".into()), 304, at).expect("ok");
+        let free = adopt(&rules, &RuleChange::FreeText("hats".into()), 304, at, &S).expect("ok");
         assert_eq!(free.current(), rules.current());
         assert_eq!(
-            adopt(&rules, &RuleChange::Repeal { number: 999 }, 305, at).err(),
+            adopt(&rules, &RuleChange::Repeal { number: 999 }, 305, at, &S).err(),
             Some(Improper::NotARuleChange(ChangeError::NoSuchRule(999)))
         );
     }
@@ -466,19 +500,59 @@ mod tests {
                 .expect("enacted");
         }
         // 15 + 10 = 25 mutable rules.
+        let enact = RuleChange::Enact {
+            number: 1,
+            text: "y".into(),
+        };
         assert_eq!(
-            adopt(
-                &rules,
-                &RuleChange::Enact {
-                    number: 1,
-                    text: "y".into()
-                },
-                301,
-                at
-            )
-            .err(),
-            Some(Improper::TooManyMutable(TooManyMutable { count: 26 }))
+            adopt(&rules, &enact, 301, at, &S).err(),
+            Some(Improper::TooManyMutable(TooManyMutable {
+                count: 26,
+                max: 25
+            }))
         );
-        assert!(adopt(&rules, &RuleChange::Repeal { number: 400 }, 301, at).is_ok());
+        assert!(adopt(&rules, &RuleChange::Repeal { number: 400 }, 301, at, &S).is_ok());
+        // A game that set max-mutable-rules to 26 adopts it; one that set 20 adopts nothing
+        // that keeps 25 mutable rules.
+        let mut more = S;
+        more.set(Parameter::MaxMutableRules, 26).expect("ok");
+        assert!(adopt(&rules, &enact, 301, at, &more).is_ok());
+        let mut fewer = S;
+        fewer.set(Parameter::MaxMutableRules, 20).expect("ok");
+        assert_eq!(
+            adopt(&rules, &AMEND(), 301, at, &fewer).err(),
+            Some(Improper::TooManyMutable(TooManyMutable {
+                count: 25,
+                max: 20
+            }))
+        );
+    }
+
+    #[test]
+    fn nomic_202_a_deadline_set_to_18_00_refuses_an_18_30_proposal() {
+        let mut settings = S;
+        settings
+            .set(Parameter::ProposalDeadline, 18 * 60)
+            .expect("a time of day");
+        let at = gmt("2019-02-13 18:30"); // Ben P's Wednesday, GMT
+        assert!(check(at, &[], &AMEND()).is_ok(), "before 19:00");
+        assert_eq!(
+            check_with(&settings, at, &[], &AMEND()),
+            Err(Improper::TooLate {
+                day: UkDate {
+                    year: 2019,
+                    month: 2,
+                    day: 13
+                },
+                deadline_minutes: 18 * 60
+            })
+        );
+        assert!(check_with(&settings, gmt("2019-02-13 17:59"), &[], &AMEND()).is_ok());
+        // A later deadline admits what 19:00 refused.
+        settings
+            .set(Parameter::ProposalDeadline, 21 * 60)
+            .expect("a time of day");
+        assert!(check(gmt("2019-02-13 20:00"), &[], &AMEND()).is_err());
+        assert!(check_with(&settings, gmt("2019-02-13 20:00"), &[], &AMEND()).is_ok());
     }
 }

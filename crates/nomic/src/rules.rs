@@ -19,14 +19,16 @@ pub const MAX_MUTABLE_211: usize = 25;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooManyMutable {
     pub count: usize,
+    /// The most there may be: 25 in the Initial Set, the game's `max-mutable-rules` since.
+    pub max: usize,
 }
 
 impl fmt::Display for TooManyMutable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "there would be {} mutable rules, and there may be no more than {MAX_MUTABLE_211} (Nomic 211)",
-            self.count
+            "there would be {} mutable rules, and there may be no more than {} (Nomic 211)",
+            self.count, self.max
         )
     }
 }
@@ -41,11 +43,12 @@ pub fn mutable_count(rules: &BTreeMap<u32, Rule>) -> usize {
         .count()
 }
 
-/// Nomic 211: are there no more than 25 mutable rules?
-pub fn check_211(rules: &BTreeMap<u32, Rule>) -> Result<(), TooManyMutable> {
+/// Nomic 211: are there no more than `max` mutable rules (25 in the Initial Set; the game's
+/// [`crate::settings::Settings::max_mutable_rules`] once a `set` changed it)?
+pub fn check_211(rules: &BTreeMap<u32, Rule>, max: usize) -> Result<(), TooManyMutable> {
     let count = mutable_count(rules);
-    if count > MAX_MUTABLE_211 {
-        Err(TooManyMutable { count })
+    if count > max {
+        Err(TooManyMutable { count, max })
     } else {
         Ok(())
     }
@@ -289,10 +292,18 @@ mod tests {
             .chain((201..=225).map(|n| (n, rule(n, "x", Mutability::Mutable))))
             .collect();
         assert_eq!(mutable_count(&rules), 25);
-        assert_eq!(check_211(&rules), Ok(()));
+        assert_eq!(check_211(&rules, MAX_MUTABLE_211), Ok(()));
         rules.insert(301, rule(301, "x", Mutability::Mutable));
-        assert_eq!(check_211(&rules), Err(TooManyMutable { count: 26 }));
-        assert!(check_211(&rules).is_err_and(|e| e.to_string().contains("Nomic 211")));
+        assert_eq!(
+            check_211(&rules, MAX_MUTABLE_211),
+            Err(TooManyMutable { count: 26, max: 25 })
+        );
+        assert!(
+            check_211(&rules, MAX_MUTABLE_211)
+                .is_err_and(|e| e.to_string().contains("no more than 25 (Nomic 211)"))
+        );
+        // A game that set max-mutable-rules to 30 allows the 26th.
+        assert_eq!(check_211(&rules, 30), Ok(()));
     }
 
     #[test]
