@@ -14,7 +14,10 @@
 //! - [`votes`]: Nomic 113, 201, 204: `Vote: Yes` / `Vote: No`, the first vote final, the vote
 //!   closing at the end of the UK day, weekend votes void; counted by the office's `Poll`.
 //! - [`points`]: Nomic 203, 205, 207, 210: points for and against, and the winner.
-//! - [`rules`]: Nomic 211 (at most 25 mutable rules) and Nomic 110 (a renumbered rule's
+//! - [`point_of_order`]: Nomic 214's Points of Order as a state machine replayed from the
+//!   stored messages: the Judge, forfeits, Judgements, disputes, opinions, overruling and
+//!   invoking, what is allowed and when the clock next matters.
+//! - [`rules`]: Nomic 211 (at most 25 mutable rules, or the game's number) and Nomic 110 (a renumbered rule's
 //!   references): the file's `linksto` and the references in the rules' text.
 //!
 //! The Nomic is a kind of game of its own: it builds on the office (`chancery-office`) and never
@@ -22,6 +25,7 @@
 
 pub mod circuit;
 pub mod grammar;
+pub mod point_of_order;
 pub mod points;
 pub mod proposal;
 pub mod rules;
