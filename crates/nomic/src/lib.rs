@@ -14,6 +14,8 @@
 //! - [`votes`]: Nomic 113, 201, 204: `Vote: Yes` / `Vote: No`, the first vote final, the vote
 //!   closing at the end of the UK day, weekend votes void; counted by the office's `Poll`.
 //! - [`points`]: Nomic 203, 205, 207, 210: points for and against, and the winner.
+//! - [`mail`]: a player's mail body read into typed items (a rule-change, a vote, a Point of
+//!   Order, a Judgement, a dispute, an opinion, a request for the rules, history or points).
 //! - [`point_of_order`]: Nomic 214's Points of Order as a state machine replayed from the
 //!   stored messages: the Judge, forfeits, Judgements, disputes, opinions, overruling and
 //!   invoking, what is allowed and when the clock next matters.
@@ -25,6 +27,7 @@
 
 pub mod circuit;
 pub mod grammar;
+pub mod mail;
 pub mod point_of_order;
 pub mod points;
 pub mod proposal;
