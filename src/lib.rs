@@ -16,6 +16,10 @@ pub use chancery_diplomacy::{
 pub use chancery_intake::{acceptance, authres, message, sections, td_commands};
 pub use chancery_office::{ballot, ruleset, settings, time};
 
+/// The Nomic's pure rules (`chancery-nomic`), under one name: its modules (`rules`, `votes`...)
+/// share names with Diplomacy's.
+pub use chancery_nomic as nomic;
+
 /// A master's command mail: the shared commands and reader (`chancery_intake::commands`), with
 /// `read_command` and `read_commands` reading Diplomacy's words (its phases, its corrections:
 /// `chancery_diplomacy::commands`), as every game is Diplomacy today.

@@ -17,6 +17,7 @@
 //!   kind's folder (`TickStep` for the tick, `House` for a game's house rules and own mails).
 
 pub mod diplomacy;
+pub mod nomic;
 
 use crate::commands::GmCommand;
 use crate::config::Env;
@@ -66,6 +67,7 @@ pub async fn tick_with(pool: &Pool, env: &Env, now: Ts, read_through: Ts) -> Res
             Kind::Diplomacy => {
                 engine::tick::run(pool, env, &diplomacy::Tick, now, read_through).await?
             }
+            Kind::Nomic => engine::tick::run(pool, env, &nomic::Tick, now, read_through).await?,
         };
         report.add(done);
     }
@@ -86,6 +88,7 @@ pub async fn tick(pool: &Pool, env: &Env, now: Ts) -> Result<usize> {
 pub fn house_of(g: &GameRow) -> Result<Box<dyn House>> {
     Ok(match g.kind {
         Kind::Diplomacy => Box::new(diplomacy::DiplomacyHouse::of(g)?),
+        Kind::Nomic => Box::new(nomic::NomicHouse::of(g)?),
     })
 }
 
@@ -109,6 +112,7 @@ async fn start(pool: &Pool, tell: Option<&Env>, game_id: &str, now: Ts) -> Resul
         .ok_or_else(|| EngineError::NoGame(game_id.to_string()))?;
     let deadline = match g.kind {
         Kind::Diplomacy => diplomacy::admin::start_in(&mut tx, tell, &g, now).await?,
+        Kind::Nomic => nomic::admin::start_in(&mut tx, tell, &g, now).await?,
     };
     tx.commit().await?;
     Ok(deadline)
@@ -199,6 +203,9 @@ async fn dispatch(
     now: Ts,
 ) -> Result<Done> {
     use office::deadline::{Move, move_deadline};
+    if g.kind == Kind::Nomic {
+        return nomic_command(c, env, g, actor, cmd, now).await;
+    }
     // The office commands that ask the game's house: read from the row when one is given.
     let house = || house_of(g);
     match cmd {
@@ -266,7 +273,51 @@ async fn dispatch(
         | GmCommand::AddContestant(_)
         | GmCommand::RemoveContestant(_) => match g.kind {
             Kind::Diplomacy => diplomacy_command(c, env, g, actor, s, cmd, now).await,
+            Kind::Nomic => nomic_command(c, env, g, actor, cmd, now).await,
         },
+        GmCommand::AddPlayer { .. } => Ok(Done::refused(
+            "ADD PLAYER seats a Nomic's player on a weekday; a Diplomacy game's players are \
+             registered for their powers at the console",
+        )),
+    }
+}
+
+/// A Nomic's commands: its own (`nomic::commands`) and the office's that a Nomic has (SET of a
+/// parameter, observers, BROADCAST). The ones about turns, deadlines and rollbacks are
+/// refused: a Nomic's days are UK days (Nomic 106, 113) and nothing is undone (Nomic 212).
+async fn nomic_command(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    actor: Actor<'_>,
+    cmd: &GmCommand,
+    now: Ts,
+) -> Result<Done> {
+    use nomic::commands;
+    let house = || house_of(g);
+    match cmd {
+        GmCommand::Status => commands::status(c, g).await,
+        GmCommand::AddPlayer { address, day, name } => {
+            commands::add_player(c, env, g, address, *day, name, now).await
+        }
+        GmCommand::ConfirmProposal { number, done } => {
+            commands::confirm(c, env, g, actor.who, *number, done, now).await
+        }
+        GmCommand::Set { option, value } => {
+            office::set::set(c, env, g, &*house()?, option, value, now).await
+        }
+        GmCommand::ObserverAdd(address) => {
+            office::observers::add(c, env, g, &*house()?, address, now).await
+        }
+        GmCommand::ObserverRemove(address) => office::observers::remove(c, g, address).await,
+        GmCommand::Broadcast(message) => {
+            office::broadcast::broadcast(c, env, g, message, now).await
+        }
+        _ => Ok(Done::refused(format!(
+            "{} is not a command of a Nomic: its days are UK days (Nomic 106, 113) and nothing \
+             is undone (Nomic 212)",
+            cmd.canonical()
+        ))),
     }
 }
 
@@ -342,9 +393,14 @@ impl Boxes for Kinds {
                     Some(done) => Ok(done),
                     None => diplomacy::orders::order_mail(c, env, ctx, msg, &g).await,
                 },
+                Kind::Nomic => nomic::mail::player_mail(c, env, ctx, msg, &g).await,
             },
             Routed::Forming(g) => match g.kind {
                 Kind::Diplomacy => diplomacy::entry::forming_mail(c, env, ctx, msg, &g).await,
+                Kind::Nomic => {
+                    route::not_running(c, env, ctx, msg, &g).await?;
+                    Ok((Processed::Rejected, Tag::of(&g)))
+                }
             },
         }
     }
@@ -364,6 +420,7 @@ impl Boxes for Kinds {
         let copy = match &game {
             Some(g) => match g.kind {
                 Kind::Diplomacy => diplomacy::receipt::read_copy(c, g, msg, &from).await?,
+                Kind::Nomic => None,
             },
             None => None,
         };

@@ -10,6 +10,7 @@
 pub mod compose;
 pub mod diplomacy;
 pub mod ids;
+pub mod nomic;
 pub mod notices;
 pub mod render;
 pub mod time;

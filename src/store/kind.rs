@@ -10,11 +10,13 @@ use super::*;
 #[sqlx(type_name = "TEXT", rename_all = "lowercase")]
 pub enum Kind {
     Diplomacy,
+    /// Suber's Nomic, as the 2019 game edited it (issue 25).
+    Nomic,
 }
 
 impl Kind {
     /// Every kind, each ticked in turn.
-    pub const ALL: [Kind; 1] = [Kind::Diplomacy];
+    pub const ALL: [Kind; 2] = [Kind::Diplomacy, Kind::Nomic];
 }
 
 /// `due_at` of a game whose kind must look at it at the next tick: before any clock time.
@@ -92,5 +94,16 @@ pub async fn need_clock_by(c: &mut Conn, game: &str, at: Ts) -> Result<()> {
     .bind(at)
     .execute(&mut *c)
     .await?;
+    Ok(())
+}
+
+/// Game `game` is of `kind` (set once, when a kind's console makes it: a new game is
+/// Diplomacy's by default).
+pub async fn set_kind(c: &mut Conn, game: &str, kind: Kind) -> Result<()> {
+    sqlx::query("UPDATE games SET kind = $1 WHERE id = $2")
+        .bind(kind)
+        .bind(game)
+        .execute(&mut *c)
+        .await?;
     Ok(())
 }

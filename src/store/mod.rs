@@ -49,6 +49,7 @@ mod kind;
 mod ledger;
 mod mailboxes;
 mod members;
+pub mod nomic;
 mod outbox;
 mod phases;
 mod rulesets;

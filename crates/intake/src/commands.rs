@@ -7,7 +7,7 @@
 //! (Diplomacy's is `chancery_diplomacy::commands::Syntax`).
 
 use crate::message::BodyLine;
-use chancery_office::time::{format_gmt, parse_gmt};
+use chancery_office::time::{Weekday, format_gmt, parse_gmt};
 use std::str::FromStr;
 
 /// What the command reader asks of a kind of game: the words of a command that are its own.
@@ -112,6 +112,13 @@ pub enum GmCommand {
     /// `ADD someone@example.org`: the Gamemaster invites a person to become a Contestant, who
     /// becomes one on consenting by mail (Agora BT2: "any consenting person").
     AddContestant(String),
+    /// `ADD PLAYER <address> <weekday> <name>`: a Nomic's player seated on their allocated day
+    /// (Nomic 201: "Each player is allocated one day a week").
+    AddPlayer {
+        address: String,
+        day: Weekday,
+        name: String,
+    },
     /// `REMOVE someone@example.org` or `REMOVE FRANCE`: the Gamemaster causes a person to cease
     /// to be a Contestant (Agora BT2). An address in lower case, a power in upper case.
     RemoveContestant(String),
@@ -171,6 +178,9 @@ impl GmCommand {
             GmCommand::EntryUntil(t) => format!("ENTRY UNTIL {}", format_gmt(*t)),
             GmCommand::DrawPowers => "DRAW".into(),
             GmCommand::AddContestant(a) => format!("ADD {a}"),
+            GmCommand::AddPlayer { address, day, name } => {
+                format!("ADD PLAYER {address} {day} {name}")
+            }
             GmCommand::RemoveContestant(who) => format!("REMOVE {who}"),
             GmCommand::Broadcast(text) => format!(
                 "BROADCAST ({} line(s), {} characters)",
@@ -324,6 +334,10 @@ fn broadcast_line(number: usize, text: &[&str]) -> CommandLine {
         read,
     }
 }
+
+/// How ADD PLAYER is written (a Nomic, Nomic 201).
+const ADD_PLAYER_SYNTAX: &str = "write ADD PLAYER <address> <weekday> <name>, e.g. ADD PLAYER ben@example.org Wednesday Ben P \
+     (Nomic 201: one player a weekday, Monday to Friday)";
 
 const ENTRY_SYNTAX: &str = "write ENTRY UNTIL and the close of entry in GMT, as in ENTRY UNTIL 2020-07-10 00:00 (Agora BT1)";
 
@@ -521,6 +535,18 @@ pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
         },
         "DRAW" => none(GmCommand::DrawPowers),
         "ADD" => match rest {
+            [w, a, day, name @ ..] if w.eq_ignore_ascii_case("PLAYER") => {
+                let address = a.trim_matches(['<', '>', ',']);
+                match (is_address(address), Weekday::parse(day), name.is_empty()) {
+                    (true, Some(day), false) => Ok(GmCommand::AddPlayer {
+                        address: address.to_ascii_lowercase(),
+                        day,
+                        name: name.join(" "),
+                    }),
+                    _ => Err(ADD_PLAYER_SYNTAX.into()),
+                }
+            }
+            [w, ..] if w.eq_ignore_ascii_case("PLAYER") => Err(ADD_PLAYER_SYNTAX.into()),
             [a] if is_address(a.trim_matches(['<', '>', ','])) => Ok(GmCommand::AddContestant(
                 a.trim_matches(['<', '>', ',']).to_ascii_lowercase(),
             )),
@@ -731,6 +757,22 @@ mod tests {
             read_command("ADD <Someone@Example.org>"),
             Ok(GmCommand::AddContestant("someone@example.org".into()))
         );
+        // Nomic 201: a player seated on a weekday, named in one to four words.
+        let seated = read_command("ADD PLAYER <Ben@Example.org> wednesday Ben P");
+        assert_eq!(
+            seated,
+            Ok(GmCommand::AddPlayer {
+                address: "ben@example.org".into(),
+                day: Weekday::Wednesday,
+                name: "Ben P".into(),
+            })
+        );
+        assert_eq!(
+            seated.map(|c| c.canonical()),
+            Ok("ADD PLAYER ben@example.org Wednesday Ben P".to_string())
+        );
+        assert!(read_command("ADD PLAYER ben@example.org someday Ben").is_err());
+        assert!(read_command("ADD PLAYER ben@example.org Monday").is_err());
         assert_eq!(
             read_command("remove Someone@Example.org"),
             Ok(GmCommand::RemoveContestant("someone@example.org".into()))

@@ -27,6 +27,7 @@
 
 pub mod circuit;
 pub mod grammar;
+pub mod house;
 pub mod mail;
 pub mod point_of_order;
 pub mod points;

@@ -1,0 +1,189 @@
+//! A player's mail to a running Nomic: addressed as the house rules want, from a player's
+//! registered address, proven (secret or DKIM), read into its lines (`nomic::mail`), and each
+//! line handed to its file. Each line that does something answers for itself (a proposal is
+//! put to every player, a vote is acknowledged, a Point of Order is told to all); the lines
+//! refused and those not read are answered together, each with why. Nothing of a mail that
+//! is not proven is used.
+
+use super::house::NomicHouse;
+use super::store::{self, Conn, GameRow, PlayerRow};
+use super::{order, propose, record, vote};
+use crate::config::Env;
+use crate::engine::house::House;
+use crate::engine::receive::{Ctx, Recipient, Tag, answer};
+use crate::engine::seat::{self, Seat};
+use crate::engine::{Processed, Result};
+use crate::message::ReadMessage;
+use crate::nomic::mail::{Item, read_mail};
+use crate::outgoing::compose;
+use crate::sections::secret_in_subject;
+use crate::time::Ts;
+
+/// The mail being handled: its game, its proven player, and when it arrived (the moment every
+/// rule counts from: Nomic 106, 113, 202).
+pub(super) struct PlayerMail<'a> {
+    pub env: &'a Env,
+    pub ctx: &'a Ctx<'a>,
+    pub msg: &'a ReadMessage,
+    pub g: &'a GameRow,
+    pub player: PlayerRow,
+    pub at: Ts,
+}
+
+impl PlayerMail<'_> {
+    /// An answer to this mail, at the player's registered address, within the limits.
+    pub async fn answer(&self, c: &mut Conn, mail: compose::Composed) -> Result<()> {
+        answer(
+            c,
+            self.env,
+            self.ctx,
+            mail,
+            Recipient::Registered,
+            Some(self.g),
+        )
+        .await?;
+        Ok(())
+    }
+}
+
+/// What became of one line.
+pub(super) type Verdict = std::result::Result<(), String>;
+
+/// A player's mail to running Nomic `g`.
+pub async fn player_mail(
+    c: &mut Conn,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    msg: &ReadMessage,
+    g: &GameRow,
+) -> Result<(Processed, Tag)> {
+    let mut tag = Tag::of(g);
+    let house = NomicHouse::of(g)?;
+    if let Err(e) = house.check_addressing(&g.gm_address, &msg.to, &msg.cc) {
+        seat::refuse_unproven(c, env, ctx, msg, g, e.to_string()).await?;
+        return Ok((Processed::Rejected, tag));
+    }
+    let from = msg.from_address.clone().unwrap_or_default();
+    let players = store::players(c, &g.id).await?;
+    let Some(player) = players
+        .iter()
+        .find(|p| p.address.eq_ignore_ascii_case(&from))
+        .cloned()
+    else {
+        let why = format!(
+            "this address plays no part in game {}: players join by the GM's command",
+            g.id
+        );
+        seat::refuse_unproven(c, env, ctx, msg, g, why).await?;
+        return Ok((Processed::Rejected, tag));
+    };
+    tracing::Span::current().record("power", player.power.as_str());
+    tag.power = Some(player.power.clone());
+    let (secret, body) = split_secret(msg);
+    let seat = Seat {
+        player: &player,
+        players: &players,
+        phase: "",
+    };
+    if !seat::proven(c, env, ctx, msg, g, &house, &seat, secret.as_deref()).await? {
+        return Ok((Processed::Rejected, tag));
+    }
+    let m = PlayerMail {
+        env,
+        ctx,
+        msg,
+        g,
+        player,
+        at: ctx.arrived,
+    };
+    Ok((read_lines(c, &m, &body).await?, tag))
+}
+
+/// The secret the mail gives (a `SECRET` line, or the subject's), and the body without it.
+fn split_secret(msg: &ReadMessage) -> (Option<String>, String) {
+    let mut secret = secret_in_subject(&msg.subject);
+    let mut body = String::new();
+    for l in &msg.lines {
+        let mut words = l.text.split_whitespace();
+        let first = words.next().unwrap_or("").trim_end_matches(':');
+        if first.eq_ignore_ascii_case("secret") || first.eq_ignore_ascii_case("password") {
+            let given: Vec<&str> = words.collect();
+            if !given.is_empty() {
+                secret = Some(given.join(" "));
+            }
+            continue;
+        }
+        body.push_str(&l.text);
+        body.push('\n');
+    }
+    (secret, body)
+}
+
+/// Each line of a proven mail done, and the refused and unread ones answered together.
+async fn read_lines(c: &mut Conn, m: &PlayerMail<'_>, body: &str) -> Result<Processed> {
+    let read = read_mail(body);
+    let mut refused: Vec<String> = Vec::new();
+    let mut done = 0usize;
+    let mut records = Vec::new();
+    for (line, item) in &read.items {
+        let verdict = match item {
+            Item::RuleChange(change) => propose::propose(c, m, change).await?,
+            Item::Vote(choice) => vote::vote(c, m, *choice).await?,
+            Item::PointOfOrder { question } => order::raise(c, m, question).await?,
+            Item::Judgement { point, text } => order::judgement(c, m, *point, text).await?,
+            Item::Dispute { point } => order::dispute(c, m, *point).await?,
+            Item::Opinion { point, agree } => order::opinion(c, m, *point, *agree).await?,
+            Item::Rules => {
+                records.push(record::Asked::Rules);
+                Ok(())
+            }
+            Item::History => {
+                records.push(record::Asked::History);
+                Ok(())
+            }
+            Item::Points => {
+                records.push(record::Asked::Points);
+                Ok(())
+            }
+        };
+        match verdict {
+            Ok(()) => done += 1,
+            Err(why) => refused.push(format!("line {line}: {why}")),
+        }
+    }
+    for asked in records {
+        record::answer(c, m, asked).await?;
+    }
+    for (line, text) in &read.unread {
+        refused.push(format!(
+            "line {line} is not read: \"{}\". A Nomic mail's lines begin \"Rule-change:\", \
+             \"Vote:\", \"Point of Order:\", \"Judgement:\", \"Dispute:\", \"I agree with \
+             Judgement\" or \"I disagree with Judgement\", or are RULES, HISTORY or POINTS",
+            compose::echo_subject(text)
+        ));
+    }
+    if read.items.is_empty() && refused.is_empty() {
+        refused.push(
+            "this mail has no Nomic line: a proposal begins \"Rule-change:\" (Nomic 107), a \
+             vote is \"Vote: Yes\" or \"Vote: No\" (Nomic 113)"
+                .to_string(),
+        );
+    }
+    if !refused.is_empty() {
+        let mail = compose::rejection(
+            m.env,
+            &m.g.gm_address,
+            &m.player.address,
+            m.msg,
+            m.ctx.key,
+            &refused,
+            m.ctx.now,
+        );
+        m.answer(c, mail).await?;
+    }
+    Ok(if done > 0 {
+        Processed::Accepted
+    } else {
+        Processed::Rejected
+    })
+}
