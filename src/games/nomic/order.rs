@@ -258,15 +258,23 @@ pub(super) async fn advance(
             State::AwaitingJudgement { judge, until } => (Some(judge.to_string()), Some(*until)),
             _ => (None, None),
         };
-        let headline = match (&state, fresh.last()) {
-            (State::Invoked { .. }, _) => "Judgement invoked".to_string(),
-            (_, Some(Step::Overruled { .. })) => "Judge overruled".to_string(),
-            (_, Some(Step::Forfeited { .. })) => "Judge forfeited".to_string(),
-            (_, Some(Step::Disputed { .. })) => "Judgement disputed".to_string(),
-            (_, Some(Step::Judged { .. })) => "Judgement pronounced".to_string(),
-            _ if told == 0 => "raised".to_string(),
-            _ => "a new Judge".to_string(),
-        };
+        let has = |f: fn(&Step) -> bool| fresh.iter().any(f);
+        let headline = if matches!(state, State::Invoked { .. }) {
+            "Judgement invoked"
+        } else if has(|s| matches!(s, Step::Overruled { .. })) {
+            "Judge overruled"
+        } else if has(|s| matches!(s, Step::Forfeited { .. })) {
+            "Judge forfeited"
+        } else if has(|s| matches!(s, Step::Disputed { .. })) {
+            "Judgement disputed"
+        } else if has(|s| matches!(s, Step::Judged { .. })) {
+            "Judgement pronounced"
+        } else if told == 0 {
+            "raised"
+        } else {
+            "a new Judge"
+        }
+        .to_string();
         let mut lines: Vec<String> = fresh.iter().map(step_line).collect();
         if let State::Judged { text, .. } | State::Invoked { text, .. } = &state {
             lines.push(format!("The Judgement: {text}"));

@@ -234,7 +234,7 @@ pub fn record(v: &RecordView) -> Result<Rendered, RenderError> {
 }
 
 /// The diff of a rule's text, paragraph by paragraph: the longest common run kept, what was
-/// only in the old text marked `-`, what is only in the new `+` (a rule has a few paragraphs:
+/// only in the old text marked `-` (first), what is only in the new `+` (a rule has a few paragraphs:
 /// the table is small).
 pub fn diff(old: &[String], new: &[String]) -> Vec<DiffLine> {
     let (n, m) = (old.len(), new.len());
@@ -257,12 +257,12 @@ pub fn diff(old: &[String], new: &[String]) -> Vec<DiffLine> {
         if i < n && j < m && old[i] == new[j] {
             out.push(line(' ', &old[i]));
             (i, j) = (i + 1, j + 1);
-        } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            out.push(line('+', &new[j]));
-            j += 1;
-        } else {
+        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
             out.push(line('-', &old[i]));
             i += 1;
+        } else {
+            out.push(line('+', &new[j]));
+            j += 1;
         }
     }
     out
@@ -281,7 +281,7 @@ mod tests {
         let got = diff(&strings(&["a", "b", "c"]), &strings(&["a", "B", "c", "d"]));
         let marks: String = got.iter().map(|l| l.mark).collect();
         let texts: Vec<&str> = got.iter().map(|l| l.text.as_str()).collect();
-        assert_eq!(marks, " +- +");
-        assert_eq!(texts, ["a", "B", "b", "c", "d"]);
+        assert_eq!(marks, " -+ +");
+        assert_eq!(texts, ["a", "b", "B", "c", "d"]);
     }
 }
