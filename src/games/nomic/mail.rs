@@ -6,48 +6,18 @@
 //! is not proven is used.
 
 use super::house::NomicHouse;
-use super::store::{self, Conn, GameRow, PlayerRow};
+use super::store::{self, Conn, GameRow};
+use super::proven::PlayerMail;
 use super::{order, propose, record, vote};
 use crate::config::Env;
 use crate::engine::house::House;
-use crate::engine::receive::{Ctx, Recipient, Tag, answer};
+use crate::engine::receive::{Ctx, Tag};
 use crate::engine::seat::{self, Seat};
 use crate::engine::{Processed, Result};
 use crate::message::ReadMessage;
 use crate::nomic::mail::{Item, read_mail};
 use crate::outgoing::compose;
 use crate::sections::secret_in_subject;
-use crate::time::Ts;
-
-/// The mail being handled: its game, its proven player, and when it arrived (the moment every
-/// rule counts from: Nomic 106, 113, 202).
-pub(super) struct PlayerMail<'a> {
-    pub env: &'a Env,
-    pub ctx: &'a Ctx<'a>,
-    pub msg: &'a ReadMessage,
-    pub g: &'a GameRow,
-    pub player: PlayerRow,
-    pub at: Ts,
-}
-
-impl PlayerMail<'_> {
-    /// An answer to this mail, at the player's registered address, within the limits.
-    pub async fn answer(&self, c: &mut Conn, mail: compose::Composed) -> Result<()> {
-        answer(
-            c,
-            self.env,
-            self.ctx,
-            mail,
-            Recipient::Registered,
-            Some(self.g),
-        )
-        .await?;
-        Ok(())
-    }
-}
-
-/// What became of one line.
-pub(super) type Verdict = std::result::Result<(), String>;
 
 /// A player's mail to running Nomic `g`.
 pub async fn player_mail(

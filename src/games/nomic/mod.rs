@@ -19,6 +19,7 @@ pub mod house;
 pub mod mail;
 mod order;
 mod propose;
+mod proven;
 mod record;
 mod tick;
 mod vote;

@@ -5,7 +5,7 @@
 //! every player, here as a mail makes it and by the tick as the clock does (a forfeit at the
 //! end of the day, a Judgement invoked when the hour for disputes passes, a Judge overruled).
 
-use super::mail::{PlayerMail, Verdict};
+use super::proven::{PlayerMail, Verdict};
 use super::store::{self, Conn, GameRow, OrderEventKind, OrderEventRow, PointOfOrderRow};
 use crate::ballot::VoterId;
 use crate::config::Env;

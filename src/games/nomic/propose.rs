@@ -4,7 +4,7 @@
 //! the threshold Nomic 204 and 111 give it, and mailed to every player; if not, the proposer
 //! is told why, and it has no number.
 
-use super::mail::{PlayerMail, Verdict};
+use super::proven::{PlayerMail, Verdict};
 use super::store::{self, Conn, ProposalKind};
 use crate::ballot::{Threshold, VoterId, VotingRule};
 use crate::engine::{EngineError, Result};

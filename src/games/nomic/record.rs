@@ -4,7 +4,7 @@
 //! every Point of Order), and the points thread. The SUMMARY query gives the points and the
 //! open proposals.
 
-use super::mail::PlayerMail;
+use super::proven::PlayerMail;
 use super::store::{self, Conn, GameRow, OrderEventKind, PointsCause};
 use crate::engine::Result;
 use crate::outgoing::nomic::compose;

@@ -5,7 +5,7 @@
 //! a later one is not counted (Nomic 113, the office's final ballots); after the end of the
 //! proposal's day voting is completed (Nomic 113). A counted vote is acknowledged.
 
-use super::mail::{PlayerMail, Verdict};
+use super::proven::{PlayerMail, Verdict};
 use super::store::{self, Cast, Conn, VoteChoice, VoteRow};
 use crate::ballot::{Choice, VoterId};
 use crate::engine::Result;
