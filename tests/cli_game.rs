@@ -96,3 +96,72 @@ fn output_cut_short_by_its_reader_ends_quietly() {
         assert!(!err.contains("failed printing"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn nomic_201_a_nomic_is_made_seated_and_started_at_the_console() {
+    let (_, config) = cli::fresh_config("nomic");
+    let (code, out, err) = run(
+        &[
+            "game",
+            "create",
+            "--config",
+            &config,
+            "--id",
+            "n1",
+            "--preset",
+            "nomic2019",
+            "--gm",
+            "gm@example.test",
+            "--confirm",
+            "confirm@example.test",
+            "--set",
+            "winning-score=150",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("a Nomic"), "{out}");
+    let seat = |name: &str, day: &str, address: &str| {
+        run(
+            &[
+                "game",
+                "add-player",
+                "--config",
+                &config,
+                "--id",
+                "n1",
+                "--name",
+                name,
+                "--day",
+                day,
+                "--address",
+                address,
+            ],
+            None,
+        )
+    };
+    let (code, out, err) = seat("Ben P", "Wednesday", "ben@example.test");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("as Ben P on Wednesday"), "{out}");
+    // Nomic 201: one player a day, and no weekend days.
+    let (code, _, err) = seat("Dave M", "wednesday", "dave@example.test");
+    assert_eq!(code, 1);
+    assert!(err.contains("one player a day (Nomic 201, 214)"), "{err}");
+    let (code, _, err) = seat("Dave M", "Saturday", "dave@example.test");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("Saturday or Sunday are void (Nomic 201)"),
+        "{err}"
+    );
+    let (code, _, err) = seat("Dave M", "Tuesday", "dave@example.test");
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&["game", "start", "--config", &config, "--id", "n1"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("game n1 started"), "{out}");
+    let (code, out, _) = run(&["presets", "--show", "nomic2019"], None);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("winning-score") && out.contains("Nomic 210"),
+        "{out}"
+    );
+}

@@ -44,14 +44,20 @@ pub enum Command {
         #[arg(long = "set", value_name = "OPTION=VALUE")]
         set: Vec<String>,
     },
-    /// Register a player for a power.
+    /// Register a player for a power (a Diplomacy game), or seat a Nomic's player on their
+    /// day (`--name` and `--day`, Nomic 201).
     AddPlayer {
         #[command(flatten)]
         config: ConfigArg,
         #[arg(long)]
         id: String,
-        #[arg(long)]
+        /// The power (a Diplomacy game).
+        #[arg(long, default_value = "")]
         power: String,
+        /// A Nomic player's allocated day, Monday to Friday (Nomic 201); the player is named by
+        /// `--name`.
+        #[arg(long)]
+        day: Option<String>,
         /// The player's registered address: orders come from it only.
         #[arg(long)]
         address: String,
@@ -364,6 +370,11 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                         .ok_or_else(|| anyhow::anyhow!("--set takes OPTION=VALUE, not '{s}'"))?;
                     options.push((k.trim().to_string(), v.trim().to_string()));
                 }
+                if chancery::nomic::settings::PRESETS.contains(&preset.as_str()) {
+                    create_nomic(&pool, id, preset, gm, confirm, &options, now).await?;
+                    outln!("game {id} created ({preset}, a Nomic); seat the players, then start it")?;
+                    return Ok(());
+                }
                 let rules = create_game(
                     &pool,
                     &NewGame {
@@ -391,8 +402,18 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 name,
                 tz,
                 secret,
+                day,
                 ..
             } => {
+                if let Some(day) = day {
+                    let seat = nomic_seat(name, address, day, tz, secret.as_deref())?;
+                    let p = add_nomic_player(&pool, id, &seat, now).await?;
+                    outln!(
+                        "{} plays in {id} as {} on {} (secret: {})",
+                        p.address, p.power, seat.day, p.secret
+                    )?;
+                    return Ok(());
+                }
                 let p = add_player(
                     &pool,
                     &NewPlayer {
@@ -643,5 +664,80 @@ async fn status(pool: &chancery::store::Pool, id: &str) -> anyhow::Result<()> {
     }
     let (pending, sent, failed) = store::outbox_counts(&mut c).await?;
     outln!("outbox: {pending} pending, {sent} sent, {failed} failed")?;
+    Ok(())
+}
+
+/// A Nomic's player to seat, from the command line (Nomic 201).
+fn nomic_seat<'a>(
+    name: &'a str,
+    address: &'a str,
+    day: &str,
+    tz: &'a str,
+    secret: Option<&'a str>,
+) -> anyhow::Result<chancery::games::nomic::admin::NewSeat<'a>> {
+    let day = chancery::time::Weekday::parse(day)
+        .ok_or_else(|| anyhow::anyhow!("--day takes a weekday, Monday to Friday, not '{day}'"))?;
+    if name.trim().is_empty() {
+        anyhow::bail!("a Nomic's player is named by --name (Nomic 201 lists each by name)");
+    }
+    Ok(chancery::games::nomic::admin::NewSeat {
+        name,
+        address,
+        day,
+        tz,
+        secret,
+    })
+}
+
+/// Seat a Nomic's player in one transaction.
+async fn add_nomic_player(
+    pool: &chancery::store::Pool,
+    id: &str,
+    seat: &chancery::games::nomic::admin::NewSeat<'_>,
+    now: i64,
+) -> anyhow::Result<chancery::store::PlayerRow> {
+    let mut tx = pool.begin().await?;
+    let g = chancery::store::game(&mut tx, id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("no game '{id}'"))?;
+    if g.kind != chancery::store::Kind::Nomic {
+        anyhow::bail!("game {id} is no Nomic: --day seats a Nomic's player; give --power");
+    }
+    let p = chancery::games::nomic::admin::add_player(&mut tx, None, &g, seat, now).await?;
+    tx.commit().await?;
+    Ok(p)
+}
+
+/// Make a Nomic from its preset, with `options` (a parameter and its value, as `SET` takes
+/// them) changed.
+async fn create_nomic(
+    pool: &chancery::store::Pool,
+    id: &str,
+    preset: &str,
+    gm: &str,
+    confirm: &str,
+    options: &[(String, String)],
+    now: i64,
+) -> anyhow::Result<()> {
+    use chancery::games::nomic::admin::{NewNomic, create_game};
+    use chancery::nomic::grammar::{RuleChange, read_rule_change};
+    let mut tx = pool.begin().await?;
+    let n = NewNomic {
+        id,
+        preset,
+        gm_address: gm,
+        confirm_address: confirm,
+    };
+    let mut rules = create_game(&mut tx, &n, now).await?;
+    for (k, v) in options {
+        let RuleChange::Set { parameter, value } = read_rule_change(&format!("set {k} {v}")) else {
+            anyhow::bail!(
+                "{k}={v} is no parameter of a Nomic (`chancery presets --show {preset}`)"
+            );
+        };
+        rules.settings.set(parameter, value)?;
+    }
+    chancery::store::set_rules(&mut tx, id, &serde_json::to_string(&rules)?).await?;
+    tx.commit().await?;
     Ok(())
 }

@@ -178,6 +178,20 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                         let r = Rules::preset(name)?;
                         outln!("{name:12} {}", r.description)?;
                     }
+                    for name in chancery::nomic::settings::PRESETS {
+                        outln!(
+                            "{name:12} Suber's Nomic, the 2019 initial rule set: a Nomic game \
+                             (docs/nomic.md)"
+                        )?;
+                    }
+                }
+                Some(name) if chancery::nomic::settings::PRESETS.contains(&name.as_str()) => {
+                    let s = chancery::nomic::settings::Settings::preset(&name)?;
+                    outln!("{name}: Suber's Nomic, the 2019 initial rule set")?;
+                    for p in chancery::nomic::grammar::Parameter::all() {
+                        let clause = format!("Nomic {}", p.rule());
+                        outln!("  {:30} {:24} {clause}", p.word(), s.shown(*p))?;
+                    }
                 }
                 Some(name) => {
                     let r = Rules::preset(&name)?;

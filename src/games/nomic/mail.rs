@@ -6,8 +6,8 @@
 //! is not proven is used.
 
 use super::house::NomicHouse;
-use super::store::{self, Conn, GameRow};
 use super::proven::PlayerMail;
+use super::store::{self, Conn, GameRow};
 use super::{order, propose, record, vote};
 use crate::config::Env;
 use crate::engine::house::House;

@@ -39,4 +39,3 @@ impl PlayerMail<'_> {
 
 /// What became of one line.
 pub(super) type Verdict = std::result::Result<(), String>;
-
