@@ -78,7 +78,7 @@ fn plan() -> Vec<Planned> {
         p(
             (2026, 10, 13),
             1,
-            r#"amend 212 "Players may discuss any topic with any other player.""#,
+            r#"amend 206 "An adopted rule-change takes full effect when its vote completes.""#,
             "YYYYY",
         ),
         p((2026, 10, 14), 2, "transmute 109", "YYYYN"),
@@ -471,6 +471,16 @@ async fn special_after_result(game: &mut Game, number: u32, at: Ts) {
             let rules = flat(&game.mails_to(&address(0), "the rules").await.join("\n"));
             assert!(rules.contains("Rule 490 (mutable)"), "{rules}");
             assert!(!rules.contains("Rule 215 "), "{rules}");
+            // Nomic 110: rule 206, amended by Proposal 302, is rule 302, and rule 214's
+            // reference to it says so.
+            assert!(
+                rules.contains("This has precedence over Rule 302."),
+                "{rules}"
+            );
+            assert!(
+                rules.contains("Rule 302 (mutable) [Refers to rules 214.]"),
+                "{rules}"
+            );
             let record = flat(&game.mails_to(&address(0), "the record").await.join("\n"));
             assert!(
                 record.contains("rule 317 renumbered 490 by Proposal 318"),

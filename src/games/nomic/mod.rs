@@ -116,3 +116,17 @@ pub(crate) fn amended_204(rules: &crate::ruleset::RuleSet) -> Option<Ts> {
         .map(|r| r.at)
         .next()
 }
+
+/// Nomic 110: the rules' cross-references as they stand: the initial file's `linksto`, each
+/// renumbering the rule set has seen applied in order (a link follows its rule).
+pub(crate) fn links_now(rules: &crate::ruleset::RuleSet) -> crate::nomic::rules::Links {
+    use crate::ruleset::Change;
+    let mut links = crate::nomic::rules::read_links(crate::nomic::house::INITIAL_RULES_2019)
+        .unwrap_or_default();
+    for r in rules.revisions() {
+        if let Change::Renumber { from, to } = r.change {
+            links.renumber(from, to);
+        }
+    }
+    links
+}

@@ -35,6 +35,7 @@ pub(super) async fn answer(c: &mut Conn, m: &PlayerMail<'_>, asked: Asked) -> Re
 /// The rule set as it stands, rule by rule.
 async fn rules(c: &mut Conn, g: &GameRow) -> Result<RecordView> {
     let set = store::rule_set(c, &g.id).await?;
+    let links = super::links_now(&set);
     let sections = set
         .current()
         .values()
@@ -47,7 +48,10 @@ async fn rules(c: &mut Conn, g: &GameRow) -> Result<RecordView> {
                     Mutability::Immutable => "immutable",
                 }
             ),
-            lines: r.text.clone(),
+            lines: refers_to(&links, r.number)
+                .into_iter()
+                .chain(r.text.iter().cloned())
+                .collect(),
         })
         .collect();
     Ok(RecordView {
@@ -55,6 +59,13 @@ async fn rules(c: &mut Conn, g: &GameRow) -> Result<RecordView> {
         title: "the rules".to_string(),
         sections,
     })
+}
+
+/// The rules a rule links to (Nomic 110: they follow a renumbering), as a line, if any.
+fn refers_to(links: &crate::nomic::rules::Links, number: u32) -> Option<String> {
+    let to = links.of(number).filter(|t| !t.is_empty())?;
+    let names: Vec<String> = to.iter().map(u32::to_string).collect();
+    Some(format!("[Refers to rules {}.]", names.join(", ")))
 }
 
 /// Every player's points, and the points thread (Nomic 209).

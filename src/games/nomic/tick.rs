@@ -24,7 +24,7 @@ use crate::nomic::house::HouseRules;
 use crate::nomic::point_of_order;
 use crate::nomic::points::{Award, Completed, PointsRule, Scores, Win, awards, highest_rule};
 use crate::nomic::proposal::adopt;
-use crate::nomic::rules::rewrite_references;
+use crate::nomic::rules::{Found, references_to, rewrite_references};
 use crate::outgoing::nomic::compose;
 use crate::outgoing::nomic::render::{
     DiffLine, NotCounted, PointsLine, ResultView, RuleDiff, diff,
@@ -449,7 +449,8 @@ fn complete(f: &Facts, o: &Open, run: &mut Running, at: Ts) -> Result<Completion
 }
 
 /// Nomic 110: each renumbering an adoption made rewrites the references to the old number in
-/// the other rules' text (an amendment of each, made by the same proposal).
+/// the text of the rules that refer to it (the file's links, which follow their rules, and
+/// "rule N" in a text): an amendment of each, made by the same proposal.
 fn rewrite_renumbered(before: &RuleSet, next: &mut RuleSet, number: u32, at: Ts) {
     let renumbered: Vec<(u32, u32)> = next.revisions()[before.revisions().len()..]
         .iter()
@@ -458,24 +459,25 @@ fn rewrite_renumbered(before: &RuleSet, next: &mut RuleSet, number: u32, at: Ts)
             _ => None,
         })
         .collect();
+    let mut links = super::links_now(before);
     for (from, to) in renumbered {
-        let rewrites: Vec<(u32, Vec<String>)> = next
-            .current()
-            .values()
-            .filter(|r| r.number != to)
+        let rewrites: Vec<(u32, Vec<String>)> = references_to(next.current(), &links, from)
+            .into_iter()
+            .filter(|r| r.found != Found::Link)
             .filter_map(|r| {
-                let text: Vec<String> = r
+                let rule = next.current().get(&r.rule)?;
+                let text: Vec<String> = rule
                     .text
                     .iter()
                     .map(|p| rewrite_references(p, from, to))
                     .collect();
-                (text != r.text).then_some((r.number, text))
+                (text != rule.text).then_some((r.rule, text))
             })
             .collect();
+        links.renumber(from, to);
         for (rule, text) in rewrites {
-            // An immutable rule's reference is rewritten too: renumbering is no amendment of
-            // the rule that refers (Nomic 110); the office refuses to amend an immutable rule,
-            // so such a reference is left as it stands.
+            // The office refuses to amend an immutable rule: its reference is left as written
+            // (the link itself follows the rule: `links_now`).
             let _ = next.apply(at, Change::Amend { number: rule, text }, Some(number));
         }
     }
