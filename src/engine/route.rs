@@ -97,11 +97,11 @@ pub(crate) async fn not_running(
 ) -> Result<()> {
     let why = match g.status {
         GameStatus::Finished => format!(
-            "game {} is over: it takes no more orders. Thank you for playing",
+            "game {} is over: nothing more is played in it. Thank you for playing",
             g.id
         ),
         _ => format!(
-            "game {} has not started yet; orders are taken once it has",
+            "game {} has not started yet; its mail is taken once it has",
             g.id
         ),
     };

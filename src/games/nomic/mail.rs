@@ -17,6 +17,8 @@ use crate::engine::{Processed, Result};
 use crate::message::ReadMessage;
 use crate::nomic::mail::{Item, read_mail};
 use crate::outgoing::compose;
+use crate::outgoing::nomic::compose as nomic_compose;
+use crate::outgoing::nomic::render::RefusedView;
 use crate::sections::secret_in_subject;
 
 /// A player's mail to running Nomic `g`.
@@ -140,15 +142,15 @@ async fn read_lines(c: &mut Conn, m: &PlayerMail<'_>, body: &str) -> Result<Proc
         );
     }
     if !refused.is_empty() {
-        let mail = compose::rejection(
-            m.env,
-            &m.g.gm_address,
-            &m.player.address,
-            m.msg,
-            m.ctx.key,
-            &refused,
-            m.ctx.now,
-        );
+        let v = RefusedView {
+            game: m.g.id.clone(),
+            subject: compose::echo_subject(&m.msg.subject),
+            message_id: m.msg.message_id.clone(),
+            received_at: m.at,
+            done,
+            reasons: refused,
+        };
+        let mail = nomic_compose::refused(m.env, m.g, &m.player.address, m.msg, m.ctx.key, &v);
         m.answer(c, mail).await?;
     }
     Ok(if done > 0 {

@@ -17,7 +17,7 @@ use crate::nomic::point_of_order::{
 use crate::nomic::settings::Settings;
 use crate::outgoing::nomic::compose;
 use crate::outgoing::nomic::render::OrderView;
-use crate::outgoing::time::gmt;
+use crate::outgoing::time::{deadline_text, gmt};
 use crate::time::Ts;
 
 /// A stored point as the pure rules read it.
@@ -194,34 +194,39 @@ pub(super) async fn opinion(
     about_point(c, m, point, kind, "").await
 }
 
+/// A moment in UK time beside GMT (Nomic 106).
+fn uk(at: Ts) -> String {
+    deadline_text(at, "Europe/London").unwrap_or_else(|_| gmt(at))
+}
+
 /// A step in words.
 fn step_line(s: &Step) -> String {
     match s {
         Step::BecameJudge { judge, at, .. } => {
-            format!("{}: {judge} is the Judge (Nomic 214).", gmt(*at))
+            format!("{}: {judge} is the Judge (Nomic 214).", uk(*at))
         }
         Step::Judged { judge, at } => format!(
             "{}: {judge} pronounced the Judgement. Any other player may dispute it within the \
              hour (\"Dispute: PO<n>\").",
-            gmt(*at)
+            uk(*at)
         ),
         Step::Disputed { by, at } => format!(
             "{}: {by} disputed the Judgement. The players other than the Judge have an hour to \
              write \"I agree with Judgement PO<n>\" or \"I disagree with Judgement PO<n>\".",
-            gmt(*at)
+            uk(*at)
         ),
         Step::Forfeited { judge, at } => format!(
             "{}: {judge} did not pronounce by the end of the day and forfeits the position of \
              Judge on this point.",
-            gmt(*at)
+            uk(*at)
         ),
         Step::Overruled { judge, at } => format!(
             "{}: {judge}'s Judgement is overruled: every player who gave an opinion disagreed.",
-            gmt(*at)
+            uk(*at)
         ),
         Step::Invoked { judge, at } => format!(
             "{}: {judge}'s Judgement is invoked: it comes into effect.",
-            gmt(*at)
+            uk(*at)
         ),
     }
 }

@@ -153,8 +153,9 @@ pub(super) async fn propose(
         Some(rule) => rule,
         None => {
             effect.push(
-                "Rule 204 has been changed by a proposal: the GM reads its new text and sets \
-                 the game's threshold to match; until then the game's settings decide."
+                "Rule 204 has been changed by a proposal: the threshold is the one the game's \
+                 settings give (circuits-to-majority), which the GM SETs to follow the rule's \
+                 new text."
                     .to_string(),
             );
             let fallback = adoption_204(&seats, start, closes, None, circuits);

@@ -2,10 +2,12 @@
 //! Message-IDs). A mail to every reader of the game is a results mail (the shared `HISTORY`
 //! mails them again); an answer to one player's mail is threaded to it.
 
-use super::render::{self, OrderView, ProposalView, RecordView, ResultView, StartView, VoteView};
+use super::render::{
+    self, OrderView, ProposalView, RecordView, RefusedView, ResultView, StartView, VoteView,
+};
 use crate::config::Env;
 use crate::message::ReadMessage;
-use crate::outgoing::compose::{Composed, game_answer, game_mail, rendered};
+use crate::outgoing::compose::{Composed, game_answer, game_mail, rendered, seed_of};
 use crate::store::{GameRow, MailKind};
 
 /// The start mail: the player's day and secret (Nomic 201).
@@ -104,6 +106,26 @@ pub fn record(
         env,
         MailKind::QueryReply,
         &format!("{key}|record|{}", v.title),
+    );
+    Ok(m)
+}
+
+/// The lines of a player's mail not used, and why, threaded to it.
+pub fn refused(
+    env: &Env,
+    g: &GameRow,
+    to: &str,
+    msg: &ReadMessage,
+    key: &str,
+    v: &RefusedView,
+) -> Composed {
+    let facts = v.reasons.join("\n");
+    let r = rendered(render::refused(v), MailKind::Rejection, to, &facts)?;
+    let mut m = game_answer(env, g, MailKind::Rejection, to, msg, key, r);
+    m.message_id = crate::outgoing::compose::id(
+        env,
+        MailKind::Rejection,
+        &seed_of(key, &format!("nomic-refused|{to}")),
     );
     Ok(m)
 }

@@ -34,6 +34,10 @@ pub(crate) const TEMPLATES: TemplateList = &[
         "nomic/record.txt",
         include_str!("../../../templates/nomic/record.txt"),
     ),
+    (
+        "nomic/refused.txt",
+        include_str!("../../../templates/nomic/refused.txt"),
+    ),
 ];
 
 /// Nomic 106: "All times specified in rules in UK time."
@@ -231,6 +235,31 @@ pub struct RecordView {
 
 pub fn record(v: &RecordView) -> Result<Rendered, RenderError> {
     render("nomic/record.txt", context! { v => Serde(v) })
+}
+
+/// The lines of a player's mail that were not used, and why (the lines used are answered
+/// each in a mail of its own).
+#[derive(Clone, Debug, Serialize)]
+pub struct RefusedView {
+    pub game: String,
+    /// The mail's subject, as it may be echoed.
+    pub subject: String,
+    pub message_id: Option<String>,
+    pub received_at: Ts,
+    /// How many of its lines were used.
+    pub done: usize,
+    /// Each line not used, with why.
+    pub reasons: Vec<String>,
+}
+
+pub fn refused(v: &RefusedView) -> Result<Rendered, RenderError> {
+    render(
+        "nomic/refused.txt",
+        context! {
+            v => Serde(v),
+            received => Serde(uk(v.received_at)?),
+        },
+    )
 }
 
 /// The diff of a rule's text, paragraph by paragraph: the longest common run kept, what was
