@@ -192,3 +192,43 @@ async fn nomic_210_the_gm_sets_the_winning_score_and_the_game_follows_it() {
 }
 
 const DAY_AFTER: i64 = 2 * 86_400;
+
+#[tokio::test]
+async fn nomic_113_an_observer_added_under_way_is_told_how_to_stop_and_reads_the_votes() {
+    let mut game = new_game("observer", monday()).await;
+    let at = utc(2026, 10, 12, 8, 0);
+    let add = GmCommand::ObserverAdd("watcher@example.test".into());
+    let done = games::console_command(&game.pool, &env(), GAME, &add, at)
+        .await
+        .expect("add");
+    assert!(
+        done.ok && done.answer.contains("they were sent a first mail"),
+        "{}",
+        done.answer
+    );
+    let first = flat(
+        &game
+            .mails_to("watcher@example.test", "you observe")
+            .await
+            .join("\n"),
+    );
+    assert!(
+        first.contains("OBSERVER REMOVE watcher@example.test"),
+        "{first}"
+    );
+    let got = game
+        .mail(0, "n1 p", r#"Rule-change: enact 301 "Watched.""#, at + HOUR)
+        .await;
+    assert_eq!(got, Processed::Accepted);
+    game.mail(1, "Re: n1: Proposal 301", "Vote: No", at + 2 * HOUR)
+        .await;
+    game.tick(utc(2026, 10, 12, 23, 30)).await;
+    // Nomic 113: the votes are public; the observer reads who voted how.
+    let result = flat(
+        &game
+            .mails_to("watcher@example.test", "Proposal 301 defeated")
+            .await
+            .join("\n"),
+    );
+    assert!(result.contains("Against (1): Dave M"), "{result}");
+}

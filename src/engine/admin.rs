@@ -118,10 +118,11 @@ pub(crate) async fn welcome_observer(
     if g.status != store::GameStatus::Active {
         return Ok(false);
     }
-    let Some(p) = store::current_phase(c, &g.id).await? else {
+    let p = store::current_phase(c, &g.id).await?;
+    let Some(welcome) = house.welcome_observer(env, g, p.as_ref(), address, tz) else {
         return Ok(false);
     };
-    let mails = match house.welcome_observer(env, g, &p, address, tz) {
+    let mails = match welcome {
         Ok(m) => vec![m],
         Err(e) => {
             let masters = super::masters_for(c, env, Some(g)).await?;

@@ -161,16 +161,17 @@ pub trait House: Send + Sync {
     /// None if the game has no such seat.
     fn seat_name(&self, written: &str) -> Result<Option<String>>;
 
-    /// The first mail of an observer added while the game is in `phase`: the game so far, and
-    /// how to stop its mail.
+    /// The first mail of an observer added to the game under way, in `phase` if the kind has
+    /// turns: the game so far, and how to stop its mail. None if the kind sends none then (a
+    /// game of turns between them).
     fn welcome_observer(
         &self,
         env: &Env,
         g: &GameRow,
-        phase: &PhaseRow,
+        phase: Option<&PhaseRow>,
         address: &str,
         tz: &str,
-    ) -> Composed;
+    ) -> Option<Composed>;
     /// The welcome of a seat's new player in `phase`, with what they take over (the seat's
     /// position and standing orders, as the kind keeps them).
     fn handover<'a>(

@@ -246,10 +246,12 @@ impl House for DiplomacyHouse {
         &self,
         env: &Env,
         g: &GameRow,
-        phase: &PhaseRow,
+        phase: Option<&PhaseRow>,
         address: &str,
         tz: &str,
-    ) -> Composed {
+    ) -> Option<Composed> {
+        // Between turns there is nothing to show: the next start or results mail tells them.
+        let phase = phase?;
         let reader = compose::StartReader {
             address,
             tz,
@@ -259,7 +261,14 @@ impl House for DiplomacyHouse {
             takeover: None,
             joined: true,
         };
-        compose::start(env, g, &self.rules, &phase.phase, phase.deadline, &reader)
+        Some(compose::start(
+            env,
+            g,
+            &self.rules,
+            &phase.phase,
+            phase.deadline,
+            &reader,
+        ))
     }
 
     fn handover<'a>(

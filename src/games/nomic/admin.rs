@@ -252,6 +252,18 @@ async fn start_mails(
             Err(e) => engine::compose_failed(c, env, Some(g), &e, now).await?,
         }
     }
+    // The observers added before the start: their first mail says how to stop.
+    if only.is_none() {
+        for m in store::members(c, &g.id).await? {
+            if m.role != store::Role::Observer {
+                continue;
+            }
+            match compose::observer(env, g, &m.address, false) {
+                Ok(mail) => mails.push(mail),
+                Err(e) => engine::compose_failed(c, env, Some(g), &e, now).await?,
+            }
+        }
+    }
     store::enqueue_many(c, &mails, now).await?;
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! Nomic 106, 113), so the questions about them are answered so, and the shared commands that
 //! need them are refused before they ask (`commands`).
 
-use super::store::{self, Conn, GameRow, PhaseRow};
+use super::store::{Conn, GameRow, PhaseRow};
 use crate::acceptance::{self, AddressingError, AuthError};
 use crate::config::Env;
 use crate::engine::house::{Changed, Handover, House, OrdersIn, Proof, Refusal, Step, Timeliness};
@@ -171,13 +171,17 @@ impl House for NomicHouse {
         Ok(None)
     }
 
-    fn welcome_observer(&self, _: &Env, _: &GameRow, _: &PhaseRow, _: &str, _: &str) -> Composed {
-        Err(crate::outgoing::compose::ComposeError {
-            kind: store::MailKind::Start,
-            to: String::new(),
-            error: "a Nomic has no phases".to_string(),
-            facts: String::new(),
-        })
+    fn welcome_observer(
+        &self,
+        env: &Env,
+        g: &GameRow,
+        _: Option<&PhaseRow>,
+        address: &str,
+        _: &str,
+    ) -> Option<Composed> {
+        Some(crate::outgoing::nomic::compose::observer(
+            env, g, address, true,
+        ))
     }
 
     fn handover<'a>(

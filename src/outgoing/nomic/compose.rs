@@ -3,7 +3,8 @@
 //! mails them again); an answer to one player's mail is threaded to it.
 
 use super::render::{
-    self, OrderView, ProposalView, RecordView, RefusedView, ResultView, StartView, VoteView,
+    self, ObserverView, OrderView, ProposalView, RecordView, RefusedView, ResultView, StartView,
+    VoteView,
 };
 use crate::config::Env;
 use crate::message::ReadMessage;
@@ -128,4 +129,25 @@ pub fn refused(
         &seed_of(key, &format!("nomic-refused|{to}")),
     );
     Ok(m)
+}
+
+/// An observer's first mail, at the start or when added under way (`joined`).
+pub fn observer(env: &Env, g: &GameRow, to: &str, joined: bool) -> Composed {
+    let v = ObserverView {
+        game: g.id.clone(),
+        address: to.to_string(),
+        gm_address: g.gm_address.clone(),
+        joined,
+    };
+    let facts = format!("{}: {to} observes the game", g.id);
+    let r = rendered(render::observer(&v), MailKind::Start, to, &facts)?;
+    Ok(game_mail(
+        env,
+        g,
+        MailKind::Start,
+        &format!("nomic-observer|{to}"),
+        &g.gm_address,
+        to,
+        r,
+    ))
 }

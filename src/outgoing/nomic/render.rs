@@ -35,6 +35,10 @@ pub(crate) const TEMPLATES: TemplateList = &[
         include_str!("../../../templates/nomic/record.txt"),
     ),
     (
+        "nomic/observer.txt",
+        include_str!("../../../templates/nomic/observer.txt"),
+    ),
+    (
         "nomic/refused.txt",
         include_str!("../../../templates/nomic/refused.txt"),
     ),
@@ -76,6 +80,20 @@ pub fn start(v: &StartView) -> Result<Rendered, RenderError> {
         "nomic/start.txt",
         context! { v => Serde(v), started => Serde(uk(v.started_at)?) },
     )
+}
+
+/// An observer's first mail: what they will be sent, and how to stop it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ObserverView {
+    pub game: String,
+    pub address: String,
+    pub gm_address: String,
+    /// Added to the game under way (else at its start).
+    pub joined: bool,
+}
+
+pub fn observer(v: &ObserverView) -> Result<Rendered, RenderError> {
+    render("nomic/observer.txt", context! { v => Serde(v) })
 }
 
 /// A proper proposal put to the vote (Nomic 107, 109, 113).
