@@ -11,9 +11,10 @@
 //! Where a step needs a kind's phase, the kind reads it from the store's row itself.
 
 use super::Result;
-use crate::acceptance::{AddressingError, AuthError};
+use crate::acceptance::{self, AddressingError, AuthError};
 use crate::config::Env;
 use crate::outgoing::compose::Composed;
+use crate::settings::{Authentication, GmAddress};
 use crate::store::Conn;
 use crate::store::{GameRow, PhaseRow};
 use crate::time::{Ts, Window};
@@ -85,18 +86,37 @@ pub use crate::store::Tenure;
 /// One game's house, as its kind reads it (from the game's row: its house rules, its map or
 /// board). Each method is one question a shared step asks; none writes to the store.
 pub trait House: Send + Sync {
+    /// The settings a mail's acceptance reads, as the game's house rules keep them: where the
+    /// GM's address must be, and how a sender proves who they are.
+    fn acceptance(&self) -> (GmAddress, Authentication);
+
     /// Whether the mail comes from the registered address, proven by its secret or our
     /// server's DKIM pass, as the house rules want (WM D.X(6)).
-    fn authenticate(&self, proof: &Proof<'_>) -> std::result::Result<(), AuthError>;
+    fn authenticate(&self, p: &Proof<'_>) -> std::result::Result<(), AuthError> {
+        acceptance::authenticate(
+            self.acceptance().1,
+            p.from,
+            p.registered,
+            p.secret_given,
+            p.secret,
+            p.auth_results,
+            p.authserv_id,
+        )
+        .map(|_| ())
+    }
     /// Whether the GM's address `gm` is where the house rules want it (WM D.II(2)).
     fn check_addressing(
         &self,
         gm: &str,
         to: &[String],
         cc: &[String],
-    ) -> std::result::Result<(), AddressingError>;
+    ) -> std::result::Result<(), AddressingError> {
+        acceptance::check_addressing(self.acceptance().0, gm, to, cc)
+    }
     /// Whether the GM must be addressed in To only (Maharajiad B.III(2)), as a receipt says.
-    fn gm_in_to_only(&self) -> bool;
+    fn gm_in_to_only(&self) -> bool {
+        self.acceptance().0 == GmAddress::To
+    }
 
     /// A mail submitted at `submitted` against a phase's `deadline` (WM D.VII(3)).
     fn timeliness(&self, submitted: Ts, deadline: Ts, adjudication_started: bool) -> Timeliness;

@@ -203,12 +203,17 @@ async fn dispatch(
     now: Ts,
 ) -> Result<Done> {
     use office::deadline::{Move, move_deadline};
-    if g.kind == Kind::Nomic {
-        return nomic_command(c, env, g, actor, cmd, now).await;
+    if g.kind == Kind::Nomic && !nomic::commands::takes(cmd) {
+        return Ok(Done::refused(format!(
+            "{} is not a command of a Nomic: its days are UK days (Nomic 106, 113) and nothing \
+             is undone (Nomic 212)",
+            cmd.canonical()
+        )));
     }
     // The office commands that ask the game's house: read from the row when one is given.
     let house = || house_of(g);
     match cmd {
+        GmCommand::Status if g.kind == Kind::Nomic => nomic::commands::status(c, g).await,
         GmCommand::Deadline(t) => move_deadline(c, env, g, &*house()?, s, Move::To(*t), now).await,
         GmCommand::Extend(by) => move_deadline(c, env, g, &*house()?, s, Move::By(*by), now).await,
         GmCommand::Pause => office::pause::pause(c, env, g, s, now).await,
@@ -275,16 +280,17 @@ async fn dispatch(
             Kind::Diplomacy => diplomacy_command(c, env, g, actor, s, cmd, now).await,
             Kind::Nomic => nomic_command(c, env, g, actor, cmd, now).await,
         },
-        GmCommand::AddPlayer { .. } => Ok(Done::refused(
-            "ADD PLAYER seats a Nomic's player on a weekday; a Diplomacy game's players are \
-             registered for their powers at the console",
-        )),
+        GmCommand::AddPlayer { .. } => match g.kind {
+            Kind::Nomic => nomic_command(c, env, g, actor, cmd, now).await,
+            Kind::Diplomacy => Ok(Done::refused(
+                "ADD PLAYER seats a Nomic's player on a weekday; a Diplomacy game's players are \
+                 registered for their powers at the console",
+            )),
+        },
     }
 }
 
-/// A Nomic's commands: its own (`nomic::commands`) and the office's that a Nomic has (SET of a
-/// parameter, observers, BROADCAST). The ones about turns, deadlines and rollbacks are
-/// refused: a Nomic's days are UK days (Nomic 106, 113) and nothing is undone (Nomic 212).
+/// A Nomic's own commands (`nomic::commands`); the office's it takes are the shared arms.
 async fn nomic_command(
     c: &mut Conn,
     env: &Env,
@@ -294,28 +300,16 @@ async fn nomic_command(
     now: Ts,
 ) -> Result<Done> {
     use nomic::commands;
-    let house = || house_of(g);
     match cmd {
-        GmCommand::Status => commands::status(c, g).await,
         GmCommand::AddPlayer { address, day, name } => {
             commands::add_player(c, env, g, address, *day, name, now).await
         }
         GmCommand::ConfirmProposal { number, done } => {
             commands::confirm(c, env, g, actor.who, *number, done, now).await
         }
-        GmCommand::Set { option, value } => {
-            office::set::set(c, env, g, &*house()?, option, value, now).await
-        }
-        GmCommand::ObserverAdd(address) => {
-            office::observers::add(c, env, g, &*house()?, address, now).await
-        }
-        GmCommand::ObserverRemove(address) => office::observers::remove(c, g, address).await,
-        GmCommand::Broadcast(message) => {
-            office::broadcast::broadcast(c, env, g, message, now).await
-        }
+        // Not reached: `dispatch` refuses what a Nomic does not take.
         _ => Ok(Done::refused(format!(
-            "{} is not a command of a Nomic: its days are UK days (Nomic 106, 113) and nothing \
-             is undone (Nomic 212)",
+            "{} is not a command of a Nomic",
             cmd.canonical()
         ))),
     }

@@ -4,9 +4,8 @@
 //! seat handed over, the SUMMARY) are composed here.
 
 use super::{board_from_json, summary};
-use crate::acceptance::{self, AddressingError, AuthError};
 use crate::config::Env;
-use crate::engine::house::{Changed, Handover, House, OrdersIn, Proof, Refusal, Step, Timeliness};
+use crate::engine::house::{Changed, Handover, House, OrdersIn, Refusal, Step, Timeliness};
 use crate::engine::{EngineError, Result};
 use crate::games::diplomacy::store::{self, GameRow, PhaseRow};
 use crate::map::Map;
@@ -14,7 +13,8 @@ use crate::outgoing::diplomacy::compose::{self, Composed};
 use crate::outgoing::diplomacy::render::TakeoverView;
 use crate::phase::Phase;
 use crate::policy;
-use crate::rules::{GmAddress, Rules};
+use crate::rules::Rules;
+use crate::settings::{Authentication, GmAddress};
 use crate::store::Conn;
 use crate::time::format_gmt;
 use crate::time::{Ts, Window};
@@ -91,30 +91,8 @@ impl std::fmt::Display for PeriodRefused {
 impl std::error::Error for PeriodRefused {}
 
 impl House for DiplomacyHouse {
-    fn authenticate(&self, p: &Proof<'_>) -> std::result::Result<(), AuthError> {
-        acceptance::authenticate(
-            self.rules.authentication,
-            p.from,
-            p.registered,
-            p.secret_given,
-            p.secret,
-            p.auth_results,
-            p.authserv_id,
-        )
-        .map(|_| ())
-    }
-
-    fn check_addressing(
-        &self,
-        gm: &str,
-        to: &[String],
-        cc: &[String],
-    ) -> std::result::Result<(), AddressingError> {
-        acceptance::check_addressing(self.rules.gm_address, gm, to, cc)
-    }
-
-    fn gm_in_to_only(&self) -> bool {
-        self.rules.gm_address == GmAddress::To
+    fn acceptance(&self) -> (GmAddress, Authentication) {
+        (self.rules.gm_address, self.rules.authentication)
     }
 
     fn timeliness(&self, submitted: Ts, deadline: Ts, adjudication_started: bool) -> Timeliness {

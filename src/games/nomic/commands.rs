@@ -7,10 +7,28 @@
 
 use super::admin::{self, NewSeat};
 use super::store::{self, Conn, GameRow};
+use crate::commands::GmCommand;
 use crate::config::Env;
 use crate::engine::office::Done;
 use crate::engine::{EngineError, Result};
 use crate::time::{Ts, Weekday};
+
+/// Whether a Nomic takes master's command `cmd`: its own, and the office's that do not speak of
+/// turns (SET of a parameter, observers, BROADCAST, STATUS). Deadlines, extensions, pauses,
+/// rollbacks and holidays are refused: a Nomic's days are UK days (Nomic 106, 113) and nothing
+/// is undone (Nomic 212).
+pub fn takes(cmd: &GmCommand) -> bool {
+    matches!(
+        cmd,
+        GmCommand::Status
+            | GmCommand::Set { .. }
+            | GmCommand::ObserverAdd(_)
+            | GmCommand::ObserverRemove(_)
+            | GmCommand::Broadcast(_)
+            | GmCommand::AddPlayer { .. }
+            | GmCommand::ConfirmProposal { .. }
+    )
+}
 
 /// `ADD PLAYER <address> <weekday> <name>`.
 pub async fn add_player(

@@ -5,14 +5,13 @@
 //! need them are refused before they ask (`commands`).
 
 use super::store::{Conn, GameRow, PhaseRow};
-use crate::acceptance::{self, AddressingError, AuthError};
 use crate::config::Env;
-use crate::engine::house::{Changed, Handover, House, OrdersIn, Proof, Refusal, Step, Timeliness};
+use crate::engine::house::{Changed, Handover, House, OrdersIn, Refusal, Step, Timeliness};
 use crate::engine::{EngineError, Result};
 use crate::nomic::grammar::{RuleChange, read_rule_change};
 use crate::nomic::house::HouseRules;
 use crate::outgoing::compose::Composed;
-use crate::settings::GmAddress;
+use crate::settings::{Authentication, GmAddress};
 use crate::time::{Ts, Window};
 
 /// A Nomic game's house: its house rules, read from the game's row.
@@ -36,30 +35,8 @@ fn no_turns() -> EngineError {
 }
 
 impl House for NomicHouse {
-    fn authenticate(&self, p: &Proof<'_>) -> std::result::Result<(), AuthError> {
-        acceptance::authenticate(
-            self.rules.authentication,
-            p.from,
-            p.registered,
-            p.secret_given,
-            p.secret,
-            p.auth_results,
-            p.authserv_id,
-        )
-        .map(|_| ())
-    }
-
-    fn check_addressing(
-        &self,
-        gm: &str,
-        to: &[String],
-        cc: &[String],
-    ) -> std::result::Result<(), AddressingError> {
-        acceptance::check_addressing(self.rules.gm_address, gm, to, cc)
-    }
-
-    fn gm_in_to_only(&self) -> bool {
-        self.rules.gm_address == GmAddress::To
+    fn acceptance(&self) -> (GmAddress, Authentication) {
+        (self.rules.gm_address, self.rules.authentication)
     }
 
     fn timeliness(&self, _: Ts, _: Ts, _: bool) -> Timeliness {
