@@ -401,6 +401,8 @@ async fn point_of_order_overruled(game: &mut Game, at: Ts) {
             game.mail(i, "n1 po", body, at + t).await,
             Processed::Accepted
         );
+        let counted = flat(&game.last_to(i).await);
+        assert!(counted.contains("your opinion on PO1"), "{counted}");
     }
     game.tick(at + 4200 + 3600 + 60).await;
     let overruled = flat(&game.last_to(2).await);

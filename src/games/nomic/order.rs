@@ -16,7 +16,7 @@ use crate::nomic::point_of_order::{
 };
 use crate::nomic::settings::Settings;
 use crate::outgoing::nomic::compose;
-use crate::outgoing::nomic::render::OrderView;
+use crate::outgoing::nomic::render::{OrderView, RecordSection, RecordView};
 use crate::outgoing::time::{deadline_text, gmt};
 use crate::time::Ts;
 
@@ -160,7 +160,27 @@ async fn about_point(
     store::add_order_event(c, &g.id, &row).await?;
     let mut all = rows;
     all.push(row);
-    advance(c, m.env, g, &p, &all, &seats, &house.settings, m.at).await?;
+    let told = advance(c, m.env, g, &p, &all, &seats, &house.settings, m.at).await?;
+    if !told {
+        // An opinion that settles nothing yet is the sender's alone to be told of.
+        let v = RecordView {
+            game: g.id.clone(),
+            title: format!("your opinion on PO{number}"),
+            sections: vec![RecordSection {
+                heading: format!("Point of Order PO{number} (Nomic 214)"),
+                lines: vec![format!(
+                    "Your \"{}\" is counted; the hour for opinions runs from the dispute.",
+                    if kind == OrderEventKind::Agree {
+                        "I agree with Judgement"
+                    } else {
+                        "I disagree with Judgement"
+                    }
+                )],
+            }],
+        };
+        let mail = compose::record(m.env, g, &m.player.address, m.msg, m.ctx.key, &v);
+        m.answer(c, mail).await?;
+    }
     Ok(Ok(()))
 }
 
@@ -233,7 +253,7 @@ fn step_line(s: &Step) -> String {
 
 /// The point's course at `now` from its stored mails: the steps not yet told are mailed to
 /// every reader in one mail, the point settled once its Judgement is invoked, and the clock
-/// asked for when its state next changes by time alone.
+/// asked for when its state next changes by time alone. Whether there was a step to tell.
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn advance(
     c: &mut Conn,
@@ -244,7 +264,7 @@ pub(super) async fn advance(
     seats: &Seats,
     settings: &Settings,
     now: Ts,
-) -> Result<()> {
+) -> Result<bool> {
     let r = raised(p);
     let events: Vec<Event> = rows
         .iter()
@@ -257,7 +277,8 @@ pub(super) async fn advance(
         State::Invoked { at, .. } => Some(*at),
         _ => None,
     };
-    if steps.len() > told {
+    let fresh_steps = steps.len() > told;
+    if fresh_steps {
         let fresh = &steps[told..];
         let (judge, until) = match &state {
             State::AwaitingJudgement { judge, until } => (Some(judge.to_string()), Some(*until)),
@@ -311,7 +332,7 @@ pub(super) async fn advance(
     if let Some(next) = point_of_order::next_due(&r, &events, seats, settings, now) {
         store::need_clock_by(c, &g.id, next).await?;
     }
-    Ok(())
+    Ok(fresh_steps)
 }
 
 /// The proposals that wait for a Point of Order not yet invoked at `now` (Nomic 214: "if
