@@ -9,6 +9,7 @@
 //! The ACWC office is a kind of game of its own: it builds on the office (`chancery-office`) and
 //! never on another kind's crate.
 
+pub mod conduct;
 pub mod negotiation;
 pub mod week;
 
