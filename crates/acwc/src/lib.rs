@@ -10,6 +10,7 @@
 //! never on another kind's crate.
 
 pub mod conduct;
+pub mod house;
 pub mod negotiation;
 pub mod week;
 
