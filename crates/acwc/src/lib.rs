@@ -33,3 +33,6 @@ impl fmt::Display for Player {
         f.write_str(&self.0)
     }
 }
+
+pub mod candidates;
+pub mod matches;
