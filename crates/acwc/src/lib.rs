@@ -35,4 +35,5 @@ impl fmt::Display for Player {
 }
 
 pub mod candidates;
+pub mod final_match;
 pub mod matches;
