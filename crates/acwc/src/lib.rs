@@ -38,3 +38,7 @@ impl fmt::Display for Player {
         f.write_str(&self.0)
     }
 }
+
+pub mod candidates;
+pub mod final_match;
+pub mod matches;
