@@ -9,8 +9,11 @@
 //! The ACWC office is a kind of game of its own: it builds on the office (`chancery-office`) and
 //! never on another kind's crate.
 
+pub mod candidates;
 pub mod conduct;
+pub mod final_match;
 pub mod house;
+pub mod matches;
 pub mod negotiation;
 pub mod week;
 
@@ -39,6 +42,3 @@ impl fmt::Display for Player {
     }
 }
 
-pub mod candidates;
-pub mod final_match;
-pub mod matches;
