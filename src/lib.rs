@@ -20,6 +20,9 @@ pub use chancery_office::{ballot, ruleset, settings, time};
 /// share names with Diplomacy's.
 pub use chancery_nomic as nomic;
 
+/// The Antichess World Championship office's pure rules (`chancery-acwc`), under one name.
+pub use chancery_acwc as acwc;
+
 /// A master's command mail: the shared commands and reader (`chancery_intake::commands`), with
 /// `read_command` and `read_commands` reading Diplomacy's words (its phases, its corrections:
 /// `chancery_diplomacy::commands`), as every game is Diplomacy today.

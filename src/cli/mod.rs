@@ -33,6 +33,7 @@ pub fn closed_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+mod acwc;
 mod adjudicate;
 mod game;
 mod parse;
@@ -85,6 +86,11 @@ pub struct ConfigArg {
 
 #[derive(Subcommand)]
 pub enum Command {
+    /// The Antichess World Championship's Swiss pairings, checkable by anyone: check a whole
+    /// tournament's pairings from its results, or pair its next round with the transcript
+    /// (docs/acwc.md).
+    #[command(subcommand)]
+    Acwc(acwc::Command),
     /// Adjudicate one phase given as JSON (FILE or stdin); print the outcome as JSON
     /// (docs/adjudicate.md).
     Adjudicate(adjudicate::Args),
@@ -162,6 +168,7 @@ pub fn load_config(arg: &ConfigArg) -> anyhow::Result<(chancery::config::Config,
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
+        Command::Acwc(c) => acwc::run(c),
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Parse(a) => parse::run(a),
         Command::Score(a) => score::run(a),
