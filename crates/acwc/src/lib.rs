@@ -9,6 +9,10 @@
 //! The ACWC office is a kind of game of its own: it builds on the office (`chancery-office`) and
 //! never on another kind's crate.
 
+pub mod exhaustive;
+pub mod seeding;
+pub mod swiss;
+
 pub use chancery_office::Ts;
 
 use serde::{Deserialize, Serialize};
