@@ -9,6 +9,7 @@
 //! The ACWC office is a kind of game of its own: it builds on the office (`chancery-office`) and
 //! never on another kind's crate.
 
+pub mod checker;
 pub mod exhaustive;
 pub mod seeding;
 pub mod swiss;
