@@ -40,8 +40,9 @@
 
 use crate::Player;
 use crate::seeding::{Entrant, FixedQualifiers, SeedingError, swiss_field};
-use crate::swiss::{Pairings, Round, SwissError, pair_next, rounds};
+use crate::swiss::{Ledger, Pairings, Round, SwissError, rounds};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// A whole Swiss as played: the checker's input.
@@ -73,15 +74,6 @@ impl Slot {
     fn first(&self) -> &Player {
         match self {
             Slot::Bye(p) | Slot::Pair(p, _) => p,
-        }
-    }
-
-    /// The same place, whichever player of a pair is named first.
-    fn same(&self, other: &Slot) -> bool {
-        match (self, other) {
-            (Slot::Bye(a), Slot::Bye(b)) => a == b,
-            (Slot::Pair(a, b), Slot::Pair(c, d)) => (a == c && b == d) || (a == d && b == c),
-            _ => false,
         }
     }
 }
@@ -180,12 +172,18 @@ fn compare(round: u32, expected: &Pairings, used: &Round) -> Vec<Discrepancy> {
                 .map(|m| Slot::Pair(m.first.clone(), m.second.clone())),
         )
         .collect();
+    fn key(s: &Slot) -> (&Player, Option<&Player>) {
+        match s {
+            Slot::Bye(p) => (p, None),
+            Slot::Pair(a, b) if a <= b => (a, Some(b)),
+            Slot::Pair(a, b) => (b, Some(a)),
+        }
+    }
+    let want_keys: BTreeSet<_> = want.iter().map(key).collect();
+    let found_keys: BTreeSet<_> = found.iter().map(key).collect();
     let mut out = Vec::new();
     let mut shown = vec![false; found.len()];
-    for e in &want {
-        if found.iter().any(|f| f.same(e)) {
-            continue;
-        }
+    for e in want.iter().filter(|e| !found_keys.contains(&key(e))) {
         let at = found.iter().position(|f| f.names(e.first()));
         if let Some(i) = at {
             shown[i] = true;
@@ -197,7 +195,7 @@ fn compare(round: u32, expected: &Pairings, used: &Round) -> Vec<Discrepancy> {
         });
     }
     for (i, f) in found.iter().enumerate() {
-        if !shown[i] && !want.iter().any(|e| e.same(f)) {
+        if !shown[i] && !want_keys.contains(&key(f)) {
             out.push(Discrepancy {
                 round,
                 expected: None,
@@ -214,10 +212,17 @@ pub fn check(t: &Tournament) -> Result<Report, CheckError> {
     let field = swiss_field(&t.entrants, &t.fixed).map_err(CheckError::Seeding)?;
     let mut expected = Vec::with_capacity(t.rounds.len());
     let mut discrepancies = Vec::new();
+    let mut ledger = Ledger::new(&field);
     for (k, used) in t.rounds.iter().enumerate() {
-        let ps = pair_next(&field, &t.rounds[..k], &used.withdrawn).map_err(CheckError::Swiss)?;
+        let ps = ledger
+            .pair_next(&used.withdrawn)
+            .map_err(CheckError::Swiss)?;
         discrepancies.extend(compare(ps.round, &ps, used));
         expected.push(ps);
+        // The last round's results are not needed (and may not be in yet).
+        if k + 1 < t.rounds.len() {
+            ledger.record(used).map_err(CheckError::Swiss)?;
+        }
     }
     Ok(Report {
         rounds_due: rounds(field.len()),

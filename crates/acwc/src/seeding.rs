@@ -204,7 +204,14 @@ pub fn swiss_field(
         .filter(|e| !fixed.skips_swiss(&e.player))
         .cloned()
         .collect();
-    field.sort_by(seed_cmp);
+    // seed_cmp, with each name lowered once.
+    field.sort_by_cached_key(|e| {
+        (
+            std::cmp::Reverse(e.seeding.doubled()),
+            e.player.as_str().to_lowercase(),
+            e.player.clone(),
+        )
+    });
     Ok(field)
 }
 

@@ -173,6 +173,8 @@ impl fmt::Display for OpponentAverage {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Opponent {
     pub player: Player,
+    /// Their place in the seed order (a hint: the name decides).
+    pub seed: u32,
     pub rating: SeedingRating,
 }
 
@@ -325,7 +327,7 @@ fn check_round(
     out: &BTreeSet<usize>,
     finished: bool,
 ) -> Result<Vec<(usize, usize, Option<Outcome>)>, SwissError> {
-    let mut seen = BTreeSet::new();
+    let mut seen = vec![false; index.len()];
     let mut take = |p: &Player| -> Result<usize, SwissError> {
         let i = *index.get(p).ok_or_else(|| SwissError::UnknownPlayer {
             round: number,
@@ -337,7 +339,7 @@ fn check_round(
                 player: p.clone(),
             });
         }
-        if !seen.insert(i) {
+        if std::mem::replace(&mut seen[i], true) {
             return Err(SwissError::Twice {
                 round: number,
                 player: p.clone(),
@@ -380,6 +382,96 @@ fn withdraw(
     Ok(())
 }
 
+/// The Swiss's records as its rounds are played: each player of the field (in seed order) with
+/// their score, opponents and bye, and who has withdrawn. Built one round at a time, so that a
+/// whole tournament is read once.
+#[derive(Clone, Debug)]
+pub struct Ledger<'a> {
+    field: &'a [Entrant],
+    index: BTreeMap<&'a Player, usize>,
+    table: Vec<Standing>,
+    out: BTreeSet<usize>,
+    played: u32,
+}
+
+impl<'a> Ledger<'a> {
+    /// Before the first round: the field, in seed order.
+    pub fn new(field: &'a [Entrant]) -> Ledger<'a> {
+        let table = field
+            .iter()
+            .enumerate()
+            .map(|(i, e)| Standing {
+                player: e.player.clone(),
+                seed: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                rating: e.seeding.rating(),
+                score: Score::LOSS,
+                opponents: Vec::new(),
+                had_bye: false,
+            })
+            .collect();
+        Ledger {
+            field,
+            index: field_index(field),
+            table,
+            out: BTreeSet::new(),
+            played: 0,
+        }
+    }
+
+    /// The number of rounds recorded.
+    pub fn played(&self) -> u32 {
+        self.played
+    }
+
+    /// "Qualification", "Pairing details": one finished round's withdrawals, bye and results,
+    /// checked against the field (every match needs its result). A refused round changes
+    /// nothing.
+    pub fn record(&mut self, round: &Round) -> Result<(), SwissError> {
+        let number = self.played + 1;
+        let mut out = self.out.clone();
+        withdraw(number, &round.withdrawn, &self.index, &mut out)?;
+        let matches = check_round(number, round, &self.index, &out, true)?;
+        self.out = out;
+        self.played = number;
+        if let Some(i) = round.bye.as_ref().and_then(|b| self.index.get(b)) {
+            self.table[*i].score.0 += Score::WIN.0;
+            self.table[*i].had_bye = true;
+        }
+        for (a, b, outcome) in matches {
+            let (sa, sb) = outcome.map_or((Score::LOSS, Score::LOSS), Outcome::scores);
+            self.table[a].score.0 += sa.0;
+            self.table[b].score.0 += sb.0;
+            let (oa, ob) = (opponent(self.field, b), opponent(self.field, a));
+            self.table[a].opponents.push(oa);
+            self.table[b].opponents.push(ob);
+        }
+        Ok(())
+    }
+
+    /// "Disqualification and withdrawals": the standings of the players to be paired next, the
+    /// field less everyone withdrawn before or in `withdrawn_now`.
+    pub fn standings(&self, withdrawn_now: &[Player]) -> Result<Vec<Standing>, SwissError> {
+        Ok(self.active(withdrawn_now)?.into_iter().cloned().collect())
+    }
+
+    fn active(&self, withdrawn_now: &[Player]) -> Result<Vec<&Standing>, SwissError> {
+        let mut out = self.out.clone();
+        withdraw(self.played + 1, withdrawn_now, &self.index, &mut out)?;
+        Ok(self
+            .table
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !out.contains(i))
+            .map(|(_, s)| s)
+            .collect())
+    }
+
+    /// "Pairing details": the next round's pairing.
+    pub fn pair_next(&self, withdrawn_now: &[Player]) -> Result<Pairings, SwissError> {
+        pair_refs(self.played.saturating_add(1), self.active(withdrawn_now)?)
+    }
+}
+
 /// "Pairing details", "Disqualification and withdrawals": the standings of the players to be
 /// paired in the round after `history` (its number `history.len() + 1`): the field (in seed
 /// order) less everyone withdrawn in the history or in `withdrawn_now`, each with their score,
@@ -389,50 +481,18 @@ pub fn standings(
     history: &[Round],
     withdrawn_now: &[Player],
 ) -> Result<Vec<Standing>, SwissError> {
-    let index = field_index(field);
-    let mut out = BTreeSet::new();
-    let mut table: Vec<Standing> = field
-        .iter()
-        .enumerate()
-        .map(|(i, e)| Standing {
-            player: e.player.clone(),
-            seed: u32::try_from(i + 1).unwrap_or(u32::MAX),
-            rating: e.seeding.rating(),
-            score: Score::LOSS,
-            opponents: Vec::new(),
-            had_bye: false,
-        })
-        .collect();
-    let mut number = 0u32;
+    let mut ledger = Ledger::new(field);
     for round in history {
-        number += 1;
-        withdraw(number, &round.withdrawn, &index, &mut out)?;
-        let matches = check_round(number, round, &index, &out, true)?;
-        if let Some(i) = round.bye.as_ref().and_then(|b| index.get(b)) {
-            table[*i].score.0 += Score::WIN.0;
-            table[*i].had_bye = true;
-        }
-        for (a, b, outcome) in matches {
-            let (sa, sb) = outcome.map_or((Score::LOSS, Score::LOSS), Outcome::scores);
-            table[a].score.0 += sa.0;
-            table[b].score.0 += sb.0;
-            let (oa, ob) = (opponent(&field[b]), opponent(&field[a]));
-            table[a].opponents.push(oa);
-            table[b].opponents.push(ob);
-        }
+        ledger.record(round)?;
     }
-    withdraw(number + 1, withdrawn_now, &index, &mut out)?;
-    Ok(table
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| !out.contains(i))
-        .map(|(_, s)| s)
-        .collect())
+    ledger.standings(withdrawn_now)
 }
 
-fn opponent(e: &Entrant) -> Opponent {
+fn opponent(field: &[Entrant], i: usize) -> Opponent {
+    let e = &field[i];
     Opponent {
         player: e.player.clone(),
+        seed: u32::try_from(i + 1).unwrap_or(u32::MAX),
         rating: e.seeding.rating(),
     }
 }
@@ -577,36 +637,67 @@ pub struct Pairings {
 }
 
 /// The round's players in ranking order, and who has met whom (by rank).
-pub(crate) struct Table {
-    pub(crate) ranked: Vec<Standing>,
+pub(crate) struct Table<'a> {
+    pub(crate) ranked: Vec<&'a Standing>,
+    pub(crate) averages: Vec<OpponentAverage>,
     pub(crate) met: Vec<bool>,
 }
 
-impl Table {
-    pub(crate) fn new(standings: &[Standing]) -> Result<Table, SwissError> {
-        let mut ranked = standings.to_vec();
-        ranked.sort_by(rank_cmp);
+impl<'a> Table<'a> {
+    pub(crate) fn new(standings: Vec<&'a Standing>) -> Result<Table<'a>, SwissError> {
+        let mut keyed: Vec<(OpponentAverage, &Standing)> =
+            standings.into_iter().map(|s| (s.average(), s)).collect();
+        // rank_cmp, with each average summed once.
+        keyed.sort_by(|(aa, a), (ab, b)| {
+            b.score
+                .cmp(&a.score)
+                .then_with(|| ab.cmp(aa))
+                .then_with(|| b.rating.cmp(&a.rating))
+                .then_with(|| a.seed.cmp(&b.seed))
+                .then_with(|| a.player.cmp(&b.player))
+        });
+        let (averages, ranked): (Vec<_>, Vec<_>) = keyed.into_iter().unzip();
         let m = ranked.len();
-        let pos: BTreeMap<&Player, usize> = ranked
+        let mut names: Vec<(&Player, usize)> = ranked
             .iter()
             .enumerate()
             .map(|(i, s)| (&s.player, i))
             .collect();
-        if pos.len() != m {
-            let dup = ranked.windows(2).find(|w| w[0].player == w[1].player);
-            let p = dup.map_or_else(|| Player::new(""), |w| w[0].player.clone());
-            return Err(SwissError::DuplicateStanding(p));
+        names.sort_unstable();
+        if let Some(w) = names.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(SwissError::DuplicateStanding(w[0].0.clone()));
         }
+        let by_name = |p: &Player| {
+            names
+                .binary_search_by(|(n, _)| (*n).cmp(p))
+                .ok()
+                .map(|k| names[k].1)
+        };
+        // Each opponent's rank by their seed, checked by name; by name where the seed misleads.
+        let mut rank_of_seed = vec![usize::MAX; m + 1];
+        for (i, s) in ranked.iter().enumerate() {
+            if let Some(r) = rank_of_seed.get_mut(s.seed as usize) {
+                *r = i;
+            }
+        }
+        let rank_of = |o: &Opponent| match rank_of_seed.get(o.seed as usize) {
+            Some(&r) if r != usize::MAX && ranked[r].player == o.player => Some(r),
+            _ => by_name(&o.player),
+        };
         let mut met = vec![false; m * m];
         for (i, s) in ranked.iter().enumerate() {
             for o in &s.opponents {
-                if let Some(&j) = pos.get(&o.player) {
+                if let Some(j) = rank_of(o) {
                     met[i * m + j] = true;
                     met[j * m + i] = true;
                 }
             }
         }
-        Ok(Table { ranked, met })
+        Ok(Table {
+            ranked,
+            averages,
+            met,
+        })
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -692,6 +783,10 @@ fn literal(t: &Table, live: &[bool]) -> (Vec<(usize, usize)>, Vec<Step>, Option<
 /// order), with its transcript; the documented fallbacks where the literal process
 /// dead-ends (see the module's docs).
 pub fn pair(round: u32, standings: &[Standing]) -> Result<Pairings, SwissError> {
+    pair_refs(round, standings.iter().collect())
+}
+
+fn pair_refs(round: u32, standings: Vec<&Standing>) -> Result<Pairings, SwissError> {
     let t = Table::new(standings)?;
     let m = t.len();
     let (bye, bye_line) = choose_bye(&t);
@@ -738,7 +833,7 @@ fn rank_row(t: &Table, i: usize) -> RankRow {
         rank: i + 1,
         player: s.player.clone(),
         score: s.score,
-        average: s.average().into(),
+        average: t.averages[i].into(),
         rating: s.rating,
         seed: s.seed,
         had_bye: s.had_bye,
@@ -752,9 +847,11 @@ pub fn pair_next(
     history: &[Round],
     withdrawn_now: &[Player],
 ) -> Result<Pairings, SwissError> {
-    let table = standings(field, history, withdrawn_now)?;
-    let round = u32::try_from(history.len() + 1).unwrap_or(u32::MAX);
-    pair(round, &table)
+    let mut ledger = Ledger::new(field);
+    for round in history {
+        ledger.record(round)?;
+    }
+    ledger.pair_next(withdrawn_now)
 }
 
 mod fallback;

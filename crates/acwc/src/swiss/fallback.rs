@@ -16,7 +16,7 @@ pub(super) type Paired = (Vec<(usize, usize)>, Vec<Step>);
 /// Edmonds' blossom algorithm on the players `live` with an edge between two who have not met
 /// (or, with `any`, between any two).
 struct Blossom<'a> {
-    t: &'a Table,
+    t: &'a Table<'a>,
     any: bool,
     live: Vec<bool>,
     mate: Vec<usize>,
@@ -147,10 +147,16 @@ impl Blossom<'_> {
         if pp == q {
             return true;
         }
-        self.mate[pp] = NONE;
-        self.mate[qq] = NONE;
         self.mate[p] = q;
         self.mate[q] = p;
+        if self.edge(pp, qq) {
+            // Their partners pair with each other: the shortest way round.
+            self.mate[pp] = qq;
+            self.mate[qq] = pp;
+            return true;
+        }
+        self.mate[pp] = NONE;
+        self.mate[qq] = NONE;
         // pp and qq are the only unmatched live players: a path from one ends at the other.
         if let Some((end, parent)) = self.find_path(pp) {
             self.augment(end, &parent);

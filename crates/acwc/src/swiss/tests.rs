@@ -23,6 +23,7 @@ fn st(
             .iter()
             .map(|&(o, r)| Opponent {
                 player: p(o),
+                seed: 0,
                 rating: SeedingRating::from_doubled(r),
             })
             .collect(),
