@@ -674,7 +674,10 @@ impl<'a> Table<'a> {
                 .map(|k| names[k].1)
         };
         // Each opponent's rank by their seed, checked by name; by name where the seed misleads.
-        let mut rank_of_seed = vec![usize::MAX; m + 1];
+        // Seeds run to the field's size (withdrawals leave gaps); a bounded table, whatever the
+        // caller's seeds.
+        let top = ranked.iter().map(|s| s.seed as usize).max().unwrap_or(0);
+        let mut rank_of_seed = vec![usize::MAX; top.min(4 * m + 8) + 1];
         for (i, s) in ranked.iter().enumerate() {
             if let Some(r) = rank_of_seed.get_mut(s.seed as usize) {
                 *r = i;

@@ -22,7 +22,7 @@ impl Transcript {
             self.literal
                 .iter()
                 .enumerate()
-                .map(|(i, s)| step_line(i, s)),
+                .flat_map(|(i, s)| step_lines(i, s)),
         );
         if let Some(d) = &self.dead_end {
             out.extend(dead_end_lines(d));
@@ -34,7 +34,7 @@ impl Transcript {
                 self.fallback
                     .iter()
                     .enumerate()
-                    .map(|(i, s)| step_line(i, s)),
+                    .flat_map(|(i, s)| step_lines(i, s)),
             );
         }
         out
@@ -77,17 +77,22 @@ fn skip_phrase(s: &Skip) -> String {
     }
 }
 
-fn step_line(i: usize, s: &Step) -> String {
+/// A step on one line, or, when it passed over several players, one line each.
+fn step_lines(i: usize, s: &Step) -> Vec<String> {
     let mut line = format!("{}. {} v {}", i + 1, s.top, s.with);
     if s.rematch {
         line.push_str(" (a rematch)");
     }
-    if !s.skipped.is_empty() {
-        let skipped: Vec<String> = s.skipped.iter().map(skip_phrase).collect();
-        line.push_str(": ");
-        line.push_str(&skipped.join(", "));
+    match s.skipped.as_slice() {
+        [] => vec![line],
+        [one] => vec![format!("{line}: {}", skip_phrase(one))],
+        many => {
+            line.push(':');
+            let mut v = vec![line];
+            v.extend(many.iter().map(|k| format!("   {}", skip_phrase(k))));
+            v
+        }
     }
-    line
 }
 
 fn dead_end_lines(d: &DeadEnd) -> Vec<String> {
