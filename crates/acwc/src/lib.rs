@@ -10,11 +10,15 @@
 //! never on another kind's crate.
 
 pub mod candidates;
+pub mod checker;
 pub mod conduct;
+pub mod exhaustive;
 pub mod final_match;
 pub mod house;
 pub mod matches;
 pub mod negotiation;
+pub mod seeding;
+pub mod swiss;
 pub mod week;
 
 pub use chancery_office::Ts;
