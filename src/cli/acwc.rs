@@ -32,14 +32,22 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             let report = chancery::acwc::checker::check_json(&read(file.as_deref())?)?;
             for (k, p) in report.expected.iter().enumerate() {
                 let n = k + 1;
-                let found = report.discrepancies.iter().filter(|d| d.round as usize == n);
+                let found = report
+                    .discrepancies
+                    .iter()
+                    .filter(|d| d.round as usize == n);
                 let count = found.count();
                 let verdict = if count == 0 {
                     "as the rules give it".to_string()
                 } else {
                     format!("{count} difference(s)")
                 };
-                outln!("round {}: {} pairs{}: {verdict}", p.round, p.pairs.len(), bye_of(p))?;
+                outln!(
+                    "round {}: {} pairs{}: {verdict}",
+                    p.round,
+                    p.pairs.len(),
+                    bye_of(p)
+                )?;
             }
             for d in &report.discrepancies {
                 outln!("  {d}")?;
@@ -48,7 +56,10 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 outln!("every pairing is as the rules give it")?;
                 Ok(())
             } else {
-                anyhow::bail!("{} pairing(s) differ from the rules", report.discrepancies.len())
+                anyhow::bail!(
+                    "{} pairing(s) differ from the rules",
+                    report.discrepancies.len()
+                )
             }
         }
         Command::Pair { file, withdrawn } => {

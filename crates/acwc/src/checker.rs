@@ -231,6 +231,18 @@ pub fn check(t: &Tournament) -> Result<Report, CheckError> {
     })
 }
 
+/// "Pairing details": the pairing of the round after every round given (their results all
+/// in), `withdrawn` the players withdrawn or disqualified since: what `chancery acwc pair`
+/// prints, with its transcript.
+pub fn next_round(t: &Tournament, withdrawn: &[Player]) -> Result<Pairings, CheckError> {
+    let field = swiss_field(&t.entrants, &t.fixed).map_err(CheckError::Seeding)?;
+    let mut ledger = Ledger::new(&field);
+    for used in &t.rounds {
+        ledger.record(used).map_err(CheckError::Swiss)?;
+    }
+    ledger.pair_next(withdrawn).map_err(CheckError::Swiss)
+}
+
 /// The checker on the JSON of the module's docs.
 pub fn check_json(text: &str) -> Result<Report, CheckError> {
     let t: Tournament = serde_json::from_str(text).map_err(|e| CheckError::Json(e.to_string()))?;

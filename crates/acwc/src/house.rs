@@ -85,7 +85,8 @@ impl Settings {
 
     /// The rating cut-off, as a moment.
     pub fn cutoff(&self) -> Result<chancery_office::Ts, SettingsError> {
-        parse_gmt(&self.rating_cutoff).ok_or_else(|| SettingsError::Cutoff(self.rating_cutoff.clone()))
+        parse_gmt(&self.rating_cutoff)
+            .ok_or_else(|| SettingsError::Cutoff(self.rating_cutoff.clone()))
     }
 }
 
@@ -123,7 +124,10 @@ mod tests {
         assert_eq!(s.cutoff(), Ok(parse_gmt("2019-09-01 00:00").expect("date")));
         let rules = HouseRules::preset("acwc2019").expect("rules");
         let json = serde_json::to_string(&rules).expect("json");
-        assert_eq!(serde_json::from_str::<HouseRules>(&json).expect("back"), rules);
+        assert_eq!(
+            serde_json::from_str::<HouseRules>(&json).expect("back"),
+            rules
+        );
     }
 
     #[test]

@@ -45,4 +45,3 @@ impl fmt::Display for Player {
         f.write_str(&self.0)
     }
 }
-
