@@ -370,6 +370,14 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                         .ok_or_else(|| anyhow::anyhow!("--set takes OPTION=VALUE, not '{s}'"))?;
                     options.push((k.trim().to_string(), v.trim().to_string()));
                 }
+                if chancery::acwc::house::PRESETS.contains(&preset.as_str()) {
+                    create_championship(&pool, id, preset, gm, confirm, now).await?;
+                    outln!(
+                        "championship {id} created ({preset}); entries come by mail (ACCOUNT, \
+                         RATING, PEAK); APPROVE them, then start it"
+                    )?;
+                    return Ok(());
+                }
                 if chancery::nomic::settings::PRESETS.contains(&preset.as_str()) {
                     create_nomic(&pool, id, preset, gm, confirm, &options, now).await?;
                     outln!("game {id} created ({preset}, a Nomic); seat the players, then start it")?;
@@ -738,6 +746,28 @@ async fn create_nomic(
         rules.settings.set(parameter, value)?;
     }
     chancery::store::set_rules(&mut tx, id, &serde_json::to_string(&rules)?).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Make an ACWC championship from its preset, open for entries.
+async fn create_championship(
+    pool: &chancery::store::Pool,
+    id: &str,
+    preset: &str,
+    gm: &str,
+    confirm: &str,
+    now: i64,
+) -> anyhow::Result<()> {
+    use chancery::games::acwc::admin::{NewChampionship, create};
+    let mut tx = pool.begin().await?;
+    let n = NewChampionship {
+        id,
+        preset,
+        gm_address: gm,
+        confirm_address: confirm,
+    };
+    create(&mut tx, &n, now).await?;
     tx.commit().await?;
     Ok(())
 }

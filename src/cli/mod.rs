@@ -185,6 +185,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                         let r = Rules::preset(name)?;
                         outln!("{name:12} {}", r.description)?;
                     }
+                    for name in chancery::acwc::house::PRESETS {
+                        outln!(
+                            "{name:12} The Antichess World Championship 2019's office: a \
+                             championship (docs/acwc.md)"
+                        )?;
+                    }
                     for name in chancery::nomic::settings::PRESETS {
                         outln!(
                             "{name:12} Suber's Nomic, the 2019 initial rule set: a Nomic game \

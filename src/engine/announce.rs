@@ -74,3 +74,40 @@ pub async fn announce_with(
     store::enqueue_many(c, &mails, now).await?;
     Ok(())
 }
+
+/// Everyone who reads a game's public mail: its players, then its masters and observers, each
+/// address once (a kind whose every mail goes to all: the Nomic's voting and points threads,
+/// the ACWC office's pairings).
+pub async fn readers(c: &mut Conn, game: &str) -> Result<Vec<String>> {
+    let mut out: Vec<String> = store::players(c, game)
+        .await?
+        .into_iter()
+        .map(|p| p.address)
+        .collect();
+    for m in store::members(c, game).await? {
+        if !out.iter().any(|a| a.eq_ignore_ascii_case(&m.address)) {
+            out.push(m.address);
+        }
+    }
+    Ok(out)
+}
+
+/// A mail composed for each reader ([`readers`]) and queued; one that cannot be composed
+/// alerts the masters instead.
+pub async fn tell_each(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    now: Ts,
+    compose: impl Fn(&str) -> compose::Composed,
+) -> Result<()> {
+    let mut mails = Vec::new();
+    for to in readers(c, &g.id).await? {
+        match compose(&to) {
+            Ok(m) => mails.push(m),
+            Err(e) => super::compose_failed(c, env, Some(g), &e, now).await?,
+        }
+    }
+    store::enqueue_many(c, &mails, now).await?;
+    Ok(())
+}

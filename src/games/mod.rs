@@ -16,6 +16,7 @@
 //!   for a command, [`Houses`](crate::engine::house::Houses) for a game's house) or in the
 //!   kind's folder (`TickStep` for the tick, `House` for a game's house rules and own mails).
 
+pub mod acwc;
 pub mod diplomacy;
 pub mod nomic;
 
@@ -68,6 +69,7 @@ pub async fn tick_with(pool: &Pool, env: &Env, now: Ts, read_through: Ts) -> Res
                 engine::tick::run(pool, env, &diplomacy::Tick, now, read_through).await?
             }
             Kind::Nomic => engine::tick::run(pool, env, &nomic::Tick, now, read_through).await?,
+            Kind::Acwc => engine::tick::run(pool, env, &acwc::Tick, now, read_through).await?,
         };
         report.add(done);
     }
@@ -89,6 +91,7 @@ pub fn house_of(g: &GameRow) -> Result<Box<dyn House>> {
     Ok(match g.kind {
         Kind::Diplomacy => Box::new(diplomacy::DiplomacyHouse::of(g)?),
         Kind::Nomic => Box::new(nomic::NomicHouse::of(g)?),
+        Kind::Acwc => Box::new(acwc::AcwcHouse::of(g)?),
     })
 }
 
@@ -113,6 +116,7 @@ async fn start(pool: &Pool, tell: Option<&Env>, game_id: &str, now: Ts) -> Resul
     let deadline = match g.kind {
         Kind::Diplomacy => diplomacy::admin::start_in(&mut tx, tell, &g, now).await?,
         Kind::Nomic => nomic::admin::start_in(&mut tx, tell, &g, now).await?,
+        Kind::Acwc => acwc::admin::start_in(&mut tx, tell, &g, now).await?,
     };
     tx.commit().await?;
     Ok(deadline)
@@ -203,6 +207,13 @@ async fn dispatch(
     now: Ts,
 ) -> Result<Done> {
     use office::deadline::{Move, move_deadline};
+    if g.kind == Kind::Acwc && !acwc::commands::takes(cmd) {
+        return Ok(Done::refused(format!(
+            "{} is not a command of a championship: its rounds keep their weeks (ACWC \
+             Timeline)",
+            cmd.canonical()
+        )));
+    }
     if g.kind == Kind::Nomic && !nomic::commands::takes(cmd) {
         return Ok(Done::refused(format!(
             "{} is not a command of a Nomic: its days are UK days (Nomic 106, 113) and nothing \
@@ -214,6 +225,15 @@ async fn dispatch(
     let house = || house_of(g);
     match cmd {
         GmCommand::Status if g.kind == Kind::Nomic => nomic::commands::status(c, g).await,
+        GmCommand::Status if g.kind == Kind::Acwc => acwc::commands::status(c, g).await,
+        GmCommand::Approve(account) => match g.kind {
+            Kind::Acwc => acwc::commands::approve(c, env, g, account, now).await,
+            _ => Ok(Done::refused("APPROVE is a championship's command (ACWC)")),
+        },
+        GmCommand::Ruling { account, score } => match g.kind {
+            Kind::Acwc => acwc::commands::ruling(c, env, g, account, score, now).await,
+            _ => Ok(Done::refused("RULING is a championship's command (ACWC)")),
+        },
         GmCommand::Deadline(t) => move_deadline(c, env, g, &*house()?, s, Move::To(*t), now).await,
         GmCommand::Extend(by) => move_deadline(c, env, g, &*house()?, s, Move::By(*by), now).await,
         GmCommand::Pause => office::pause::pause(c, env, g, s, now).await,
@@ -279,10 +299,14 @@ async fn dispatch(
         | GmCommand::RemoveContestant(_) => match g.kind {
             Kind::Diplomacy => diplomacy_command(c, env, g, actor, s, cmd, now).await,
             Kind::Nomic => nomic_command(c, env, g, actor, cmd, now).await,
+            Kind::Acwc => Ok(Done::refused(format!(
+                "{} is not a command of a championship",
+                cmd.canonical()
+            ))),
         },
         GmCommand::AddPlayer { .. } => match g.kind {
             Kind::Nomic => nomic_command(c, env, g, actor, cmd, now).await,
-            Kind::Diplomacy => Ok(Done::refused(
+            Kind::Diplomacy | Kind::Acwc => Ok(Done::refused(
                 "ADD PLAYER seats a Nomic's player on a weekday; a Diplomacy game's players are \
                  registered for their powers at the console",
             )),
@@ -388,6 +412,7 @@ impl Boxes for Kinds {
                     None => diplomacy::orders::order_mail(c, env, ctx, msg, &g).await,
                 },
                 Kind::Nomic => nomic::mail::player_mail(c, env, ctx, msg, &g).await,
+                Kind::Acwc => acwc::mail::player_mail(c, env, ctx, msg, &g).await,
             },
             Routed::Forming(g) => match g.kind {
                 Kind::Diplomacy => diplomacy::entry::forming_mail(c, env, ctx, msg, &g).await,
@@ -395,6 +420,7 @@ impl Boxes for Kinds {
                     route::not_running(c, env, ctx, msg, &g).await?;
                     Ok((Processed::Rejected, Tag::of(&g)))
                 }
+                Kind::Acwc => acwc::entry::forming_mail(c, env, ctx, msg, &g).await,
             },
         }
     }
@@ -414,7 +440,7 @@ impl Boxes for Kinds {
         let copy = match &game {
             Some(g) => match g.kind {
                 Kind::Diplomacy => diplomacy::receipt::read_copy(c, g, msg, &from).await?,
-                Kind::Nomic => None,
+                Kind::Nomic | Kind::Acwc => None,
             },
             None => None,
         };

@@ -7,6 +7,7 @@
 //! (`scripts/check-purity`). Nothing here reads the store or the engine: callers pass in what a
 //! mail needs.
 
+pub mod acwc;
 pub mod compose;
 pub mod diplomacy;
 pub mod ids;

@@ -12,11 +12,13 @@ pub enum Kind {
     Diplomacy,
     /// Suber's Nomic, as the 2019 game edited it (issue 25).
     Nomic,
+    /// The Antichess World Championship's office (issue 26): one championship a game.
+    Acwc,
 }
 
 impl Kind {
     /// Every kind, each ticked in turn.
-    pub const ALL: [Kind; 2] = [Kind::Diplomacy, Kind::Nomic];
+    pub const ALL: [Kind; 3] = [Kind::Diplomacy, Kind::Nomic, Kind::Acwc];
 }
 
 /// `due_at` of a game whose kind must look at it at the next tick: before any clock time.

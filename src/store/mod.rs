@@ -38,6 +38,7 @@ pub enum StoreError {
     Inconsistent(String),
 }
 
+pub mod acwc;
 mod ballots;
 mod batch;
 pub mod dialect;

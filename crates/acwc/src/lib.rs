@@ -15,6 +15,7 @@ pub mod conduct;
 pub mod exhaustive;
 pub mod final_match;
 pub mod house;
+pub mod mail;
 pub mod matches;
 pub mod negotiation;
 pub mod seeding;

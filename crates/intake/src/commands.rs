@@ -112,6 +112,15 @@ pub enum GmCommand {
     /// `ADD someone@example.org`: the Gamemaster invites a person to become a Contestant, who
     /// becomes one on consenting by mail (Agora BT2: "any consenting person").
     AddContestant(String),
+    /// `APPROVE <account>`: an entry to a championship approved by its TD (ACWC "Player
+    /// eligibility").
+    Approve(String),
+    /// `RULING <account> <their score>-<opponent's score>`: the TD decides the account's match
+    /// (ACWC "Organization": the TD makes the final call).
+    Ruling {
+        account: String,
+        score: String,
+    },
     /// `ADD PLAYER <address> <weekday> <name>`: a Nomic's player seated on their allocated day
     /// (Nomic 201: "Each player is allocated one day a week").
     AddPlayer {
@@ -181,6 +190,8 @@ impl GmCommand {
             GmCommand::AddPlayer { address, day, name } => {
                 format!("ADD PLAYER {address} {day} {name}")
             }
+            GmCommand::Approve(a) => format!("APPROVE {a}"),
+            GmCommand::Ruling { account, score } => format!("RULING {account} {score}"),
             GmCommand::RemoveContestant(who) => format!("REMOVE {who}"),
             GmCommand::Broadcast(text) => format!(
                 "BROADCAST ({} line(s), {} characters)",
@@ -534,6 +545,24 @@ pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
             _ => Err(ENTRY_SYNTAX.into()),
         },
         "DRAW" => none(GmCommand::DrawPowers),
+        "APPROVE" => match rest {
+            [a] => Ok(GmCommand::Approve(a.to_string())),
+            _ => Err(
+                "write APPROVE and the account, e.g. APPROVE alice (ACWC Player eligibility)"
+                    .into(),
+            ),
+        },
+        "RULING" => match rest {
+            [a, score] => Ok(GmCommand::Ruling {
+                account: a.to_string(),
+                score: score.to_string(),
+            }),
+            _ => Err(
+                "write RULING, the account and its score first, e.g. RULING alice 6.5-3.5 (ACWC \
+                 Organization)"
+                    .into(),
+            ),
+        },
         "ADD" => match rest {
             [w, a, day, name @ ..] if w.eq_ignore_ascii_case("PLAYER") => {
                 let address = a.trim_matches(['<', '>', ',']);
@@ -757,6 +786,16 @@ mod tests {
             read_command("ADD <Someone@Example.org>"),
             Ok(GmCommand::AddContestant("someone@example.org".into()))
         );
+        // ACWC: the TD approves an entry and rules on a match.
+        assert_eq!(
+            read_command("approve alice"),
+            Ok(GmCommand::Approve("alice".into()))
+        );
+        assert_eq!(
+            read_command("RULING bob 5-5").map(|c| c.canonical()),
+            Ok("RULING bob 5-5".to_string())
+        );
+        assert!(read_command("RULING bob").is_err());
         // Nomic 201: a player seated on a weekday, named in one to four words.
         let seated = read_command("ADD PLAYER <Ben@Example.org> wednesday Ben P");
         assert_eq!(

@@ -106,6 +106,8 @@ pub fn refused_when_not_running(g: &GameRow, cmd: &GmCommand) -> Option<Done> {
             | GmCommand::RemoveContestant(_)
             // Nomic 201: a Nomic's players are seated before it starts.
             | GmCommand::AddPlayer { .. }
+            // ACWC "Player eligibility": entries are approved before the start.
+            | GmCommand::Approve(_)
     );
     (g.status != store::GameStatus::Active && !any_time)
         .then(|| Done::refused(format!("game {} is {}, not running", g.id, g.status)))

@@ -62,42 +62,6 @@ pub async fn started_at(c: &mut Conn, game: &str) -> Result<Ts> {
         .ok_or_else(|| EngineError::Refused(format!("game {game} has not begun (Nomic 101)")))
 }
 
-/// Everyone who reads the game's public mail (the voting and points threads, Nomic 113, 209):
-/// its players, then its masters and observers, each address once.
-pub(crate) async fn readers(c: &mut Conn, game: &str) -> Result<Vec<String>> {
-    let mut out: Vec<String> = store::players(c, game)
-        .await?
-        .into_iter()
-        .map(|p| p.address)
-        .collect();
-    for m in store::members(c, game).await? {
-        if !out.iter().any(|a| a.eq_ignore_ascii_case(&m.address)) {
-            out.push(m.address);
-        }
-    }
-    Ok(out)
-}
-
-/// Mails composed for every reader, queued; one that cannot be composed alerts the masters
-/// instead (`compose` gives each reader's mail).
-pub(crate) async fn tell_all(
-    c: &mut Conn,
-    env: &crate::config::Env,
-    g: &GameRow,
-    now: Ts,
-    compose: impl Fn(&str) -> crate::outgoing::compose::Composed,
-) -> Result<()> {
-    let mut mails = Vec::new();
-    for to in readers(c, &g.id).await? {
-        match compose(&to) {
-            Ok(m) => mails.push(m),
-            Err(e) => crate::engine::compose_failed(c, env, Some(g), &e, now).await?,
-        }
-    }
-    store::enqueue_many(c, &mails, now).await?;
-    Ok(())
-}
-
 /// Nomic 204: when rule 204 was last changed by a proposal (amended, transmuted or
 /// renumbered), if it was: from then on its new text decides.
 pub(crate) fn amended_204(rules: &crate::ruleset::RuleSet) -> Option<Ts> {

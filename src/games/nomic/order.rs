@@ -322,7 +322,7 @@ pub(super) async fn advance(
             until,
         };
         let step = steps.len();
-        super::tell_all(c, env, g, now, |to| {
+        crate::engine::announce::tell_each(c, env, g, now, |to| {
             compose::point_of_order(env, g, to, step, &v)
         })
         .await?;

@@ -184,7 +184,7 @@ pub(super) async fn propose(
         made_at: at,
         closes_at: closes,
     };
-    super::tell_all(c, m.env, g, m.ctx.now, |to| {
+    crate::engine::announce::tell_each(c, m.env, g, m.ctx.now, |to| {
         compose::proposal(m.env, g, to, &v)
     })
     .await?;

@@ -537,7 +537,8 @@ async fn write_game(c: &mut Conn, env: &Env, f: &Facts, d: Decision, now: Ts) ->
             finished = true;
         }
         let v = &done.view;
-        super::tell_all(c, env, g, now, |to| compose::result(env, g, to, v)).await?;
+        crate::engine::announce::tell_each(c, env, g, now, |to| compose::result(env, g, to, v))
+            .await?;
     }
     // The points of order's clocks: each open one told what the clock did.
     let seats = &f.seats;

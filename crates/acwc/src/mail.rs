@@ -1,0 +1,118 @@
+//! An entrant's mail to the office, read into typed lines (bounded: the first 200 lines, 64 KiB;
+//! quoted lines and a signature skipped). The words in any case:
+//!
+//! - `ACCOUNT <lichess account>`, `RATING <n>`, `PEAK <n>`: an entry ("Player eligibility";
+//!   "Format": the seeding rating averages the rating at the cut-off and the year's peak);
+//! - `RESULT <my score>-<opponent's score>` (`6.5-3.5`, `6½-3½`): the sender's match result,
+//!   the sender's score first ("Match rules": "either player must post the results");
+//! - `CONFIRM`, `DISPUTE`: the other player's answer to a reported result.
+
+/// The most lines and bytes read of a mail.
+pub const MAX_LINES: usize = 200;
+pub const MAX_BYTES: usize = 64 * 1024;
+
+/// One line read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    Account(String),
+    Rating(u32),
+    Peak(u32),
+    /// The sender's score first, as written (read against the stage by `matches::parse_score`).
+    Result(String),
+    Confirm,
+    Dispute,
+}
+
+/// A mail read: its lines and the ones that are none (line number from 1, text).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Read {
+    pub lines: Vec<(usize, Line)>,
+    pub unread: Vec<(usize, String)>,
+}
+
+fn number(s: &str) -> Option<u32> {
+    let s = s.trim();
+    (!s.is_empty() && s.len() <= 5 && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
+fn line(text: &str) -> Option<Line> {
+    let t = text.trim();
+    let (word, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+    let rest = rest.trim();
+    match (word.to_ascii_uppercase().trim_end_matches(':'), rest) {
+        ("ACCOUNT", r) if !r.is_empty() && !r.contains(char::is_whitespace) && r.len() <= 30 => {
+            Some(Line::Account(r.to_string()))
+        }
+        ("RATING", r) => number(r).map(Line::Rating),
+        ("PEAK", r) => number(r).map(Line::Peak),
+        ("RESULT", r) if !r.is_empty() && r.len() <= 20 => Some(Line::Result(r.to_string())),
+        ("CONFIRM", "") => Some(Line::Confirm),
+        ("DISPUTE", "") => Some(Line::Dispute),
+        _ => None,
+    }
+}
+
+/// The mail's lines read, in bounded time and memory.
+pub fn read(body: &str) -> Read {
+    let mut out = Read::default();
+    let body = match body.char_indices().nth(MAX_BYTES) {
+        Some((cut, _)) => &body[..cut],
+        None => body,
+    };
+    for (k, text) in body.lines().take(MAX_LINES).enumerate() {
+        let t = text.trim();
+        if t == "--" {
+            break;
+        }
+        if t.is_empty() || t.starts_with('>') {
+            continue;
+        }
+        match line(t) {
+            Some(l) => out.lines.push((k + 1, l)),
+            None => out.unread.push((k + 1, t.chars().take(200).collect())),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn acwc_player_eligibility_an_entry_names_the_account_and_both_ratings() {
+        let r = read("ACCOUNT alice\nrating 2101\nPeak: 2250\n> quoted\n");
+        assert_eq!(
+            r.lines,
+            vec![
+                (1, Line::Account("alice".into())),
+                (2, Line::Rating(2101)),
+                (3, Line::Peak(2250)),
+            ]
+        );
+        assert!(r.unread.is_empty());
+    }
+
+    #[test]
+    fn acwc_match_rules_a_result_its_confirmation_or_dispute() {
+        let r = read("Hello\nRESULT 6.5-3.5\nconfirm\nDISPUTE\n--\nRESULT 1-9");
+        assert_eq!(
+            r.lines,
+            vec![
+                (2, Line::Result("6.5-3.5".into())),
+                (3, Line::Confirm),
+                (4, Line::Dispute)
+            ]
+        );
+        assert_eq!(r.unread, vec![(1, "Hello".to_string())]);
+        assert!(read("RATING lots\nACCOUNT two words").lines.is_empty());
+    }
+
+    #[test]
+    fn a_huge_body_is_read_in_bounded_time() {
+        let big = "RATING 1\n".repeat(200_000);
+        assert_eq!(read(&big).lines.len(), MAX_LINES);
+    }
+}

@@ -1,0 +1,317 @@
+//! An entrant's mail to a running championship (ACWC "Match rules": "After a match, either
+//! player must post the results"): proven (secret or DKIM), its lines read
+//! (`chancery_acwc::mail`): `RESULT <mine>-<theirs>` reports the sender's match of the current
+//! round, `CONFIRM` or `DISPUTE` answers the opponent's report. The result stands once
+//! confirmed (or reported the same by both), or unanswered for 48 hours (the tick), or ruled by
+//! the TD (`RULING`); a dispute goes to the TD. Every step is told to both players and the
+//! masters; once every match of the round is decided, the next round is published.
+
+use super::house::AcwcHouse;
+use super::store::{self, Conn, GameRow, MatchEventKind, MatchEventRow, MatchRow, StageRow};
+use crate::acwc::Player;
+use crate::acwc::conduct::{ResultEvent, ResultState, Score, Settled, check_result, result_state};
+use crate::acwc::mail::{Line, read};
+use crate::acwc::matches::{Stage, parse_score};
+use crate::acwc::negotiation::Pairing;
+use crate::config::Env;
+use crate::engine::house::House;
+use crate::engine::receive::{Ctx, Recipient, Tag, answer};
+use crate::engine::seat::{self, Seat};
+use crate::engine::{Processed, Result};
+use crate::message::ReadMessage;
+use crate::outgoing::acwc::compose;
+use crate::outgoing::acwc::render::ResultView;
+use crate::outgoing::compose::rejection;
+use crate::sections::secret_in_subject;
+use crate::time::Ts;
+
+/// A stored match as the pure rules see it.
+pub(super) fn pairing(m: &MatchRow) -> Option<Pairing> {
+    Some(Pairing {
+        a: Player(m.a.clone()),
+        b: Player(m.b.clone()?),
+    })
+}
+
+/// A stored mail about a match as the pure rules replay it (the result's events only).
+pub(super) fn result_event(e: &MatchEventRow) -> Option<ResultEvent> {
+    let by = e.by.clone().map(Player);
+    let score = || {
+        Some(Score {
+            a: u32::try_from(e.score_a?).ok()?,
+            b: u32::try_from(e.score_b?).ok()?,
+        })
+    };
+    Some(match e.event {
+        MatchEventKind::Report => ResultEvent::Report {
+            by: by?,
+            at: e.at,
+            score: score()?,
+        },
+        MatchEventKind::Confirm => ResultEvent::Confirm { by: by?, at: e.at },
+        MatchEventKind::Dispute => ResultEvent::Dispute { by: by?, at: e.at },
+        MatchEventKind::Ruling => ResultEvent::Ruling {
+            at: e.at,
+            score: score()?,
+        },
+        _ => return None,
+    })
+}
+
+/// The sender's match of the current Swiss round, if it is undecided.
+async fn open_match(c: &mut Conn, g: &GameRow, player: &str) -> Result<Option<MatchRow>> {
+    let all = store::matches(c, &g.id, StageRow::Swiss).await?;
+    let last = all.iter().map(|m| m.round).max().unwrap_or(0);
+    Ok(all.into_iter().find(|m| {
+        m.round == last
+            && m.decided_at.is_none()
+            && m.b.is_some()
+            && (m.a == player || m.b.as_deref() == Some(player))
+    }))
+}
+
+/// A mail to a running championship.
+pub async fn player_mail(
+    c: &mut Conn,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    msg: &ReadMessage,
+    g: &GameRow,
+) -> Result<(Processed, Tag)> {
+    let mut tag = Tag::of(g);
+    let house = AcwcHouse::of(g)?;
+    if let Err(e) = house.check_addressing(&g.gm_address, &msg.to, &msg.cc) {
+        seat::refuse_unproven(c, env, ctx, msg, g, e.to_string()).await?;
+        return Ok((Processed::Rejected, tag));
+    }
+    let from = msg.from_address.clone().unwrap_or_default();
+    let players = store::players(c, &g.id).await?;
+    let Some(player) = players
+        .iter()
+        .find(|p| p.address.eq_ignore_ascii_case(&from))
+        .cloned()
+    else {
+        let why = format!("this address plays in no match of {}", g.id);
+        seat::refuse_unproven(c, env, ctx, msg, g, why).await?;
+        return Ok((Processed::Rejected, tag));
+    };
+    tag.power = Some(player.power.clone());
+    let mut secret = secret_in_subject(&msg.subject);
+    let mut body = String::new();
+    for l in &msg.lines {
+        let mut w = l.text.split_whitespace();
+        if w.next().is_some_and(|f| f.eq_ignore_ascii_case("secret")) {
+            secret = w.next().map(str::to_string);
+            continue;
+        }
+        body.push_str(&l.text);
+        body.push('\n');
+    }
+    let seat = Seat {
+        player: &player,
+        players: &players,
+        phase: "",
+    };
+    if !seat::proven(c, env, ctx, msg, g, &house, &seat, secret.as_deref()).await? {
+        return Ok((Processed::Rejected, tag));
+    }
+    let verdict = result_lines(c, env, g, &player.power, &body, ctx.arrived).await?;
+    match verdict {
+        Ok(()) => Ok((Processed::Accepted, tag)),
+        Err(why) => {
+            let to = &player.address;
+            let mail = rejection(env, &g.gm_address, to, msg, ctx.key, &[why], ctx.now);
+            answer(c, env, ctx, mail, Recipient::Registered, Some(g)).await?;
+            Ok((Processed::Rejected, tag))
+        }
+    }
+}
+
+/// The mail's one result line (the first), done or refused with why.
+async fn result_lines(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    player: &str,
+    body: &str,
+    at: Ts,
+) -> Result<std::result::Result<(), String>> {
+    let read = read(body);
+    let Some((_, line)) = read.lines.into_iter().next() else {
+        return Ok(Err(
+            "this mail has no line the office reads: after a match write RESULT and your score \
+             first (RESULT 6.5-3.5); answer your opponent's report with CONFIRM or DISPUTE \
+             (ACWC Match rules)"
+                .to_string(),
+        ));
+    };
+    let Some(m) = open_match(c, g, player).await? else {
+        return Ok(Err(format!(
+            "{player} has no undecided match in the current round of {}",
+            g.id
+        )));
+    };
+    let Some(p) = pairing(&m) else {
+        return Ok(Err("a bye has no result to report".to_string()));
+    };
+    let me = Player(player.to_string());
+    let event = match line {
+        Line::Result(text) => {
+            let s = match parse_score(Stage::Swiss, &text) {
+                Ok(s) => s,
+                Err(e) => return Ok(Err(format!("the result \"{text}\" cannot be: {e}"))),
+            };
+            let (mine, theirs) = (u32::from(s.first), u32::from(s.second));
+            let score = if p.a == me {
+                Score { a: mine, b: theirs }
+            } else {
+                Score { a: theirs, b: mine }
+            };
+            ResultEvent::Report { by: me, at, score }
+        }
+        Line::Confirm => ResultEvent::Confirm { by: me, at },
+        Line::Dispute => ResultEvent::Dispute { by: me, at },
+        _ => {
+            return Ok(Err(
+                "entries are closed: the championship has started".to_string()
+            ));
+        }
+    };
+    record(c, env, g, &m, &p, event, at).await
+}
+
+/// A result event checked against the match's course, kept, told, and the match decided if it
+/// now is.
+pub(super) async fn record(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    m: &MatchRow,
+    p: &Pairing,
+    event: ResultEvent,
+    at: Ts,
+) -> Result<std::result::Result<(), String>> {
+    let rows = store::match_events(c, &g.id, m).await?;
+    let events: Vec<ResultEvent> = rows.iter().filter_map(result_event).collect();
+    if let Err(why) = check_result(p, &events, &event) {
+        return Ok(Err(why.to_string()));
+    }
+    let row = match &event {
+        ResultEvent::Report { by, score, .. } => {
+            event_row(MatchEventKind::Report, Some(by), at, Some(*score))
+        }
+        ResultEvent::Confirm { by, .. } => event_row(MatchEventKind::Confirm, Some(by), at, None),
+        ResultEvent::Dispute { by, .. } => event_row(MatchEventKind::Dispute, Some(by), at, None),
+        ResultEvent::Ruling { score, .. } => {
+            event_row(MatchEventKind::Ruling, None, at, Some(*score))
+        }
+    };
+    store::add_match_event(c, &g.id, m, &row).await?;
+    let mut all = events;
+    all.push(event);
+    settle(c, env, g, m, p, &all, at).await?;
+    Ok(Ok(()))
+}
+
+fn event_row(
+    event: MatchEventKind,
+    by: Option<&Player>,
+    at: Ts,
+    score: Option<Score>,
+) -> MatchEventRow {
+    MatchEventRow {
+        event,
+        by: by.map(ToString::to_string),
+        at,
+        score_a: score.map(|s| i64::from(s.a)),
+        score_b: score.map(|s| i64::from(s.b)),
+    }
+}
+
+/// Where the match's result stands at `now`, told to everyone; decided if final, and the next
+/// round published once every match is.
+pub(super) async fn settle(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    m: &MatchRow,
+    p: &Pairing,
+    events: &[ResultEvent],
+    now: Ts,
+) -> Result<()> {
+    let state = result_state(p, events, now);
+    let (headline, lines) = match &state {
+        ResultState::Awaiting => return Ok(()),
+        ResultState::Reported {
+            by,
+            score,
+            stands_at,
+            ..
+        } => {
+            store::need_clock_by(c, &g.id, *stands_at).await?;
+            (
+                format!("reported {score}"),
+                vec![format!(
+                    "{by} reports {} {score} {} ({} first). {} answers CONFIRM or DISPUTE; \
+                 unanswered, the report stands after 48 hours (ACWC Match rules).",
+                    p.a,
+                    p.b,
+                    p.a,
+                    p.opponent(by).map_or_else(String::new, ToString::to_string)
+                )],
+            )
+        }
+        ResultState::Final { score, how } => {
+            let how = match how {
+                Settled::Confirmed { by } => format!("confirmed by {by}"),
+                Settled::Unanswered => "unanswered for 48 hours, the report stands".to_string(),
+                Settled::Ruled => "ruled by the Tournament Director".to_string(),
+            };
+            store::decide_match(c, &g.id, m, (i64::from(score.a), i64::from(score.b)), now).await?;
+            (
+                format!("decided {score}"),
+                vec![format!("{} {score} {}: {how}.", p.a, p.b)],
+            )
+        }
+        ResultState::Disputed { .. } => (
+            "disputed".to_string(),
+            vec![
+                "The result is disputed: the Tournament Director decides (ACWC Organization) \
+                 with RULING <account> <their score>-<opponent's score>."
+                    .to_string(),
+            ],
+        ),
+    };
+    let v = ResultView {
+        game: g.id.clone(),
+        title: format!("Swiss round {}", m.round),
+        a: p.a.to_string(),
+        b: p.b.to_string(),
+        headline: headline.clone(),
+        lines,
+    };
+    let seed = format!("{}|{}|{headline}|{}", m.round, m.board, events.len());
+    let mut to: Vec<String> = Vec::new();
+    for pl in store::players(c, &g.id).await? {
+        if pl.power == p.a.as_str() || pl.power == p.b.as_str() {
+            to.push(pl.address);
+        }
+    }
+    for mm in store::members(c, &g.id).await? {
+        if mm.role.is_master() {
+            to.push(mm.address);
+        }
+    }
+    let mut mails = Vec::new();
+    for addr in &to {
+        match compose::result(env, g, addr, &seed, &v) {
+            Ok(mail) => mails.push(mail),
+            Err(e) => crate::engine::compose_failed(c, env, Some(g), &e, now).await?,
+        }
+    }
+    store::enqueue_many(c, &mails, now).await?;
+    if matches!(state, ResultState::Final { .. }) {
+        super::rounds::advance(c, env, g, now).await?;
+    }
+    Ok(())
+}

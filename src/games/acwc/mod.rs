@@ -1,0 +1,105 @@
+//! The Antichess World Championship's office by mail (issue 26): one championship a game, its
+//! entrants as seats, its rounds as turns. Its pure rules are `crates/acwc`; this folder is the
+//! thin layer over the store and the mail:
+//!
+//! - [`admin`]: a championship made from its preset, entries by mail ([`entry`], while it
+//!   forms) approved by the TD (`APPROVE`), started: the Swiss's first round published;
+//! - [`mail`]: an entrant's mail once it runs: results reported, confirmed or disputed (ACWC
+//!   "Match rules");
+//! - [`rounds`]: a Swiss round paired from the results before it (ACWC "Pairing details"),
+//!   stored with its transcript and mailed to everyone; the Swiss's end and who proceeds;
+//! - [`tick`]: a report unanswered for 48 hours stands, and the next round is published as soon
+//!   as every match of the last one is decided (ACWC "Timeline");
+//! - [`commands`]: the TD's commands (`APPROVE`, `RULING`);
+//! - [`house`]: what the shared steps ask of a championship.
+//!
+//! Not yet by mail: the match-time negotiation, no-show claims and forfeits, withdrawals, the
+//! Candidates and the Final (their rules are computed by `crates/acwc`).
+
+pub mod admin;
+pub mod commands;
+pub mod entry;
+pub mod house;
+pub mod mail;
+mod rounds;
+mod tick;
+
+pub use house::AcwcHouse;
+pub use tick::Tick;
+
+use crate::acwc::Player;
+use crate::acwc::house::HouseRules;
+use crate::acwc::seeding::{Entrant, FixedQualifiers, Seeding};
+use crate::acwc::swiss::{Match, Outcome, Round};
+use crate::engine::Result;
+use store::{Conn, GameRow, MatchRow, StageRow};
+
+pub(crate) mod store {
+    pub use crate::store::acwc::*;
+    pub use crate::store::*;
+}
+
+/// The championship's house rules, as stored in its row.
+pub fn rules_of(g: &GameRow) -> Result<HouseRules> {
+    Ok(serde_json::from_str(&g.rules)?)
+}
+
+/// ACWC "Format": the players the settings send past the Swiss.
+pub(crate) fn fixed(rules: &HouseRules) -> FixedQualifiers {
+    FixedQualifiers {
+        to_final: rules.settings.holder.clone().map(Player),
+        to_candidates: rules
+            .settings
+            .runner_up
+            .clone()
+            .map(Player)
+            .into_iter()
+            .collect(),
+    }
+}
+
+/// Every approved entrant with their seeding.
+pub(crate) async fn approved(c: &mut Conn, game: &str) -> Result<Vec<Entrant>> {
+    Ok(store::entrants(c, game)
+        .await?
+        .into_iter()
+        .filter(|e| e.approved_at.is_some())
+        .map(|e| Entrant {
+            player: Player(e.account),
+            seeding: Seeding {
+                cutoff: u32::try_from(e.cutoff).unwrap_or(0),
+                peak: u32::try_from(e.peak).unwrap_or(0),
+            },
+        })
+        .collect())
+}
+
+/// A stored match's outcome, the first-named player's view; none while undecided.
+fn outcome(m: &MatchRow) -> Option<Outcome> {
+    let (a, b) = (m.score_a?, m.score_b?);
+    Some(match a.cmp(&b) {
+        std::cmp::Ordering::Greater => Outcome::FirstWon,
+        std::cmp::Ordering::Equal => Outcome::Tie,
+        std::cmp::Ordering::Less => Outcome::SecondWon,
+    })
+}
+
+/// The Swiss's rounds as played, from the stored pairings: each round's bye and matches.
+pub(crate) async fn swiss_history(c: &mut Conn, game: &str) -> Result<Vec<Round>> {
+    let mut rounds: Vec<Round> = Vec::new();
+    for m in store::matches(c, game, StageRow::Swiss).await? {
+        let k = usize::try_from(m.round - 1).unwrap_or(0);
+        while rounds.len() <= k {
+            rounds.push(Round::default());
+        }
+        match &m.b {
+            None => rounds[k].bye = Some(Player(m.a.clone())),
+            Some(b) => rounds[k].matches.push(Match {
+                first: Player(m.a.clone()),
+                second: Player(b.clone()),
+                outcome: outcome(&m),
+            }),
+        }
+    }
+    Ok(rounds)
+}

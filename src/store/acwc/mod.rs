@@ -1,0 +1,281 @@
+//! The ACWC office's store (issue 26): its own tables and the queries of them, read only by
+//! the ACWC's code (`store::acwc::name`). What it shares with every kind (players, masters, the
+//! outbox) is in the store's other files.
+//!
+//! - `acwc_entrants`: every entry, its ratings and what became of it ("Player eligibility");
+//! - `acwc_rounds`: each round published, with its transcript ("Pairing details");
+//! - `acwc_matches`: each pairing and its result;
+//! - `acwc_match_events`: every mail about a match, as the pure rules replay them ("Match
+//!   rules": a result reported, confirmed, disputed, ruled on).
+
+use crate::store::*;
+
+/// A stage of the championship, as stored ("Format").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+pub enum StageRow {
+    Swiss,
+    Candidates,
+    Final,
+}
+
+/// One entry.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct EntrantRow {
+    pub account: String,
+    pub address: String,
+    pub cutoff: i64,
+    pub peak: i64,
+    pub entered_at: Ts,
+    pub approved_at: Option<Ts>,
+    pub withdrawn_at: Option<Ts>,
+}
+
+/// One pairing of a round and its result (half games; a bye has no `b`).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct MatchRow {
+    pub stage: StageRow,
+    pub round: i64,
+    pub board: i64,
+    pub a: String,
+    pub b: Option<String>,
+    pub score_a: Option<i64>,
+    pub score_b: Option<i64>,
+    pub decided_at: Option<Ts>,
+}
+
+/// What a mail about a match was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+pub enum MatchEventKind {
+    Offer,
+    Accept,
+    Choose,
+    Assign,
+    Finding,
+    Report,
+    Confirm,
+    Dispute,
+    Ruling,
+}
+
+/// One mail about a match (scores in half games, as the pairing's `a` and `b`).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct MatchEventRow {
+    pub event: MatchEventKind,
+    pub by: Option<String>,
+    pub at: Ts,
+    pub score_a: Option<i64>,
+    pub score_b: Option<i64>,
+}
+
+/// A round as published.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct RoundRow {
+    pub stage: StageRow,
+    pub round: i64,
+    pub published_at: Ts,
+    pub deadline: Option<Ts>,
+}
+
+/// An entry (by the entrant's mail or the TD's command); false if the account entered already.
+pub async fn add_entrant(c: &mut Conn, game: &str, e: &EntrantRow) -> Result<bool> {
+    let r = sqlx::query(
+        "INSERT INTO acwc_entrants (game_id, account, address, cutoff, peak, entered_at)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+    )
+    .bind(game)
+    .bind(&e.account)
+    .bind(e.address.to_ascii_lowercase())
+    .bind(e.cutoff)
+    .bind(e.peak)
+    .bind(e.entered_at)
+    .execute(&mut *c)
+    .await?;
+    Ok(r.rows_affected() == 1)
+}
+
+/// Every entry, in the order entered.
+pub async fn entrants(c: &mut Conn, game: &str) -> Result<Vec<EntrantRow>> {
+    Ok(sqlx::query_as(
+        "SELECT account, address, cutoff, peak, entered_at, approved_at, withdrawn_at
+         FROM acwc_entrants WHERE game_id = $1 ORDER BY entered_at, account",
+    )
+    .bind(game)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// The TD approves `account`'s entry at `at`; false if there is no such entry waiting.
+pub async fn approve(c: &mut Conn, game: &str, account: &str, at: Ts) -> Result<bool> {
+    let r = sqlx::query(
+        "UPDATE acwc_entrants SET approved_at = $1
+         WHERE game_id = $2 AND account = $3 AND approved_at IS NULL",
+    )
+    .bind(at)
+    .bind(game)
+    .bind(account)
+    .execute(&mut *c)
+    .await?;
+    Ok(r.rows_affected() == 1)
+}
+
+/// A round published, with its transcript (JSON lines).
+pub async fn add_round(
+    c: &mut Conn,
+    game: &str,
+    r: &RoundRow,
+    transcript: &[String],
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO acwc_rounds (game_id, stage, round, published_at, deadline, transcript)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(game)
+    .bind(r.stage)
+    .bind(r.round)
+    .bind(r.published_at)
+    .bind(r.deadline)
+    .bind(serde_json::to_string(transcript)?)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// The rounds published, in order.
+pub async fn rounds(c: &mut Conn, game: &str) -> Result<Vec<RoundRow>> {
+    Ok(sqlx::query_as(
+        "SELECT stage, round, published_at, deadline FROM acwc_rounds
+         WHERE game_id = $1 ORDER BY published_at, round",
+    )
+    .bind(game)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// A pairing of a round.
+pub async fn add_match(c: &mut Conn, game: &str, m: &MatchRow) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO acwc_matches (game_id, stage, round, board, a, b, score_a, score_b,
+             decided_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(game)
+    .bind(m.stage)
+    .bind(m.round)
+    .bind(m.board)
+    .bind(&m.a)
+    .bind(&m.b)
+    .bind(m.score_a)
+    .bind(m.score_b)
+    .bind(m.decided_at)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Every pairing of `stage`, by round and board.
+pub async fn matches(c: &mut Conn, game: &str, stage: StageRow) -> Result<Vec<MatchRow>> {
+    Ok(sqlx::query_as(
+        "SELECT stage, round, board, a, b, score_a, score_b, decided_at FROM acwc_matches
+         WHERE game_id = $1 AND stage = $2 ORDER BY round, board",
+    )
+    .bind(game)
+    .bind(stage)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// A match's result decided at `at` (half games for `a` and `b`).
+pub async fn decide_match(
+    c: &mut Conn,
+    game: &str,
+    m: &MatchRow,
+    score: (i64, i64),
+    at: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE acwc_matches SET score_a = $1, score_b = $2, decided_at = $3
+         WHERE game_id = $4 AND stage = $5 AND round = $6 AND board = $7",
+    )
+    .bind(score.0)
+    .bind(score.1)
+    .bind(at)
+    .bind(game)
+    .bind(m.stage)
+    .bind(m.round)
+    .bind(m.board)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// A mail about match `m`.
+pub async fn add_match_event(
+    c: &mut Conn,
+    game: &str,
+    m: &MatchRow,
+    e: &MatchEventRow,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO acwc_match_events (game_id, stage, round, board, event, by, at, score_a,
+             score_b)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(game)
+    .bind(m.stage)
+    .bind(m.round)
+    .bind(m.board)
+    .bind(e.event)
+    .bind(&e.by)
+    .bind(e.at)
+    .bind(e.score_a)
+    .bind(e.score_b)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// The mails about match `m`, in order.
+pub async fn match_events(c: &mut Conn, game: &str, m: &MatchRow) -> Result<Vec<MatchEventRow>> {
+    Ok(sqlx::query_as(
+        "SELECT event, by, at, score_a, score_b FROM acwc_match_events
+         WHERE game_id = $1 AND stage = $2 AND round = $3 AND board = $4 ORDER BY at, id",
+    )
+    .bind(game)
+    .bind(m.stage)
+    .bind(m.round)
+    .bind(m.board)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// A championship's own row, made with it.
+pub async fn create_championship(c: &mut Conn, game: &str) -> Result<()> {
+    sqlx::query("INSERT INTO acwc_championships (game_id) VALUES ($1)")
+        .bind(game)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// When the Swiss's end was announced, if it was.
+pub async fn swiss_done(c: &mut Conn, game: &str) -> Result<Option<Ts>> {
+    Ok(
+        sqlx::query_scalar("SELECT swiss_done_at FROM acwc_championships WHERE game_id = $1")
+            .bind(game)
+            .fetch_optional(&mut *c)
+            .await?
+            .flatten(),
+    )
+}
+
+/// The Swiss's end announced at `at`.
+pub async fn set_swiss_done(c: &mut Conn, game: &str, at: Ts) -> Result<()> {
+    sqlx::query("UPDATE acwc_championships SET swiss_done_at = $1 WHERE game_id = $2")
+        .bind(at)
+        .bind(game)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,303 @@
+//! Issue 26 (first part): the ACWC office's Swiss by mail, through the engine on a real SQLite
+//! file with the clock passed in. Nine entries by mail (ACWC "Player eligibility") with both
+//! ratings, the fixed qualifiers (the holder, the runner-up) among them; a bad entry refused;
+//! the TD approves each (`APPROVE`); the start publishes round 1 with its transcript (ACWC
+//! "Pairing details"); every match's result reported by one player and confirmed by the other,
+//! one disputed and ruled by the TD (`RULING`), one left unanswered and standing after 48 hours
+//! (ACWC "Match rules"); each next round published as soon as the last is decided (ACWC
+//! "Timeline"), its pairing the one `chancery acwc check` finds as the rules give it; after
+//! the fifth round, the Swiss's end with the final ranking and the three who proceed with the
+//! runner-up (ACWC "Qualification").
+
+#[path = "common/engine.rs"]
+#[allow(dead_code)]
+mod fixtures;
+use fixtures::{deliver, env, raw};
+
+use chancery::acwc::Player;
+use chancery::acwc::checker::{Tournament, check};
+use chancery::acwc::seeding::{Entrant, FixedQualifiers, Seeding};
+use chancery::acwc::swiss::{Match, Outcome, Round};
+use chancery::commands::GmCommand;
+use chancery::engine::Processed;
+use chancery::games;
+use chancery::games::acwc::admin::{NewChampionship, create};
+use chancery::policy::{DAY, HOUR, Ts};
+use chancery::store::{self, acwc::StageRow};
+use sqlx::{Row, SqlitePool};
+
+const GAME: &str = "acwc19";
+const GM: &str = "gm@example.test";
+/// The Tournament Director, a master of the championship.
+const TD: &str = "td@example.test";
+/// Monday 30 September 2019, 00:00 UTC: the first round's pairings.
+const T0: Ts = 1_569_801_600;
+
+/// (account, cut-off rating, peak).
+const ENTRANTS: [(&str, u32, u32); 9] = [
+    ("arimakat", 2450, 2500),
+    ("Ogul1", 2300, 2380),
+    ("alice", 2101, 2250),
+    ("bob", 2050, 2100),
+    ("carol", 1900, 2000),
+    ("dave", 1890, 1990),
+    ("erin", 1700, 1850),
+    ("frank", 1650, 1700),
+    ("grace", 1500, 1500),
+];
+
+fn address(account: &str) -> String {
+    format!("{}@example.test", account.to_lowercase())
+}
+
+struct Champ {
+    pool: SqlitePool,
+    uid: u32,
+    secrets: std::collections::BTreeMap<String, String>,
+}
+
+impl Champ {
+    async fn mail(&mut self, account: &str, body: &str, at: Ts) -> Processed {
+        self.uid += 1;
+        let secret = self
+            .secrets
+            .get(account)
+            .map(|s| format!("SECRET {s}\n"))
+            .unwrap_or_default();
+        let bytes = raw(
+            &address(account),
+            GM,
+            &format!("{GAME} match"),
+            &format!("Message-ID: <a{}@sender.example.test>\r\n", self.uid),
+            &format!("{secret}{body}\n"),
+        );
+        deliver(&self.pool, "gm", self.uid, &bytes, Some(at), at).await
+    }
+
+    async fn command(&self, cmd: GmCommand, at: Ts) -> String {
+        let done = games::console_command(&self.pool, &env(), GAME, &cmd, at)
+            .await
+            .expect("command");
+        assert!(done.ok, "{}", done.answer);
+        done.answer
+    }
+
+    /// The bodies of the mails to `to` whose subject contains `part`.
+    async fn mails(&self, to: &str, part: &str) -> Vec<String> {
+        let mut c = self.pool.acquire().await.expect("conn");
+        sqlx::query("SELECT subject, body FROM outbox WHERE to_address = $1 ORDER BY id")
+            .bind(to)
+            .fetch_all(&mut *c)
+            .await
+            .expect("outbox")
+            .iter()
+            .filter(|r| r.get::<String, _>(0).contains(part))
+            .map(|r| format!("{}\n{}", r.get::<String, _>(0), r.get::<String, _>(1)))
+            .collect()
+    }
+
+    async fn matches(&self) -> Vec<store::acwc::MatchRow> {
+        let mut c = self.pool.acquire().await.expect("conn");
+        store::acwc::matches(&mut c, GAME, StageRow::Swiss)
+            .await
+            .expect("matches")
+    }
+}
+
+async fn open(name: &str) -> Champ {
+    let dir = std::env::temp_dir().join(format!("chancery-acwc-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pool = store::open(&dir.join("chancery.sqlite"))
+        .await
+        .expect("open");
+    let mut c = pool.acquire().await.expect("conn");
+    let n = NewChampionship {
+        id: GAME,
+        preset: "acwc2019",
+        gm_address: GM,
+        confirm_address: "confirm@example.test",
+    };
+    create(&mut c, &n, T0 - 7 * DAY).await.expect("create");
+    drop(c);
+    chancery::engine::admin::add_member(&pool, GAME, store::Role::Td, TD, "UTC", T0 - 7 * DAY)
+        .await
+        .expect("td");
+    Champ {
+        pool,
+        uid: 0,
+        secrets: Default::default(),
+    }
+}
+
+/// Every entry by mail, approved by the TD; each approved entrant's secret from their mail.
+async fn enter_all(ch: &mut Champ) {
+    let at = T0 - 5 * DAY;
+    // ACWC Format: a peak below the cut-off rating is no seeding.
+    let bad = ch
+        .mail("zed", "ACCOUNT zed\nRATING 2000\nPEAK 1900", at)
+        .await;
+    assert_eq!(bad, Processed::Rejected);
+    for (k, (account, cutoff, peak)) in ENTRANTS.iter().enumerate() {
+        let body = format!("ACCOUNT {account}\nRATING {cutoff}\nPEAK {peak}");
+        let got = ch.mail(account, &body, at + k as Ts * 60).await;
+        assert_eq!(got, Processed::Accepted, "{account}");
+        let ack = ch
+            .mails(&address(account), "your entry for")
+            .await
+            .join("\n");
+        assert!(ack.contains("seeding rating"), "{ack}");
+    }
+    for (account, _, _) in ENTRANTS {
+        ch.command(GmCommand::Approve(account.to_string()), T0 - DAY)
+            .await;
+        let mail = ch
+            .mails(&address(account), "your entry is approved")
+            .await
+            .join("\n");
+        let secret = mail
+            .split("Your secret: ")
+            .nth(1)
+            .and_then(|s| s.split_whitespace().next())
+            .expect("a secret")
+            .to_string();
+        ch.secrets.insert(account.to_string(), secret);
+    }
+}
+
+/// The Swiss as the checker reads it, from the stored pairings and results.
+async fn as_played(ch: &Champ) -> Tournament {
+    let mut rounds: Vec<Round> = Vec::new();
+    for m in ch.matches().await {
+        let k = (m.round - 1) as usize;
+        while rounds.len() <= k {
+            rounds.push(Round::default());
+        }
+        match (&m.b, m.score_a, m.score_b) {
+            (None, _, _) => rounds[k].bye = Some(Player(m.a.clone())),
+            (Some(b), a_s, b_s) => rounds[k].matches.push(Match {
+                first: Player(m.a.clone()),
+                second: Player(b.clone()),
+                outcome: match (a_s, b_s) {
+                    (Some(x), Some(y)) if x > y => Some(Outcome::FirstWon),
+                    (Some(x), Some(y)) if x == y => Some(Outcome::Tie),
+                    (Some(_), Some(_)) => Some(Outcome::SecondWon),
+                    _ => None,
+                },
+            }),
+        }
+    }
+    Tournament {
+        entrants: ENTRANTS
+            .iter()
+            .map(|(p, c, k)| Entrant {
+                player: Player::new(*p),
+                seeding: Seeding {
+                    cutoff: *c,
+                    peak: *k,
+                },
+            })
+            .collect(),
+        fixed: FixedQualifiers {
+            to_final: Some(Player::new("arimakat")),
+            to_candidates: vec![Player::new("Ogul1")],
+        },
+        rounds,
+    }
+}
+
+/// Round `round`'s matches played: the first-named wins 6-4 (the second ties on board 2 of
+/// round 2), reported by the first and confirmed by the second; in round 3 board 1's report is
+/// disputed and ruled on; in round 4 board 1's report is left unanswered and stands.
+async fn play_round(ch: &mut Champ, round: i64, at: Ts) {
+    let open: Vec<_> = ch
+        .matches()
+        .await
+        .into_iter()
+        .filter(|m| m.round == round && m.b.is_some())
+        .collect();
+    for m in &open {
+        let b = m.b.clone().expect("a pair");
+        let score = if round == 2 && m.board == 2 {
+            "5-5"
+        } else {
+            "6-4"
+        };
+        let got = ch.mail(&m.a, &format!("RESULT {score}"), at).await;
+        assert_eq!(got, Processed::Accepted, "{round} {}", m.board);
+        match (round, m.board) {
+            (3, 1) => {
+                assert_eq!(ch.mail(&b, "DISPUTE", at + HOUR).await, Processed::Accepted);
+                let told = ch.mails(TD, "disputed").await.join("\n");
+                assert!(told.contains("RULING"), "{told}");
+                let answer = ch
+                    .command(
+                        GmCommand::Ruling {
+                            account: m.a.clone(),
+                            score: "6-4".into(),
+                        },
+                        at + 2 * HOUR,
+                    )
+                    .await;
+                assert!(answer.contains("ruled"), "{answer}");
+            }
+            (4, 1) => {}
+            _ => {
+                assert_eq!(ch.mail(&b, "CONFIRM", at + HOUR).await, Processed::Accepted);
+            }
+        }
+    }
+    if round == 4 {
+        // ACWC Match rules: unanswered for 48 hours, the report stands.
+        games::tick(&ch.pool, &env(), at + 47 * HOUR)
+            .await
+            .expect("tick");
+        assert!(
+            ch.matches()
+                .await
+                .iter()
+                .any(|m| m.round == 4 && m.decided_at.is_none())
+        );
+        games::tick(&ch.pool, &env(), at + 49 * HOUR)
+            .await
+            .expect("tick");
+    }
+}
+
+#[tokio::test]
+async fn acwc_qualification_a_swiss_by_mail_from_entries_to_the_candidates() {
+    let mut ch = open("swiss").await;
+    enter_all(&mut ch).await;
+    games::start_game_and_tell(&ch.pool, &env(), GAME, T0)
+        .await
+        .expect("start");
+    // Seven in the Swiss (the holder and the runner-up skip it): 5 rounds, a bye each.
+    let first = ch
+        .mails(&address("alice"), "Swiss round 1 pairings")
+        .await
+        .join("\n");
+    assert!(first.contains("the ranking"), "{first}");
+    assert!(first.contains("has the bye"), "{first}");
+    assert!(!first.contains("arimakat v"), "{first}");
+    for round in 1..=5 {
+        play_round(&mut ch, round, T0 + (round - 1) * 7 * DAY + DAY).await;
+        // ACWC Timeline: the next round is out as soon as every match is decided, and the
+        // pairings are the rules' own.
+        let report = check(&as_played(&ch).await).expect("checks");
+        assert!(report.agrees(), "{:?}", report.discrepancies);
+        if round < 5 {
+            let next = format!("Swiss round {} pairings", round + 1);
+            assert_eq!(ch.mails(&address("bob"), &next).await.len(), 1, "{next}");
+        }
+    }
+    let end = ch
+        .mails(&address("carol"), "the Swiss is over")
+        .await
+        .join("\n");
+    assert!(end.contains("after 5 rounds"), "{end}");
+    assert!(end.contains("Ogul1 (the previous runner-up"), "{end}");
+    // A result from someone with no open match is refused with why.
+    let late = ch.mail("alice", "RESULT 6-4", T0 + 40 * DAY).await;
+    assert_eq!(late, Processed::Rejected);
+    let why = ch.mails(&address("alice"), "Not accepted").await.join("\n");
+    assert!(why.contains("no undecided match"), "{why}");
+}
