@@ -70,7 +70,7 @@ CREATE TABLE acwc_match_events (
     round   INTEGER NOT NULL,
     board   INTEGER NOT NULL,
     event   TEXT NOT NULL CHECK (event IN ('offer', 'accept', 'choose', 'assign', 'finding',
-                                           'report', 'confirm', 'dispute', 'ruling')),
+                                           'report', 'confirm', 'dispute', 'ruling', 'bid')),
     by      TEXT,
     at      INTEGER NOT NULL,
     times   TEXT NOT NULL DEFAULT '[]',

@@ -264,7 +264,7 @@ async fn play_round(ch: &mut Champ, round: i64, at: Ts) {
 }
 
 #[tokio::test]
-async fn acwc_qualification_a_swiss_by_mail_from_entries_to_the_candidates() {
+async fn acwc_a_championship_by_mail_from_entries_to_the_champion() {
     let mut ch = open("swiss").await;
     enter_all(&mut ch).await;
     games::start_game_and_tell(&ch.pool, &env(), GAME, T0)
@@ -295,9 +295,111 @@ async fn acwc_qualification_a_swiss_by_mail_from_entries_to_the_candidates() {
         .join("\n");
     assert!(end.contains("after 5 rounds"), "{end}");
     assert!(end.contains("Ogul1 (the previous runner-up"), "{end}");
-    // A result from someone with no open match is refused with why.
-    let late = ch.mail("alice", "RESULT 6-4", T0 + 40 * DAY).await;
-    assert_eq!(late, Processed::Rejected);
-    let why = ch.mails(&address("alice"), "Not accepted").await.join("\n");
-    assert!(why.contains("no undecided match"), "{why}");
+    candidates_and_final(&mut ch).await;
+}
+
+/// The open match of `round` of `stage` that `account` plays: (first-named, second-named).
+async fn pair_of(ch: &Champ, stage: StageRow, round: i64) -> Vec<(String, String)> {
+    let mut c = ch.pool.acquire().await.expect("conn");
+    store::acwc::matches(&mut c, GAME, stage)
+        .await
+        .expect("matches")
+        .into_iter()
+        .filter(|m| m.round == round && m.decided_at.is_none())
+        .map(|m| (m.a.clone(), m.b.clone().expect("a pair")))
+        .collect()
+}
+
+/// A match's result reported by its first-named player and confirmed by the other.
+async fn result(ch: &mut Champ, a: &str, b: &str, score: &str, at: Ts) {
+    let got = ch.mail(a, &format!("RESULT {score}"), at).await;
+    assert_eq!(
+        got,
+        Processed::Accepted,
+        "{a} {score}: {:?}",
+        ch.mails(&address(a), "Not accepted").await.last()
+    );
+    assert_eq!(ch.mail(b, "CONFIRM", at + 60).await, Processed::Accepted);
+}
+
+/// ACWC "Candidates": three rounds of the Berger table, ten games a match (a match stopped at
+/// 5.5 is refused); "Final": the holder and the Challenger level through 30 games, sealed
+/// bids (the lower plays White), and the Armageddon's draw goes to Black.
+async fn candidates_and_final(ch: &mut Champ) {
+    let mut at = T0 + 40 * DAY;
+    for round in 1..=3 {
+        let title = format!("Candidates round {round} pairings");
+        assert_eq!(
+            ch.mails(&address("Ogul1"), &title).await.len(),
+            1,
+            "{title}"
+        );
+        for (a, b) in pair_of(ch, StageRow::Candidates, round).await {
+            if round == 1 {
+                // ACWC Candidates: "not allowed to stop the match once either player reaches 5.5".
+                assert_eq!(ch.mail(&a, "RESULT 5.5-0.5", at).await, Processed::Rejected);
+            }
+            result(ch, &a, &b, "6-4", at).await;
+        }
+        at += 7 * DAY;
+    }
+    let first = ch
+        .mails(&address("arimakat"), "The Final, games 1-12")
+        .await
+        .join("\n");
+    assert!(first.contains("arimakat v"), "{first}");
+    // Level after every block: 6-6, then 1-1 to game 30.
+    let mut block = 1;
+    loop {
+        let pairs = pair_of(ch, StageRow::Final, block).await;
+        let Some((a, b)) = pairs.first().cloned() else {
+            break;
+        };
+        if ch.mails(&address(&a), "Armageddon pairings").await.len() == 1 {
+            break;
+        }
+        let score = if block == 1 { "6-6" } else { "1-1" };
+        result(ch, &a, &b, score, at).await;
+        block += 1;
+        at += HOUR;
+    }
+    assert_eq!(
+        block, 11,
+        "block 1: 12 games, blocks 2-10: two each to game 30, block 11: the Armageddon"
+    );
+    let (holder, challenger) = pair_of(ch, StageRow::Final, block).await[0].clone();
+    // Sealed bids: the first is told only to its bidder.
+    assert_eq!(ch.mail(&holder, "BID 100", at).await, Processed::Accepted);
+    let sealed = ch.mails(&address(&challenger), "bid").await.join("\n");
+    assert!(!sealed.contains("100"), "{sealed}");
+    assert_eq!(
+        ch.mail(&holder, "BID 90", at + 60).await,
+        Processed::Rejected
+    );
+    assert_eq!(
+        ch.mail(&challenger, "BID 120", at + 120).await,
+        Processed::Accepted
+    );
+    let revealed = ch
+        .mails(&address(&challenger), "the bids revealed")
+        .await
+        .join(" ");
+    let revealed = revealed.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        revealed.contains(&format!("{holder} plays White with 100 seconds")),
+        "{revealed}"
+    );
+    // The Armageddon drawn: Black (the challenger) wins.
+    result(ch, &holder, &challenger, "0.5-0.5", at + HOUR).await;
+    let champion = ch.mails(&address(&holder), "the champion").await.join(" ");
+    let champion = champion.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        champion.contains(&format!(
+            "{challenger} wins the Final after 31 games (the Armageddon)"
+        )),
+        "{champion}"
+    );
+    let mut c = ch.pool.acquire().await.expect("conn");
+    let g = store::game(&mut c, GAME).await.expect("q").expect("game");
+    assert_eq!(g.status, store::GameStatus::Finished);
 }

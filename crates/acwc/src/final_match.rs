@@ -130,6 +130,20 @@ pub fn verdict(games: u16, lead: i32, early: EarlyEnd) -> Verdict {
     }
 }
 
+/// ACWC Final: a block reported by its score (first-named's half points, then the other's) as
+/// games the state machine plays: the wins of each, and a draw for an odd half each. With
+/// [`EarlyEnd::AtBlockEnd`] the match is judged only at a block's end, where only the totals
+/// count, so the order of the games does not matter.
+pub fn block_games(first_halves: u16, second_halves: u16) -> Vec<GameResult> {
+    let wins = usize::from(first_halves / 2);
+    let losses = usize::from(second_halves / 2);
+    let draws = usize::from(first_halves % 2);
+    std::iter::repeat_n(GameResult::Win, wins)
+        .chain(std::iter::repeat_n(GameResult::Loss, losses))
+        .chain(std::iter::repeat_n(GameResult::Draw, draws))
+        .collect()
+}
+
 /// ACWC Final: the Armageddon game, once the bids are revealed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArmageddonGame {

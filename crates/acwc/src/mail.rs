@@ -5,7 +5,8 @@
 //!   "Format": the seeding rating averages the rating at the cut-off and the year's peak);
 //! - `RESULT <my score>-<opponent's score>` (`6.5-3.5`, `6½-3½`): the sender's match result,
 //!   the sender's score first ("Match rules": "either player must post the results");
-//! - `CONFIRM`, `DISPUTE`: the other player's answer to a reported result.
+//! - `CONFIRM`, `DISPUTE`: the other player's answer to a reported result;
+//! - `BID <seconds>`: a finalist's sealed Armageddon bid ("Final").
 
 /// The most lines and bytes read of a mail.
 pub const MAX_LINES: usize = 200;
@@ -21,6 +22,8 @@ pub enum Line {
     Result(String),
     Confirm,
     Dispute,
+    /// ACWC Final: a finalist's sealed Armageddon bid, White's time in seconds.
+    Bid(u16),
 }
 
 /// A mail read: its lines and the ones that are none (line number from 1, text).
@@ -50,6 +53,7 @@ fn line(text: &str) -> Option<Line> {
         ("RESULT", r) if !r.is_empty() && r.len() <= 20 => Some(Line::Result(r.to_string())),
         ("CONFIRM", "") => Some(Line::Confirm),
         ("DISPUTE", "") => Some(Line::Dispute),
+        ("BID", r) => number(r).and_then(|n| u16::try_from(n).ok()).map(Line::Bid),
         _ => None,
     }
 }

@@ -143,6 +143,8 @@ pub enum ScoreError {
     CandidatesStoppedEarly(MatchScore),
     /// ACWC Qualification: fewer than 10 games with neither player at 5.5.
     SwissStoppedBeforeDecided(MatchScore),
+    /// ACWC Final: a block is reported once all its games are played.
+    BlockNotFinished { score: MatchScore, games: u16 },
 }
 
 impl fmt::Display for ScoreError {
@@ -170,6 +172,11 @@ impl fmt::Display for ScoreError {
             ScoreError::SwissStoppedBeforeDecided(s) => write!(
                 f,
                 "{s} is fewer than 10 games with neither player at 5.5 (ACWC Qualification)"
+            ),
+            ScoreError::BlockNotFinished { score, games } => write!(
+                f,
+                "{score} is fewer than the block's {games} games: report it once all are \
+                 played (ACWC Final)"
             ),
         }
     }
@@ -326,6 +333,26 @@ pub fn parse_score(stage: Stage, text: &str) -> Result<MatchScore, ScoreError> {
     };
     score.check(stage)?;
     Ok(score)
+}
+
+/// ACWC Final: a block of the Final reported by mail (its first 12 games, then each two-game
+/// extension, then the Armageddon's one game), the reporter's score first: exactly `games`
+/// games (`7-5` for the first block, `1.5-0.5` for an extension, `1-0` for the Armageddon).
+pub fn parse_block(text: &str, games: u16) -> Result<MatchScore, ScoreError> {
+    let t = text.trim();
+    let Some((a, b)) = t.split_once(['-', '–', '—', ':']) else {
+        return Err(ScoreError::Malformed(t.to_string()));
+    };
+    let score = MatchScore {
+        first: parse_halves(a.trim())?,
+        second: parse_halves(b.trim())?,
+    };
+    match u32::from(score.first) + u32::from(score.second) {
+        n if n % 2 != 0 => Err(ScoreError::NotWholeGames(score)),
+        n if n / 2 > u32::from(games) => Err(ScoreError::TooManyGames(score)),
+        n if n / 2 < u32::from(games) => Err(ScoreError::BlockNotFinished { score, games }),
+        _ => Ok(score),
+    }
 }
 
 /// ACWC Qualification, Candidates, Match rules: how a match ended.
@@ -595,5 +622,26 @@ mod tests {
             }
         }
         walk(&mut games);
+    }
+
+    #[test]
+    fn acwc_final_a_block_is_reported_whole() {
+        assert_eq!(
+            parse_block("7-5", 12),
+            Ok(MatchScore {
+                first: 14,
+                second: 10
+            })
+        );
+        assert!(parse_block("1.5-0.5", 2).is_ok());
+        assert!(parse_block("1-0", 1).is_ok());
+        assert!(matches!(
+            parse_block("6-5", 12),
+            Err(ScoreError::BlockNotFinished { .. })
+        ));
+        assert!(matches!(
+            parse_block("2-1", 2),
+            Err(ScoreError::TooManyGames(_))
+        ));
     }
 }

@@ -5,10 +5,9 @@
 //! `STATUS` where the Swiss stands. The office's commands about a phase's deadline are refused:
 //! a round keeps its week (ACWC "Timeline").
 
-use super::store::{self, Conn, GameRow, StageRow};
+use super::store::{self, Conn, GameRow};
 use crate::acwc::Player;
 use crate::acwc::conduct::{ResultEvent, Score};
-use crate::acwc::matches::{Stage, parse_score};
 use crate::commands::GmCommand;
 use crate::config::Env;
 use crate::engine::Result;
@@ -53,16 +52,7 @@ pub async fn ruling(
     score: &str,
     now: Ts,
 ) -> Result<Done> {
-    let all = store::matches(c, &g.id, StageRow::Swiss).await?;
-    let last = all.iter().map(|m| m.round).max().unwrap_or(0);
-    let Some(m) = all.into_iter().find(|m| {
-        m.round == last
-            && m.decided_at.is_none()
-            && (m.a.eq_ignore_ascii_case(account)
-                || m.b
-                    .as_deref()
-                    .is_some_and(|b| b.eq_ignore_ascii_case(account)))
-    }) else {
+    let Some(m) = super::mail::open_match(c, g, account).await? else {
         return Ok(Done::refused(format!(
             "{account} has no undecided match in the current round"
         )));
@@ -70,13 +60,9 @@ pub async fn ruling(
     let Some(p) = super::mail::pairing(&m) else {
         return Ok(Done::refused("a bye has no result".to_string()));
     };
-    let s = match parse_score(Stage::Swiss, score) {
+    let s = match super::mail::read_score(c, g, &m, score).await? {
         Ok(s) => s,
-        Err(e) => {
-            return Ok(Done::refused(format!(
-                "\"{score}\" cannot be a result: {e}"
-            )));
-        }
+        Err(why) => return Ok(Done::refused(why)),
     };
     let (mine, theirs) = (u32::from(s.first), u32::from(s.second));
     let score = if p.a == Player(m.a.clone()) && m.a.eq_ignore_ascii_case(account) {

@@ -58,16 +58,61 @@ pub(super) fn result_event(e: &MatchEventRow) -> Option<ResultEvent> {
     })
 }
 
-/// The sender's match of the current Swiss round, if it is undecided.
-async fn open_match(c: &mut Conn, g: &GameRow, player: &str) -> Result<Option<MatchRow>> {
-    let all = store::matches(c, &g.id, StageRow::Swiss).await?;
-    let last = all.iter().map(|m| m.round).max().unwrap_or(0);
+/// The stage and round published last.
+pub(super) async fn current(c: &mut Conn, g: &GameRow) -> Result<Option<(StageRow, i64)>> {
+    Ok(store::rounds(c, &g.id)
+        .await?
+        .last()
+        .map(|r| (r.stage, r.round)))
+}
+
+/// The sender's match of the round published last, if it is undecided.
+pub(super) async fn open_match(
+    c: &mut Conn,
+    g: &GameRow,
+    player: &str,
+) -> Result<Option<MatchRow>> {
+    let Some((stage, round)) = current(c, g).await? else {
+        return Ok(None);
+    };
+    let all = store::matches(c, &g.id, stage).await?;
     Ok(all.into_iter().find(|m| {
-        m.round == last
+        m.round == round
             && m.decided_at.is_none()
             && m.b.is_some()
-            && (m.a == player || m.b.as_deref() == Some(player))
+            && (m.a.eq_ignore_ascii_case(player)
+                || m.b
+                    .as_deref()
+                    .is_some_and(|b| b.eq_ignore_ascii_case(player)))
     }))
+}
+
+/// A reported score read as the match's stage wants it (ACWC "Qualification": a Swiss match
+/// may stop at 5.5; "Candidates": ten games; "Final": a whole block).
+pub(super) async fn read_score(
+    c: &mut Conn,
+    g: &GameRow,
+    m: &MatchRow,
+    text: &str,
+) -> Result<std::result::Result<crate::acwc::matches::MatchScore, String>> {
+    let parsed = match m.stage {
+        StageRow::Swiss => parse_score(Stage::Swiss, text),
+        StageRow::Candidates => parse_score(Stage::Candidates, text),
+        StageRow::Final => {
+            let games = if m.round == 1 {
+                12
+            } else if matches!(
+                super::stages::final_match(c, g).await?.state(),
+                crate::acwc::final_match::FinalState::Armageddon(_)
+            ) {
+                1
+            } else {
+                2
+            };
+            crate::acwc::matches::parse_block(text, games)
+        }
+    };
+    Ok(parsed.map_err(|e| format!("the result \"{text}\" cannot be: {e}")))
 }
 
 /// A mail to a running championship.
@@ -145,6 +190,9 @@ async fn result_lines(
                 .to_string(),
         ));
     };
+    if let Line::Bid(seconds) = line {
+        return super::stages::bid(c, env, g, player, seconds, at).await;
+    }
     let Some(m) = open_match(c, g, player).await? else {
         return Ok(Err(format!(
             "{player} has no undecided match in the current round of {}",
@@ -157,9 +205,9 @@ async fn result_lines(
     let me = Player(player.to_string());
     let event = match line {
         Line::Result(text) => {
-            let s = match parse_score(Stage::Swiss, &text) {
+            let s = match read_score(c, g, &m, &text).await? {
                 Ok(s) => s,
-                Err(e) => return Ok(Err(format!("the result \"{text}\" cannot be: {e}"))),
+                Err(why) => return Ok(Err(why)),
             };
             let (mine, theirs) = (u32::from(s.first), u32::from(s.second));
             let score = if p.a == me {
@@ -284,7 +332,11 @@ pub(super) async fn settle(
     };
     let v = ResultView {
         game: g.id.clone(),
-        title: format!("Swiss round {}", m.round),
+        title: match m.stage {
+            StageRow::Swiss => format!("Swiss round {}", m.round),
+            StageRow::Candidates => format!("Candidates round {}", m.round),
+            StageRow::Final => format!("The Final, block {}", m.round),
+        },
         a: p.a.to_string(),
         b: p.b.to_string(),
         headline: headline.clone(),

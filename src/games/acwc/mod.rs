@@ -22,6 +22,7 @@ pub mod entry;
 pub mod house;
 pub mod mail;
 mod rounds;
+mod stages;
 mod tick;
 
 pub use house::AcwcHouse;

@@ -63,9 +63,10 @@ pub(super) async fn advance(c: &mut Conn, env: &Env, g: &GameRow, now: Ts) -> Re
     }
     if store::swiss_done(c, &g.id).await?.is_none() {
         announce_end(c, env, g, p.due, now).await?;
-        return Ok(true);
     }
-    Ok(false)
+    // ACWC "Candidates", "Final": the stages after the Swiss.
+    super::stages::advance(c, env, g, now).await?;
+    Ok(true)
 }
 
 /// Swiss round `round` paired, stored and mailed.
@@ -130,7 +131,7 @@ async fn publish(c: &mut Conn, env: &Env, g: &GameRow, round: u32, now: Ts) -> R
 
 /// The Swiss's standings, ranked (ACWC "Pairing details": score, the opponents' average seeding
 /// rating, the own seeding rating).
-async fn ranked(c: &mut Conn, g: &GameRow) -> Result<Vec<Standing>> {
+pub(super) async fn ranked(c: &mut Conn, g: &GameRow) -> Result<Vec<Standing>> {
     let rules = super::rules_of(g)?;
     let field = swiss_field(&super::approved(c, &g.id).await?, &super::fixed(&rules))
         .map_err(|e| EngineError::Refused(format!("the Swiss's field: {e}")))?;

@@ -57,6 +57,9 @@ pub enum MatchEventKind {
     Confirm,
     Dispute,
     Ruling,
+    /// ACWC "Final": a finalist's sealed Armageddon bid (`score_a`: the seconds), never shown
+    /// until both are in.
+    Bid,
 }
 
 /// One mail about a match (scores in half games, as the pairing's `a` and `b`).
