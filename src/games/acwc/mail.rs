@@ -342,26 +342,16 @@ pub(super) async fn settle(
         headline: headline.clone(),
         lines,
     };
-    let seed = format!("{}|{}|{headline}|{}", m.round, m.board, events.len());
-    let mut to: Vec<String> = Vec::new();
-    for pl in store::players(c, &g.id).await? {
-        if pl.power == p.a.as_str() || pl.power == p.b.as_str() {
-            to.push(pl.address);
-        }
-    }
-    for mm in store::members(c, &g.id).await? {
-        if mm.role.is_master() {
-            to.push(mm.address);
-        }
-    }
-    let mut mails = Vec::new();
-    for addr in &to {
-        match compose::result(env, g, addr, &seed, &v) {
-            Ok(mail) => mails.push(mail),
-            Err(e) => crate::engine::compose_failed(c, env, Some(g), &e, now).await?,
-        }
-    }
-    store::enqueue_many(c, &mails, now).await?;
+    let seed = format!(
+        "{:?}|{}|{}|{headline}|{}",
+        m.stage,
+        m.round,
+        m.board,
+        events.len()
+    );
+    // The results are public (ACWC "Match rules": posted in the pairings' forum post).
+    crate::engine::announce::tell_each(c, env, g, now, |to| compose::result(env, g, to, &seed, &v))
+        .await?;
     if matches!(state, ResultState::Final { .. }) {
         super::rounds::advance(c, env, g, now).await?;
     }
