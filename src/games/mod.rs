@@ -234,6 +234,16 @@ async fn dispatch(
             Kind::Acwc => acwc::commands::ruling(c, env, g, account, score, now).await,
             _ => Ok(Done::refused("RULING is a championship's command (ACWC)")),
         },
+        GmCommand::Assign { account, time } => match g.kind {
+            Kind::Acwc => acwc::commands::assign(c, env, g, account, *time, now).await,
+            _ => Ok(Done::refused("ASSIGN is a championship's command (ACWC)")),
+        },
+        GmCommand::Finding { account, at_fault } => match g.kind {
+            Kind::Acwc => {
+                acwc::commands::finding(c, env, g, account, at_fault.as_deref(), now).await
+            }
+            _ => Ok(Done::refused("FINDING is a championship's command (ACWC)")),
+        },
         GmCommand::Deadline(t) => move_deadline(c, env, g, &*house()?, s, Move::To(*t), now).await,
         GmCommand::Extend(by) => move_deadline(c, env, g, &*house()?, s, Move::By(*by), now).await,
         GmCommand::Pause => office::pause::pause(c, env, g, s, now).await,

@@ -6,11 +6,20 @@
 //! - `RESULT <my score>-<opponent's score>` (`6.5-3.5`, `6½-3½`): the sender's match result,
 //!   the sender's score first ("Match rules": "either player must post the results");
 //! - `CONFIRM`, `DISPUTE`: the other player's answer to a reported result;
-//! - `BID <seconds>`: a finalist's sealed Armageddon bid ("Final").
+//! - `BID <seconds>`: a finalist's sealed Armageddon bid ("Final");
+//! - `OFFER <time>[, <time>...]`, `ACCEPT <time>`, `CHOOSE <time>`: the match-time negotiation
+//!   (ACWC "Match negotiations", `crate::negotiation`), each time `YYYY-MM-DD HH:MM` in UTC
+//!   ("players must communicate their times in UTC"; a trailing `UTC` or `GMT` is allowed), at
+//!   most [`MAX_TIMES`] in one line.
+
+use crate::Ts;
+use chancery_office::time::parse_gmt;
 
 /// The most lines and bytes read of a mail.
 pub const MAX_LINES: usize = 200;
 pub const MAX_BYTES: usize = 64 * 1024;
+/// The most times one `OFFER` line reads.
+pub const MAX_TIMES: usize = 12;
 
 /// One line read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +33,12 @@ pub enum Line {
     Dispute,
     /// ACWC Final: a finalist's sealed Armageddon bid, White's time in seconds.
     Bid(u16),
+    /// ACWC Match negotiations: start times offered, UTC, as written (in order).
+    Offer(Vec<Ts>),
+    /// ACWC Match negotiations: one of the opponent's offered times accepted.
+    Accept(Ts),
+    /// ACWC Match negotiations: the time chosen by the opponent of the player at fault.
+    Choose(Ts),
 }
 
 /// A mail read: its lines and the ones that are none (line number from 1, text).
@@ -40,6 +55,23 @@ fn number(s: &str) -> Option<u32> {
         .flatten()
 }
 
+/// One start time, `YYYY-MM-DD HH:MM` UTC (a date alone is no time).
+fn time(s: &str) -> Option<Ts> {
+    let s = s.trim();
+    (s.len() <= 30 && s.contains([' ', 'T']))
+        .then(|| parse_gmt(s))
+        .flatten()
+}
+
+/// `<time>[, <time>...]`: every one a time, at most [`MAX_TIMES`].
+fn times(s: &str) -> Option<Vec<Ts>> {
+    let parts: Vec<&str> = s.split([',', ';']).collect();
+    if parts.len() > MAX_TIMES {
+        return None;
+    }
+    parts.into_iter().map(time).collect()
+}
+
 fn line(text: &str) -> Option<Line> {
     let t = text.trim();
     let (word, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
@@ -54,6 +86,9 @@ fn line(text: &str) -> Option<Line> {
         ("CONFIRM", "") => Some(Line::Confirm),
         ("DISPUTE", "") => Some(Line::Dispute),
         ("BID", r) => number(r).and_then(|n| u16::try_from(n).ok()).map(Line::Bid),
+        ("OFFER", r) if !r.is_empty() => times(r).map(Line::Offer),
+        ("ACCEPT", r) => time(r).map(Line::Accept),
+        ("CHOOSE", r) => time(r).map(Line::Choose),
         _ => None,
     }
 }
@@ -112,6 +147,48 @@ mod tests {
         );
         assert_eq!(r.unread, vec![(1, "Hello".to_string())]);
         assert!(read("RATING lots\nACCOUNT two words").lines.is_empty());
+    }
+
+    #[test]
+    fn acwc_match_negotiations_offers_acceptances_and_choices_in_utc() {
+        let t = |s: &str| parse_gmt(s).unwrap_or(0);
+        let r = read(
+            "OFFER 2019-10-10 18:00, 2019-10-11 18:00 UTC,2019-10-12 09:30\n\
+             accept 2019-10-11 18:00\nChoose: 2019-10-12 15:00 GMT\n",
+        );
+        assert_eq!(
+            r.lines,
+            vec![
+                (
+                    1,
+                    Line::Offer(vec![
+                        t("2019-10-10 18:00"),
+                        t("2019-10-11 18:00"),
+                        t("2019-10-12 09:30")
+                    ])
+                ),
+                (2, Line::Accept(t("2019-10-11 18:00"))),
+                (3, Line::Choose(t("2019-10-12 15:00"))),
+            ]
+        );
+        assert!(r.unread.is_empty());
+        // A date alone, a bad time, a bad one among good ones, none at all: no line.
+        for bad in [
+            "OFFER 2019-10-10",
+            "OFFER 2019-10-10 25:00",
+            "OFFER 2019-10-10 18:00, tomorrow",
+            "OFFER",
+            "ACCEPT",
+            "ACCEPT 2019-10-11 18:00, 2019-10-12 18:00",
+            "CHOOSE soon",
+        ] {
+            assert!(read(bad).lines.is_empty(), "{bad}");
+        }
+        let many = format!(
+            "OFFER {}",
+            vec!["2019-10-10 18:00"; MAX_TIMES + 1].join(",")
+        );
+        assert!(read(&many).lines.is_empty());
     }
 
     #[test]

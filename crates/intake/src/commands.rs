@@ -121,6 +121,19 @@ pub enum GmCommand {
         account: String,
         score: String,
     },
+    /// `ASSIGN <account> <YYYY-MM-DD HH:MM>` (UTC): the match arbiter assigns the start time
+    /// of the account's match (ACWC "Match negotiations").
+    Assign {
+        account: String,
+        time: i64,
+    },
+    /// `FINDING <account of the match> <account at fault|NONE>`: the match arbiter's finding
+    /// after no agreement by the weekend (ACWC "Match negotiations": "determine if fault lies
+    /// with a particular player"); None: no one.
+    Finding {
+        account: String,
+        at_fault: Option<String>,
+    },
     /// `ADD PLAYER <address> <weekday> <name>`: a Nomic's player seated on their allocated day
     /// (Nomic 201: "Each player is allocated one day a week").
     AddPlayer {
@@ -192,6 +205,16 @@ impl GmCommand {
             }
             GmCommand::Approve(a) => format!("APPROVE {a}"),
             GmCommand::Ruling { account, score } => format!("RULING {account} {score}"),
+            GmCommand::Assign { account, time } => {
+                format!(
+                    "ASSIGN {account} {}",
+                    format_gmt(*time).replace(" GMT", " UTC")
+                )
+            }
+            GmCommand::Finding { account, at_fault } => format!(
+                "FINDING {account} {}",
+                at_fault.as_deref().unwrap_or("NONE")
+            ),
             GmCommand::RemoveContestant(who) => format!("REMOVE {who}"),
             GmCommand::Broadcast(text) => format!(
                 "BROADCAST ({} line(s), {} characters)",
@@ -351,6 +374,8 @@ const ADD_PLAYER_SYNTAX: &str = "write ADD PLAYER <address> <weekday> <name>, e.
      (Nomic 201: one player a weekday, Monday to Friday)";
 
 const ENTRY_SYNTAX: &str = "write ENTRY UNTIL and the close of entry in GMT, as in ENTRY UNTIL 2020-07-10 00:00 (Agora BT1)";
+
+const ASSIGN_SYNTAX: &str = "write ASSIGN, the account and the start time in UTC, e.g. ASSIGN alice 2019-10-12 17:00 (ACWC Match negotiations)";
 
 const CONFIRM_SYNTAX: &str = "write CONFIRM PROPOSAL <number> <what was done>";
 
@@ -560,6 +585,26 @@ pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
             _ => Err(
                 "write RULING, the account and its score first, e.g. RULING alice 6.5-3.5 (ACWC \
                  Organization)"
+                    .into(),
+            ),
+        },
+        "ASSIGN" => match rest {
+            [a, time @ ..] if time.len() >= 2 => parse_gmt(&time.join(" "))
+                .map(|time| GmCommand::Assign {
+                    account: a.to_string(),
+                    time,
+                })
+                .ok_or_else(|| ASSIGN_SYNTAX.to_string()),
+            _ => Err(ASSIGN_SYNTAX.into()),
+        },
+        "FINDING" => match rest {
+            [a, f] => Ok(GmCommand::Finding {
+                account: a.to_string(),
+                at_fault: (!f.eq_ignore_ascii_case("NONE")).then(|| f.to_string()),
+            }),
+            _ => Err(
+                "write FINDING, an account of the match and the account at fault or NONE, e.g. \
+                 FINDING alice bob (ACWC Match negotiations)"
                     .into(),
             ),
         },
@@ -796,6 +841,32 @@ mod tests {
             Ok("RULING bob 5-5".to_string())
         );
         assert!(read_command("RULING bob").is_err());
+        // ACWC Match negotiations: the arbiter assigns a time (UTC) and finds fault.
+        assert_eq!(
+            read_command("assign bob 2019-10-12 17:00"),
+            Ok(GmCommand::Assign {
+                account: "bob".into(),
+                time: parse_gmt("2019-10-12 17:00").unwrap(),
+            })
+        );
+        assert_eq!(
+            read_command("ASSIGN bob 2019-10-12 17:00 UTC").map(|c| c.canonical()),
+            Ok("ASSIGN bob 2019-10-12 17:00 UTC".to_string())
+        );
+        assert!(read_command("ASSIGN bob 2019-10-12").is_err());
+        assert!(read_command("ASSIGN bob tomorrow noon").is_err());
+        assert_eq!(
+            read_command("FINDING alice none"),
+            Ok(GmCommand::Finding {
+                account: "alice".into(),
+                at_fault: None,
+            })
+        );
+        assert_eq!(
+            read_command("finding alice bob").map(|c| c.canonical()),
+            Ok("FINDING alice bob".to_string())
+        );
+        assert!(read_command("FINDING alice").is_err());
         // Nomic 201: a player seated on a weekday, named in one to four words.
         let seated = read_command("ADD PLAYER <Ben@Example.org> wednesday Ben P");
         assert_eq!(

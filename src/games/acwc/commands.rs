@@ -2,17 +2,21 @@
 //! console: `APPROVE <account>` seats an entrant (ACWC "Player eligibility": the TD checks the
 //! account on Lichess), `RULING <account> <their score>-<opponent's score>` decides the
 //! account's match of the current round (ACWC "Organization": the TD makes the final call),
-//! `STATUS` where the Swiss stands. The office's commands about a phase's deadline are refused:
-//! a round keeps its week (ACWC "Timeline").
+//! `ASSIGN <account> <YYYY-MM-DD HH:MM>` assigns the start time of the account's match and
+//! `FINDING <account of the match> <account at fault|NONE>` finds fault after no agreement by
+//! the weekend (ACWC "Match negotiations": "a match arbiter will assign a time", "determine if
+//! fault lies with a particular player"), `STATUS` where the Swiss stands. The office's
+//! commands about a phase's deadline are refused: a round keeps its week (ACWC "Timeline").
 
-use super::store::{self, Conn, GameRow};
+use super::store::{self, Conn, GameRow, MatchRow};
 use crate::acwc::Player;
 use crate::acwc::conduct::{ResultEvent, Score};
+use crate::acwc::negotiation::{Event, Pairing};
 use crate::commands::GmCommand;
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::office::Done;
-use crate::time::Ts;
+use crate::time::{Ts, format_gmt};
 
 /// Whether a championship takes master's command `cmd`.
 pub fn takes(cmd: &GmCommand) -> bool {
@@ -24,6 +28,8 @@ pub fn takes(cmd: &GmCommand) -> bool {
             | GmCommand::Broadcast(_)
             | GmCommand::Approve(_)
             | GmCommand::Ruling { .. }
+            | GmCommand::Assign { .. }
+            | GmCommand::Finding { .. }
     )
 }
 
@@ -74,6 +80,85 @@ pub async fn ruling(
     Ok(
         match super::mail::record(c, env, g, &m, &p, event, now).await? {
             Ok(()) => Done::ok(format!("{} v {}: {score}, ruled", p.a, p.b)),
+            Err(why) => Done::refused(why),
+        },
+    )
+}
+
+/// The account's undecided match of the current round (the account in any case).
+async fn current_match(c: &mut Conn, g: &GameRow, account: &str) -> Result<Option<MatchRow>> {
+    super::mail::open_match(c, g, account).await
+}
+
+/// The account's match and its pairing, or why there is none.
+async fn negotiated(
+    c: &mut Conn,
+    g: &GameRow,
+    account: &str,
+) -> Result<std::result::Result<(MatchRow, Pairing), Done>> {
+    let Some(m) = current_match(c, g, account).await? else {
+        return Ok(Err(Done::refused(format!(
+            "{account} has no undecided match in the current round"
+        ))));
+    };
+    Ok(match super::mail::pairing(&m) {
+        Some(p) => Ok((m, p)),
+        None => Err(Done::refused("a bye has no match time".to_string())),
+    })
+}
+
+/// `ASSIGN <account> <time>`: the match arbiter assigns the start time (UTC).
+pub async fn assign(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    account: &str,
+    time: Ts,
+    now: Ts,
+) -> Result<Done> {
+    let (m, p) = match negotiated(c, g, account).await? {
+        Ok(x) => x,
+        Err(done) => return Ok(done),
+    };
+    if time <= now {
+        return Ok(Done::refused(format!(
+            "{} is not in the future",
+            format_gmt(time)
+        )));
+    }
+    let event = Event::Assign { at: now, time };
+    Ok(
+        match super::negotiate::record(c, env, g, &m, &p, event, now).await? {
+            Ok(headline) => Done::ok(format!("{} v {}: {headline}", p.a, p.b)),
+            Err(why) => Done::refused(why),
+        },
+    )
+}
+
+/// `FINDING <account> <at fault|NONE>`: the match arbiter's finding of fault.
+pub async fn finding(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    account: &str,
+    at_fault: Option<&str>,
+    now: Ts,
+) -> Result<Done> {
+    let (m, p) = match negotiated(c, g, account).await? {
+        Ok(x) => x,
+        Err(done) => return Ok(done),
+    };
+    let at_fault = at_fault.map(|f| {
+        [&p.a, &p.b]
+            .into_iter()
+            .find(|x| x.as_str().eq_ignore_ascii_case(f))
+            .cloned()
+            .unwrap_or_else(|| Player::new(f))
+    });
+    let event = Event::Finding { at: now, at_fault };
+    Ok(
+        match super::negotiate::record(c, env, g, &m, &p, event, now).await? {
+            Ok(headline) => Done::ok(format!("{} v {}: {headline}", p.a, p.b)),
             Err(why) => Done::refused(why),
         },
     )

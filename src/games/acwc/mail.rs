@@ -1,6 +1,7 @@
 //! An entrant's mail to a running championship (ACWC "Match rules": "After a match, either
 //! player must post the results"): proven (secret or DKIM), its lines read
-//! (`chancery_acwc::mail`): `RESULT <mine>-<theirs>` reports the sender's match of the current
+//! (`chancery_acwc::mail`): `OFFER`, `ACCEPT` and `CHOOSE` negotiate the match's time
+//! ([`super::negotiate`]), `RESULT <mine>-<theirs>` reports the sender's match of the current
 //! round, `CONFIRM` or `DISPUTE` answers the opponent's report. The result stands once
 //! confirmed (or reported the same by both), or unanswered for 48 hours (the tick), or ruled by
 //! the TD (`RULING`); a dispute goes to the TD. Every step is told to both players and the
@@ -184,9 +185,10 @@ async fn result_lines(
     let read = read(body);
     let Some((_, line)) = read.lines.into_iter().next() else {
         return Ok(Err(
-            "this mail has no line the office reads: after a match write RESULT and your score \
-             first (RESULT 6.5-3.5); answer your opponent's report with CONFIRM or DISPUTE \
-             (ACWC Match rules)"
+            "this mail has no line the office reads: offer match times with OFFER <YYYY-MM-DD \
+             HH:MM>, <...> in UTC, accept one with ACCEPT <time> (ACWC Match negotiations); after \
+             a match write RESULT and your score first (RESULT 6.5-3.5); answer your opponent's \
+             report with CONFIRM or DISPUTE (ACWC Match rules)"
                 .to_string(),
         ));
     };
@@ -203,6 +205,10 @@ async fn result_lines(
         return Ok(Err("a bye has no result to report".to_string()));
     };
     let me = Player(player.to_string());
+    if let Some(event) = super::negotiate::event_of_line(&me, &line, at) {
+        let done = super::negotiate::record(c, env, g, &m, &p, event, at).await?;
+        return Ok(done.map(|_| ()));
+    }
     let event = match line {
         Line::Result(text) => {
             let s = match read_score(c, g, &m, &text).await? {
@@ -271,6 +277,7 @@ fn event_row(
         event,
         by: by.map(ToString::to_string),
         at,
+        times: Vec::new(),
         score_a: score.map(|s| i64::from(s.a)),
         score_b: score.map(|s| i64::from(s.b)),
     }

@@ -5,15 +5,18 @@
 //! - [`admin`]: a championship made from its preset, entries by mail ([`entry`], while it
 //!   forms) approved by the TD (`APPROVE`), started: the Swiss's first round published;
 //! - [`mail`]: an entrant's mail once it runs: results reported, confirmed or disputed (ACWC
-//!   "Match rules");
+//!   "Match rules"), and the match's time negotiated ([`negotiate`], ACWC "Match
+//!   negotiations": offers, acceptances, the opponent's choice, the arbiter's finding and
+//!   assignment);
 //! - [`rounds`]: a Swiss round paired from the results before it (ACWC "Pairing details"),
 //!   stored with its transcript and mailed to everyone; the Swiss's end and who proceeds;
 //! - [`tick`]: a report unanswered for 48 hours stands, and the next round is published as soon
-//!   as every match of the last one is decided (ACWC "Timeline");
-//! - [`commands`]: the TD's commands (`APPROVE`, `RULING`);
+//!   as every match of the last one is decided (ACWC "Timeline"); the negotiations' reminders
+//!   and turns (Wednesday's deadline, the weekend) are told;
+//! - [`commands`]: the TD's commands (`APPROVE`, `RULING`, `ASSIGN`, `FINDING`);
 //! - [`house`]: what the shared steps ask of a championship.
 //!
-//! Not yet by mail: the match-time negotiation, no-show claims and forfeits, withdrawals, the
+//! Not yet by mail: no-show claims and forfeits, withdrawals, the
 //! Candidates and the Final (their rules are computed by `crates/acwc`).
 
 pub mod admin;
@@ -21,6 +24,7 @@ pub mod commands;
 pub mod entry;
 pub mod house;
 pub mod mail;
+mod negotiate;
 mod rounds;
 mod stages;
 mod tick;

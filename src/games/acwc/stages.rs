@@ -111,6 +111,7 @@ async fn publish(c: &mut Conn, env: &Env, g: &GameRow, p: Published<'_>, now: Ts
             board: i64::try_from(k + 1).unwrap_or(i64::MAX),
             a: a.to_string(),
             b: Some(b.to_string()),
+            agreed_at: None,
             score_a: None,
             score_b: None,
             decided_at: None,
@@ -387,6 +388,7 @@ pub(super) async fn bid(
         at: now,
         score_a: Some(i64::from(seconds)),
         score_b: None,
+        times: Vec::new(),
     };
     store::add_match_event(c, &g.id, &m, &row).await?;
     let revealed = match f.state() {

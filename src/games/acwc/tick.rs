@@ -1,12 +1,22 @@
 //! The ACWC office's tick step: a result reported and unanswered for 48 hours stands (ACWC
 //! "Match rules", `chancery_acwc::conduct`), its match is decided and, once every match of the
-//! round is, the next round is published (ACWC "Timeline"). Championships are few: the facts
-//! are read one championship at a time.
+//! round is, the next round is published (ACWC "Timeline"). The match-time negotiations
+//! (ACWC "Match negotiations", [`super::negotiate`]): the reminders due since the last tick are
+//! sent, and a turn the clock brought (Wednesday's deadline passed with a player short of 3
+//! offers, the weekend without agreement, a choice not made in time) is told to both players
+//! and the masters with who is at fault. Championships are few: the facts are read one
+//! championship at a time.
+//!
+//! Told once: the championship keeps the moment through which its negotiations were told
+//! (`acwc_championships.negotiation_told_through`), and each tick tells only what fell after
+//! it; each reminder's and turn's Message-ID also names its moment, so one told twice (a tick
+//! run again after a failed write) is refused by the outbox.
 
 use super::mail::{pairing, result_event, settle};
+use super::negotiate::{self, Negotiation, Step};
 use super::store::{self, Conn, GameRow, GameStatus, Kind, MatchRow, StageRow};
 use crate::acwc::conduct::{ResultEvent, ResultState, result_state};
-use crate::acwc::negotiation::Pairing;
+use crate::acwc::negotiation::{Pairing, Reminder, next_due};
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::tick::{Outcome, TickStep};
@@ -27,11 +37,18 @@ pub struct Open {
 pub struct Facts {
     g: GameRow,
     open: Vec<Open>,
+    /// The undecided matches' negotiations.
+    negotiations: Vec<Negotiation>,
+    /// Through when the negotiations were told.
+    told: Option<Ts>,
 }
 
-/// What the tick decided: the matches whose result now stands, and when to look again.
+/// What the tick decided: the matches whose result now stands, the negotiations' reminders
+/// and turns, and when to look again.
 pub struct Decision {
     stands: Vec<usize>,
+    reminders: Vec<(usize, Reminder)>,
+    turns: Vec<usize>,
     due: Option<Ts>,
 }
 
@@ -50,15 +67,30 @@ impl TickStep for Tick {
                 continue;
             }
             let mut open = Vec::new();
+            let mut negotiations = Vec::new();
+            let rounds = store::rounds(c, &g.id).await?;
             for m in store::matches(c, &g.id, StageRow::Swiss).await? {
                 let Some(p) = pairing(&m).filter(|_| m.decided_at.is_none()) else {
                     continue;
                 };
                 let rows = store::match_events(c, &g.id, &m).await?;
+                let published = rounds
+                    .iter()
+                    .find(|r| r.stage == m.stage && r.round == m.round)
+                    .map(|r| r.published_at);
+                if let Some(published) = published {
+                    negotiations.push(Negotiation::of(&m, &p, published, &rows));
+                }
                 let events = rows.iter().filter_map(result_event).collect();
                 open.push(Open { m, p, events });
             }
-            out.push(Facts { g, open });
+            let told = store::negotiation_told_through(c, &g.id).await?;
+            out.push(Facts {
+                g,
+                open,
+                negotiations,
+                told,
+            });
         }
         Ok(out)
     }
@@ -79,7 +111,23 @@ impl TickStep for Tick {
                 _ => {}
             }
         }
-        Ok(Decision { stands, due })
+        let (mut reminders, mut turns) = (Vec::new(), Vec::new());
+        for (k, n) in f.negotiations.iter().enumerate() {
+            let (due_now, turned) = negotiate::due(n, f.told.unwrap_or(Ts::MIN), now);
+            reminders.extend(due_now.into_iter().map(|r| (k, r)));
+            if turned {
+                turns.push(k);
+            }
+            if let Some(next) = next_due(&n.p, &n.events, &n.week, now).filter(|_| !n.played) {
+                due = Some(due.map_or(next, |d| d.min(next)));
+            }
+        }
+        Ok(Decision {
+            stands,
+            reminders,
+            turns,
+            due,
+        })
     }
 
     fn outcome(&self, _f: &Facts, d: &Decision) -> Outcome {
@@ -99,6 +147,19 @@ impl TickStep for Tick {
     ) -> Result<()> {
         for (f, d) in decided {
             store::set_due(c, &[(f.g.id.as_str(), d.due)]).await?;
+            store::set_negotiation_told_through(c, &f.g.id, now).await?;
+            for (k, r) in &d.reminders {
+                let n = &f.negotiations[*k];
+                let st = n.state(now);
+                let seed = negotiate::reminder_seed(&n.m, r);
+                negotiate::tell(c, env, &f.g, n, &st, Step::Reminder(r), &seed, now).await?;
+            }
+            for k in d.turns {
+                let n = &f.negotiations[k];
+                let st = n.state(now);
+                let seed = negotiate::turn_seed(&n.m, &st, &n.week);
+                negotiate::tell(c, env, &f.g, n, &st, Step::Turn, &seed, now).await?;
+            }
             for k in d.stands {
                 let o = &f.open[k];
                 settle(c, env, &f.g, &o.m, &o.p, &o.events, now).await?;

@@ -3,7 +3,8 @@
 //! again); an answer to one entrant's mail is threaded to it.
 
 use super::render::{
-    self, EntryView, ObserverView, PairingsView, ResultView, StartView, SwissDoneView,
+    self, EntryView, NegotiationView, ObserverView, PairingsView, ResultView, StartView,
+    SwissDoneView,
 };
 use crate::config::Env;
 use crate::message::ReadMessage;
@@ -63,6 +64,35 @@ pub fn result(env: &Env, g: &GameRow, to: &str, seed: &str, v: &ResultView) -> C
         g,
         MailKind::Results,
         &format!("result|{seed}|{to}"),
+        &g.gm_address,
+        to,
+        r,
+    ))
+}
+
+/// A match's time negotiated, to one reader: a step or a turn (a results mail), or a reminder
+/// (`reminder`); `seed` names the match and the step (or the reminder's moment), so a step
+/// told twice is one mail.
+pub fn negotiation(
+    env: &Env,
+    g: &GameRow,
+    to: &str,
+    seed: &str,
+    reminder: bool,
+    v: &NegotiationView,
+) -> Composed {
+    let kind = if reminder {
+        MailKind::Reminder
+    } else {
+        MailKind::Results
+    };
+    let facts = format!("{}: {} v {}: match time, {}", g.id, v.a, v.b, v.headline);
+    let r = rendered(render::negotiation(v), kind, to, &facts)?;
+    Ok(game_mail(
+        env,
+        g,
+        kind,
+        &format!("negotiation|{seed}|{to}"),
         &g.gm_address,
         to,
         r,

@@ -1,7 +1,7 @@
 //! The ACWC office's mails (issue 26), over the shared layer of `src/outgoing`: [`render`] (the
 //! views and `templates/acwc/`) and [`compose`] (one function per mail: an entry received, an
 //! entry approved with the secret, a round's pairings with the transcript anyone can check, a
-//! match's result, the Swiss's end, an observer's first mail). Times in UTC (ACWC "Match
+//! match's result, a match's time negotiated, the Swiss's end, an observer's first mail). Times in UTC (ACWC "Match
 //! negotiations": "players must communicate their times in UTC").
 
 pub mod compose;

@@ -26,6 +26,10 @@ pub(crate) const TEMPLATES: TemplateList = &[
         include_str!("../../../templates/acwc/result.txt"),
     ),
     (
+        "acwc/negotiation.txt",
+        include_str!("../../../templates/acwc/negotiation.txt"),
+    ),
+    (
         "acwc/swiss-done.txt",
         include_str!("../../../templates/acwc/swiss-done.txt"),
     ),
@@ -102,6 +106,23 @@ pub struct ResultView {
 
 pub fn result(v: &ResultView) -> Result<Rendered, RenderError> {
     render("acwc/result.txt", context! { v => Serde(v) })
+}
+
+/// A match's time negotiated (ACWC "Match negotiations"): a step, a reminder or a turn, and
+/// where it stands; times in UTC, with the reader's own zone beside them.
+#[derive(Clone, Debug, Serialize)]
+pub struct NegotiationView {
+    pub game: String,
+    pub title: String,
+    pub a: String,
+    pub b: String,
+    /// `alice offers 3 times`, `agreed 2019-10-10 18:00 UTC`, `reminder`.
+    pub headline: String,
+    pub lines: Vec<String>,
+}
+
+pub fn negotiation(v: &NegotiationView) -> Result<Rendered, RenderError> {
+    render("acwc/negotiation.txt", context! { v => Serde(v) })
 }
 
 /// The Swiss's end: the final ranking and who proceeds to the Candidates.

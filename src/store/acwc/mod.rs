@@ -6,6 +6,7 @@
 //! - `acwc_rounds`: each round published, with its transcript ("Pairing details");
 //! - `acwc_matches`: each pairing and its result;
 //! - `acwc_match_events`: every mail about a match, as the pure rules replay them ("Match
+//!   negotiations": times offered, accepted, chosen, assigned, the arbiter's finding; "Match
 //!   rules": a result reported, confirmed, disputed, ruled on).
 
 use crate::store::*;
@@ -39,6 +40,8 @@ pub struct MatchRow {
     pub board: i64,
     pub a: String,
     pub b: Option<String>,
+    /// ACWC Match negotiations: the start time agreed, chosen or assigned.
+    pub agreed_at: Option<Ts>,
     pub score_a: Option<i64>,
     pub score_b: Option<i64>,
     pub decided_at: Option<Ts>,
@@ -68,6 +71,9 @@ pub struct MatchEventRow {
     pub event: MatchEventKind,
     pub by: Option<String>,
     pub at: Ts,
+    /// The times offered, or the one accepted, chosen or assigned (UTC).
+    #[sqlx(json)]
+    pub times: Vec<Ts>,
     pub score_a: Option<i64>,
     pub score_b: Option<i64>,
 }
@@ -159,9 +165,9 @@ pub async fn rounds(c: &mut Conn, game: &str) -> Result<Vec<RoundRow>> {
 /// A pairing of a round.
 pub async fn add_match(c: &mut Conn, game: &str, m: &MatchRow) -> Result<()> {
     sqlx::query(
-        "INSERT INTO acwc_matches (game_id, stage, round, board, a, b, score_a, score_b,
-             decided_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        "INSERT INTO acwc_matches (game_id, stage, round, board, a, b, agreed_at, score_a,
+             score_b, decided_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     )
     .bind(game)
     .bind(m.stage)
@@ -169,6 +175,7 @@ pub async fn add_match(c: &mut Conn, game: &str, m: &MatchRow) -> Result<()> {
     .bind(m.board)
     .bind(&m.a)
     .bind(&m.b)
+    .bind(m.agreed_at)
     .bind(m.score_a)
     .bind(m.score_b)
     .bind(m.decided_at)
@@ -180,7 +187,8 @@ pub async fn add_match(c: &mut Conn, game: &str, m: &MatchRow) -> Result<()> {
 /// Every pairing of `stage`, by round and board.
 pub async fn matches(c: &mut Conn, game: &str, stage: StageRow) -> Result<Vec<MatchRow>> {
     Ok(sqlx::query_as(
-        "SELECT stage, round, board, a, b, score_a, score_b, decided_at FROM acwc_matches
+        "SELECT stage, round, board, a, b, agreed_at, score_a, score_b, decided_at
+         FROM acwc_matches
          WHERE game_id = $1 AND stage = $2 ORDER BY round, board",
     )
     .bind(game)
@@ -221,9 +229,9 @@ pub async fn add_match_event(
     e: &MatchEventRow,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO acwc_match_events (game_id, stage, round, board, event, by, at, score_a,
-             score_b)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        "INSERT INTO acwc_match_events (game_id, stage, round, board, event, by, at, times,
+             score_a, score_b)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     )
     .bind(game)
     .bind(m.stage)
@@ -232,6 +240,7 @@ pub async fn add_match_event(
     .bind(e.event)
     .bind(&e.by)
     .bind(e.at)
+    .bind(serde_json::to_string(&e.times)?)
     .bind(e.score_a)
     .bind(e.score_b)
     .execute(&mut *c)
@@ -242,7 +251,7 @@ pub async fn add_match_event(
 /// The mails about match `m`, in order.
 pub async fn match_events(c: &mut Conn, game: &str, m: &MatchRow) -> Result<Vec<MatchEventRow>> {
     Ok(sqlx::query_as(
-        "SELECT event, by, at, score_a, score_b FROM acwc_match_events
+        "SELECT event, by, at, times, score_a, score_b FROM acwc_match_events
          WHERE game_id = $1 AND stage = $2 AND round = $3 AND board = $4 ORDER BY at, id",
     )
     .bind(game)
@@ -276,6 +285,43 @@ pub async fn swiss_done(c: &mut Conn, game: &str) -> Result<Option<Ts>> {
 /// The Swiss's end announced at `at`.
 pub async fn set_swiss_done(c: &mut Conn, game: &str, at: Ts) -> Result<()> {
     sqlx::query("UPDATE acwc_championships SET swiss_done_at = $1 WHERE game_id = $2")
+        .bind(at)
+        .bind(game)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// ACWC Match negotiations: match `m`'s start time settled (agreed, chosen or assigned).
+pub async fn set_agreed(c: &mut Conn, game: &str, m: &MatchRow, at: Ts) -> Result<()> {
+    sqlx::query(
+        "UPDATE acwc_matches SET agreed_at = $1
+         WHERE game_id = $2 AND stage = $3 AND round = $4 AND board = $5",
+    )
+    .bind(at)
+    .bind(game)
+    .bind(m.stage)
+    .bind(m.round)
+    .bind(m.board)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// The moment through which the tick told the negotiations' reminders and turns, if ever.
+pub async fn negotiation_told_through(c: &mut Conn, game: &str) -> Result<Option<Ts>> {
+    Ok(sqlx::query_scalar(
+        "SELECT negotiation_told_through FROM acwc_championships WHERE game_id = $1",
+    )
+    .bind(game)
+    .fetch_optional(&mut *c)
+    .await?
+    .flatten())
+}
+
+/// The negotiations' reminders and turns told through `at`.
+pub async fn set_negotiation_told_through(c: &mut Conn, game: &str, at: Ts) -> Result<()> {
+    sqlx::query("UPDATE acwc_championships SET negotiation_told_through = $1 WHERE game_id = $2")
         .bind(at)
         .bind(game)
         .execute(&mut *c)
