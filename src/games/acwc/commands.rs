@@ -58,15 +58,15 @@ pub async fn ruling(
     score: &str,
     now: Ts,
 ) -> Result<Done> {
-    let Some(m) = super::mail::open_match(c, g, account).await? else {
+    let Some(m) = super::matches::open_match(c, g, account).await? else {
         return Ok(Done::refused(format!(
             "{account} has no undecided match in the current round"
         )));
     };
-    let Some(p) = super::mail::pairing(&m) else {
+    let Some(p) = super::matches::pairing(&m) else {
         return Ok(Done::refused("a bye has no result".to_string()));
     };
-    let s = match super::mail::read_score(c, g, &m, score).await? {
+    let s = match super::matches::read_score(c, g, &m, score).await? {
         Ok(s) => s,
         Err(why) => return Ok(Done::refused(why)),
     };
@@ -87,7 +87,7 @@ pub async fn ruling(
 
 /// The account's undecided match of the current round (the account in any case).
 async fn current_match(c: &mut Conn, g: &GameRow, account: &str) -> Result<Option<MatchRow>> {
-    super::mail::open_match(c, g, account).await
+    super::matches::open_match(c, g, account).await
 }
 
 /// The account's match and its pairing, or why there is none.
@@ -101,7 +101,7 @@ async fn negotiated(
             "{account} has no undecided match in the current round"
         ))));
     };
-    Ok(match super::mail::pairing(&m) {
+    Ok(match super::matches::pairing(&m) {
         Some(p) => Ok((m, p)),
         None => Err(Done::refused("a bye has no match time".to_string())),
     })

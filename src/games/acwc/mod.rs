@@ -24,6 +24,7 @@ pub mod commands;
 pub mod entry;
 pub mod house;
 pub mod mail;
+mod matches;
 mod negotiate;
 mod rounds;
 mod stages;
@@ -34,9 +35,11 @@ pub use tick::Tick;
 
 use crate::acwc::Player;
 use crate::acwc::house::HouseRules;
+use crate::acwc::seeding::swiss_field;
 use crate::acwc::seeding::{Entrant, FixedQualifiers, Seeding};
+use crate::acwc::swiss::{self, Standing, rank_cmp};
 use crate::acwc::swiss::{Match, Outcome, Round};
-use crate::engine::Result;
+use crate::engine::{EngineError, Result};
 use store::{Conn, GameRow, MatchRow, StageRow};
 
 pub(crate) mod store {
@@ -107,4 +110,26 @@ pub(crate) async fn swiss_history(c: &mut Conn, game: &str) -> Result<Vec<Round>
         }
     }
     Ok(rounds)
+}
+
+/// Half points as written: `3`, `2.5`.
+pub(crate) fn halves(h: u32) -> String {
+    if h.is_multiple_of(2) {
+        (h / 2).to_string()
+    } else {
+        format!("{}.5", h / 2)
+    }
+}
+
+/// The Swiss's standings, ranked (ACWC "Pairing details": score, the opponents' average seeding
+/// rating, the own seeding rating).
+pub(crate) async fn ranked(c: &mut Conn, g: &GameRow) -> Result<Vec<Standing>> {
+    let rules = rules_of(g)?;
+    let field = swiss_field(&approved(c, &g.id).await?, &fixed(&rules))
+        .map_err(|e| EngineError::Refused(format!("the Swiss's field: {e}")))?;
+    let history = swiss_history(c, &g.id).await?;
+    let mut standings = swiss::standings(&field, &history, &[])
+        .map_err(|e| EngineError::Refused(format!("the Swiss's standings: {e}")))?;
+    standings.sort_by(rank_cmp);
+    Ok(standings)
 }

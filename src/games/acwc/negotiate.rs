@@ -53,7 +53,9 @@ impl Negotiation {
             p: p.clone(),
             week: round_week(published),
             events: rows.iter().filter_map(event_of).collect(),
-            played: rows.iter().any(|r| super::mail::result_event(r).is_some()),
+            played: rows
+                .iter()
+                .any(|r| super::matches::result_event(r).is_some()),
         }
     }
 

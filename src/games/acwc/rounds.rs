@@ -7,7 +7,7 @@
 use super::store::{self, Conn, GameRow, MatchRow, RoundRow, StageRow};
 use crate::acwc::candidates::{SwissLine, swiss_advancement_order};
 use crate::acwc::seeding::swiss_field;
-use crate::acwc::swiss::{self, Standing, rank_cmp};
+use crate::acwc::swiss;
 use crate::acwc::week::round_week;
 use crate::config::Env;
 use crate::engine::announce::tell_each;
@@ -15,15 +15,6 @@ use crate::engine::{EngineError, Result};
 use crate::outgoing::acwc::compose;
 use crate::outgoing::acwc::render::{PairingsView, SwissDoneView};
 use crate::time::Ts;
-
-/// Half points as written: `3`, `2.5`.
-pub(super) fn halves(h: u32) -> String {
-    if h.is_multiple_of(2) {
-        (h / 2).to_string()
-    } else {
-        format!("{}.5", h / 2)
-    }
-}
 
 /// Where the Swiss stands: the rounds it has, those published, and whether the last one
 /// published is decided.
@@ -131,23 +122,10 @@ async fn publish(c: &mut Conn, env: &Env, g: &GameRow, round: u32, now: Ts) -> R
     .await
 }
 
-/// The Swiss's standings, ranked (ACWC "Pairing details": score, the opponents' average seeding
-/// rating, the own seeding rating).
-pub(super) async fn ranked(c: &mut Conn, g: &GameRow) -> Result<Vec<Standing>> {
-    let rules = super::rules_of(g)?;
-    let field = swiss_field(&super::approved(c, &g.id).await?, &super::fixed(&rules))
-        .map_err(|e| EngineError::Refused(format!("the Swiss's field: {e}")))?;
-    let history = super::swiss_history(c, &g.id).await?;
-    let mut standings = swiss::standings(&field, &history, &[])
-        .map_err(|e| EngineError::Refused(format!("the Swiss's standings: {e}")))?;
-    standings.sort_by(rank_cmp);
-    Ok(standings)
-}
-
 /// ACWC "Qualification": the Swiss's end, its final ranking and who proceeds.
 async fn announce_end(c: &mut Conn, env: &Env, g: &GameRow, rounds: u32, now: Ts) -> Result<()> {
     let rules = super::rules_of(g)?;
-    let standings = ranked(c, g).await?;
+    let standings = super::ranked(c, g).await?;
     let ranking = standings
         .iter()
         .enumerate()
@@ -156,7 +134,7 @@ async fn announce_end(c: &mut Conn, env: &Env, g: &GameRow, rounds: u32, now: Ts
                 "{}. {}: {}; {}; {}",
                 k + 1,
                 s.player,
-                halves(s.score.halves()),
+                super::halves(s.score.halves()),
                 s.average(),
                 s.rating
             )

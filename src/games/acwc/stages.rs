@@ -10,8 +10,8 @@
 //!   `BID <seconds>`; the bids are revealed together once both are in (never one before), the
 //!   lower bid plays White, equal bids go to the higher seed; a draw is Black's.
 
-use super::rounds::{halves, ranked};
 use super::store::{self, Conn, GameRow, GameStatus, MatchEventKind, MatchRow, RoundRow, StageRow};
+use super::{halves, ranked};
 use crate::acwc::Player;
 use crate::acwc::candidates::{Candidates, SwissLine, candidates_field};
 use crate::acwc::final_match::{

@@ -12,7 +12,8 @@
 //! it; each reminder's and turn's Message-ID also names its moment, so one told twice (a tick
 //! run again after a failed write) is refused by the outbox.
 
-use super::mail::{pairing, result_event, settle};
+use super::mail::settle;
+use super::matches::{pairing, result_event};
 use super::negotiate::{self, Negotiation, Step};
 use super::store::{self, Conn, GameRow, GameStatus, Kind, MatchRow, StageRow};
 use crate::acwc::conduct::{ResultEvent, ResultState, result_state};
