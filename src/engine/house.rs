@@ -90,6 +90,19 @@ pub trait House: Send + Sync {
     /// GM's address must be, and how a sender proves who they are.
     fn acceptance(&self) -> (GmAddress, Authentication);
 
+    /// Why this kind of game has no phases, deadlines or extensions, in its own words with its
+    /// clause: the answer of the turn questions' default methods below, which a kind of game
+    /// without turns (the Nomic, the ACWC office) keeps and a kind with turns (Diplomacy)
+    /// answers each itself.
+    fn turnless(&self) -> &'static str {
+        "this kind of game has no phases or deadlines"
+    }
+
+    /// [`House::turnless`] as the error a turn question gets.
+    fn no_turns(&self) -> super::EngineError {
+        super::EngineError::Refused(self.turnless().to_string())
+    }
+
     /// Whether the mail comes from the registered address, proven by its secret or our
     /// server's DKIM pass, as the house rules want (WM D.X(6)).
     fn authenticate(&self, p: &Proof<'_>) -> std::result::Result<(), AuthError> {
@@ -119,20 +132,36 @@ pub trait House: Send + Sync {
     }
 
     /// A mail submitted at `submitted` against a phase's `deadline` (WM D.VII(3)).
-    fn timeliness(&self, submitted: Ts, deadline: Ts, adjudication_started: bool) -> Timeliness;
+    #[allow(unused_variables)]
+    fn timeliness(&self, submitted: Ts, deadline: Ts, adjudication_started: bool) -> Timeliness {
+        Timeliness::OnTime
+    }
     /// The same in a phase whose results an NMR holds (WM D.VII(6)(b)); `replaced_at`: when the
     /// seat's player was last replaced in it.
-    fn timeliness_held(&self, submitted: Ts, deadline: Ts, replaced_at: Option<Ts>) -> Timeliness;
+    #[allow(unused_variables)]
+    fn timeliness_held(&self, submitted: Ts, deadline: Ts, replaced_at: Option<Ts>) -> Timeliness {
+        Timeliness::OnTime
+    }
 
     /// The deadline of the turn of stored phase `phase` begun at `start`, out of `windows`.
-    fn turn_deadline(&self, phase: &PhaseRow, start: Ts, windows: &[Window]) -> Result<Ts>;
+    #[allow(unused_variables)]
+    fn turn_deadline(&self, phase: &PhaseRow, start: Ts, windows: &[Window]) -> Result<Ts> {
+        Err(self.no_turns())
+    }
     /// Why `deadline` is too soon for stored phase `phase`, if it is (WM D.VII(4)(a)).
-    fn deadline_too_soon(&self, phase: &PhaseRow, deadline: Ts) -> Result<Option<String>>;
+    #[allow(unused_variables)]
+    fn deadline_too_soon(&self, phase: &PhaseRow, deadline: Ts) -> Result<Option<String>> {
+        Err(self.no_turns())
+    }
     /// `t` moved out of every unavailable period it falls in (WM D.VII(2)).
-    fn past_windows(&self, t: Ts, windows: &[Window]) -> Ts;
+    #[allow(unused_variables)]
+    fn past_windows(&self, t: Ts, windows: &[Window]) -> Ts {
+        t
+    }
 
     /// An extension of `days` asked at `asked` by a seat that has used `used_days`: the new
     /// deadline, or why not (WM D.VII(5)).
+    #[allow(unused_variables)]
     fn extend(
         &self,
         deadline: Ts,
@@ -140,18 +169,33 @@ pub trait House: Send + Sync {
         days: u32,
         used_days: u32,
         windows: &[Window],
-    ) -> std::result::Result<Ts, Refusal>;
+    ) -> std::result::Result<Ts, Refusal> {
+        Err(self.turnless().into())
+    }
     /// Whether the next extension a seat asks is granted as of right (WM D.VII(5)).
-    fn extension_is_guaranteed(&self, granted_before: u32) -> bool;
+    #[allow(unused_variables)]
+    fn extension_is_guaranteed(&self, granted_before: u32) -> bool {
+        false
+    }
     /// A holiday's extension: its days, and the deadline it gives (WM D.VII(5)).
-    fn holiday_extension(&self, deadline: Ts, from: Ts, to: Ts, windows: &[Window]) -> (u32, Ts);
+    #[allow(unused_variables)]
+    fn holiday_extension(&self, deadline: Ts, from: Ts, to: Ts, windows: &[Window]) -> (u32, Ts) {
+        (0, deadline)
+    }
     /// The notice an extension or an unavailable period needs, in hours (WM D.VII(5)).
-    fn extension_notice_hours(&self) -> u32;
+    #[allow(unused_variables)]
+    fn extension_notice_hours(&self) -> u32 {
+        0
+    }
     /// The longest unavailable period, in hours (WM D.VII(2)).
-    fn unavailable_hours_max(&self) -> u32;
+    #[allow(unused_variables)]
+    fn unavailable_hours_max(&self) -> u32 {
+        0
+    }
     /// A dated unavailable period declared at `now`, or why not (WM D.VII(2)). `nearest`: the
     /// player's period nearest it within a week either side, and whether it is weekly;
     /// `ahead`: how many dated ones they have to come.
+    #[allow(unused_variables)]
     fn unavailable_window(
         &self,
         from: Ts,
@@ -159,10 +203,15 @@ pub trait House: Send + Sync {
         now: Ts,
         nearest: Option<(Window, bool)>,
         ahead: u32,
-    ) -> std::result::Result<Window, Refusal>;
+    ) -> std::result::Result<Window, Refusal> {
+        Err(self.turnless().into())
+    }
     /// The occurrences of a weekly period declared at `now` that stand (WM D.VII(2)); `own`:
     /// the player's other periods.
-    fn weekly_occurrences(&self, occurrences: Vec<Window>, now: Ts, own: &[Window]) -> Vec<Window>;
+    #[allow(unused_variables)]
+    fn weekly_occurrences(&self, occurrences: Vec<Window>, now: Ts, own: &[Window]) -> Vec<Window> {
+        Vec::new()
+    }
 
     /// SET `option` `value`: the house rules changed, or why not (`running`: the game has
     /// started, and the rulebook's limits hold).
@@ -174,12 +223,21 @@ pub trait House: Send + Sync {
     ) -> Result<std::result::Result<Changed, Refusal>>;
 
     /// Whether `word` names a phase of this kind of game (a `HISTORY <phase>` query).
-    fn is_phase(&self, word: &str) -> bool;
+    #[allow(unused_variables)]
+    fn is_phase(&self, word: &str) -> bool {
+        false
+    }
     /// Stored phase `phase` in the kind's own words, as a report to the masters names it.
-    fn phase_title(&self, phase: &str) -> String;
+    #[allow(unused_variables)]
+    fn phase_title(&self, phase: &str) -> String {
+        phase.to_string()
+    }
     /// The seat `written` names (a power, however the master wrote it), as the kind spells it;
     /// None if the game has no such seat.
-    fn seat_name(&self, written: &str) -> Result<Option<String>>;
+    #[allow(unused_variables)]
+    fn seat_name(&self, written: &str) -> Result<Option<String>> {
+        Ok(None)
+    }
 
     /// The first mail of an observer added to the game under way, in `phase` if the kind has
     /// turns: the game so far, and how to stop its mail. None if the kind sends none then (a
@@ -194,6 +252,7 @@ pub trait House: Send + Sync {
     ) -> Option<Composed>;
     /// The welcome of a seat's new player in `phase`, with what they take over (the seat's
     /// position and standing orders, as the kind keeps them).
+    #[allow(unused_variables)]
     fn handover<'a>(
         &'a self,
         c: &'a mut Conn,
@@ -201,29 +260,38 @@ pub trait House: Send + Sync {
         g: &'a GameRow,
         phase: &'a PhaseRow,
         h: &'a Handover<'a>,
-    ) -> Step<'a, Composed>;
+    ) -> Step<'a, Composed> {
+        Box::pin(async move { Err(self.no_turns()) })
+    }
     /// The SUMMARY query's answer: the game's course in the kind's own terms.
     fn summary<'a>(&'a self, c: &'a mut Conn, g: &'a GameRow) -> Step<'a, String>;
 
     /// Where each seat's orders stand for stored turn `phase` (STATUS says which seats have
     /// orders in, never what they are): (seat, state), the seats that have sent any.
+    #[allow(unused_variables)]
     fn orders_in<'a>(
         &'a self,
         c: &'a mut Conn,
         g: &'a GameRow,
         phase: &'a PhaseRow,
-    ) -> Step<'a, Vec<(String, OrdersIn)>>;
+    ) -> Step<'a, Vec<(String, OrdersIn)>> {
+        Box::pin(async move { Ok(Vec::new()) })
+    }
     /// Who sent the accepted order mails of `seat` in stored turn `phase`, and when they were
     /// submitted, in that order (Agora BT7: `<game> SUBMITTED`, the seat's player asking).
+    #[allow(unused_variables)]
     fn submitters<'a>(
         &'a self,
         c: &'a mut Conn,
         g: &'a GameRow,
         phase: &'a PhaseRow,
         seat: &'a str,
-    ) -> Step<'a, Vec<(String, Ts)>>;
+    ) -> Step<'a, Vec<(String, Ts)>> {
+        Box::pin(async move { Ok(Vec::new()) })
+    }
     /// Roll game `g` back to stored turn `phase`, to be played again by `deadline` (WM
     /// D.VIII(1)): what the kind stored of the turns after it is undone.
+    #[allow(unused_variables)]
     fn roll_back<'a>(
         &'a self,
         c: &'a mut Conn,
@@ -231,11 +299,20 @@ pub trait House: Send + Sync {
         phase: &'a PhaseRow,
         deadline: Ts,
         now: Ts,
-    ) -> Step<'a, ()>;
+    ) -> Step<'a, ()> {
+        Box::pin(async move { Err(self.no_turns()) })
+    }
     /// What seat `seat`'s player chose for themselves in the kind's own terms, forgotten when
     /// another player takes the seat over (REPLACE).
-    fn forget_choices<'a>(&'a self, c: &'a mut Conn, g: &'a GameRow, seat: &'a str)
-    -> Step<'a, ()>;
+    #[allow(unused_variables)]
+    fn forget_choices<'a>(
+        &'a self,
+        c: &'a mut Conn,
+        g: &'a GameRow,
+        seat: &'a str,
+    ) -> Step<'a, ()> {
+        Box::pin(async move { Ok(()) })
+    }
 }
 
 /// Where a seat's orders stand for a turn (STATUS).
