@@ -6,25 +6,15 @@
 //! opponent choosing the time; in round 2, both players short of offers and the TD assigning a
 //! time with `ASSIGN`.
 
-#[path = "common/engine.rs"]
+#[path = "common/acwc.rs"]
 #[allow(dead_code)]
-mod fixtures;
-use fixtures::{deliver, env, raw};
+mod acwc;
+use acwc::*;
 
 use chancery::commands::GmCommand;
 use chancery::engine::Processed;
 use chancery::games;
-use chancery::games::acwc::admin::{NewChampionship, create};
 use chancery::policy::{DAY, HOUR, Ts};
-use chancery::store::{self, acwc::StageRow};
-use sqlx::{Row, SqlitePool};
-
-const GAME: &str = "acwc19";
-const GM: &str = "gm@example.test";
-/// The Tournament Director, a master of the championship.
-const TD: &str = "td@example.test";
-/// Monday 30 September 2019, 00:00 UTC: the first round's pairings.
-const T0: Ts = 1_569_801_600;
 
 /// (account, cut-off rating, peak).
 const ENTRANTS: [(&str, u32, u32); 5] = [
@@ -35,93 +25,6 @@ const ENTRANTS: [(&str, u32, u32); 5] = [
     ("erin", 1700, 1850),
 ];
 
-fn address(account: &str) -> String {
-    format!("{}@example.test", account.to_lowercase())
-}
-
-struct Champ {
-    pool: SqlitePool,
-    uid: u32,
-    secrets: std::collections::BTreeMap<String, String>,
-}
-
-impl Champ {
-    async fn mail(&mut self, account: &str, body: &str, at: Ts) -> Processed {
-        self.uid += 1;
-        let secret = self
-            .secrets
-            .get(account)
-            .map(|s| format!("SECRET {s}\n"))
-            .unwrap_or_default();
-        let bytes = raw(
-            &address(account),
-            GM,
-            &format!("{GAME} match"),
-            &format!("Message-ID: <a{}@sender.example.test>\r\n", self.uid),
-            &format!("{secret}{body}\n"),
-        );
-        deliver(&self.pool, "gm", self.uid, &bytes, Some(at), at).await
-    }
-
-    async fn command(&self, cmd: GmCommand, at: Ts) -> String {
-        let done = games::console_command(&self.pool, &env(), GAME, &cmd, at)
-            .await
-            .expect("command");
-        assert!(done.ok, "{}", done.answer);
-        done.answer
-    }
-
-    /// The mails to `to` whose subject or body contains `part`, subject and body each.
-    async fn mails(&self, to: &str, part: &str) -> Vec<String> {
-        let mut c = self.pool.acquire().await.expect("conn");
-        sqlx::query("SELECT subject, body FROM outbox WHERE to_address = $1 ORDER BY id")
-            .bind(to)
-            .fetch_all(&mut *c)
-            .await
-            .expect("outbox")
-            .iter()
-            // Read with the wrapping undone: one space between words.
-            .map(|r| {
-                let text = format!("{}\n{}", r.get::<String, _>(0), r.get::<String, _>(1));
-                text.split_whitespace().collect::<Vec<_>>().join(" ")
-            })
-            .filter(|m| m.contains(part))
-            .collect()
-    }
-
-    async fn matches(&self) -> Vec<store::acwc::MatchRow> {
-        let mut c = self.pool.acquire().await.expect("conn");
-        store::acwc::matches(&mut c, GAME, StageRow::Swiss)
-            .await
-            .expect("matches")
-    }
-}
-
-async fn open(name: &str) -> Champ {
-    let dir = std::env::temp_dir().join(format!("chancery-acwc-neg-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let pool = store::open(&dir.join("chancery.sqlite"))
-        .await
-        .expect("open");
-    let mut c = pool.acquire().await.expect("conn");
-    let n = NewChampionship {
-        id: GAME,
-        preset: "acwc2019",
-        gm_address: GM,
-        confirm_address: "confirm@example.test",
-    };
-    create(&mut c, &n, T0 - 7 * DAY).await.expect("create");
-    drop(c);
-    chancery::engine::admin::add_member(&pool, GAME, store::Role::Td, TD, "UTC", T0 - 7 * DAY)
-        .await
-        .expect("td");
-    Champ {
-        pool,
-        uid: 0,
-        secrets: Default::default(),
-    }
-}
-
 /// Every entry by mail, approved by the TD; each approved entrant's secret from their mail.
 async fn enter_all(ch: &mut Champ) {
     let at = T0 - 5 * DAY;
@@ -130,21 +33,8 @@ async fn enter_all(ch: &mut Champ) {
         let got = ch.mail(account, &body, at + k as Ts * 60).await;
         assert_eq!(got, Processed::Accepted, "{account}");
     }
-    for (account, _, _) in ENTRANTS {
-        ch.command(GmCommand::Approve(account.to_string()), T0 - DAY)
-            .await;
-        let mail = ch
-            .mails(&address(account), "your entry is approved")
-            .await
-            .join("\n");
-        let secret = mail
-            .split("Your secret: ")
-            .nth(1)
-            .and_then(|s| s.split_whitespace().next())
-            .expect("a secret")
-            .to_string();
-        ch.secrets.insert(account.to_string(), secret);
-    }
+    let accounts: Vec<&str> = ENTRANTS.iter().map(|e| e.0).collect();
+    ch.approve_all(&accounts, T0 - DAY).await;
 }
 
 fn t(s: &str) -> Ts {
@@ -171,7 +61,7 @@ async fn agreed(ch: &Champ, round: i64, a: &str) -> Option<Ts> {
 
 #[tokio::test]
 async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assignment() {
-    let mut ch = open("negotiation").await;
+    let mut ch = open("neg-negotiation").await;
     enter_all(&mut ch).await;
     games::start_game_and_tell(&ch.pool, &env(), GAME, T0)
         .await
@@ -185,7 +75,10 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
     // ACWC Match negotiations: no more than 2 on a single date.
     let third = "OFFER 2019-10-03 08:00, 2019-10-03 14:00, 2019-10-03 20:00";
     assert_eq!(ch.mail(&a1, third, T0 + HOUR).await, Processed::Rejected);
-    let why = ch.mails(&address(&a1), "Not accepted").await.join("\n");
+    let why = ch
+        .mails_containing(&address(&a1), "Not accepted")
+        .await
+        .join("\n");
     assert!(why.contains("no more than 2 on a single date"), "{why}");
     // No closer than 3 hours to each other.
     let close = "OFFER 2019-10-03 10:00, 2019-10-03 12:00";
@@ -193,7 +86,10 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
         ch.mail(&a1, close, T0 + 2 * HOUR).await,
         Processed::Rejected
     );
-    let why = ch.mails(&address(&a1), "Not accepted").await.join("\n");
+    let why = ch
+        .mails_containing(&address(&a1), "Not accepted")
+        .await
+        .join("\n");
     assert!(why.contains("closer than 3 hours"), "{why}");
     // A valid offer, told to both players and the TD, in UTC.
     let offer = "OFFER 2019-10-03 10:00, 2019-10-04 10:00, 2019-10-05 10:00";
@@ -202,7 +98,7 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
         Processed::Accepted
     );
     for to in [address(&a1), address(&b1), TD.to_string()] {
-        let told = ch.mails(&to, "offers 3 times").await.join("\n");
+        let told = ch.mails_containing(&to, "offers 3 times").await.join("\n");
         assert!(told.contains("2019-10-04 10:00 UTC"), "{to}: {told}");
         assert!(told.contains("ACCEPT"), "{told}");
     }
@@ -218,7 +114,11 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
     games::tick(&ch.pool, &env(), T0 + 26 * HOUR)
         .await
         .expect("tick");
-    assert!(ch.mails(&address(&b1), "unanswered").await.is_empty());
+    assert!(
+        ch.mails_containing(&address(&b1), "unanswered")
+            .await
+            .is_empty()
+    );
     games::tick(&ch.pool, &env(), T0 + 28 * HOUR)
         .await
         .expect("tick");
@@ -226,7 +126,7 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
         .await
         .expect("tick");
     let reminders: Vec<String> = ch
-        .mails(&address(&b1), "a reminder to")
+        .mails_containing(&address(&b1), "a reminder to")
         .await
         .into_iter()
         .filter(|m| m.contains("is unanswered"))
@@ -237,7 +137,11 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
         "{}",
         reminders[0]
     );
-    assert!(ch.mails(&address(&a1), "is unanswered").await.is_empty());
+    assert!(
+        ch.mails_containing(&address(&a1), "is unanswered")
+            .await
+            .is_empty()
+    );
 
     // The acceptance: the time agreed, told to both and kept.
     let accept = "ACCEPT 2019-10-04 10:00";
@@ -247,7 +151,7 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
     );
     for to in [address(&a1), address(&b1)] {
         let told = ch
-            .mails(&to, "agreed 2019-10-04 10:00 UTC")
+            .mails_containing(&to, "agreed 2019-10-04 10:00 UTC")
             .await
             .join("\n");
         assert!(told.contains(&format!("accepted by {b1}")), "{to}: {told}");
@@ -267,7 +171,10 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
         .await
         .expect("tick");
     for to in [address(&a2), address(&b2), TD.to_string()] {
-        let told = ch.mails(&to, &format!("{a2} chooses")).await.join("\n");
+        let told = ch
+            .mails_containing(&to, &format!("{a2} chooses"))
+            .await
+            .join("\n");
         assert!(
             told.contains(&format!("{b2} did not offer 3 times by Wednesday")),
             "{to}: {told}"
@@ -279,7 +186,10 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
         ch.mail(&b2, late, T0 + 3 * DAY + HOUR).await,
         Processed::Rejected
     );
-    let why = ch.mails(&address(&b2), "Not accepted").await.join("\n");
+    let why = ch
+        .mails_containing(&address(&b2), "Not accepted")
+        .await
+        .join("\n");
     assert!(
         why.contains(&format!("accept the time {a2} chooses")),
         "{why}"
@@ -290,7 +200,7 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
         Processed::Accepted
     );
     let told = ch
-        .mails(&address(&b2), "agreed 2019-10-05 15:00 UTC")
+        .mails_containing(&address(&b2), "agreed 2019-10-05 15:00 UTC")
         .await
         .join("\n");
     assert!(told.contains(&format!("chosen by {a2}")), "{told}");
@@ -313,11 +223,16 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
     games::tick(&ch.pool, &env(), t("2019-10-10 00:00"))
         .await
         .expect("tick");
-    let told = ch.mails(TD, "for the match arbiter").await.join("\n");
+    let told = ch
+        .mails_containing(TD, "for the match arbiter")
+        .await
+        .join("\n");
     assert!(told.contains("neither player offered 3 times"), "{told}");
     assert!(told.contains(&format!("At fault: {a3} and {b3}")), "{told}");
     assert!(told.contains("ASSIGN"), "{told}");
-    let players = ch.mails(&address(&b3), "for the match arbiter").await;
+    let players = ch
+        .mails_containing(&address(&b3), "for the match arbiter")
+        .await;
     assert_eq!(players.len(), 1, "{players:?}");
     let refused = ch
         .mail(&a3, "OFFER 2019-10-12 18:00", t("2019-10-10 08:00"))
@@ -334,7 +249,7 @@ async fn acwc_match_negotiations_by_mail_offers_acceptance_fault_choice_and_assi
         .await;
     assert!(answer.contains("agreed 2019-10-12 17:00 UTC"), "{answer}");
     let told = ch
-        .mails(&address(&a3), "agreed 2019-10-12 17:00 UTC")
+        .mails_containing(&address(&a3), "agreed 2019-10-12 17:00 UTC")
         .await
         .join("\n");
     assert!(told.contains("assigned by the match arbiter"), "{told}");

@@ -9,10 +9,10 @@
 //! the fifth round, the Swiss's end with the final ranking and the three who proceed with the
 //! runner-up (ACWC "Qualification").
 
-#[path = "common/engine.rs"]
+#[path = "common/acwc.rs"]
 #[allow(dead_code)]
-mod fixtures;
-use fixtures::{deliver, env, raw};
+mod acwc;
+use acwc::*;
 
 use chancery::acwc::Player;
 use chancery::acwc::checker::{Tournament, check};
@@ -21,17 +21,8 @@ use chancery::acwc::swiss::{Match, Outcome, Round};
 use chancery::commands::GmCommand;
 use chancery::engine::Processed;
 use chancery::games;
-use chancery::games::acwc::admin::{NewChampionship, create};
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::store::{self, acwc::StageRow};
-use sqlx::{Row, SqlitePool};
-
-const GAME: &str = "acwc19";
-const GM: &str = "gm@example.test";
-/// The Tournament Director, a master of the championship.
-const TD: &str = "td@example.test";
-/// Monday 30 September 2019, 00:00 UTC: the first round's pairings.
-const T0: Ts = 1_569_801_600;
 
 /// (account, cut-off rating, peak).
 const ENTRANTS: [(&str, u32, u32); 9] = [
@@ -45,89 +36,6 @@ const ENTRANTS: [(&str, u32, u32); 9] = [
     ("frank", 1650, 1700),
     ("grace", 1500, 1500),
 ];
-
-fn address(account: &str) -> String {
-    format!("{}@example.test", account.to_lowercase())
-}
-
-struct Champ {
-    pool: SqlitePool,
-    uid: u32,
-    secrets: std::collections::BTreeMap<String, String>,
-}
-
-impl Champ {
-    async fn mail(&mut self, account: &str, body: &str, at: Ts) -> Processed {
-        self.uid += 1;
-        let secret = self
-            .secrets
-            .get(account)
-            .map(|s| format!("SECRET {s}\n"))
-            .unwrap_or_default();
-        let bytes = raw(
-            &address(account),
-            GM,
-            &format!("{GAME} match"),
-            &format!("Message-ID: <a{}@sender.example.test>\r\n", self.uid),
-            &format!("{secret}{body}\n"),
-        );
-        deliver(&self.pool, "gm", self.uid, &bytes, Some(at), at).await
-    }
-
-    async fn command(&self, cmd: GmCommand, at: Ts) -> String {
-        let done = games::console_command(&self.pool, &env(), GAME, &cmd, at)
-            .await
-            .expect("command");
-        assert!(done.ok, "{}", done.answer);
-        done.answer
-    }
-
-    /// The bodies of the mails to `to` whose subject contains `part`.
-    async fn mails(&self, to: &str, part: &str) -> Vec<String> {
-        let mut c = self.pool.acquire().await.expect("conn");
-        sqlx::query("SELECT subject, body FROM outbox WHERE to_address = $1 ORDER BY id")
-            .bind(to)
-            .fetch_all(&mut *c)
-            .await
-            .expect("outbox")
-            .iter()
-            .filter(|r| r.get::<String, _>(0).contains(part))
-            .map(|r| format!("{}\n{}", r.get::<String, _>(0), r.get::<String, _>(1)))
-            .collect()
-    }
-
-    async fn matches(&self) -> Vec<store::acwc::MatchRow> {
-        let mut c = self.pool.acquire().await.expect("conn");
-        store::acwc::matches(&mut c, GAME, StageRow::Swiss)
-            .await
-            .expect("matches")
-    }
-}
-
-async fn open(name: &str) -> Champ {
-    let dir = std::env::temp_dir().join(format!("chancery-acwc-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let pool = store::open(&dir.join("chancery.sqlite"))
-        .await
-        .expect("open");
-    let mut c = pool.acquire().await.expect("conn");
-    let n = NewChampionship {
-        id: GAME,
-        preset: "acwc2019",
-        gm_address: GM,
-        confirm_address: "confirm@example.test",
-    };
-    create(&mut c, &n, T0 - 7 * DAY).await.expect("create");
-    drop(c);
-    chancery::engine::admin::add_member(&pool, GAME, store::Role::Td, TD, "UTC", T0 - 7 * DAY)
-        .await
-        .expect("td");
-    Champ {
-        pool,
-        uid: 0,
-        secrets: Default::default(),
-    }
-}
 
 /// Every entry by mail, approved by the TD; each approved entrant's secret from their mail.
 async fn enter_all(ch: &mut Champ) {
@@ -147,21 +55,8 @@ async fn enter_all(ch: &mut Champ) {
             .join("\n");
         assert!(ack.contains("seeding rating"), "{ack}");
     }
-    for (account, _, _) in ENTRANTS {
-        ch.command(GmCommand::Approve(account.to_string()), T0 - DAY)
-            .await;
-        let mail = ch
-            .mails(&address(account), "your entry is approved")
-            .await
-            .join("\n");
-        let secret = mail
-            .split("Your secret: ")
-            .nth(1)
-            .and_then(|s| s.split_whitespace().next())
-            .expect("a secret")
-            .to_string();
-        ch.secrets.insert(account.to_string(), secret);
-    }
+    let accounts: Vec<&str> = ENTRANTS.iter().map(|e| e.0).collect();
+    ch.approve_all(&accounts, T0 - DAY).await;
 }
 
 /// The Swiss as the checker reads it, from the stored pairings and results.
