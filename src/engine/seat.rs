@@ -138,3 +138,65 @@ async fn report_to_masters(
     }
     Ok(())
 }
+
+/// The secret a mail gives (a `SECRET` or `PASSWORD` line, or the subject's) and its lines
+/// without it.
+pub fn split_secret(msg: &ReadMessage) -> (Option<String>, String) {
+    let mut secret = crate::sections::secret_in_subject(&msg.subject);
+    let mut body = String::new();
+    for l in &msg.lines {
+        let mut words = l.text.split_whitespace();
+        let first = words.next().unwrap_or("").trim_end_matches(':');
+        if first.eq_ignore_ascii_case("secret") || first.eq_ignore_ascii_case("password") {
+            let given: Vec<&str> = words.collect();
+            if !given.is_empty() {
+                secret = Some(given.join(" "));
+            }
+            continue;
+        }
+        body.push_str(&l.text);
+        body.push('\n');
+    }
+    (secret, body)
+}
+
+/// A player's mail to a running game whose seat is its sender's address (a kind whose subject
+/// names no seat: the Nomic, the ACWC office): addressed as the house rules want, from a
+/// registered player's address (else refused with `stranger`, answered as a stranger is),
+/// proven by its secret or our server's DKIM pass. The player and the mail's lines without the
+/// secret; None if refused (and answered).
+pub async fn proven_player(
+    c: &mut Conn,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    msg: &ReadMessage,
+    g: &GameRow,
+    house: &dyn House,
+    stranger: String,
+) -> Result<Option<(PlayerRow, String)>> {
+    if let Err(e) = house.check_addressing(&g.gm_address, &msg.to, &msg.cc) {
+        refuse_unproven(c, env, ctx, msg, g, e.to_string()).await?;
+        return Ok(None);
+    }
+    let from = msg.from_address.clone().unwrap_or_default();
+    let players = store::players(c, &g.id).await?;
+    let Some(player) = players
+        .iter()
+        .find(|p| p.address.eq_ignore_ascii_case(&from))
+        .cloned()
+    else {
+        refuse_unproven(c, env, ctx, msg, g, stranger).await?;
+        return Ok(None);
+    };
+    tracing::Span::current().record("power", player.power.as_str());
+    let (secret, body) = split_secret(msg);
+    let seat = Seat {
+        player: &player,
+        players: &players,
+        phase: "",
+    };
+    if !proven(c, env, ctx, msg, g, house, &seat, secret.as_deref()).await? {
+        return Ok(None);
+    }
+    Ok(Some((player, body)))
+}

@@ -15,15 +15,13 @@ use crate::acwc::conduct::{ResultEvent, ResultState, Score, Settled, check_resul
 use crate::acwc::mail::{Line, read};
 use crate::acwc::negotiation::Pairing;
 use crate::config::Env;
-use crate::engine::house::House;
 use crate::engine::receive::{Ctx, Recipient, Tag, answer};
-use crate::engine::seat::{self, Seat};
+use crate::engine::seat;
 use crate::engine::{Processed, Result};
 use crate::message::ReadMessage;
 use crate::outgoing::acwc::compose;
 use crate::outgoing::acwc::render::ResultView;
 use crate::outgoing::compose::rejection;
-use crate::sections::secret_in_subject;
 use crate::time::Ts;
 
 /// A mail to a running championship.
@@ -36,41 +34,12 @@ pub async fn player_mail(
 ) -> Result<(Processed, Tag)> {
     let mut tag = Tag::of(g);
     let house = AcwcHouse::of(g)?;
-    if let Err(e) = house.check_addressing(&g.gm_address, &msg.to, &msg.cc) {
-        seat::refuse_unproven(c, env, ctx, msg, g, e.to_string()).await?;
-        return Ok((Processed::Rejected, tag));
-    }
-    let from = msg.from_address.clone().unwrap_or_default();
-    let players = store::players(c, &g.id).await?;
-    let Some(player) = players
-        .iter()
-        .find(|p| p.address.eq_ignore_ascii_case(&from))
-        .cloned()
+    let stranger = format!("this address plays in no match of {}", g.id);
+    let Some((player, body)) = seat::proven_player(c, env, ctx, msg, g, &house, stranger).await?
     else {
-        let why = format!("this address plays in no match of {}", g.id);
-        seat::refuse_unproven(c, env, ctx, msg, g, why).await?;
         return Ok((Processed::Rejected, tag));
     };
     tag.power = Some(player.power.clone());
-    let mut secret = secret_in_subject(&msg.subject);
-    let mut body = String::new();
-    for l in &msg.lines {
-        let mut w = l.text.split_whitespace();
-        if w.next().is_some_and(|f| f.eq_ignore_ascii_case("secret")) {
-            secret = w.next().map(str::to_string);
-            continue;
-        }
-        body.push_str(&l.text);
-        body.push('\n');
-    }
-    let seat = Seat {
-        player: &player,
-        players: &players,
-        phase: "",
-    };
-    if !seat::proven(c, env, ctx, msg, g, &house, &seat, secret.as_deref()).await? {
-        return Ok((Processed::Rejected, tag));
-    }
     let verdict = result_lines(c, env, g, &player.power, &body, ctx.arrived).await?;
     match verdict {
         Ok(()) => Ok((Processed::Accepted, tag)),

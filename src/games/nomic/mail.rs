@@ -7,19 +7,17 @@
 
 use super::house::NomicHouse;
 use super::proven::PlayerMail;
-use super::store::{self, Conn, GameRow};
+use super::store::{Conn, GameRow};
 use super::{order, propose, record, vote};
 use crate::config::Env;
-use crate::engine::house::House;
 use crate::engine::receive::{Ctx, Tag};
-use crate::engine::seat::{self, Seat};
+use crate::engine::seat;
 use crate::engine::{Processed, Result};
 use crate::message::ReadMessage;
 use crate::nomic::mail::{Item, read_mail};
 use crate::outgoing::compose;
 use crate::outgoing::nomic::compose as nomic_compose;
 use crate::outgoing::nomic::render::RefusedView;
-use crate::sections::secret_in_subject;
 
 /// A player's mail to running Nomic `g`.
 pub async fn player_mail(
@@ -31,35 +29,15 @@ pub async fn player_mail(
 ) -> Result<(Processed, Tag)> {
     let mut tag = Tag::of(g);
     let house = NomicHouse::of(g)?;
-    if let Err(e) = house.check_addressing(&g.gm_address, &msg.to, &msg.cc) {
-        seat::refuse_unproven(c, env, ctx, msg, g, e.to_string()).await?;
-        return Ok((Processed::Rejected, tag));
-    }
-    let from = msg.from_address.clone().unwrap_or_default();
-    let players = store::players(c, &g.id).await?;
-    let Some(player) = players
-        .iter()
-        .find(|p| p.address.eq_ignore_ascii_case(&from))
-        .cloned()
+    let stranger = format!(
+        "this address plays no part in game {}: players join by the GM's command",
+        g.id
+    );
+    let Some((player, body)) = seat::proven_player(c, env, ctx, msg, g, &house, stranger).await?
     else {
-        let why = format!(
-            "this address plays no part in game {}: players join by the GM's command",
-            g.id
-        );
-        seat::refuse_unproven(c, env, ctx, msg, g, why).await?;
         return Ok((Processed::Rejected, tag));
     };
-    tracing::Span::current().record("power", player.power.as_str());
     tag.power = Some(player.power.clone());
-    let (secret, body) = split_secret(msg);
-    let seat = Seat {
-        player: &player,
-        players: &players,
-        phase: "",
-    };
-    if !seat::proven(c, env, ctx, msg, g, &house, &seat, secret.as_deref()).await? {
-        return Ok((Processed::Rejected, tag));
-    }
     let m = PlayerMail {
         env,
         ctx,
@@ -69,26 +47,6 @@ pub async fn player_mail(
         at: ctx.arrived,
     };
     Ok((read_lines(c, &m, &body).await?, tag))
-}
-
-/// The secret the mail gives (a `SECRET` line, or the subject's), and the body without it.
-fn split_secret(msg: &ReadMessage) -> (Option<String>, String) {
-    let mut secret = secret_in_subject(&msg.subject);
-    let mut body = String::new();
-    for l in &msg.lines {
-        let mut words = l.text.split_whitespace();
-        let first = words.next().unwrap_or("").trim_end_matches(':');
-        if first.eq_ignore_ascii_case("secret") || first.eq_ignore_ascii_case("password") {
-            let given: Vec<&str> = words.collect();
-            if !given.is_empty() {
-                secret = Some(given.join(" "));
-            }
-            continue;
-        }
-        body.push_str(&l.text);
-        body.push('\n');
-    }
-    (secret, body)
 }
 
 /// Each line of a proven mail done, and the refused and unread ones answered together.
