@@ -1,6 +1,10 @@
 //! A Nomic on a real SQLite file for the engine-level tests: five players on their days
 //! (Nomic 201), raw mails delivered straight to the engine, the clock passed in.
 
+#[path = "nomic_plan.rs"]
+mod plan;
+pub use plan::*;
+
 #[path = "engine.rs"]
 #[allow(dead_code)]
 mod fixtures;
@@ -10,35 +14,17 @@ pub use fixtures::{deliver, env, raw};
 use chancery::engine::Processed;
 use chancery::games;
 use chancery::games::nomic::admin::{self, NewNomic, NewSeat};
-use chancery::policy::{DAY, HOUR, Ts};
+use chancery::policy::{DAY, Ts};
 use chancery::store;
-use chancery::time::{Weekday, days_from_civil};
+
 use sqlx::{Row, SqlitePool};
 use std::collections::BTreeMap;
 
 pub const GAME: &str = "n1";
 pub const GM: &str = "gm@example.test";
 
-/// The players, in the order of Nomic 201 (Monday first), with their days.
-pub const PLAYERS: [(&str, Weekday); 5] = [
-    ("Chris B", Weekday::Monday),
-    ("Dave M", Weekday::Tuesday),
-    ("Ben P", Weekday::Wednesday),
-    ("Alex T", Weekday::Thursday),
-    ("Alex W", Weekday::Friday),
-];
-
 pub fn address(i: usize) -> String {
     format!("nomic{}@example.test", i + 1)
-}
-
-pub fn secret(i: usize) -> String {
-    format!("nomic-secret-{}", i + 1)
-}
-
-/// A moment in UTC.
-pub fn utc(y: i64, m: i64, d: i64, h: i64, min: i64) -> Ts {
-    days_from_civil(y, m, d) * DAY + h * HOUR + min * 60
 }
 
 /// The game and its mail.
@@ -94,14 +80,6 @@ impl Game {
         }
         out
     }
-}
-
-/// A mail's text on one line, its wrapping and quote marks undone.
-pub fn flat(text: &str) -> String {
-    text.split_whitespace()
-        .filter(|w| *w != "|")
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 pub async fn new_game(name: &str, start: Ts) -> Game {

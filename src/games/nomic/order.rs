@@ -327,8 +327,12 @@ pub(super) async fn advance(
         })
         .await?;
     }
-    let told = i64::try_from(steps.len()).unwrap_or(i64::MAX);
-    store::point_told(c, &g.id, p.number, told, settled).await?;
+    // Written only when something was told or the point settled: the tick looks at every
+    // open point each time the game is due.
+    if fresh_steps || (settled.is_some() && p.settled_at.is_none()) {
+        let told = i64::try_from(steps.len()).unwrap_or(i64::MAX);
+        store::point_told(c, &g.id, p.number, told, settled).await?;
+    }
     if let Some(next) = point_of_order::next_due(&r, &events, seats, settings, now) {
         store::need_clock_by(c, &g.id, next).await?;
     }
