@@ -3,7 +3,12 @@
 //! recomputes every round's pairing of a Swiss given as JSON from its results and reports each
 //! difference; `pair` gives the next round's pairing with its transcript. The JSON is the
 //! checker's (docs/acwc.md, `chancery_acwc::checker`).
+//!
+//! The Tournament Director's commands of a championship run here too, as by mail (`<id> GM`):
+//! `standings`, `approve`, `ruling`, `assign`, `finding`, `forfeit`, `withdraw`,
+//! `disqualify`; each prints what a command mail's answer says, and a refusal fails (exit 1).
 
+use super::{ConfigArg, load_config, runtime};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -24,9 +29,198 @@ pub enum Command {
         #[arg(long = "withdrawn", value_name = "ACCOUNT")]
         withdrawn: Vec<String>,
     },
+    /// A championship's standings and crosstable, and where it stands (ACWC Pairing details).
+    Standings {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+    },
+    /// Approve an entry (ACWC Player eligibility): the entrant is seated and mailed a secret.
+    Approve {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        account: String,
+    },
+    /// Decide the account's match of the current round, its score first, as 6.5-3.5 (ACWC
+    /// Organization: the TD makes the final call).
+    Ruling {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        account: String,
+        score: String,
+    },
+    /// Assign the start time of the account's match, UTC, as `2019-10-12 17:00` (ACWC Match
+    /// negotiations: "a match arbiter will assign a time").
+    Assign {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        account: String,
+        at: String,
+    },
+    /// Find who is at fault after no agreement by the weekend: an account or NONE (ACWC Match
+    /// negotiations).
+    Finding {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        account: String,
+        at_fault: String,
+    },
+    /// Forfeit the account's match of the current round (ACWC Match rules); two forfeits
+    /// disqualify.
+    Forfeit {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        account: String,
+        #[arg(value_enum)]
+        why: ForfeitArg,
+    },
+    /// Withdraw the account from the championship (ACWC Disqualification and withdrawals).
+    Withdraw {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        account: String,
+    },
+    /// Disqualify the account (ACWC Reporting cheats, Disqualification and withdrawals).
+    Disqualify {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+        account: String,
+        #[arg(value_enum)]
+        why: DisqualifyArg,
+    },
+}
+
+/// Why a match is forfeited (ACWC Match rules).
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ForfeitArg {
+    /// Did not show up (the appearing player claimed the win).
+    Noshow,
+    /// Rescheduling failed after a no-show.
+    Rescheduling,
+    /// Left the match and did not come back within 10 minutes.
+    Left,
+    /// Repeatedly failed to offer or accept the rematch.
+    Rematch,
+}
+
+/// Why a player is disqualified (ACWC Reporting cheats).
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum DisqualifyArg {
+    /// Marked as engine on Lichess.
+    Engine,
+    /// Marked as booster.
+    Booster,
+    /// An accusation of cheating made in public.
+    Accusation,
+    /// Anything else the TD decides.
+    Other,
+}
+
+/// A TD's command of a stored championship.
+fn td(cmd: Command) -> anyhow::Result<()> {
+    use chancery::commands::{DisqualifyReason, ForfeitReason, GmCommand};
+    let (config, id, gm) = match cmd {
+        Command::Standings { config, id } => (config, id, GmCommand::Status),
+        Command::Approve {
+            config,
+            id,
+            account,
+        } => (config, id, GmCommand::Approve(account)),
+        Command::Ruling {
+            config,
+            id,
+            account,
+            score,
+        } => (config, id, GmCommand::Ruling { account, score }),
+        Command::Assign {
+            config,
+            id,
+            account,
+            at,
+        } => {
+            let time = chancery::time::parse_gmt(&at).ok_or_else(|| {
+                anyhow::anyhow!("the time is UTC, as 2019-10-12 17:00, not '{at}'")
+            })?;
+            (config, id, GmCommand::Assign { account, time })
+        }
+        Command::Finding {
+            config,
+            id,
+            account,
+            at_fault,
+        } => {
+            let at_fault = (!at_fault.eq_ignore_ascii_case("NONE")).then_some(at_fault);
+            (config, id, GmCommand::Finding { account, at_fault })
+        }
+        Command::Forfeit {
+            config,
+            id,
+            account,
+            why,
+        } => {
+            let why = match why {
+                ForfeitArg::Noshow => ForfeitReason::NoShow,
+                ForfeitArg::Rescheduling => ForfeitReason::Rescheduling,
+                ForfeitArg::Left => ForfeitReason::Left,
+                ForfeitArg::Rematch => ForfeitReason::Rematch,
+            };
+            (config, id, GmCommand::Forfeit { account, why })
+        }
+        Command::Withdraw {
+            config,
+            id,
+            account,
+        } => (config, id, GmCommand::Withdraw(account)),
+        Command::Disqualify {
+            config,
+            id,
+            account,
+            why,
+        } => {
+            let why = match why {
+                DisqualifyArg::Engine => DisqualifyReason::Engine,
+                DisqualifyArg::Booster => DisqualifyReason::Booster,
+                DisqualifyArg::Accusation => DisqualifyReason::Accusation,
+                DisqualifyArg::Other => DisqualifyReason::Other,
+            };
+            (config, id, GmCommand::Disqualify { account, why })
+        }
+        Command::Check { .. } | Command::Pair { .. } => {
+            anyhow::bail!("not a command of a stored championship")
+        }
+    };
+    let (cfg, base) = load_config(&config)?;
+    runtime()?.block_on(async {
+        let pool = chancery::store::open(&base.join(&cfg.database)).await?;
+        let now = chrono::Utc::now().timestamp();
+        super::game::console(&pool, &cfg, &id, &gm, now).await
+    })
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<()> {
+    match cmd {
+        Command::Check { .. } | Command::Pair { .. } => pure(cmd),
+        _ => td(cmd),
+    }
+}
+
+/// `check` and `pair`: no store, no clock.
+fn pure(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Check { file } => {
             let report = chancery::acwc::checker::check_json(&read(file.as_deref())?)?;
@@ -73,6 +267,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             }
             Ok(())
         }
+        _ => anyhow::bail!("a command of a stored championship"),
     }
 }
 

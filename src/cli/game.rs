@@ -617,7 +617,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
 
 /// A master's command at the console: printed as the reply to a command mail would say it; a
 /// refusal is a failure (exit 1).
-async fn console(
+pub(super) async fn console(
     pool: &chancery::store::Pool,
     cfg: &chancery::config::Config,
     id: &str,

@@ -86,9 +86,9 @@ pub struct ConfigArg {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// The Antichess World Championship's Swiss pairings, checkable by anyone: check a whole
-    /// tournament's pairings from its results, or pair its next round with the transcript
-    /// (docs/acwc.md).
+    /// The Antichess World Championship's office: check a whole tournament's Swiss pairings
+    /// from its results, or pair its next round with the transcript; a championship's
+    /// standings and its TD's commands (docs/acwc.md).
     #[command(subcommand)]
     Acwc(acwc::Command),
     /// Adjudicate one phase given as JSON (FILE or stdin); print the outcome as JSON

@@ -244,6 +244,18 @@ async fn dispatch(
             }
             _ => Ok(Done::refused("FINDING is a championship's command (ACWC)")),
         },
+        GmCommand::Forfeit { account, why } => match g.kind {
+            Kind::Acwc => acwc::commands::forfeit(c, env, g, account, *why, now).await,
+            _ => Ok(Done::refused("FORFEIT is a championship's command (ACWC)")),
+        },
+        GmCommand::Withdraw(account) => match g.kind {
+            Kind::Acwc => acwc::commands::depart(c, env, g, account, None, now).await,
+            _ => Ok(Done::refused("WITHDRAW is a championship's command (ACWC)")),
+        },
+        GmCommand::Disqualify { account, why } => match g.kind {
+            Kind::Acwc => acwc::commands::depart(c, env, g, account, Some(*why), now).await,
+            _ => Ok(Done::refused("DISQUALIFY is a championship's command (ACWC)")),
+        },
         GmCommand::Deadline(t) => move_deadline(c, env, g, &*house()?, s, Move::To(*t), now).await,
         GmCommand::Extend(by) => move_deadline(c, env, g, &*house()?, s, Move::By(*by), now).await,
         GmCommand::Pause => office::pause::pause(c, env, g, s, now).await,

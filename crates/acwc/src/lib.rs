@@ -12,6 +12,7 @@
 pub mod candidates;
 pub mod checker;
 pub mod conduct;
+pub mod crosstable;
 pub mod exhaustive;
 pub mod final_match;
 pub mod house;

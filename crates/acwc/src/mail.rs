@@ -10,7 +10,12 @@
 //! - `OFFER <time>[, <time>...]`, `ACCEPT <time>`, `CHOOSE <time>`: the match-time negotiation
 //!   (ACWC "Match negotiations", `crate::negotiation`), each time `YYYY-MM-DD HH:MM` in UTC
 //!   ("players must communicate their times in UTC"; a trailing `UTC` or `GMT` is allowed), at
-//!   most [`MAX_TIMES`] in one line.
+//!   most [`MAX_TIMES`] in one line;
+//! - `NOSHOW`: the appearing player's message to the TD that the opponent did not show up
+//!   (ACWC "Match rules": sent twice, 10 minutes apart), then `CLAIM` (the win) or
+//!   `RESCHEDULE`;
+//! - `WITHDRAW <own account>`: the sender withdraws from the championship ("Disqualification
+//!   and withdrawals"; the account is written out so that no stray word withdraws anyone).
 
 use crate::Ts;
 use chancery_office::time::parse_gmt;
@@ -39,6 +44,13 @@ pub enum Line {
     Accept(Ts),
     /// ACWC Match negotiations: the time chosen by the opponent of the player at fault.
     Choose(Ts),
+    /// ACWC Match rules: "message the TD that their opponent did not show up".
+    NoShow,
+    /// ACWC Match rules: "The appearing player has the choice to reschedule or claim a win".
+    Claim,
+    Reschedule,
+    /// ACWC Disqualification and withdrawals: the sender withdraws, naming their account.
+    Withdraw(String),
 }
 
 /// A mail read: its lines and the ones that are none (line number from 1, text).
@@ -89,6 +101,12 @@ fn line(text: &str) -> Option<Line> {
         ("OFFER", r) if !r.is_empty() => times(r).map(Line::Offer),
         ("ACCEPT", r) => time(r).map(Line::Accept),
         ("CHOOSE", r) => time(r).map(Line::Choose),
+        ("NOSHOW" | "NO-SHOW", "") => Some(Line::NoShow),
+        ("CLAIM", r) if r.is_empty() || r.eq_ignore_ascii_case("win") => Some(Line::Claim),
+        ("RESCHEDULE", "") => Some(Line::Reschedule),
+        ("WITHDRAW", r) if !r.is_empty() && !r.contains(char::is_whitespace) && r.len() <= 30 => {
+            Some(Line::Withdraw(r.to_string()))
+        }
         _ => None,
     }
 }
@@ -147,6 +165,22 @@ mod tests {
         );
         assert_eq!(r.unread, vec![(1, "Hello".to_string())]);
         assert!(read("RATING lots\nACCOUNT two words").lines.is_empty());
+    }
+
+    #[test]
+    fn acwc_match_rules_no_show_claims_and_a_withdrawal() {
+        let r = read("NOSHOW\nno-show\nclaim win\nRESCHEDULE\nwithdraw alice\nWITHDRAW\nCLAIM it");
+        assert_eq!(
+            r.lines,
+            vec![
+                (1, Line::NoShow),
+                (2, Line::NoShow),
+                (3, Line::Claim),
+                (4, Line::Reschedule),
+                (5, Line::Withdraw("alice".into())),
+            ]
+        );
+        assert_eq!(r.unread.len(), 2, "WITHDRAW names the account; CLAIM takes WIN only");
     }
 
     #[test]

@@ -19,6 +19,76 @@ pub trait CommandSyntax {
     const CORRECT_SYNTAX: &'static str;
 }
 
+const FORFEIT_SYNTAX: &str = "write FORFEIT, the account forfeited and why (NOSHOW, RESCHEDULING, \
+     LEFT or REMATCH), e.g. FORFEIT bob NOSHOW (ACWC Match rules)";
+const DISQUALIFY_SYNTAX: &str = "write DISQUALIFY, the account and why (ENGINE, BOOSTER, \
+     ACCUSATION or OTHER), e.g. DISQUALIFY bob ENGINE (ACWC Reporting cheats)";
+
+/// ACWC Match rules: why the TD forfeits a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForfeitReason {
+    /// "did not show up" (the appearing player claimed the win).
+    NoShow,
+    /// "rescheduling fails".
+    Rescheduling,
+    /// Left the match and did not come back within 10 minutes.
+    Left,
+    /// "Repeated failure" to offer or accept the rematch.
+    Rematch,
+}
+
+impl ForfeitReason {
+    fn read(w: &str) -> Option<ForfeitReason> {
+        Some(match w.to_ascii_uppercase().as_str() {
+            "NOSHOW" | "NO-SHOW" => ForfeitReason::NoShow,
+            "RESCHEDULING" => ForfeitReason::Rescheduling,
+            "LEFT" => ForfeitReason::Left,
+            "REMATCH" => ForfeitReason::Rematch,
+            _ => return None,
+        })
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            ForfeitReason::NoShow => "NOSHOW",
+            ForfeitReason::Rescheduling => "RESCHEDULING",
+            ForfeitReason::Left => "LEFT",
+            ForfeitReason::Rematch => "REMATCH",
+        }
+    }
+}
+
+/// ACWC Reporting cheats, Disqualification and withdrawals: why the TD disqualifies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DisqualifyReason {
+    Engine,
+    Booster,
+    /// "Any accusation in public will result in a disqualification of the accuser".
+    Accusation,
+    Other,
+}
+
+impl DisqualifyReason {
+    fn read(w: &str) -> Option<DisqualifyReason> {
+        Some(match w.to_ascii_uppercase().as_str() {
+            "ENGINE" => DisqualifyReason::Engine,
+            "BOOSTER" => DisqualifyReason::Booster,
+            "ACCUSATION" => DisqualifyReason::Accusation,
+            "OTHER" => DisqualifyReason::Other,
+            _ => return None,
+        })
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            DisqualifyReason::Engine => "ENGINE",
+            DisqualifyReason::Booster => "BOOSTER",
+            DisqualifyReason::Accusation => "ACCUSATION",
+            DisqualifyReason::Other => "OTHER",
+        }
+    }
+}
+
 /// A master's command (WM A, D.VIII).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GmCommand {
@@ -134,6 +204,21 @@ pub enum GmCommand {
         account: String,
         at_fault: Option<String>,
     },
+    /// `FORFEIT <account> <NOSHOW|RESCHEDULING|LEFT|REMATCH>`: the account forfeits its match
+    /// of the current round (ACWC "Match rules": a no-show, rescheduling failed, left the match,
+    /// no rematch); two forfeits disqualify.
+    Forfeit {
+        account: String,
+        why: ForfeitReason,
+    },
+    /// `WITHDRAW <account>`: the account withdraws (ACWC "Disqualification and withdrawals").
+    Withdraw(String),
+    /// `DISQUALIFY <account> <ENGINE|BOOSTER|ACCUSATION|OTHER>` (ACWC "Reporting cheats",
+    /// "Disqualification and withdrawals").
+    Disqualify {
+        account: String,
+        why: DisqualifyReason,
+    },
     /// `ADD PLAYER <address> <weekday> <name>`: a Nomic's player seated on their allocated day
     /// (Nomic 201: "Each player is allocated one day a week").
     AddPlayer {
@@ -215,6 +300,11 @@ impl GmCommand {
                 "FINDING {account} {}",
                 at_fault.as_deref().unwrap_or("NONE")
             ),
+            GmCommand::Forfeit { account, why } => format!("FORFEIT {account} {}", why.word()),
+            GmCommand::Withdraw(a) => format!("WITHDRAW {a}"),
+            GmCommand::Disqualify { account, why } => {
+                format!("DISQUALIFY {account} {}", why.word())
+            }
             GmCommand::RemoveContestant(who) => format!("REMOVE {who}"),
             GmCommand::Broadcast(text) => format!(
                 "BROADCAST ({} line(s), {} characters)",
@@ -608,6 +698,32 @@ pub fn read_command<K: CommandSyntax>(text: &str) -> Result<GmCommand, String> {
                     .into(),
             ),
         },
+        "FORFEIT" => match rest {
+            [a, w] => ForfeitReason::read(w)
+                .map(|why| GmCommand::Forfeit {
+                    account: a.to_string(),
+                    why,
+                })
+                .ok_or_else(|| FORFEIT_SYNTAX.to_string()),
+            _ => Err(FORFEIT_SYNTAX.into()),
+        },
+        "WITHDRAW" => match rest {
+            [a] => Ok(GmCommand::Withdraw(a.to_string())),
+            _ => Err(
+                "write WITHDRAW and the account, e.g. WITHDRAW alice (ACWC Disqualification and \
+                 withdrawals)"
+                    .into(),
+            ),
+        },
+        "DISQUALIFY" => match rest {
+            [a, w] => DisqualifyReason::read(w)
+                .map(|why| GmCommand::Disqualify {
+                    account: a.to_string(),
+                    why,
+                })
+                .ok_or_else(|| DISQUALIFY_SYNTAX.to_string()),
+            _ => Err(DISQUALIFY_SYNTAX.into()),
+        },
         "ADD" => match rest {
             [w, a, day, name @ ..] if w.eq_ignore_ascii_case("PLAYER") => {
                 let address = a.trim_matches(['<', '>', ',']);
@@ -867,6 +983,30 @@ mod tests {
             Ok("FINDING alice bob".to_string())
         );
         assert!(read_command("FINDING alice").is_err());
+        // ACWC Match rules, Disqualification and withdrawals: forfeits, withdrawals and
+        // disqualifications, each with a reason from its closed set.
+        assert_eq!(
+            read_command("forfeit bob no-show"),
+            Ok(GmCommand::Forfeit {
+                account: "bob".into(),
+                why: ForfeitReason::NoShow,
+            })
+        );
+        assert_eq!(
+            read_command("FORFEIT bob left").map(|c| c.canonical()),
+            Ok("FORFEIT bob LEFT".to_string())
+        );
+        assert!(read_command("FORFEIT bob").is_err());
+        assert!(read_command("FORFEIT bob because").is_err());
+        assert_eq!(
+            read_command("WITHDRAW carol"),
+            Ok(GmCommand::Withdraw("carol".into()))
+        );
+        assert_eq!(
+            read_command("disqualify dave engine").map(|c| c.canonical()),
+            Ok("DISQUALIFY dave ENGINE".to_string())
+        );
+        assert!(read_command("DISQUALIFY dave cheating").is_err());
         // Nomic 201: a player seated on a weekday, named in one to four words.
         let seated = read_command("ADD PLAYER <Ben@Example.org> wednesday Ben P");
         assert_eq!(

@@ -5,14 +5,20 @@
 //! `ASSIGN <account> <YYYY-MM-DD HH:MM>` assigns the start time of the account's match and
 //! `FINDING <account of the match> <account at fault|NONE>` finds fault after no agreement by
 //! the weekend (ACWC "Match negotiations": "a match arbiter will assign a time", "determine if
-//! fault lies with a particular player"), `STATUS` where the Swiss stands. The office's
+//! fault lies with a particular player"), `FORFEIT <account> <NOSHOW|RESCHEDULING|LEFT|REMATCH>`
+//! forfeits the account's match (ACWC "Match rules"; two forfeits disqualify),
+//! `WITHDRAW <account>` and `DISQUALIFY <account> <ENGINE|BOOSTER|ACCUSATION|OTHER>` (ACWC
+//! "Disqualification and withdrawals", "Reporting cheats"), `STATUS` where the championship
+//! stands, with the standings. The office's
 //! commands about a phase's deadline are refused: a round keeps its week (ACWC "Timeline").
 
 use super::store::{self, Conn, GameRow, MatchRow};
 use crate::acwc::Player;
 use crate::acwc::conduct::{ResultEvent, Score};
 use crate::acwc::negotiation::{Event, Pairing};
-use crate::commands::GmCommand;
+use crate::acwc::conduct::ForfeitWhy;
+use crate::commands::{DisqualifyReason, ForfeitReason, GmCommand};
+use super::store::DisqualifiedRow;
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::office::Done;
@@ -30,6 +36,9 @@ pub fn takes(cmd: &GmCommand) -> bool {
             | GmCommand::Ruling { .. }
             | GmCommand::Assign { .. }
             | GmCommand::Finding { .. }
+            | GmCommand::Forfeit { .. }
+            | GmCommand::Withdraw(_)
+            | GmCommand::Disqualify { .. }
     )
 }
 
@@ -167,4 +176,54 @@ pub async fn finding(
 /// `STATUS`.
 pub async fn status(c: &mut Conn, g: &GameRow) -> Result<Done> {
     Ok(Done::ok(super::rounds::summary(c, g).await?))
+}
+
+/// `FORFEIT <account> <why>`.
+pub async fn forfeit(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    account: &str,
+    why: ForfeitReason,
+    now: Ts,
+) -> Result<Done> {
+    let why = match why {
+        ForfeitReason::NoShow => ForfeitWhy::NoShow,
+        ForfeitReason::Rescheduling => ForfeitWhy::ReschedulingFailed,
+        ForfeitReason::Left => ForfeitWhy::LeftTheMatch,
+        ForfeitReason::Rematch => ForfeitWhy::NoRematch,
+    };
+    Ok(
+        match super::forfeits::forfeit_by_td(c, env, g, account, why, now).await? {
+            Ok(answer) => Done::ok(answer),
+            Err(why) => Done::refused(why),
+        },
+    )
+}
+
+/// `WITHDRAW <account>` (no reason) or `DISQUALIFY <account> <why>`.
+pub async fn depart(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    account: &str,
+    why: Option<DisqualifyReason>,
+    now: Ts,
+) -> Result<Done> {
+    let disqualified = why.map(|w| match w {
+        DisqualifyReason::Engine => DisqualifiedRow::Engine,
+        DisqualifyReason::Booster => DisqualifiedRow::Booster,
+        DisqualifyReason::Accusation => DisqualifiedRow::PublicAccusation,
+        DisqualifyReason::Other => DisqualifiedRow::Other,
+    });
+    let who = super::departures::Leaving {
+        account: account.to_string(),
+        disqualified,
+    };
+    Ok(
+        match super::departures::depart(c, env, g, &who, now).await? {
+            Ok(answer) => Done::ok(answer),
+            Err(why) => Done::refused(why),
+        },
+    )
 }

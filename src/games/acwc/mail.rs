@@ -9,7 +9,7 @@
 
 use super::house::AcwcHouse;
 use super::matches::{open_match, pairing, read_score, result_event};
-use super::store::{self, Conn, GameRow, MatchEventKind, MatchEventRow, MatchRow, StageRow};
+use super::store::{self, Conn, GameRow, MatchEventKind, MatchEventRow, MatchRow};
 use crate::acwc::Player;
 use crate::acwc::conduct::{ResultEvent, ResultState, Score, Settled, check_result, result_state};
 use crate::acwc::mail::{Line, read};
@@ -74,6 +74,19 @@ async fn result_lines(
     if let Line::Bid(seconds) = line {
         return super::stages::bid(c, env, g, player, seconds, at).await;
     }
+    if let Line::Withdraw(account) = &line {
+        if !account.eq_ignore_ascii_case(player) {
+            return Ok(Err(format!(
+                "WITHDRAW names your own account, {player} (ACWC Disqualification and \
+                 withdrawals)"
+            )));
+        }
+        let who = super::departures::Leaving {
+            account: player.to_string(),
+            disqualified: None,
+        };
+        return Ok(super::departures::depart(c, env, g, &who, at).await?.map(|_| ()));
+    }
     let Some(m) = open_match(c, g, player).await? else {
         return Ok(Err(format!(
             "{player} has no undecided match in the current round of {}",
@@ -87,6 +100,9 @@ async fn result_lines(
     if let Some(event) = super::negotiate::event_of_line(&me, &line, at) {
         let done = super::negotiate::record(c, env, g, &m, &p, event, at).await?;
         return Ok(done.map(|_| ()));
+    }
+    if matches!(line, Line::NoShow | Line::Claim | Line::Reschedule) {
+        return super::forfeits::no_show_line(c, env, g, (&m, &p), &me, &line, at).await;
     }
     let event = match line {
         Line::Result(text) => {
@@ -159,6 +175,7 @@ fn event_row(
         times: Vec::new(),
         score_a: score.map(|s| i64::from(s.a)),
         score_b: score.map(|s| i64::from(s.b)),
+        note: None,
     }
 }
 
@@ -218,11 +235,7 @@ pub(super) async fn settle(
     };
     let v = ResultView {
         game: g.id.clone(),
-        title: match m.stage {
-            StageRow::Swiss => format!("Swiss round {}", m.round),
-            StageRow::Candidates => format!("Candidates round {}", m.round),
-            StageRow::Final => format!("The Final, block {}", m.round),
-        },
+        title: super::matches::title(m),
         a: p.a.to_string(),
         b: p.b.to_string(),
         headline: headline.clone(),
@@ -235,9 +248,13 @@ pub(super) async fn settle(
         m.board,
         events.len()
     );
-    // The results are public (ACWC "Match rules": posted in the pairings' forum post).
-    crate::engine::announce::tell_each(c, env, g, now, |to| compose::result(env, g, to, &seed, &v))
-        .await?;
+    // Each step goes to the match's players and the masters; the results are public (ACWC
+    // "Match rules": posted in the pairings' forum post), and everyone reads them in the next
+    // round's pairings and standings.
+    super::matches::tell_match(c, env, g, [&p.a, &p.b], None, now, |to| {
+        compose::result(env, g, to, &seed, &v)
+    })
+    .await?;
     if matches!(state, ResultState::Final { .. }) {
         super::rounds::advance(c, env, g, now).await?;
     }

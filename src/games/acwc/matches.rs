@@ -42,6 +42,15 @@ pub(super) fn result_event(e: &MatchEventRow) -> Option<ResultEvent> {
     })
 }
 
+/// A match's round as its mails name it.
+pub(super) fn title(m: &MatchRow) -> String {
+    match m.stage {
+        StageRow::Swiss => format!("Swiss round {}", m.round),
+        StageRow::Candidates => format!("Candidates round {}", m.round),
+        StageRow::Final => format!("The Final, block {}", m.round),
+    }
+}
+
 /// The stage and round published last.
 pub(super) async fn current(c: &mut Conn, g: &GameRow) -> Result<Option<(StageRow, i64)>> {
     Ok(store::rounds(c, &g.id)
@@ -97,4 +106,42 @@ pub(super) async fn read_score(
         }
     };
     Ok(parsed.map_err(|e| format!("the result \"{text}\" cannot be: {e}")))
+}
+
+/// A mail composed for each player of a match (or one of them, `only`) and, unless `only`, each
+/// master, and queued; one that cannot be composed alerts the masters instead. A match's steps
+/// go to its players and the masters; everyone reads the results in the next round's pairings
+/// and standings.
+pub(super) async fn tell_match(
+    c: &mut Conn,
+    env: &crate::config::Env,
+    g: &GameRow,
+    players: [&Player; 2],
+    only: Option<&Player>,
+    now: crate::time::Ts,
+    compose: impl Fn(&str) -> crate::outgoing::compose::Composed,
+) -> Result<()> {
+    let mut to: Vec<String> = Vec::new();
+    for pl in store::players(c, &g.id).await? {
+        let ours = players.iter().any(|p| p.as_str() == pl.power);
+        if ours && only.is_none_or(|o| o.as_str() == pl.power) {
+            to.push(pl.address);
+        }
+    }
+    if only.is_none() {
+        for m in store::members(c, &g.id).await? {
+            if m.role.is_master() && !to.iter().any(|a| a.eq_ignore_ascii_case(&m.address)) {
+                to.push(m.address);
+            }
+        }
+    }
+    let mut mails = Vec::new();
+    for addr in &to {
+        match compose(addr) {
+            Ok(m) => mails.push(m),
+            Err(e) => crate::engine::compose_failed(c, env, Some(g), &e, now).await?,
+        }
+    }
+    store::enqueue_many(c, &mails, now).await?;
+    Ok(())
 }

@@ -21,11 +21,14 @@
 
 pub mod admin;
 pub mod commands;
+mod departures;
 pub mod entry;
+mod forfeits;
 pub mod house;
 pub mod mail;
 mod matches;
 mod negotiate;
+mod reminders;
 mod rounds;
 mod stages;
 mod tick;
@@ -82,8 +85,16 @@ pub(crate) async fn approved(c: &mut Conn, game: &str) -> Result<Vec<Entrant>> {
         .collect())
 }
 
-/// A stored match's outcome, the first-named player's view; none while undecided.
+/// A stored match's outcome, the first-named player's view; none while undecided. A match
+/// given to a player (a forfeit, a departure, an engine mark) is theirs whatever its score.
 fn outcome(m: &MatchRow) -> Option<Outcome> {
+    if let Some(w) = &m.forfeit_to {
+        return Some(if w == &m.a {
+            Outcome::FirstWon
+        } else {
+            Outcome::SecondWon
+        });
+    }
     let (a, b) = (m.score_a?, m.score_b?);
     Some(match a.cmp(&b) {
         std::cmp::Ordering::Greater => Outcome::FirstWon,
@@ -92,8 +103,16 @@ fn outcome(m: &MatchRow) -> Option<Outcome> {
     })
 }
 
-/// The Swiss's rounds as played, from the stored pairings: each round's bye and matches.
-pub(crate) async fn swiss_history(c: &mut Conn, game: &str) -> Result<Vec<Round>> {
+/// The Swiss as played: its rounds, and who left since the last one was paired.
+pub(crate) struct History {
+    pub rounds: Vec<Round>,
+    /// ACWC Disqualification and withdrawals: "will not be included in later pairings".
+    pub withdrawn_now: Vec<Player>,
+}
+
+/// The Swiss's rounds as played, from the stored pairings: each round's bye and matches, and
+/// each player who left the Swiss in the round after the last one paired when they left.
+pub(crate) async fn swiss_history(c: &mut Conn, game: &str) -> Result<History> {
     let mut rounds: Vec<Round> = Vec::new();
     for m in store::matches(c, game, StageRow::Swiss).await? {
         let k = usize::try_from(m.round - 1).unwrap_or(0);
@@ -109,7 +128,21 @@ pub(crate) async fn swiss_history(c: &mut Conn, game: &str) -> Result<Vec<Round>
             }),
         }
     }
-    Ok(rounds)
+    let mut withdrawn_now = Vec::new();
+    for d in store::departures(c, game).await? {
+        if d.left_stage != StageRow::Swiss {
+            continue;
+        }
+        let p = Player(d.account);
+        match rounds.get_mut(usize::try_from(d.left_after_round).unwrap_or(usize::MAX)) {
+            Some(r) => r.withdrawn.push(p),
+            None => withdrawn_now.push(p),
+        }
+    }
+    Ok(History {
+        rounds,
+        withdrawn_now,
+    })
 }
 
 /// Half points as written: `3`, `2.5`.
@@ -128,8 +161,28 @@ pub(crate) async fn ranked(c: &mut Conn, g: &GameRow) -> Result<Vec<Standing>> {
     let field = swiss_field(&approved(c, &g.id).await?, &fixed(&rules))
         .map_err(|e| EngineError::Refused(format!("the Swiss's field: {e}")))?;
     let history = swiss_history(c, &g.id).await?;
-    let mut standings = swiss::standings(&field, &history, &[])
+    let mut standings = swiss::standings(&field, &history.rounds, &history.withdrawn_now)
         .map_err(|e| EngineError::Refused(format!("the Swiss's standings: {e}")))?;
     standings.sort_by(rank_cmp);
     Ok(standings)
+}
+
+/// ACWC "Pairing details": the standings and crosstable of the Swiss as played, as lines of
+/// text; none before the first round is played.
+pub(crate) fn standings(field: &[Entrant], history: &History) -> Result<Vec<String>> {
+    if history.rounds.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = crate::acwc::crosstable::crosstable(field, &history.rounds, &history.withdrawn_now)
+        .map_err(|e| EngineError::Refused(format!("the Swiss's standings: {e}")))?;
+    Ok(crate::acwc::crosstable::lines(&rows))
+}
+
+/// [`standings`] of a stored championship (its STATUS, the console, the Swiss's end).
+pub async fn standings_of(c: &mut Conn, g: &GameRow) -> Result<Vec<String>> {
+    let rules = rules_of(g)?;
+    let field = swiss_field(&approved(c, &g.id).await?, &fixed(&rules))
+        .map_err(|e| EngineError::Refused(format!("the Swiss's field: {e}")))?;
+    let history = swiss_history(c, &g.id).await?;
+    standings(&field, &history)
 }

@@ -120,6 +120,7 @@ fn row_of(e: &Event) -> MatchEventRow {
         times,
         score_a: None,
         score_b: None,
+        note: None,
     }
 }
 

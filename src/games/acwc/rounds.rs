@@ -66,7 +66,8 @@ async fn publish(c: &mut Conn, env: &Env, g: &GameRow, round: u32, now: Ts) -> R
     let field = swiss_field(&super::approved(c, &g.id).await?, &super::fixed(&rules))
         .map_err(|e| EngineError::Refused(format!("the Swiss's field: {e}")))?;
     let history = super::swiss_history(c, &g.id).await?;
-    let pairings = swiss::pair_next(&field, &history, &[])
+    let standings = super::standings(&field, &history)?;
+    let pairings = swiss::pair_next(&field, &history.rounds, &history.withdrawn_now)
         .map_err(|e| EngineError::Refused(format!("Swiss round {round}: {e}")))?;
     let week = round_week(now);
     let transcript = pairings.transcript.lines();
@@ -88,6 +89,7 @@ async fn publish(c: &mut Conn, env: &Env, g: &GameRow, round: u32, now: Ts) -> R
             agreed_at: None,
             score_a: None,
             score_b: None,
+            forfeit_to: None,
             decided_at: None,
         };
         store::add_match(c, &g.id, &m).await?;
@@ -103,6 +105,7 @@ async fn publish(c: &mut Conn, env: &Env, g: &GameRow, round: u32, now: Ts) -> R
             agreed_at: None,
             score_a: None,
             score_b: None,
+            forfeit_to: None,
             decided_at: Some(now),
         };
         store::add_match(c, &g.id, &m).await?;
@@ -114,6 +117,7 @@ async fn publish(c: &mut Conn, env: &Env, g: &GameRow, round: u32, now: Ts) -> R
         bye: pairings.bye.as_ref().map(ToString::to_string),
         transcript,
         deadline: week.deadline,
+        standings,
     };
     let seed = format!("swiss{round}");
     tell_each(c, env, g, now, |to| {
@@ -126,20 +130,7 @@ async fn publish(c: &mut Conn, env: &Env, g: &GameRow, round: u32, now: Ts) -> R
 async fn announce_end(c: &mut Conn, env: &Env, g: &GameRow, rounds: u32, now: Ts) -> Result<()> {
     let rules = super::rules_of(g)?;
     let standings = super::ranked(c, g).await?;
-    let ranking = standings
-        .iter()
-        .enumerate()
-        .map(|(k, s)| {
-            format!(
-                "{}. {}: {}; {}; {}",
-                k + 1,
-                s.player,
-                super::halves(s.score.halves()),
-                s.average(),
-                s.rating
-            )
-        })
-        .collect();
+    let ranking = super::standings_of(c, g).await?;
     let lines: Vec<SwissLine> = standings
         .iter()
         .map(|s| SwissLine {
@@ -169,7 +160,7 @@ async fn announce_end(c: &mut Conn, env: &Env, g: &GameRow, rounds: u32, now: Ts
     tell_each(c, env, g, now, |to| compose::swiss_done(env, g, to, &v)).await
 }
 
-/// The SUMMARY: where the Swiss stands.
+/// The STATUS: where the Swiss stands, with its standings and crosstable.
 pub(super) async fn summary(c: &mut Conn, g: &GameRow) -> Result<String> {
     let p = progress(c, g).await?;
     let state = if p.last_decided {
@@ -177,8 +168,13 @@ pub(super) async fn summary(c: &mut Conn, g: &GameRow) -> Result<String> {
     } else {
         "under way"
     };
-    Ok(format!(
+    let mut out = format!(
         "{}: Swiss round {} of {} published, {state}.\n",
         g.id, p.published, p.due
-    ))
+    );
+    for l in super::standings_of(c, g).await? {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    Ok(out)
 }

@@ -13,11 +13,12 @@
 use super::store::{self, Conn, GameRow, GameStatus, MatchEventKind, MatchRow, RoundRow, StageRow};
 use super::{halves, ranked};
 use crate::acwc::Player;
-use crate::acwc::candidates::{Candidates, SwissLine, candidates_field};
+use crate::acwc::candidates::{Candidates, CandidatesOutcome, SwissLine, candidates_field};
+use crate::acwc::conduct::{FinalChange, Finalists, final_departure};
 use crate::acwc::final_match::{
     ArmageddonState, EarlyEnd, Final, FinalState, Finalist, block_games,
 };
-use crate::acwc::matches::{MatchOutcome, MatchScore};
+use crate::acwc::matches::{MatchOutcome, MatchScore, Side};
 use crate::config::Env;
 use crate::engine::announce::tell_each;
 use crate::engine::{EngineError, Result};
@@ -59,19 +60,29 @@ async fn candidates(c: &mut Conn, g: &GameRow) -> Result<Candidates> {
     let mut cand = Candidates::new(field(c, g).await?)
         .map_err(|e| refused("the Candidates", format!("{e:?}")))?;
     for m in store::matches(c, &g.id, StageRow::Candidates).await? {
-        let (Some(b), Some(sa), Some(sb)) = (&m.b, m.score_a, m.score_b) else {
-            continue;
+        let Some(b) = &m.b else { continue };
+        let outcome = match (&m.forfeit_to, m.score_a, m.score_b) {
+            (Some(w), _, _) => MatchOutcome::Forfeit {
+                winner: if w == &m.a { Side::First } else { Side::Second },
+            },
+            (None, Some(sa), Some(sb)) => MatchOutcome::Played(MatchScore {
+                first: u16::try_from(sa).unwrap_or(0),
+                second: u16::try_from(sb).unwrap_or(0),
+            }),
+            // Undecided, or disregarded after a departure.
+            _ => continue,
         };
-        let score = MatchScore {
-            first: u16::try_from(sa).unwrap_or(0),
-            second: u16::try_from(sb).unwrap_or(0),
-        };
-        cand.record(
-            &Player(m.a.clone()),
-            &Player(b.clone()),
-            MatchOutcome::Played(score),
-        )
-        .map_err(|e| refused("a Candidates result", format!("{e:?}")))?;
+        cand.record(&Player(m.a.clone()), &Player(b.clone()), outcome)
+            .map_err(|e| refused("a Candidates result", format!("{e:?}")))?;
+    }
+    // ACWC Disqualification and withdrawals, Candidates: "all of their games will be
+    // disregarded".
+    for d in store::departures(c, &g.id).await? {
+        let p = Player(d.account);
+        if d.left_stage == StageRow::Candidates && cand.field().contains(&p) {
+            cand.withdraw(&p)
+                .map_err(|e| refused("a Candidates departure", format!("{e:?}")))?;
+        }
     }
     Ok(cand)
 }
@@ -114,6 +125,7 @@ async fn publish(c: &mut Conn, env: &Env, g: &GameRow, p: Published<'_>, now: Ts
             agreed_at: None,
             score_a: None,
             score_b: None,
+            forfeit_to: None,
             decided_at: None,
         };
         store::add_match(c, &g.id, &m).await?;
@@ -126,6 +138,7 @@ async fn publish(c: &mut Conn, env: &Env, g: &GameRow, p: Published<'_>, now: Ts
         bye: None,
         transcript: notes,
         deadline: deadline.unwrap_or(now),
+        standings: Vec::new(),
     };
     let seed = format!("{stage:?}{round}");
     tell_each(c, env, g, now, |to| {
@@ -142,15 +155,20 @@ pub(super) async fn advance(c: &mut Conn, env: &Env, g: &GameRow, now: Ts) -> Re
         return Ok(false);
     }
     let played = cand.iter().map(|m| m.round).max().unwrap_or(0);
-    if played < 3 {
-        let round = played + 1;
-        let all = candidates(c, g).await?;
+    let all = candidates(c, g).await?;
+    // A round whose every pairing has a player who left is not published (ACWC
+    // Disqualification and withdrawals: "all of their games will be disregarded").
+    let next = (played + 1..=3).find_map(|round| {
         let pairs: Vec<(Player, Player)> = all
             .pairings()
             .into_iter()
             .filter(|p| i64::from(p.round) == round)
+            .filter(|p| !all.is_out(&p.first) && !all.is_out(&p.second))
             .map(|p| (p.first, p.second))
             .collect();
+        (!pairs.is_empty()).then_some((round, pairs))
+    });
+    if let Some((round, pairs)) = next {
         let notes = vec![format!(
             "The Berger table for four, round {round} of 3 (ACWC Candidates): every match ten \
              games, no early stop; ties by the sum of the sub-scores."
@@ -182,6 +200,7 @@ async fn finalists(c: &mut Conn, g: &GameRow) -> Result<(Finalist, Finalist)> {
         .await?
         .outcome()
         .ok_or_else(|| refused("the Final", "the Candidates are not decided"))?;
+    let (holder, challenger) = substituted(c, g, holder, outcome).await?;
     let seeding = super::approved(c, &g.id).await?;
     let x2 = |p: &Player| {
         seeding
@@ -195,10 +214,60 @@ async fn finalists(c: &mut Conn, g: &GameRow) -> Result<(Finalist, Finalist)> {
             player: holder,
         },
         Finalist {
-            seeding_x2: x2(&outcome.challenger),
-            player: outcome.challenger,
+            seeding_x2: x2(&challenger),
+            player: challenger,
         },
     ))
+}
+
+/// ACWC Disqualification and withdrawals, Finals: the finalists after everyone who left before
+/// the Final began ("the Challenger plays the Candidates runner-up", "the Candidates runner-up
+/// becomes the new Challenger").
+async fn substituted(
+    c: &mut Conn,
+    g: &GameRow,
+    holder: Player,
+    outcome: CandidatesOutcome,
+) -> Result<(Player, Player)> {
+    let began = store::rounds(c, &g.id)
+        .await?
+        .into_iter()
+        .find(|r| r.stage == StageRow::Final)
+        .map(|r| r.published_at);
+    let mut seats = Finalists {
+        holder,
+        challenger: outcome.challenger,
+        runner_up: outcome.runner_up.unwrap_or_else(|| Player::new("")),
+    };
+    for d in store::departures(c, &g.id).await? {
+        if began.is_some_and(|b| d.withdrawn_at >= b) {
+            continue;
+        }
+        seats = match final_departure(&seats, &Player(d.account)) {
+            Ok(FinalChange::ChallengerPlaysRunnerUp {
+                challenger,
+                runner_up,
+            }) => Finalists {
+                holder: challenger,
+                challenger: runner_up,
+                runner_up: Player::new(""),
+            },
+            Ok(FinalChange::RunnerUpBecomesChallenger { holder, challenger }) => Finalists {
+                holder,
+                challenger,
+                runner_up: Player::new(""),
+            },
+            Ok(FinalChange::NoSubstitute) => Finalists {
+                runner_up: Player::new(""),
+                ..seats
+            },
+            Err(_) => seats,
+        };
+    }
+    if seats.challenger.as_str().is_empty() {
+        return Err(refused("the Final", "no finalist is left to play it"));
+    }
+    Ok((seats.holder, seats.challenger))
 }
 
 /// The Final as its decided blocks and its sealed bids make it.
@@ -262,6 +331,16 @@ async fn advance_final(c: &mut Conn, env: &Env, g: &GameRow, now: Ts) -> Result<
     let blocks = store::matches(c, &g.id, StageRow::Final).await?;
     if blocks.iter().any(|m| m.decided_at.is_none()) {
         return Ok(false);
+    }
+    // A finalist who left once the Final had begun: the other wins it (`departures`).
+    if let Some(winner) = blocks.iter().find_map(|m| m.forfeit_to.clone()) {
+        let games = blocks
+            .iter()
+            .filter_map(|m| Some(m.score_a? + m.score_b?))
+            .sum::<i64>()
+            / 2;
+        champion(c, env, g, &Player(winner), u16::try_from(games).unwrap_or(0), now).await?;
+        return Ok(true);
     }
     let f = final_match(c, g).await?;
     let next = i64::try_from(blocks.len()).unwrap_or(0) + 1;
@@ -389,6 +468,7 @@ pub(super) async fn bid(
         score_a: Some(i64::from(seconds)),
         score_b: None,
         times: Vec::new(),
+        note: None,
     };
     store::add_match_event(c, &g.id, &m, &row).await?;
     let revealed = match f.state() {

@@ -4,7 +4,9 @@
 //! (ACWC "Match negotiations", [`super::negotiate`]): the reminders due since the last tick are
 //! sent, and a turn the clock brought (Wednesday's deadline passed with a player short of 3
 //! offers, the weekend without agreement, a choice not made in time) is told to both players
-//! and the masters with who is at fault. Championships are few: the facts are read one
+//! and the masters with who is at fault. Unresponsive players are reminded of a result due,
+//! and a match undecided at its round's deadline is told to the TD ([`super::reminders`]).
+//! Championships are few: the facts are read one
 //! championship at a time.
 //!
 //! Told once: the championship keeps the moment through which its negotiations were told
@@ -15,6 +17,7 @@
 use super::mail::settle;
 use super::matches::{pairing, result_event};
 use super::negotiate::{self, Negotiation, Step};
+use super::reminders::{self, Nudge};
 use super::store::{self, Conn, GameRow, GameStatus, Kind, MatchRow, StageRow};
 use crate::acwc::conduct::{ResultEvent, ResultState, result_state};
 use crate::acwc::negotiation::{Pairing, Reminder, next_due};
@@ -32,6 +35,8 @@ pub struct Open {
     m: MatchRow,
     p: Pairing,
     events: Vec<ResultEvent>,
+    /// Its round's deadline (none in the Final: "as the finalists arrange").
+    deadline: Option<Ts>,
 }
 
 /// What one championship's tick needs.
@@ -48,6 +53,8 @@ pub struct Facts {
 /// and turns, and when to look again.
 pub struct Decision {
     stands: Vec<usize>,
+    /// Unresponsive players reminded, an overdue match told to the TD.
+    nudges: Vec<(usize, Nudge)>,
     reminders: Vec<(usize, Reminder)>,
     turns: Vec<usize>,
     due: Option<Ts>,
@@ -70,20 +77,30 @@ impl TickStep for Tick {
             let mut open = Vec::new();
             let mut negotiations = Vec::new();
             let rounds = store::rounds(c, &g.id).await?;
-            for m in store::matches(c, &g.id, StageRow::Swiss).await? {
+            let mut all = Vec::new();
+            for stage in [StageRow::Swiss, StageRow::Candidates, StageRow::Final] {
+                all.extend(store::matches(c, &g.id, stage).await?);
+            }
+            for m in all {
                 let Some(p) = pairing(&m).filter(|_| m.decided_at.is_none()) else {
                     continue;
                 };
                 let rows = store::match_events(c, &g.id, &m).await?;
-                let published = rounds
+                let round = rounds
                     .iter()
-                    .find(|r| r.stage == m.stage && r.round == m.round)
-                    .map(|r| r.published_at);
-                if let Some(published) = published {
-                    negotiations.push(Negotiation::of(&m, &p, published, &rows));
+                    .find(|r| r.stage == m.stage && r.round == m.round);
+                // ACWC "Match negotiations": the Swiss's matches are negotiated by mail.
+                if let Some(r) = round.filter(|_| m.stage == StageRow::Swiss) {
+                    negotiations.push(Negotiation::of(&m, &p, r.published_at, &rows));
                 }
+                let deadline = round.and_then(|r| r.deadline);
                 let events = rows.iter().filter_map(result_event).collect();
-                open.push(Open { m, p, events });
+                open.push(Open {
+                    m,
+                    p,
+                    events,
+                    deadline,
+                });
             }
             let told = store::negotiation_told_through(c, &g.id).await?;
             out.push(Facts {
@@ -103,6 +120,8 @@ impl TickStep for Tick {
     fn decide(&self, _env: &Env, f: &Facts, now: Ts, _read_through: Ts) -> Result<Decision> {
         let mut stands = Vec::new();
         let mut due: Option<Ts> = None;
+        let mut nudges = Vec::new();
+        let told = f.told.unwrap_or(Ts::MIN);
         for (k, o) in f.open.iter().enumerate() {
             match result_state(&o.p, &o.events, now) {
                 ResultState::Final { .. } => stands.push(k),
@@ -110,6 +129,11 @@ impl TickStep for Tick {
                     due = Some(due.map_or(stands_at, |d| d.min(stands_at)));
                 }
                 _ => {}
+            }
+            let (now_due, next) = reminders::due(&o.m, &o.p, &o.events, o.deadline, told, now);
+            nudges.extend(now_due.into_iter().map(|n| (k, n)));
+            if let Some(next) = next {
+                due = Some(due.map_or(next, |d| d.min(next)));
             }
         }
         let (mut reminders, mut turns) = (Vec::new(), Vec::new());
@@ -125,6 +149,7 @@ impl TickStep for Tick {
         }
         Ok(Decision {
             stands,
+            nudges,
             reminders,
             turns,
             due,
@@ -160,6 +185,10 @@ impl TickStep for Tick {
                 let st = n.state(now);
                 let seed = negotiate::turn_seed(&n.m, &st, &n.week);
                 negotiate::tell(c, env, &f.g, n, &st, Step::Turn, &seed, now).await?;
+            }
+            for (k, n) in &d.nudges {
+                let o = &f.open[*k];
+                reminders::tell(c, env, &f.g, (&o.m, &o.p), n, now).await?;
             }
             for k in d.stands {
                 let o = &f.open[k];

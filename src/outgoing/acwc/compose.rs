@@ -70,6 +70,22 @@ pub fn result(env: &Env, g: &GameRow, to: &str, seed: &str, v: &ResultView) -> C
     ))
 }
 
+/// A reminder about a match's result, or its deadline passed, to one reader; `seed` names the
+/// match, the nudge and its moment.
+pub fn reminder(env: &Env, g: &GameRow, to: &str, seed: &str, v: &ResultView) -> Composed {
+    let facts = format!("{}: {} v {}: {}", g.id, v.a, v.b, v.headline);
+    let r = rendered(render::result(v), MailKind::Reminder, to, &facts)?;
+    Ok(game_mail(
+        env,
+        g,
+        MailKind::Reminder,
+        &format!("reminder|{seed}|{to}"),
+        &g.gm_address,
+        to,
+        r,
+    ))
+}
+
 /// A match's time negotiated, to one reader: a step or a turn (a results mail), or a reminder
 /// (`reminder`); `seed` names the match and the step (or the reminder's moment), so a step
 /// told twice is one mail.

@@ -82,6 +82,9 @@ pub struct PairingsView {
     pub bye: Option<String>,
     pub transcript: Vec<String>,
     pub deadline: Ts,
+    /// ACWC "Pairing details": the standings and crosstable after the rounds before this one
+    /// (none before the first).
+    pub standings: Vec<String>,
 }
 
 pub fn pairings(v: &PairingsView) -> Result<Rendered, RenderError> {

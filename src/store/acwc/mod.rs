@@ -44,6 +44,9 @@ pub struct MatchRow {
     pub agreed_at: Option<Ts>,
     pub score_a: Option<i64>,
     pub score_b: Option<i64>,
+    /// ACWC Match rules, Disqualification and withdrawals: the player a forfeit, a departure
+    /// or an engine mark gave the match to, whatever its score.
+    pub forfeit_to: Option<String>,
     pub decided_at: Option<Ts>,
 }
 
@@ -63,6 +66,58 @@ pub enum MatchEventKind {
     /// ACWC "Final": a finalist's sealed Armageddon bid (`score_a`: the seconds), never shown
     /// until both are in.
     Bid,
+    /// ACWC Match rules: an appearing player's no-show message to the TD, timed by the
+    /// receiving server.
+    #[sqlx(rename = "noshow")]
+    NoShow,
+    /// ACWC Match rules: the appearing player claims the win.
+    Claim,
+    /// ACWC Match rules: the appearing player chooses to reschedule.
+    Reschedule,
+    /// ACWC Match rules: the match forfeited by `by` (`note`: why).
+    Forfeit,
+}
+
+/// ACWC Match rules: why a match was forfeited, as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+pub enum ForfeitNote {
+    NoShow,
+    ReschedulingFailed,
+    LeftTheMatch,
+    NoRematch,
+}
+
+/// ACWC Disqualification: why a player was disqualified, as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+pub enum DisqualifiedRow {
+    Engine,
+    Booster,
+    TwoForfeits,
+    PublicAccusation,
+    Other,
+}
+
+/// A player who left the championship: when, after how many Swiss rounds, in which stage, and
+/// why (none for a withdrawal).
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct DepartureRow {
+    pub account: String,
+    pub withdrawn_at: Ts,
+    pub left_after_round: i64,
+    pub left_stage: StageRow,
+    pub disqualified: Option<DisqualifiedRow>,
+}
+
+/// A forfeit kept: the match, the player forfeited and why.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct ForfeitRow {
+    pub stage: StageRow,
+    pub round: i64,
+    pub board: i64,
+    pub by: String,
+    pub note: Option<ForfeitNote>,
 }
 
 /// One mail about a match (scores in half games, as the pairing's `a` and `b`).
@@ -76,6 +131,8 @@ pub struct MatchEventRow {
     pub times: Vec<Ts>,
     pub score_a: Option<i64>,
     pub score_b: Option<i64>,
+    /// Why a forfeit was given.
+    pub note: Option<ForfeitNote>,
 }
 
 /// A round as published.
@@ -187,7 +244,7 @@ pub async fn add_match(c: &mut Conn, game: &str, m: &MatchRow) -> Result<()> {
 /// Every pairing of `stage`, by round and board.
 pub async fn matches(c: &mut Conn, game: &str, stage: StageRow) -> Result<Vec<MatchRow>> {
     Ok(sqlx::query_as(
-        "SELECT stage, round, board, a, b, agreed_at, score_a, score_b, decided_at
+        "SELECT stage, round, board, a, b, agreed_at, score_a, score_b, forfeit_to, decided_at
          FROM acwc_matches
          WHERE game_id = $1 AND stage = $2 ORDER BY round, board",
     )
@@ -230,8 +287,8 @@ pub async fn add_match_event(
 ) -> Result<()> {
     sqlx::query(
         "INSERT INTO acwc_match_events (game_id, stage, round, board, event, by, at, times,
-             score_a, score_b)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+             score_a, score_b, note)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
     )
     .bind(game)
     .bind(m.stage)
@@ -243,6 +300,7 @@ pub async fn add_match_event(
     .bind(serde_json::to_string(&e.times)?)
     .bind(e.score_a)
     .bind(e.score_b)
+    .bind(e.note)
     .execute(&mut *c)
     .await?;
     Ok(())
@@ -251,7 +309,7 @@ pub async fn add_match_event(
 /// The mails about match `m`, in order.
 pub async fn match_events(c: &mut Conn, game: &str, m: &MatchRow) -> Result<Vec<MatchEventRow>> {
     Ok(sqlx::query_as(
-        "SELECT event, by, at, times, score_a, score_b FROM acwc_match_events
+        "SELECT event, by, at, times, score_a, score_b, note FROM acwc_match_events
          WHERE game_id = $1 AND stage = $2 AND round = $3 AND board = $4 ORDER BY at, id",
     )
     .bind(game)
@@ -327,4 +385,88 @@ pub async fn set_negotiation_told_through(c: &mut Conn, game: &str, at: Ts) -> R
         .execute(&mut *c)
         .await?;
     Ok(())
+}
+
+/// ACWC Match rules, Disqualification and withdrawals: match `m` given to `winner` (a forfeit,
+/// a departure's uncompleted pairing, an engine mark's finished match), decided at `at` if it
+/// was not.
+pub async fn give_match(
+    c: &mut Conn,
+    game: &str,
+    m: &MatchRow,
+    winner: &str,
+    at: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE acwc_matches SET forfeit_to = $1, decided_at = COALESCE(decided_at, $2)
+         WHERE game_id = $3 AND stage = $4 AND round = $5 AND board = $6",
+    )
+    .bind(winner)
+    .bind(at)
+    .bind(game)
+    .bind(m.stage)
+    .bind(m.round)
+    .bind(m.board)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// ACWC Disqualification and withdrawals, Candidates: match `m` disregarded ("all of their
+/// games will be disregarded"): decided at `at` with no result.
+pub async fn void_match(c: &mut Conn, game: &str, m: &MatchRow, at: Ts) -> Result<()> {
+    sqlx::query(
+        "UPDATE acwc_matches SET decided_at = COALESCE(decided_at, $1)
+         WHERE game_id = $2 AND stage = $3 AND round = $4 AND board = $5",
+    )
+    .bind(at)
+    .bind(game)
+    .bind(m.stage)
+    .bind(m.round)
+    .bind(m.board)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// `d.account` leaves the championship; false if they had left already.
+pub async fn depart(c: &mut Conn, game: &str, d: &DepartureRow) -> Result<bool> {
+    let r = sqlx::query(
+        "UPDATE acwc_entrants SET withdrawn_at = $1, left_after_round = $2, left_stage = $3,
+             disqualified = $4
+         WHERE game_id = $5 AND account = $6 AND withdrawn_at IS NULL",
+    )
+    .bind(d.withdrawn_at)
+    .bind(d.left_after_round)
+    .bind(d.left_stage)
+    .bind(d.disqualified)
+    .bind(game)
+    .bind(&d.account)
+    .execute(&mut *c)
+    .await?;
+    Ok(r.rows_affected() == 1)
+}
+
+/// Everyone who left, in the order they left.
+pub async fn departures(c: &mut Conn, game: &str) -> Result<Vec<DepartureRow>> {
+    Ok(sqlx::query_as(
+        "SELECT account, withdrawn_at, COALESCE(left_after_round, 0) AS left_after_round,
+             COALESCE(left_stage, 'swiss') AS left_stage, disqualified
+         FROM acwc_entrants WHERE game_id = $1 AND withdrawn_at IS NOT NULL
+         ORDER BY withdrawn_at, account",
+    )
+    .bind(game)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// Every forfeit of the championship, in the order given.
+pub async fn forfeits(c: &mut Conn, game: &str) -> Result<Vec<ForfeitRow>> {
+    Ok(sqlx::query_as(
+        "SELECT stage, round, board, by, note FROM acwc_match_events
+         WHERE game_id = $1 AND event = 'forfeit' AND by IS NOT NULL ORDER BY at, id",
+    )
+    .bind(game)
+    .fetch_all(&mut *c)
+    .await?)
 }
