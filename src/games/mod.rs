@@ -254,7 +254,9 @@ async fn dispatch(
         },
         GmCommand::Disqualify { account, why } => match g.kind {
             Kind::Acwc => acwc::commands::depart(c, env, g, account, Some(*why), now).await,
-            _ => Ok(Done::refused("DISQUALIFY is a championship's command (ACWC)")),
+            _ => Ok(Done::refused(
+                "DISQUALIFY is a championship's command (ACWC)",
+            )),
         },
         GmCommand::Deadline(t) => move_deadline(c, env, g, &*house()?, s, Move::To(*t), now).await,
         GmCommand::Extend(by) => move_deadline(c, env, g, &*house()?, s, Move::By(*by), now).await,

@@ -242,7 +242,11 @@ mod tests {
         assert_eq!(rows[4].cells, vec![Cell::Tied(2), Cell::Out]);
         let text = lines(&rows);
         assert!(text[2].starts_with("Rank Seed  Player"), "{}", text[2]);
-        assert!(text[3].contains("+3") && text[3].ends_with("?5"), "{}", text[3]);
+        assert!(
+            text[3].contains("+3") && text[3].ends_with("?5"),
+            "{}",
+            text[3]
+        );
         assert!(text[7].starts_with("left"), "{}", text[7]);
     }
 }

@@ -180,7 +180,11 @@ mod tests {
                 (5, Line::Withdraw("alice".into())),
             ]
         );
-        assert_eq!(r.unread.len(), 2, "WITHDRAW names the account; CLAIM takes WIN only");
+        assert_eq!(
+            r.unread.len(),
+            2,
+            "WITHDRAW names the account; CLAIM takes WIN only"
+        );
     }
 
     #[test]

@@ -12,13 +12,13 @@
 //! stands, with the standings. The office's
 //! commands about a phase's deadline are refused: a round keeps its week (ACWC "Timeline").
 
+use super::store::DisqualifiedRow;
 use super::store::{self, Conn, GameRow, MatchRow};
 use crate::acwc::Player;
+use crate::acwc::conduct::ForfeitWhy;
 use crate::acwc::conduct::{ResultEvent, Score};
 use crate::acwc::negotiation::{Event, Pairing};
-use crate::acwc::conduct::ForfeitWhy;
 use crate::commands::{DisqualifyReason, ForfeitReason, GmCommand};
-use super::store::DisqualifiedRow;
 use crate::config::Env;
 use crate::engine::Result;
 use crate::engine::office::Done;

@@ -60,10 +60,16 @@ pub(super) async fn depart(
         .into_iter()
         .find(|e| e.approved_at.is_some() && e.account.eq_ignore_ascii_case(&who.account))
     else {
-        return Ok(Err(format!("{} is no approved entrant of {}", who.account, g.id)));
+        return Ok(Err(format!(
+            "{} is no approved entrant of {}",
+            who.account, g.id
+        )));
     };
     if e.withdrawn_at.is_some() {
-        return Ok(Err(format!("{} has left the championship already", e.account)));
+        return Ok(Err(format!(
+            "{} has left the championship already",
+            e.account
+        )));
     }
     let Some((stage, _)) = current(c, g).await? else {
         return Ok(Err(format!(
@@ -84,7 +90,10 @@ pub(super) async fn depart(
         disqualified: who.disqualified,
     };
     if !store::depart(c, &g.id, &row).await? {
-        return Ok(Err(format!("{} has left the championship already", e.account)));
+        return Ok(Err(format!(
+            "{} has left the championship already",
+            e.account
+        )));
     }
     let player = Player(e.account.clone());
     let why = departure(who.disqualified);
@@ -95,9 +104,14 @@ pub(super) async fn depart(
     };
     let (title, headline) = match why {
         Departure::Withdrawal => ("A withdrawal", format!("{player} withdraws")),
-        Departure::Disqualified(d) => ("A disqualification", format!("{player} is disqualified: {d}")),
+        Departure::Disqualified(d) => (
+            "A disqualification",
+            format!("{player} is disqualified: {d}"),
+        ),
     };
-    let mut lines = vec![format!("{headline} (ACWC Disqualification and withdrawals).")];
+    let mut lines = vec![format!(
+        "{headline} (ACWC Disqualification and withdrawals)."
+    )];
     lines.extend(changes);
     let v = ResultView {
         game: g.id.clone(),

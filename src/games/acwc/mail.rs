@@ -85,7 +85,9 @@ async fn result_lines(
             account: player.to_string(),
             disqualified: None,
         };
-        return Ok(super::departures::depart(c, env, g, &who, at).await?.map(|_| ()));
+        return Ok(super::departures::depart(c, env, g, &who, at)
+            .await?
+            .map(|_| ()));
     }
     let Some(m) = open_match(c, g, player).await? else {
         return Ok(Err(format!(

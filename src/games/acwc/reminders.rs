@@ -197,7 +197,14 @@ mod tests {
         );
         assert_eq!(next, Some(deadline));
         // Told through 130h: nothing again at 131h.
-        let (due_now, _) = due(&m(Some(agreed)), &p(), &[], Some(deadline), 130 * H, 131 * H);
+        let (due_now, _) = due(
+            &m(Some(agreed)),
+            &p(),
+            &[],
+            Some(deadline),
+            130 * H,
+            131 * H,
+        );
         assert!(due_now.is_empty());
         // A report at 140h: bob is reminded at 164h; it stands at 188h, before the deadline.
         let report = ResultEvent::Report {

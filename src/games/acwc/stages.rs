@@ -339,7 +339,15 @@ async fn advance_final(c: &mut Conn, env: &Env, g: &GameRow, now: Ts) -> Result<
             .filter_map(|m| Some(m.score_a? + m.score_b?))
             .sum::<i64>()
             / 2;
-        champion(c, env, g, &Player(winner), u16::try_from(games).unwrap_or(0), now).await?;
+        champion(
+            c,
+            env,
+            g,
+            &Player(winner),
+            u16::try_from(games).unwrap_or(0),
+            now,
+        )
+        .await?;
         return Ok(true);
     }
     let f = final_match(c, g).await?;
