@@ -98,3 +98,58 @@ fn acwc_pairing_details_check_finds_a_swapped_pair_in_its_round() {
     assert!(out.contains("round 2:"), "{out}");
     assert!(out.contains("expected"), "{out}");
 }
+
+/// The TD's commands of a stored championship at the console (ACWC "Player eligibility",
+/// "Disqualification and withdrawals"): each answered as by mail; a refusal exits 1 with its
+/// reason; `standings` prints where the championship stands.
+#[test]
+fn acwc_the_tds_commands_and_the_standings_at_the_console() {
+    let (_, config) = cli::fresh_config("acwc-td");
+    let (code, _, err) = run(
+        &[
+            "game",
+            "create",
+            "--config",
+            &config,
+            "--id",
+            "acwc19",
+            "--preset",
+            "acwc2019",
+            "--gm",
+            "gm@example.test",
+            "--confirm",
+            "confirm@example.test",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(
+        &[
+            "acwc", "approve", "--config", &config, "--id", "acwc19", "nobody",
+        ],
+        None,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("APPROVE nobody: refused"), "{err}");
+    let (code, _, err) = run(
+        &[
+            "acwc", "withdraw", "--config", &config, "--id", "acwc19", "nobody",
+        ],
+        None,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("WITHDRAW nobody: refused"), "{err}");
+    let (code, _, err) = run(
+        &[
+            "acwc", "forfeit", "--config", &config, "--id", "acwc19", "nobody", "because",
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "an unknown reason is no command: {err}");
+    let (code, out, err) = run(
+        &["acwc", "standings", "--config", &config, "--id", "acwc19"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Swiss round 0 of"), "{out}");
+}
