@@ -13,11 +13,14 @@
 //! - [`tick`]: a report unanswered for 48 hours stands, and the next round is published as soon
 //!   as every match of the last one is decided (ACWC "Timeline"); the negotiations' reminders
 //!   and turns (Wednesday's deadline, the weekend) are told;
-//! - [`commands`]: the TD's commands (`APPROVE`, `RULING`, `ASSIGN`, `FINDING`);
+//! - [`stages`]: the Candidates and the Final after the Swiss, the sealed Armageddon bids;
+//! - [`forfeits`]: no-show claims (`NOSHOW`, `CLAIM`, `RESCHEDULE`) and forfeits, two of which
+//!   disqualify; [`departures`]: withdrawals and disqualifications, each stage's rule;
+//! - [`reminders`]: unresponsive players reminded, the TD told of a match undecided at the
+//!   round's deadline;
+//! - [`commands`]: the TD's commands (`APPROVE`, `RULING`, `ASSIGN`, `FINDING`, `FORFEIT`,
+//!   `WITHDRAW`, `DISQUALIFY`, `STATUS` with the standings);
 //! - [`house`]: what the shared steps ask of a championship.
-//!
-//! Not yet by mail: no-show claims and forfeits, withdrawals, the
-//! Candidates and the Final (their rules are computed by `crates/acwc`).
 
 pub mod admin;
 pub mod commands;
