@@ -22,27 +22,14 @@ use chancery::games;
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::store::acwc::MatchRow;
 
-/// (account, cut-off rating, peak): the holder and the runner-up skip the Swiss; seven play it.
-const ENTRANTS: [(&str, u32, u32); 9] = [
-    ("arimakat", 2450, 2500),
-    ("Ogul1", 2300, 2380),
-    ("alice", 2101, 2250),
-    ("bob", 2050, 2100),
-    ("carol", 1900, 2000),
-    ("dave", 1890, 1990),
-    ("erin", 1700, 1850),
-    ("frank", 1650, 1700),
-    ("grace", 1500, 1500),
-];
-
 async fn started() -> Champ {
     let mut ch = open("conduct").await;
-    for (k, (account, cutoff, peak)) in ENTRANTS.iter().enumerate() {
+    for (k, (account, cutoff, peak)) in NINE.iter().enumerate() {
         let body = format!("ACCOUNT {account}\nRATING {cutoff}\nPEAK {peak}");
         let got = ch.mail(account, &body, T0 - 5 * DAY + k as Ts * 60).await;
         assert_eq!(got, Processed::Accepted, "{account}");
     }
-    let accounts: Vec<&str> = ENTRANTS.iter().map(|e| e.0).collect();
+    let accounts: Vec<&str> = NINE.iter().map(|e| e.0).collect();
     ch.approve_all(&accounts, T0 - DAY).await;
     games::start_game_and_tell(&ch.pool, &env(), GAME, T0)
         .await

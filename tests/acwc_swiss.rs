@@ -24,19 +24,6 @@ use chancery::games;
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::store::{self, acwc::StageRow};
 
-/// (account, cut-off rating, peak).
-const ENTRANTS: [(&str, u32, u32); 9] = [
-    ("arimakat", 2450, 2500),
-    ("Ogul1", 2300, 2380),
-    ("alice", 2101, 2250),
-    ("bob", 2050, 2100),
-    ("carol", 1900, 2000),
-    ("dave", 1890, 1990),
-    ("erin", 1700, 1850),
-    ("frank", 1650, 1700),
-    ("grace", 1500, 1500),
-];
-
 /// Every entry by mail, approved by the TD; each approved entrant's secret from their mail.
 async fn enter_all(ch: &mut Champ) {
     let at = T0 - 5 * DAY;
@@ -45,7 +32,7 @@ async fn enter_all(ch: &mut Champ) {
         .mail("zed", "ACCOUNT zed\nRATING 2000\nPEAK 1900", at)
         .await;
     assert_eq!(bad, Processed::Rejected);
-    for (k, (account, cutoff, peak)) in ENTRANTS.iter().enumerate() {
+    for (k, (account, cutoff, peak)) in NINE.iter().enumerate() {
         let body = format!("ACCOUNT {account}\nRATING {cutoff}\nPEAK {peak}");
         let got = ch.mail(account, &body, at + k as Ts * 60).await;
         assert_eq!(got, Processed::Accepted, "{account}");
@@ -55,7 +42,7 @@ async fn enter_all(ch: &mut Champ) {
             .join("\n");
         assert!(ack.contains("seeding rating"), "{ack}");
     }
-    let accounts: Vec<&str> = ENTRANTS.iter().map(|e| e.0).collect();
+    let accounts: Vec<&str> = NINE.iter().map(|e| e.0).collect();
     ch.approve_all(&accounts, T0 - DAY).await;
 }
 
@@ -82,7 +69,7 @@ async fn as_played(ch: &Champ) -> Tournament {
         }
     }
     Tournament {
-        entrants: ENTRANTS
+        entrants: NINE
             .iter()
             .map(|(p, c, k)| Entrant {
                 player: Player::new(*p),

@@ -22,6 +22,20 @@ pub const TD: &str = "td@example.test";
 /// Monday 30 September 2019, 00:00 UTC: the first round's pairings.
 pub const T0: Ts = 1_569_801_600;
 
+/// Nine entrants (account, cut-off rating, peak): the holder and the runner-up (the fixed
+/// qualifiers, who skip the Swiss) and seven who play it, a bye each round.
+pub const NINE: [(&str, u32, u32); 9] = [
+    ("arimakat", 2450, 2500),
+    ("Ogul1", 2300, 2380),
+    ("alice", 2101, 2250),
+    ("bob", 2050, 2100),
+    ("carol", 1900, 2000),
+    ("dave", 1890, 1990),
+    ("erin", 1700, 1850),
+    ("frank", 1650, 1700),
+    ("grace", 1500, 1500),
+];
+
 pub fn address(account: &str) -> String {
     format!("{}@example.test", account.to_lowercase())
 }

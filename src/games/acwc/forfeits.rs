@@ -20,7 +20,6 @@ use crate::acwc::negotiation::Pairing;
 use crate::config::Env;
 use crate::engine::Result;
 use crate::outgoing::acwc::compose;
-use crate::outgoing::acwc::render::ResultView;
 use crate::time::{Ts, format_gmt};
 
 /// A match as the no-show rule names it.
@@ -198,14 +197,7 @@ async fn tell(
     text: String,
     at: Ts,
 ) -> Result<()> {
-    let v = ResultView {
-        game: g.id.clone(),
-        title: super::matches::title(m),
-        a: p.a.to_string(),
-        b: p.b.to_string(),
-        headline: headline.to_string(),
-        lines: vec![text],
-    };
+    let v = super::matches::view(g, m, p, headline, text);
     let seed = format!("{:?}|{}|{}|{headline}|{at}", m.stage, m.round, m.board);
     tell_match(c, env, g, [&p.a, &p.b], only, at, |to| {
         compose::result(env, g, to, &seed, &v)

@@ -8,6 +8,7 @@ use crate::acwc::conduct::{ResultEvent, Score};
 use crate::acwc::matches::{Stage, parse_score};
 use crate::acwc::negotiation::Pairing;
 use crate::engine::Result;
+use crate::outgoing::acwc::render::ResultView;
 
 /// A stored match as the pure rules see it.
 pub(super) fn pairing(m: &MatchRow) -> Option<Pairing> {
@@ -48,6 +49,24 @@ pub(super) fn title(m: &MatchRow) -> String {
         StageRow::Swiss => format!("Swiss round {}", m.round),
         StageRow::Candidates => format!("Candidates round {}", m.round),
         StageRow::Final => format!("The Final, block {}", m.round),
+    }
+}
+
+/// A step of match `m` as its players and the masters read it.
+pub(super) fn view(
+    g: &GameRow,
+    m: &MatchRow,
+    p: &Pairing,
+    headline: &str,
+    text: String,
+) -> ResultView {
+    ResultView {
+        game: g.id.clone(),
+        title: title(m),
+        a: p.a.to_string(),
+        b: p.b.to_string(),
+        headline: headline.to_string(),
+        lines: vec![text],
     }
 }
 

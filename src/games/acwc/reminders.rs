@@ -14,7 +14,6 @@ use crate::acwc::negotiation::Pairing;
 use crate::config::Env;
 use crate::engine::Result;
 use crate::outgoing::acwc::compose;
-use crate::outgoing::acwc::render::ResultView;
 use crate::time::{Ts, format_gmt};
 
 /// A nudge the clock brought to an undecided match.
@@ -127,14 +126,7 @@ pub(super) async fn tell(
             None,
         ),
     };
-    let v = ResultView {
-        game: g.id.clone(),
-        title: super::matches::title(m),
-        a: p.a.to_string(),
-        b: p.b.to_string(),
-        headline: headline.to_string(),
-        lines: vec![text],
-    };
+    let v = super::matches::view(g, m, p, headline, text);
     let seed = format!(
         "nudge|{:?}|{}|{}|{headline}|{}",
         m.stage,
