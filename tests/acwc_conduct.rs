@@ -3,7 +3,8 @@
 //! withdrawals", "Reporting cheats"):
 //!
 //! - a no-show claim needs an agreed time, and a withdrawal names the sender's own account:
-//!   both refused with the reason;
+//!   both refused with the reason; a no-show rescheduled by the arbiter's `ASSIGN` is claimed
+//!   again from the new time, the old messages spent;
 //! - the TD forfeits a match (`FORFEIT <account> LEFT`), and a second forfeit in another match
 //!   disqualifies: everyone is told, and the player is in no later pairing;
 //! - an engine mark (`DISQUALIFY <account> ENGINE`) gives every finished match the player did
@@ -22,8 +23,8 @@ use chancery::games;
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::store::acwc::MatchRow;
 
-async fn started() -> Champ {
-    let mut ch = open("conduct").await;
+async fn started(name: &str) -> Champ {
+    let mut ch = open(name).await;
     for (k, (account, cutoff, peak)) in NINE.iter().enumerate() {
         let body = format!("ACCOUNT {account}\nRATING {cutoff}\nPEAK {peak}");
         let got = ch.mail(account, &body, T0 - 5 * DAY + k as Ts * 60).await;
@@ -67,7 +68,7 @@ async fn play_rest(ch: &mut Champ, round: i64, at: Ts) {
 /// disqualified from the ACWC".
 #[tokio::test]
 async fn acwc_match_rules_two_forfeits_disqualify_and_an_engine_mark_reverses_wins() {
-    let mut ch = started().await;
+    let mut ch = started("conduct-forfeits").await;
     // Round 1: 7 in the Swiss, a bye; frank plays someone.
     let m1 = match_of(&ch, 1, "frank")
         .await
@@ -212,4 +213,77 @@ async fn acwc_match_rules_two_forfeits_disqualify_and_an_engine_mark_reverses_wi
     games::tick(&ch.pool, &env(), T0 + 22 * DAY + HOUR)
         .await
         .expect("tick");
+}
+
+/// ACWC Match rules: "The appearing player has the choice to reschedule or claim a win": a
+/// no-show claimed, the appearing player choosing to reschedule, the arbiter assigning a new
+/// time, and a new claim counted from it (the old messages spent) forfeiting the match.
+#[tokio::test]
+async fn acwc_match_rules_a_no_show_rescheduled_then_claimed_at_the_new_time() {
+    let mut ch = started("conduct-reschedule").await;
+    let m = match_of(&ch, 1, "frank")
+        .await
+        .expect("frank plays round 1");
+    let other = if m.a == "frank" {
+        m.b.clone().expect("pair")
+    } else {
+        m.a.clone()
+    };
+    let t = |s: &str| chancery::time::parse_gmt(s).expect("a time");
+    let offer = "OFFER 2019-10-03 18:00, 2019-10-04 18:00, 2019-10-05 18:00";
+    assert_eq!(ch.mail(&other, offer, T0 + HOUR).await, Processed::Accepted);
+    assert_eq!(
+        ch.mail("frank", "ACCEPT 2019-10-03 18:00", T0 + 2 * HOUR)
+            .await,
+        Processed::Accepted
+    );
+    let at = t("2019-10-03 18:00");
+    assert_eq!(
+        ch.mail(&other, "NOSHOW", at + 120).await,
+        Processed::Accepted
+    );
+    // A choice before the second message is refused.
+    assert_eq!(
+        ch.mail(&other, "CLAIM", at + 180).await,
+        Processed::Rejected
+    );
+    assert_eq!(
+        ch.mail(&other, "NOSHOW", at + 13 * 60).await,
+        Processed::Accepted
+    );
+    let told = ch.mails(&address("frank"), "a no-show").await.join(" ");
+    assert!(told.contains(&format!("{other} chooses")), "{told}");
+    assert_eq!(
+        ch.mail(&other, "RESCHEDULE", at + 15 * 60).await,
+        Processed::Accepted
+    );
+    assert_eq!(
+        ch.mail(&other, "CLAIM", at + 16 * 60).await,
+        Processed::Rejected
+    );
+    ch.command(
+        GmCommand::Assign {
+            account: other.clone(),
+            time: t("2019-10-04 20:00"),
+        },
+        at + 30 * 60,
+    )
+    .await;
+    let again = t("2019-10-04 20:00");
+    assert_eq!(
+        ch.mail(&other, "NOSHOW", again + 60).await,
+        Processed::Accepted
+    );
+    assert_eq!(
+        ch.mail(&other, "NOSHOW", again + 12 * 60).await,
+        Processed::Accepted
+    );
+    assert_eq!(
+        ch.mail(&other, "CLAIM WIN", again + 13 * 60).await,
+        Processed::Accepted
+    );
+    let m = match_of(&ch, 1, "frank").await.expect("the match");
+    assert_eq!(m.forfeit_to.as_deref(), Some(other.as_str()));
+    let told = ch.mails(&address("frank"), ": forfeited").await.join(" ");
+    assert!(told.contains("did not show up"), "{told}");
 }

@@ -2,7 +2,8 @@
 //! messages, timed by the receiving server, checked by `chancery_acwc::conduct::no_show` (the
 //! first at or after the agreed time, the second 10 minutes or more after it); then their
 //! `CLAIM` (the match forfeited to them) or `RESCHEDULE` (the TD assigns a new time with
-//! `ASSIGN`, or forfeits the match with `FORFEIT <absent> RESCHEDULING` if it fails). The TD
+//! `ASSIGN`, from which a new claim counts, or forfeits the match with `FORFEIT <absent>
+//! RESCHEDULING` if it fails). The TD
 //! forfeits a match with `FORFEIT <account> <why>`. "If a player gets forfeited in two different
 //! matches, they get disqualified from the ACWC": after each forfeit the championship's
 //! forfeits are counted (`conduct::two_forfeits`) and a player with two is disqualified
@@ -71,7 +72,9 @@ async fn claim_of(
     };
     let mut chosen = false;
     for e in store::match_events(c, &g.id, m).await? {
-        if e.by.as_deref() != Some(me.as_str()) {
+        // A claim counts from the time now agreed: after a rescheduling (the arbiter's new
+        // `ASSIGN`), the messages and the choice about the old time are spent.
+        if e.by.as_deref() != Some(me.as_str()) || e.at < agreed {
             continue;
         }
         match e.event {
