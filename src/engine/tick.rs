@@ -234,6 +234,20 @@ fn decide_each<S: TickStep>(
 
 pub use super::panic::panic_text;
 
+/// The running games among `ids` (a kind's tick step reads only those): a game gone or not
+/// active is left out.
+pub async fn active_games(c: &mut Conn, ids: &[String]) -> Result<Vec<store::GameRow>> {
+    let mut out = Vec::new();
+    for id in ids {
+        if let Some(g) = store::game(c, id).await?
+            && g.status == store::GameStatus::Active
+        {
+            out.push(g);
+        }
+    }
+    Ok(out)
+}
+
 /// Tell the masters, once per phase, that a game's tick failed. Failing to tell them is only
 /// logged: the tick of the other games must go on.
 async fn alert_tick_failure(pool: &Pool, env: &Env, game: &str, error: &str, now: Ts) {

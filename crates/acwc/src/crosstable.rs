@@ -132,7 +132,7 @@ fn cell(r: &Round, p: &Player, seed_of: &impl Fn(&Player) -> u32) -> Cell {
 }
 
 /// Half points as written: `3`, `2.5`.
-fn halves(h: u32) -> String {
+pub fn halves(h: u32) -> String {
     if h.is_multiple_of(2) {
         (h / 2).to_string()
     } else {

@@ -280,13 +280,13 @@ async fn forfeit(
 
 /// Every forfeit kept, as the pure rules count them.
 async fn forfeits(c: &mut Conn, g: &GameRow) -> Result<Vec<Forfeit>> {
+    let all = store::all_matches(c, &g.id).await?;
     let mut out = Vec::new();
     for f in store::forfeits(c, &g.id).await? {
-        let m = store::matches(c, &g.id, f.stage)
-            .await?
-            .into_iter()
-            .find(|m| m.round == f.round && m.board == f.board);
-        let Some(p) = m.as_ref().and_then(super::matches::pairing) else {
+        let m = all
+            .iter()
+            .find(|m| m.stage == f.stage && m.round == f.round && m.board == f.board);
+        let Some(p) = m.and_then(super::matches::pairing) else {
             continue;
         };
         let forfeited = Player(f.by);
@@ -294,7 +294,7 @@ async fn forfeits(c: &mut Conn, g: &GameRow) -> Result<Vec<Forfeit>> {
             continue;
         };
         out.push(Forfeit {
-            at_match: m.as_ref().map(match_ref).unwrap_or(MatchRef {
+            at_match: m.map(match_ref).unwrap_or(MatchRef {
                 stage: Stage::Qualification,
                 round: 0,
             }),

@@ -127,6 +127,31 @@ pub(super) async fn read_score(
     Ok(parsed.map_err(|e| format!("the result \"{text}\" cannot be: {e}")))
 }
 
+/// Who reads a match's step, each with their zone: its players (or one of them, `only`) and,
+/// unless `only`, each master, each address once.
+pub(super) async fn match_readers(
+    c: &mut Conn,
+    g: &GameRow,
+    players: [&Player; 2],
+    only: Option<&Player>,
+) -> Result<Vec<(String, String)>> {
+    let mut to: Vec<(String, String)> = Vec::new();
+    for pl in store::players(c, &g.id).await? {
+        let ours = players.iter().any(|p| p.as_str() == pl.power);
+        if ours && only.is_none_or(|o| o.as_str() == pl.power) {
+            to.push((pl.address, pl.tz));
+        }
+    }
+    if only.is_none() {
+        for m in store::members(c, &g.id).await? {
+            if m.role.is_master() && !to.iter().any(|(a, _)| a.eq_ignore_ascii_case(&m.address)) {
+                to.push((m.address, m.tz));
+            }
+        }
+    }
+    Ok(to)
+}
+
 /// A mail composed for each player of a match (or one of them, `only`) and, unless `only`, each
 /// master, and queued; one that cannot be composed alerts the masters instead. A match's steps
 /// go to its players and the masters; everyone reads the results in the next round's pairings
@@ -140,22 +165,9 @@ pub(super) async fn tell_match(
     now: crate::time::Ts,
     compose: impl Fn(&str) -> crate::outgoing::compose::Composed,
 ) -> Result<()> {
-    let mut to: Vec<String> = Vec::new();
-    for pl in store::players(c, &g.id).await? {
-        let ours = players.iter().any(|p| p.as_str() == pl.power);
-        if ours && only.is_none_or(|o| o.as_str() == pl.power) {
-            to.push(pl.address);
-        }
-    }
-    if only.is_none() {
-        for m in store::members(c, &g.id).await? {
-            if m.role.is_master() && !to.iter().any(|a| a.eq_ignore_ascii_case(&m.address)) {
-                to.push(m.address);
-            }
-        }
-    }
+    let to = match_readers(c, g, players, only).await?;
     let mut mails = Vec::new();
-    for addr in &to {
+    for (addr, _) in &to {
         match compose(addr) {
             Ok(m) => mails.push(m),
             Err(e) => crate::engine::compose_failed(c, env, Some(g), &e, now).await?,

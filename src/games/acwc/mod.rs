@@ -148,15 +148,6 @@ pub(crate) async fn swiss_history(c: &mut Conn, game: &str) -> Result<History> {
     })
 }
 
-/// Half points as written: `3`, `2.5`.
-pub(crate) fn halves(h: u32) -> String {
-    if h.is_multiple_of(2) {
-        (h / 2).to_string()
-    } else {
-        format!("{}.5", h / 2)
-    }
-}
-
 /// The Swiss's standings, ranked (ACWC "Pairing details": score, the opponents' average seeding
 /// rating, the own seeding rating).
 pub(crate) async fn ranked(c: &mut Conn, g: &GameRow) -> Result<Vec<Standing>> {

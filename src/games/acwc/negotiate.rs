@@ -383,20 +383,7 @@ pub(super) async fn tell(
         Step::Reminder(r) => Some(&r.to),
         _ => None,
     };
-    let mut to: Vec<(String, String)> = Vec::new();
-    for pl in store::players(c, &g.id).await? {
-        let ours = pl.power == n.p.a.as_str() || pl.power == n.p.b.as_str();
-        if ours && only.is_none_or(|o| o.as_str() == pl.power) {
-            to.push((pl.address, pl.tz));
-        }
-    }
-    if only.is_none() {
-        for mm in store::members(c, &g.id).await? {
-            if mm.role.is_master() {
-                to.push((mm.address, mm.tz));
-            }
-        }
-    }
+    let to = super::matches::match_readers(c, g, [&n.p.a, &n.p.b], only).await?;
     let head = headline(step, st);
     let mut mails = Vec::new();
     for (addr, tz) in &to {

@@ -47,7 +47,9 @@ pub(super) fn due(
     now: Ts,
 ) -> (Vec<Nudge>, Option<Ts>) {
     let mut all = Vec::new();
-    match result_state(p, events, now) {
+    let state = result_state(p, events, now);
+    let decided = matches!(state, ResultState::Final { .. });
+    match state {
         ResultState::Awaiting => {
             if let Some(agreed) = m.agreed_at {
                 all.push(Nudge::Report {
@@ -72,9 +74,7 @@ pub(super) fn due(
         }
         ResultState::Final { .. } | ResultState::Disputed { .. } => {}
     }
-    if !matches!(result_state(p, events, now), ResultState::Final { .. })
-        && let Some(deadline) = deadline
-    {
+    if !decided && let Some(deadline) = deadline {
         all.push(Nudge::Overdue { deadline });
     }
     let next = all.iter().map(Nudge::at).filter(|&t| t > now).min();

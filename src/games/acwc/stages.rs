@@ -10,11 +10,12 @@
 //!   `BID <seconds>`; the bids are revealed together once both are in (never one before), the
 //!   lower bid plays White, equal bids go to the higher seed; a draw is Black's.
 
+use super::ranked;
 use super::store::{self, Conn, GameRow, GameStatus, MatchEventKind, MatchRow, RoundRow, StageRow};
-use super::{halves, ranked};
 use crate::acwc::Player;
 use crate::acwc::candidates::{Candidates, CandidatesOutcome, SwissLine, candidates_field};
 use crate::acwc::conduct::{FinalChange, Finalists, final_departure};
+use crate::acwc::crosstable::halves;
 use crate::acwc::final_match::{
     ArmageddonState, EarlyEnd, Final, FinalState, Finalist, block_games,
 };

@@ -18,12 +18,12 @@ use super::mail::settle;
 use super::matches::{pairing, result_event};
 use super::negotiate::{self, Negotiation, Step};
 use super::reminders::{self, Nudge};
-use super::store::{self, Conn, GameRow, GameStatus, Kind, MatchRow, StageRow};
+use super::store::{self, Conn, GameRow, Kind, MatchRow, StageRow};
 use crate::acwc::conduct::{ResultEvent, ResultState, result_state};
 use crate::acwc::negotiation::{Pairing, Reminder, next_due};
 use crate::config::Env;
 use crate::engine::Result;
-use crate::engine::tick::{Outcome, TickStep};
+use crate::engine::tick::{Outcome, TickStep, active_games};
 use crate::store::Pool;
 use crate::time::Ts;
 
@@ -67,21 +67,11 @@ impl TickStep for Tick {
 
     async fn read(&self, c: &mut Conn, games: &[String], _now: Ts) -> Result<Vec<Facts>> {
         let mut out = Vec::new();
-        for id in games {
-            let Some(g) = store::game(c, id).await? else {
-                continue;
-            };
-            if g.status != GameStatus::Active {
-                continue;
-            }
+        for g in active_games(c, games).await? {
             let mut open = Vec::new();
             let mut negotiations = Vec::new();
             let rounds = store::rounds(c, &g.id).await?;
-            let mut all = Vec::new();
-            for stage in [StageRow::Swiss, StageRow::Candidates, StageRow::Final] {
-                all.extend(store::matches(c, &g.id, stage).await?);
-            }
-            for m in all {
+            for m in store::all_matches(c, &g.id).await? {
                 let Some(p) = pairing(&m).filter(|_| m.decided_at.is_none()) else {
                     continue;
                 };

@@ -16,7 +16,7 @@ use super::store::{self, Conn, GameRow, GameStatus, Kind, OrderEventRow, PointOf
 use super::store::{PointsCause, PointsRow, ProposalRow, VoteChoice, VoteRow};
 use crate::ballot::{Outcome, Poll, Threshold, VoterId};
 use crate::config::Env;
-use crate::engine::tick::{Outcome as TickOutcome, TickStep};
+use crate::engine::tick::{Outcome as TickOutcome, TickStep, active_games};
 use crate::engine::{EngineError, Result};
 use crate::nomic::circuit::Seats;
 use crate::nomic::grammar::RuleChange;
@@ -89,13 +89,7 @@ impl TickStep for Tick {
 
     async fn read(&self, c: &mut Conn, games: &[String], _now: Ts) -> Result<Vec<Facts>> {
         let mut out = Vec::new();
-        for id in games {
-            let Some(g) = store::game(c, id).await? else {
-                continue;
-            };
-            if g.status != GameStatus::Active {
-                continue;
-            }
+        for g in active_games(c, games).await? {
             out.push(read_game(c, g).await?);
         }
         Ok(out)

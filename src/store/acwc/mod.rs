@@ -254,6 +254,26 @@ pub async fn matches(c: &mut Conn, game: &str, stage: StageRow) -> Result<Vec<Ma
     .await?)
 }
 
+/// Every pairing of every stage (in no particular stage order).
+pub async fn all_matches(c: &mut Conn, game: &str) -> Result<Vec<MatchRow>> {
+    Ok(sqlx::query_as(
+        "SELECT stage, round, board, a, b, agreed_at, score_a, score_b, forfeit_to, decided_at
+         FROM acwc_matches WHERE game_id = $1 ORDER BY stage, round, board",
+    )
+    .bind(game)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
+/// A statement about one match: its `WHERE` names the match last (`game_id`, `stage`, `round`,
+/// `board`), bound by [`of_match`].
+type MatchQuery<'q> = sqlx::query::Query<'q, Db, <Db as sqlx::Database>::Arguments>;
+
+/// `q` with match `m`'s key bound after its other values.
+fn of_match<'q>(q: MatchQuery<'q>, game: &'q str, m: &MatchRow) -> MatchQuery<'q> {
+    q.bind(game).bind(m.stage).bind(m.round).bind(m.board)
+}
+
 /// A match's result decided at `at` (half games for `a` and `b`).
 pub async fn decide_match(
     c: &mut Conn,
@@ -262,19 +282,14 @@ pub async fn decide_match(
     score: (i64, i64),
     at: Ts,
 ) -> Result<()> {
-    sqlx::query(
+    let q = sqlx::query(
         "UPDATE acwc_matches SET score_a = $1, score_b = $2, decided_at = $3
          WHERE game_id = $4 AND stage = $5 AND round = $6 AND board = $7",
     )
     .bind(score.0)
     .bind(score.1)
-    .bind(at)
-    .bind(game)
-    .bind(m.stage)
-    .bind(m.round)
-    .bind(m.board)
-    .execute(&mut *c)
-    .await?;
+    .bind(at);
+    of_match(q, game, m).execute(&mut *c).await?;
     Ok(())
 }
 
@@ -352,17 +367,12 @@ pub async fn set_swiss_done(c: &mut Conn, game: &str, at: Ts) -> Result<()> {
 
 /// ACWC Match negotiations: match `m`'s start time settled (agreed, chosen or assigned).
 pub async fn set_agreed(c: &mut Conn, game: &str, m: &MatchRow, at: Ts) -> Result<()> {
-    sqlx::query(
+    let q = sqlx::query(
         "UPDATE acwc_matches SET agreed_at = $1
          WHERE game_id = $2 AND stage = $3 AND round = $4 AND board = $5",
     )
-    .bind(at)
-    .bind(game)
-    .bind(m.stage)
-    .bind(m.round)
-    .bind(m.board)
-    .execute(&mut *c)
-    .await?;
+    .bind(at);
+    of_match(q, game, m).execute(&mut *c).await?;
     Ok(())
 }
 
@@ -397,35 +407,25 @@ pub async fn give_match(
     winner: &str,
     at: Ts,
 ) -> Result<()> {
-    sqlx::query(
+    let q = sqlx::query(
         "UPDATE acwc_matches SET forfeit_to = $1, decided_at = COALESCE(decided_at, $2)
          WHERE game_id = $3 AND stage = $4 AND round = $5 AND board = $6",
     )
     .bind(winner)
-    .bind(at)
-    .bind(game)
-    .bind(m.stage)
-    .bind(m.round)
-    .bind(m.board)
-    .execute(&mut *c)
-    .await?;
+    .bind(at);
+    of_match(q, game, m).execute(&mut *c).await?;
     Ok(())
 }
 
 /// ACWC Disqualification and withdrawals, Candidates: match `m` disregarded ("all of their
 /// games will be disregarded"): decided at `at` with no result.
 pub async fn void_match(c: &mut Conn, game: &str, m: &MatchRow, at: Ts) -> Result<()> {
-    sqlx::query(
+    let q = sqlx::query(
         "UPDATE acwc_matches SET decided_at = COALESCE(decided_at, $1)
          WHERE game_id = $2 AND stage = $3 AND round = $4 AND board = $5",
     )
-    .bind(at)
-    .bind(game)
-    .bind(m.stage)
-    .bind(m.round)
-    .bind(m.board)
-    .execute(&mut *c)
-    .await?;
+    .bind(at);
+    of_match(q, game, m).execute(&mut *c).await?;
     Ok(())
 }
 
