@@ -1,0 +1,50 @@
+//! The PNG of a map's SVG, drawn by resvg with the one bundled font and no other: the same
+//! SVG gives the same pixels on every machine.
+
+use resvg::{tiny_skia, usvg};
+use std::sync::{Arc, OnceLock};
+
+/// The bundled font (DejaVu Sans Condensed, Bitstream Vera licence: `fonts/LICENSE-DejaVu.txt`).
+pub const FONT: &[u8] = include_bytes!("../fonts/DejaVuSansCondensed.ttf");
+/// The family name the SVG asks for.
+pub const FONT_FAMILY: &str = "DejaVu Sans Condensed";
+
+/// A map that could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("the SVG cannot be read: {0}")]
+    Svg(#[from] usvg::Error),
+    #[error("the map has no area ({0} x {1})")]
+    Size(u32, u32),
+    #[error("the PNG cannot be written: {0}")]
+    Encode(String),
+}
+
+/// The options every drawing uses: the bundled font as the only one, and as every fallback.
+fn options() -> &'static usvg::Options<'static> {
+    static OPTIONS: OnceLock<usvg::Options<'static>> = OnceLock::new();
+    OPTIONS.get_or_init(|| {
+        let mut fonts = usvg::fontdb::Database::new();
+        fonts.load_font_data(FONT.to_vec());
+        fonts.set_sans_serif_family(FONT_FAMILY);
+        fonts.set_serif_family(FONT_FAMILY);
+        fonts.set_monospace_family(FONT_FAMILY);
+        usvg::Options {
+            font_family: FONT_FAMILY.to_string(),
+            fontdb: Arc::new(fonts),
+            ..usvg::Options::default()
+        }
+    })
+}
+
+/// Draw an SVG (one of ours) as a PNG at its own size.
+pub fn png(svg: &str) -> Result<Vec<u8>, RenderError> {
+    let tree = usvg::Tree::from_str(svg, options())?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or(RenderError::Size(size.width(), size.height()))?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .map_err(|e| RenderError::Encode(e.to_string()))
+}
