@@ -58,6 +58,7 @@ mod clock;
 pub mod commands;
 mod conditional;
 mod ended;
+pub(crate) mod maps;
 pub mod entry;
 pub mod house;
 mod nmr;
