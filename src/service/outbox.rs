@@ -15,12 +15,12 @@
 //! found there waits (`ARCHIVE_GRACE`) before it is sent again.
 
 use super::{Shared, alert, pause, stopping};
+use crate::outgoing::html;
 use crate::store::Conn;
 use crate::store::{self, OutboxRow};
 use crate::time::Ts;
 use crate::transport::ServerConfig;
 use crate::transport::imap::Mailbox;
-use crate::outgoing::html;
 use crate::transport::smtp::{
     FailureKind, HtmlPart, InlinePicture, OutMail, SendError, SendReport, Sender,
 };
@@ -375,7 +375,9 @@ async fn send_row(
     // this mail in doubt, and the archive decides.
     let pictures = Pictures::of(marks, std::slice::from_ref(row)).await?;
     store::mark_sending(marks, row.id, now).await?;
-    let result = sender.send(&out_mail(row, pictures.get(row.picture_id))).await;
+    let result = sender
+        .send(&out_mail(row, pictures.get(row.picture_id)))
+        .await;
     Ok(outcome(shared, row, result, now).await)
 }
 
@@ -425,8 +427,13 @@ fn out_mail(row: &OutboxRow, picture: Option<&store::Picture>) -> OutMail {
 /// whose HTML cannot be made goes as text alone (logged): the text is the mail.
 fn html_part(row: &OutboxRow, picture: &store::Picture) -> Option<HtmlPart> {
     let width = png_width(&picture.png).unwrap_or(1000);
-    match html::mail_with_picture(&row.subject, &row.body, &picture.alt, html::MAP_CONTENT_ID, width)
-    {
+    match html::mail_with_picture(
+        &row.subject,
+        &row.body,
+        &picture.alt,
+        html::MAP_CONTENT_ID,
+        width,
+    ) {
         Ok(html) => Some(HtmlPart {
             html,
             pictures: vec![InlinePicture {
@@ -435,7 +442,11 @@ fn html_part(row: &OutboxRow, picture: &store::Picture) -> Option<HtmlPart> {
             }],
         }),
         Err(e) => {
-            tracing::warn!("outbox {} to {}: no HTML part: {e}", row.kind, row.to_address);
+            tracing::warn!(
+                "outbox {} to {}: no HTML part: {e}",
+                row.kind,
+                row.to_address
+            );
             None
         }
     }

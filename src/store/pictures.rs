@@ -88,9 +88,7 @@ pub async fn maps_off(c: &mut Conn, game: &str) -> Result<Vec<String>> {
         .bind(game)
         .fetch_all(&mut *c)
         .await?;
-    rows.iter()
-        .map(|r| Ok(r.try_get("address")?))
-        .collect()
+    rows.iter().map(|r| Ok(r.try_get("address")?)).collect()
 }
 
 /// The token of a game's page, made (32 bytes from the OS random generator, hex) the first

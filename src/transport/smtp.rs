@@ -431,7 +431,9 @@ fn alternative(text: Body, html: &HtmlPart) -> Result<MultiPart, TransportError>
             Attachment::new_inline(p.content_id.clone()).body(p.png.clone(), png.clone()),
         );
     }
-    Ok(MultiPart::alternative().singlepart(plain).multipart(related))
+    Ok(MultiPart::alternative()
+        .singlepart(plain)
+        .multipart(related))
 }
 
 /// Which step a send reached: a failure after the data began is uncertain.

@@ -4,8 +4,8 @@
 //! what it makes of the game (the next phase, a completed year, a solo, the final year, a
 //! stalemate), the record the store keeps, and the results mailed to every reader.
 
-use super::turn::{Decision, Turn};
 use super::maps;
+use super::turn::{Decision, Turn};
 use super::votes::Votes;
 use super::*;
 use crate::adjudicator::{Adjudication, adjudicate};
