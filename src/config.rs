@@ -39,6 +39,32 @@ pub struct Config {
     /// one mail at a time by the relay's own work per mail).
     #[serde(default = "default_smtp_connections")]
     pub smtp_connections: usize,
+    /// The games' read-only web pages (issue 27, docs/maps.md): served only when configured.
+    #[serde(default)]
+    pub web: Option<Web>,
+}
+
+/// `[web]`: where `chancery serve` serves the games' pages.
+#[derive(Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Web {
+    /// The address and port to listen on, `127.0.0.1:8080` (a reverse proxy in front adds TLS).
+    pub listen: String,
+    /// The pages' public address as readers reach it (`https://diplomacy.example.org`): the
+    /// links `chancery game page` prints start with it. By default `http://<listen>`.
+    #[serde(default)]
+    pub public_url: Option<String>,
+}
+
+impl Web {
+    /// The link of a game's page, by its token.
+    pub fn link(&self, token: &str) -> String {
+        let base = self
+            .public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", self.listen));
+        format!("{}/g/{token}", base.trim_end_matches('/'))
+    }
 }
 
 fn default_smtp_connections() -> usize {

@@ -98,6 +98,7 @@ fn config(stack: &Stack, db: &Path, poll: u64) -> Config {
         deadline_grace_seconds: 2,
         limits: Default::default(),
         smtp_connections: 4,
+        web: None,
     }
 }
 

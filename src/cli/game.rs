@@ -310,6 +310,14 @@ pub enum Command {
         #[arg(value_name = "ABBREVIATION")]
         entries: Vec<String>,
     },
+    /// Print the link of the game's read-only web page (made the first time; docs/maps.md):
+    /// give it to the players. `chancery serve` serves it when `[web]` is configured.
+    Page {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(long)]
+        id: String,
+    },
     /// Print the audit log: every master's command, by mail or here, and what it did.
     Log {
         #[command(flatten)]
@@ -347,6 +355,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         | Command::Holiday { config, .. }
         | Command::HolidayExtension { config, .. }
         | Command::VetoAbbreviations { config, .. }
+        | Command::Page { config, .. }
         | Command::Log { config, .. } => config,
     };
     let (cfg, base) = load_config(config)?;
@@ -445,6 +454,15 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 outln!("game {id} started; first deadline {}", gmt(deadline))?;
             }
             Command::Status { id, .. } => status(&pool, id).await?,
+            Command::Page { id, .. } => {
+                let token = games::page_token(&pool, id, now).await?;
+                match &cfg.web {
+                    Some(w) => outln!("{}", w.link(&token))?,
+                    None => outln!(
+                        "/g/{token}\n(no [web] in the configuration: `chancery serve` does not serve the pages until it has one)"
+                    )?,
+                }
+            }
             Command::AddMaster {
                 id,
                 role,

@@ -369,6 +369,7 @@ impl<'a> Delivery<'a> {
             masters: vec!["td@example.test".into()],
             deadline_grace_seconds: 5,
             smtp_connections: self.connections,
+            web: None,
             limits: Default::default(),
         }
     }
@@ -486,6 +487,7 @@ async fn mail_benches(
         masters: vec!["td@example.test".into()],
         deadline_grace_seconds: 5,
         smtp_connections: 4,
+        web: None,
         // The receipts' seven senders mail hundreds of times about one game: the answer
         // limits would (rightly) silence them. The ingestion's mails are spread over games as
         // a server's are (tests/engine_hostile.rs tests the limits).

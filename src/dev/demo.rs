@@ -222,6 +222,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), DevError> {
         masters: vec!["td@example.test".into()],
         deadline_grace_seconds: 5,
         smtp_connections: 4,
+        web: None,
         limits: Default::default(),
     };
     {

@@ -227,6 +227,16 @@ pub trait House: Send + Sync {
     fn is_phase(&self, word: &str) -> bool {
         false
     }
+    /// Whether this game's results mails show a map (the reader may say MAP OFF and MAP ON).
+    fn draws_maps(&self) -> bool {
+        false
+    }
+    /// The key of the map of game `g` in phase `phase` (`outbox_pictures`), for a
+    /// `HISTORY <phase>` answer to show; None if the kind draws none.
+    #[allow(unused_variables)]
+    fn map_key(&self, g: &GameRow, phase: &str) -> Option<String> {
+        None
+    }
     /// Stored phase `phase` in the kind's own words, as a report to the masters names it.
     #[allow(unused_variables)]
     fn phase_title(&self, phase: &str) -> String {

@@ -51,6 +51,9 @@ pub enum EngineError {
     UnknownVariant { game: String, variant: String },
     #[error("stored board: {0}")]
     StoredBoard(String),
+    /// A game's web page that could not be made (a template error).
+    #[error("the game's page: {0}")]
+    Page(String),
     /// A phase as stored that its kind cannot read.
     #[error("stored phase: {0}")]
     StoredPhase(String),

@@ -1,6 +1,8 @@
 //! A player's or observer's query (subject `<game> STATUS`, `<game> HISTORY [phase]`,
 //! `<game> SUMMARY`): answered at the asker's registered address with what the game has
-//! published, never anyone's orders before adjudication.
+//! published, never anyone's orders before adjudication. `<game> MAP OFF` and `MAP ON` set
+//! whether the asker's results mails show the map; a change needs the asker's proof (the
+//! secret, or DKIM where the house rules take it).
 
 use super::house::{House, Proof};
 use super::office::status::{StatusFor, status_text};
@@ -25,6 +27,8 @@ pub(super) enum Query {
     /// Who submitted orders for the asker's own seat this turn, and when (Agora BT7: with
     /// team orders, the contestant's assistants may send them).
     Submitted,
+    /// MAP ON (true) or MAP OFF: whether the asker's results mails show the map.
+    Maps(bool),
 }
 
 /// The most results mails a HISTORY answer carries.
@@ -59,6 +63,8 @@ pub(super) fn query_of(
         ("SUBMITTED", None, 2) => Some(Query::Submitted),
         ("HISTORY", None, 2) => Some(Query::History(None)),
         ("HISTORY", Some(p), 3) if is_phase(&p) => Some(Query::History(Some(p))),
+        ("MAP", Some(on), 3) if on == "ON" => Some(Query::Maps(true)),
+        ("MAP", Some(off), 3) if off == "OFF" => Some(Query::Maps(false)),
         _ => None,
     }
 }
@@ -103,11 +109,21 @@ pub(super) async fn query_mail(
             let text = submitted(c, g, house, &players, &from).await?;
             ("SUBMITTED".to_string(), text)
         }
+        Query::Maps(on) => maps(c, g, house, &from, *on, proven, ctx.now).await?,
     };
     if !proven {
         body.push_str(&notices::unproven_query()?);
     }
-    let mail = compose::query_reply(env, g, &from, msg, ctx.key, &what, &body);
+    let mut mail = compose::query_reply(env, g, &from, msg, ctx.key, &what, &body);
+    if let Query::History(Some(phase)) = q {
+        // HISTORY <phase> shows that phase's map, unless the asker said MAP OFF.
+        let off = store::maps_off(c, &g.id).await?;
+        if !off.iter().any(|a| a.eq_ignore_ascii_case(&from)) {
+            if let Ok(m) = &mut mail {
+                m.picture = house.map_key(g, phase);
+            }
+        }
+    }
     answer(c, env, ctx, mail, Recipient::Registered, Some(g)).await?;
     Ok((Processed::Accepted, tag))
 }
@@ -233,6 +249,39 @@ async fn history(
             .map(|(s, b)| format!("==== {s}\n\n{b}"))
             .collect::<Vec<_>>()
             .join("\n")
+    };
+    Ok((what, body))
+}
+
+/// MAP ON or MAP OFF: changed when the asker proved who it is, else only said how. What was
+/// asked, and the answer.
+async fn maps(
+    c: &mut Conn,
+    g: &GameRow,
+    house: &dyn House,
+    from: &str,
+    on: bool,
+    proven: bool,
+    now: crate::time::Ts,
+) -> Result<(String, String)> {
+    let what = if on { "MAP ON" } else { "MAP OFF" }.to_string();
+    let body = if !house.draws_maps() {
+        "This game's mails have no map: nothing to turn on or off.\n".to_string()
+    } else if !proven {
+        format!(
+            "Nothing changed: {what} changes your mail, so it needs your secret on a SECRET \
+             line (as your orders do).\n"
+        )
+    } else {
+        store::set_maps(c, &g.id, from, on, now).await?;
+        if on {
+            "MAP ON: from the next phase on, your results mails show the map of the phase \
+             (in their HTML part), beside the same text. MAP OFF stops it.\n"
+        } else {
+            "MAP OFF: from the next phase on, your results mails are text alone, without the \
+             map. MAP ON brings it back.\n"
+        }
+        .to_string()
     };
     Ok((what, body))
 }

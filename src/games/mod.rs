@@ -493,3 +493,49 @@ impl office::Execute for Kinds {
         execute(c, env, g, actor, cmd, now).await
     }
 }
+
+/// What a game's web page is asked for (issue 27).
+pub use diplomacy::page::PageAsk;
+
+/// The game a page's token opens, if it has a page (a Diplomacy game; the other kinds have
+/// none yet).
+async fn paged_game(c: &mut Conn, token: &str) -> Result<Option<GameRow>> {
+    let Some(id) = store::game_of_page(c, token).await? else {
+        return Ok(None);
+    };
+    Ok(store::game(c, &id)
+        .await?
+        .filter(|g| g.kind == Kind::Diplomacy))
+}
+
+/// A game's read-only page by its token, as HTML; None for no such page.
+pub async fn page(pool: &Pool, token: &str, ask: &PageAsk<'_>) -> Result<Option<String>> {
+    let mut c = pool.acquire().await.map_err(store::StoreError::from)?;
+    match paged_game(&mut c, token).await? {
+        Some(g) => diplomacy::page::page(&mut c, &g, ask).await,
+        None => Ok(None),
+    }
+}
+
+/// A map on a game's page (`now`, or an adjudicated phase), as SVG; None for no such map.
+pub async fn page_map(pool: &Pool, token: &str, which: &str) -> Result<Option<String>> {
+    let mut c = pool.acquire().await.map_err(store::StoreError::from)?;
+    match paged_game(&mut c, token).await? {
+        Some(g) => diplomacy::page::map_svg(&mut c, &g, which).await,
+        None => Ok(None),
+    }
+}
+
+/// The link of a game's page, made when first asked for (`chancery game page`).
+pub async fn page_token(pool: &Pool, game: &str, now: Ts) -> Result<String> {
+    let mut c = pool.acquire().await.map_err(store::StoreError::from)?;
+    let g = store::game(&mut c, game)
+        .await?
+        .ok_or_else(|| EngineError::NoGame(game.to_string()))?;
+    if g.kind != Kind::Diplomacy {
+        return Err(EngineError::Refused(format!(
+            "{game} is not a Diplomacy game: only Diplomacy games have a page"
+        )));
+    }
+    Ok(store::page_token(&mut c, game, now).await?)
+}

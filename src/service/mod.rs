@@ -9,6 +9,7 @@ use crate::engine::{self, Env};
 mod mailbox;
 mod outbox;
 mod scheduler;
+mod web;
 use crate::store;
 use crate::store::Pool;
 use crate::time::Ts;
@@ -155,6 +156,12 @@ pub enum ServeError {
     Engine(#[from] engine::EngineError),
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
+    /// The web pages' address cannot be listened on.
+    #[error("web pages: cannot listen on {listen}: {error}")]
+    Listen {
+        listen: String,
+        error: std::io::Error,
+    },
 }
 
 /// Run until `shutdown` turns true.
@@ -198,6 +205,21 @@ pub async fn serve_with(
         .as_ref()
         .map(|a| a.to_server_config(base))
         .transpose()?;
+    // Listening before any task starts: an address taken stops the start, not a task later.
+    let web = match &cfg.web {
+        Some(w) => Some(
+            tokio::net::TcpListener::bind(&w.listen)
+                .await
+                .map_err(|error| ServeError::Listen {
+                    listen: w.listen.clone(),
+                    error,
+                })?,
+        ),
+        None => None,
+    };
+    if let Some(w) = &cfg.web {
+        tracing::info!("serving the games' pages on {}", w.listen);
+    }
     tracing::info!("serving; database {}", db.display());
     // Every task is supervised: one that dies anyway (a panic outside its own isolation) is
     // restarted with backoff and the masters are told; a dead scheduler would otherwise
@@ -234,6 +256,13 @@ pub async fn serve_with(
             )
         },
     )));
+    if let Some(listener) = web {
+        tasks.push(tokio::spawn(web::web_task(
+            shared.clone(),
+            listener,
+            shutdown.clone(),
+        )));
+    }
     if which.scheduler {
         let (s, stop) = (shared.clone(), shutdown.clone());
         tasks.push(tokio::spawn(supervise(

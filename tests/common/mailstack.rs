@@ -549,6 +549,7 @@ impl Stack {
             masters: Vec::new(),
             deadline_grace_seconds: 5,
             smtp_connections: 4,
+            web: None,
             limits: Default::default(),
         }
     }

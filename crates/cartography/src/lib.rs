@@ -12,7 +12,7 @@ pub mod svg;
 
 pub use geometry::Geometry;
 pub use png::{RenderError, png};
-pub use scene::{Drawn, Scene, SceneError};
+pub use scene::{Drawn, Results, Scene, SceneError};
 pub use svg::svg;
 
 /// The SVG and the PNG of one scene: what a results mail, `HISTORY` and the game's page show.

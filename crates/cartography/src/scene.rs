@@ -4,10 +4,12 @@
 //! one scene, one drawing, for every reader.
 
 use chancery_diplomacy::adjudicator::{Adjudication, Board, Dislodged, Outcome, Reason};
-use chancery_diplomacy::json::{self, PhaseInput, PhaseOutput};
+use chancery_diplomacy::json::{self, NextOutput, PhaseInput};
 use chancery_diplomacy::map::{Map, Power, Unit};
 use chancery_diplomacy::order::{Order, parse_order};
 use chancery_diplomacy::phase::{PhaseKind, Season};
+use serde::Deserialize;
+use std::collections::BTreeMap;
 
 /// One order and what became of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +40,27 @@ pub struct Scene<'m> {
     pub built: Vec<Unit>,
     /// Units removed without an order (no retreat, civil disorder).
     pub disbanded: Vec<Unit>,
+}
+
+/// A phase's results as stored (the `adjudicate` output, docs/adjudicate.md), read back.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Results {
+    pub orders: Vec<ResultLine>,
+    #[serde(default)]
+    pub disbanded: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pub built: BTreeMap<String, Vec<String>>,
+    pub next: NextOutput,
+}
+
+/// One order of stored results.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ResultLine {
+    pub power: String,
+    pub order: String,
+    pub result: String,
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 /// A stored phase the scene cannot be made of.
@@ -98,7 +121,7 @@ impl<'m> Scene<'m> {
     /// without orders) and its results (the output), if it has been adjudicated.
     pub fn stored(
         input: &PhaseInput,
-        results: Option<&PhaseOutput>,
+        results: Option<&Results>,
     ) -> Result<Scene<'static>, SceneError> {
         let prepared = json::prepare(input)?;
         let map = prepared.map;
@@ -119,8 +142,8 @@ impl<'m> Scene<'m> {
                         reason: format!("no power {}", o.power),
                     })?,
                 order,
-                outcome: outcome(o.result),
-                reason: o.reason.and_then(reason),
+                outcome: outcome(&o.result),
+                reason: o.reason.as_deref().and_then(reason),
             });
         }
         // The next board, read as an input, gives the dislodged units with their attackers.
@@ -139,7 +162,7 @@ impl<'m> Scene<'m> {
         if prepared.board.phase.kind == PhaseKind::Movement {
             scene.dislodged = next.board.dislodged;
         }
-        let units = |list: &std::collections::BTreeMap<String, Vec<String>>| {
+        let units = |list: &BTreeMap<String, Vec<String>>| {
             let mut all = Vec::new();
             for (power, names) in list {
                 let Some(pw) = map.power_by_name(power) else {

@@ -280,7 +280,7 @@ impl Played {
                 p.told.extend(self.ended.clone());
                 p.told.extend(self.announcement(t.map));
             }
-            let map = maps::draw(&t.f.game.id, t.map, p.before, p.adj);
+            let map = maps::draw(&t.f.game, t.map, p.before, p.adj);
             let mut these = self.phase_mails(t, p, last);
             if let Some(map) = map {
                 maps::show(&mut these, &map, &t.f.maps_off);

@@ -208,6 +208,15 @@ impl House for DiplomacyHouse {
         word.parse::<Phase>().is_ok()
     }
 
+    fn draws_maps(&self) -> bool {
+        crate::map::Map::variant(&self.variant).is_some_and(super::maps::drawn)
+    }
+
+    fn map_key(&self, g: &GameRow, phase: &str) -> Option<String> {
+        let phase = phase.parse::<Phase>().ok()?;
+        self.draws_maps().then(|| super::maps::key(g, phase))
+    }
+
     fn phase_title(&self, phase: &str) -> String {
         // The report has always named the season as the standard map does, Monsoon or not.
         crate::outgoing::diplomacy::render::phase_title(phase, false)

@@ -3,7 +3,7 @@
 //! stays what it is. A reader who said MAP OFF gets the text alone; a board with no drawing
 //! (no geometry in `chancery_cartography`) sends text alone.
 
-use super::store::{self, NewMail, Picture};
+use super::store::{self, GameRow, NewMail, Picture};
 use crate::adjudicator::{Adjudication, Board};
 use crate::map::Map;
 use crate::phase::Phase;
@@ -15,9 +15,10 @@ pub(crate) struct PhaseMap {
     pub picture: Picture,
 }
 
-/// The key of a game's map of a phase (`outbox_pictures.key`).
-pub(crate) fn key(game: &str, phase: Phase) -> String {
-    format!("map|{game}|{phase}")
+/// The key of a game's map of a phase (`outbox_pictures.key`). It names the game's rollbacks
+/// (WM D.VIII(1)): a phase played again after one is a new map, never the old one kept.
+pub(crate) fn key(game: &GameRow, phase: Phase) -> String {
+    format!("map|{}|{}|{phase}", game.id, game.rollbacks)
 }
 
 /// Whether a board has a drawing.
@@ -27,12 +28,17 @@ pub(crate) fn drawn(map: &Map) -> bool {
 
 /// The map of a phase just adjudicated (`before`: the board it was played on), if the board
 /// has a drawing. A map that cannot be drawn is logged and left out: the text is the mail.
-pub(super) fn draw(game: &str, map: &Map, before: &Board, adj: &Adjudication) -> Option<PhaseMap> {
+pub(super) fn draw(
+    game: &GameRow,
+    map: &Map,
+    before: &Board,
+    adj: &Adjudication,
+) -> Option<PhaseMap> {
     if !drawn(map) {
         return None;
     }
     let scene = Scene::adjudicated(map, before, adj);
-    picture(game, &scene).map(|picture| PhaseMap {
+    picture(&game.id, &scene).map(|picture| PhaseMap {
         key: key(game, before.phase),
         picture,
     })

@@ -64,6 +64,7 @@ pub(crate) mod maps;
 mod nmr;
 mod one_set;
 pub mod orders;
+pub mod page;
 pub mod press;
 mod preview;
 pub mod reading;

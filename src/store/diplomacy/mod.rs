@@ -5,12 +5,14 @@
 //! outside Diplomacy's folders and the few places that serve Diplomacy alone. What every kind
 //! of game shares is in the store's other files.
 
+mod page;
 mod phases;
 mod players;
 mod tick;
 mod tournaments;
 mod votes;
 
+pub use page::*;
 pub use phases::*;
 pub use players::*;
 pub use tick::*;
