@@ -11,7 +11,7 @@ pub mod scene;
 pub mod svg;
 
 pub use geometry::Geometry;
-pub use png::{RenderError, png};
+pub use png::{RenderError, decode_png, png};
 pub use scene::{Drawn, Results, Scene, SceneError};
 pub use svg::svg;
 

@@ -50,6 +50,18 @@ pub fn png(svg: &str) -> Result<Vec<u8>, RenderError> {
         .map_err(|e| RenderError::Encode(e.to_string()))
 }
 
+/// A PNG decoded (any PNG, for checking pictures: a screenshot, a map): its width, height and
+/// RGBA pixels (not premultiplied); None when it is no PNG.
+pub fn decode_png(png: &[u8]) -> Option<(u32, u32, Vec<u8>)> {
+    let pixmap = tiny_skia::Pixmap::decode_png(png).ok()?;
+    let mut rgba = Vec::with_capacity(pixmap.data().len());
+    for p in pixmap.pixels() {
+        let c = p.demultiply();
+        rgba.extend([c.red(), c.green(), c.blue(), c.alpha()]);
+    }
+    Some((pixmap.width(), pixmap.height(), rgba))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
