@@ -6,8 +6,10 @@ use std::sync::{Arc, OnceLock};
 
 /// The bundled font (DejaVu Sans Condensed, Bitstream Vera licence: `fonts/LICENSE-DejaVu.txt`).
 pub const FONT: &[u8] = include_bytes!("../fonts/DejaVuSansCondensed.ttf");
-/// The family name the SVG asks for.
-pub const FONT_FAMILY: &str = "DejaVu Sans Condensed";
+/// The family name the SVG asks for: the name the font database reads from the file (its
+/// typographic family; the face is the condensed width of it). "DejaVu Sans Condensed", the
+/// file's legacy name, matches nothing there, and every text would silently vanish.
+pub const FONT_FAMILY: &str = "DejaVu Sans";
 
 /// A map that could not be drawn.
 #[derive(Debug, thiserror::Error)]
