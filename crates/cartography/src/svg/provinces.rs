@@ -9,37 +9,49 @@ use super::{escape, path};
 use crate::scene::Scene;
 use std::fmt::Write;
 
-/// The Provinces, filled; their borders thin, the seas' paler than the land's.
+/// The Provinces, filled; their borders thin, the seas' paler than the land's. The fills are
+/// drawn without anti-aliasing and the borders over them with it: the same look, and a PNG a
+/// good deal smaller (the fills' edges, all under a border, no longer blend in a hundred
+/// shades).
 pub fn fills(out: &mut String, scene: &Scene<'_>, places: &Places<'_>) {
     let g = places.geometry;
-    let _ = write!(out, r#"<g class="land" fill="{}">"#, palette::LAND);
+    let _ = write!(
+        out,
+        r#"<g class="land" fill="{}" shape-rendering="crispEdges">"#,
+        palette::LAND
+    );
     for ring in &g.land {
         let _ = write!(out, r#"<path d="{}"/>"#, path(std::slice::from_ref(ring)));
+    }
+    out.push_str(r#"</g><g class="provinces" shape-rendering="crispEdges">"#);
+    for p in scene.map.all_provinces() {
+        let Some(shape) = places.shape(p) else {
+            continue;
+        };
+        let fill = if scene.map.is_sea(p) {
+            palette::SEA
+        } else {
+            owner(scene, p.0 as usize).map_or(palette::LAND, |c| c.tint)
+        };
+        let _ = write!(out, r#"<path d="{}" fill="{fill}"/>"#, path(&shape.rings));
     }
     out.push_str("</g>");
     for (sea, border) in [(true, palette::SEA_BORDER), (false, palette::BORDER)] {
         let _ = write!(
             out,
-            r#"<g class="{}" stroke="{border}" stroke-width="0.8" stroke-linejoin="round">"#,
-            if sea { "seas" } else { "provinces" }
+            r#"<g class="borders" fill="none" stroke="{border}" stroke-width="0.8" stroke-linejoin="round">"#
         );
         for p in scene.map.all_provinces() {
             if scene.map.is_sea(p) != sea {
                 continue;
             }
-            let Some(shape) = places.shape(p) else {
-                continue;
-            };
-            let fill = if sea {
-                palette::SEA
-            } else {
-                owner(scene, p.0 as usize).map_or(palette::LAND, |c| c.tint)
-            };
-            let _ = write!(out, r#"<path d="{}" fill="{fill}"/>"#, path(&shape.rings));
+            if let Some(shape) = places.shape(p) {
+                let _ = write!(out, r#"<path d="{}"/>"#, path(&shape.rings));
+            }
         }
         out.push_str("</g>");
     }
-    // The coastline again over the fills, so that it reads stronger than a border.
+    // The coastline last, so that it reads stronger than a border.
     let _ = write!(
         out,
         r#"<g class="coastline" fill="none" stroke="{}" stroke-width="1.3" stroke-linejoin="round">"#,
