@@ -15,7 +15,7 @@ const ROW: f64 = 30.0;
 /// Room for the title above the rows.
 const TITLE: f64 = 34.0;
 /// The width a symbol takes before its caption.
-const SYMBOL: f64 = 40.0;
+const SYMBOL: f64 = 46.0;
 /// A caption's width per character at the legend's size, generous for the condensed font.
 const CHAR: f64 = 5.6;
 

@@ -298,12 +298,12 @@ fn hold(out: &mut String, at: P, c: Colours) -> Option<P> {
     Some(a.lerp(b, 0.5))
 }
 
-/// A support to hold: a dashed line to a ring round the supported Unit; where it meets the
-/// ring.
+/// A support to hold: a dashed line to a ring round the supported Unit, dashed too so that it
+/// is never taken for a dislodged Unit's solid red ring; where the line meets the ring.
 fn support_hold(out: &mut String, s: Segment, at: P, ring: f64, c: Colours) -> P {
     let _ = write!(
         out,
-        r#"<path d="M{}L{}" stroke="{}" stroke-width="2" stroke-dasharray="6 4"/><circle cx="{}" cy="{}" r="{}" stroke="{}" stroke-width="1.8"/>"#,
+        r#"<path d="M{}L{}" stroke="{}" stroke-width="2" stroke-dasharray="6 4"/><circle cx="{}" cy="{}" r="{}" stroke="{}" stroke-width="1.8" stroke-dasharray="4 2.5"/>"#,
         Xy(s.from),
         Xy(s.to),
         c.line,

@@ -310,3 +310,29 @@ fn a_centre_is_tinted_by_its_owner_and_a_sea_is_blue() {
     assert!(svg.contains(&sea), "{sea}");
     let _ = P::new(0.0, 0.0);
 }
+
+#[test]
+fn every_river_border_of_the_maharajah_board_is_drawn_beneath_the_units() {
+    let map = Map::variant("maharajah").expect("maharajah");
+    let g = grid(map);
+    let scene = Scene::position(map, &chancery_diplomacy::adjudicator::Board::initial(map));
+    let svg = draw(&scene, Some(&g));
+    let rivers = svg.find(r#"<g class="rivers""#).expect("rivers drawn");
+    assert!(rivers < svg.find(r#"<g class="units""#).expect("units"));
+    let group = &svg[rivers..];
+    let group = &group[..group.find("</g>").expect("closed")];
+    // One curve a pair of river Provinces next to each other for fleets (a river's mouth is a
+    // straight line, not counted here).
+    let mut pairs = 0;
+    for a in map.all_provinces().filter(|&p| map.info(p).river) {
+        for l in map.fleet_neighbours(chancery_diplomacy::map::Location::new(a)) {
+            if map.info(l.province).river && l.province > a {
+                pairs += 1;
+            }
+        }
+    }
+    assert!(pairs >= 8, "{pairs}");
+    assert_eq!(group.matches("Q").count(), pairs);
+    let standard = draw(&movement("{}", "{}"), Some(&grid(Map::standard())));
+    assert!(!standard.contains(r#"class="rivers""#));
+}
