@@ -283,6 +283,7 @@ async fn killed_twice_nothing_lost_nothing_twice() {
                 references: Vec::new(),
                 auto_submitted: "no",
                 extra_headers: Vec::new(),
+                html: None,
             };
             sender.send(&mail).await.expect("send");
         }

@@ -44,6 +44,7 @@ async fn send_orders(sender: &Sender, i: usize, phase: &str, lines: &[&str], tag
         references: Vec::new(),
         auto_submitted: "no",
         extra_headers: Vec::new(),
+        html: None,
     };
     sender.send(&mail).await.expect("player sends orders");
 }

@@ -123,6 +123,7 @@ async fn ledger_outbox_and_reopen() {
             refs: vec!["a@x".into()],
             auto_submitted: "auto-replied",
             game: Some("wm1".into()),
+            picture: None,
         },
         200,
     )
@@ -292,6 +293,7 @@ async fn receipts_go_first() {
         refs: Vec::new(),
         auto_submitted: "auto-replied",
         game: None,
+        picture: None,
     };
     for i in 0..5 {
         store::enqueue(&mut c, &mail(store::MailKind::Ack, &format!("ack{i}")), 100)

@@ -23,6 +23,7 @@ fn mail(to: &str, subject: &str, id: &str) -> OutMail {
         references: Vec::new(),
         auto_submitted: "auto-generated",
         extra_headers: Vec::new(),
+        html: None,
     }
 }
 
@@ -81,6 +82,7 @@ async fn send_then_fetch_keeps_headers_and_utf8() {
         ],
         auto_submitted: "auto-replied",
         extra_headers: vec![("X-Chancery-Game".into(), "g42".into())],
+        html: None,
     };
     sender.send(&out).await.expect("send");
 

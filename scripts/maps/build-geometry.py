@@ -558,7 +558,17 @@ def build(variant, atlas, preview):
                     bad.add(pa); bad.add(pb)
             except Exception:
                 bad.add(pa); bad.add(pb)
-        if not bad:
+        # two different chains simplified onto the same segment would make a false border
+        seg_pieces = defaultdict(set)
+        for key, (pts, _) in simp.cache.items():
+            for a, b in zip(pts, pts[1:]):
+                seg_pieces[(min(a, b), max(a, b))].add(key)
+        clash = [ks for ks in seg_pieces.values() if len(ks) > 1]
+        for ks in clash:
+            simp.exact.update(ks)
+        if clash:
+            print(f'  pass {it}: {len(clash)} chain pairs collapsed onto one segment, kept exact', file=sys.stderr)
+        if not bad and not clash:
             break
         print(f'  pass {it}: re-simplifying exactly {sorted(bad)}', file=sys.stderr)
         for p in bad:

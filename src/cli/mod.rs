@@ -38,6 +38,7 @@ mod adjudicate;
 mod game;
 mod parse;
 mod players;
+mod render;
 mod score;
 mod serve;
 mod status;
@@ -94,6 +95,9 @@ pub enum Command {
     /// Adjudicate one phase given as JSON (FILE or stdin); print the outcome as JSON
     /// (docs/adjudicate.md).
     Adjudicate(adjudicate::Args),
+    /// Draw one phase given as the `adjudicate` JSON (FILE or stdin), with its orders and what
+    /// became of them, as SVG or PNG (docs/maps.md).
+    Render(render::Args),
     /// Score one finished game given as JSON (FILE or stdin) as its tournament rulebook says;
     /// print each power's and player's score and rank as JSON; or a whole round: its standings
     /// (docs/score.md).
@@ -170,6 +174,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Acwc(c) => acwc::run(c),
         Command::Adjudicate(a) => adjudicate::run(a),
+        Command::Render(a) => render::run(a),
         Command::Parse(a) => parse::run(a),
         Command::Score(a) => score::run(a),
         Command::Serve(a) => serve::run(a),

@@ -510,6 +510,7 @@ async fn mail_benches(
         references: Vec::new(),
         auto_submitted: "no",
         extra_headers: Vec::new(),
+        html: None,
     };
     // Ingestion: the order mails are delivered to the GM mailbox first; then the server starts,
     // and the clock runs from its start until every one is processed (fetched, read, checked,

@@ -304,6 +304,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), DevError> {
         references: Vec::new(),
         auto_submitted: "no",
         extra_headers: Vec::new(),
+        html: None,
     };
     sender.send(&command).await?;
     let reply = wait_mail(
@@ -346,6 +347,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), DevError> {
                 references: Vec::new(),
                 auto_submitted: "no",
                 extra_headers: Vec::new(),
+                html: None,
             };
             sender.send(&mail).await?;
             say(&format!("   {:8} {}", powers[i], lines.join("; ")));

@@ -108,6 +108,7 @@ pub(crate) fn reply(
         in_reply_to,
         auto_submitted: auto,
         game: None,
+        picture: None,
     }
 }
 
@@ -140,6 +141,7 @@ pub(crate) fn game_mail(
         refs: Vec::new(),
         auto_submitted: "auto-generated",
         game: Some(g.id.clone()),
+        picture: None,
     }
 }
 
@@ -232,6 +234,7 @@ pub fn too_many(env: &Env, gm: &str, to: &str, limit: i64, now: Ts) -> NewMail {
         refs: Vec::new(),
         auto_submitted: "auto-replied",
         game: None,
+        picture: None,
     }
 }
 
@@ -271,6 +274,7 @@ pub fn auth_rejection(
         refs: Vec::new(),
         auto_submitted: "auto-replied",
         game: Some(g.id.clone()),
+        picture: None,
     }
 }
 
@@ -294,6 +298,7 @@ pub fn alert(env: &Env, to: &str, key: &str, subject: &str, body: &str) -> NewMa
         refs: Vec::new(),
         auto_submitted: "auto-generated",
         game: None,
+        picture: None,
     }
 }
 
@@ -320,6 +325,7 @@ pub fn tournament_mail(
         refs: Vec::new(),
         auto_submitted: "auto-generated",
         game: None,
+        picture: None,
     }
 }
 

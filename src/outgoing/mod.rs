@@ -10,6 +10,7 @@
 pub mod acwc;
 pub mod compose;
 pub mod diplomacy;
+pub mod html;
 pub mod ids;
 pub mod nomic;
 pub mod notices;

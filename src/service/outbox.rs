@@ -15,14 +15,17 @@
 //! found there waits (`ARCHIVE_GRACE`) before it is sent again.
 
 use super::{Shared, alert, pause, stopping};
+use crate::outgoing::html;
 use crate::store::Conn;
 use crate::store::{self, OutboxRow};
 use crate::time::Ts;
 use crate::transport::ServerConfig;
 use crate::transport::imap::Mailbox;
-use crate::transport::smtp::{FailureKind, OutMail, SendError, SendReport, Sender};
+use crate::transport::smtp::{
+    FailureKind, HtmlPart, InlinePicture, OutMail, SendError, SendReport, Sender,
+};
 use sqlx::Connection;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{Notify, watch};
@@ -310,6 +313,7 @@ async fn send_run(
     shutdown: &watch::Receiver<bool>,
 ) -> Result<(), OutboxError> {
     let ids: Vec<i64> = run.iter().map(|r| r.id).collect();
+    let pictures = Pictures::of(marks, run).await?;
     store::mark_sending_all(marks, &ids, shared.clock.now()).await?;
     let mut outcomes = Vec::with_capacity(run.len());
     for row in run {
@@ -317,7 +321,8 @@ async fn send_run(
             break;
         }
         let now = shared.clock.now();
-        let result = sender.send(&out_mail(row)).await;
+        let mail = out_mail(row, pictures.get(row.picture_id));
+        let result = sender.send(&mail).await;
         outcomes.push(outcome(shared, row, result, now).await);
     }
     let now = shared.clock.now();
@@ -368,12 +373,38 @@ async fn send_row(
     }
     // Marked right before the attempt: from here until its outcome is recorded, a crash leaves
     // this mail in doubt, and the archive decides.
+    let pictures = Pictures::of(marks, std::slice::from_ref(row)).await?;
     store::mark_sending(marks, row.id, now).await?;
-    let result = sender.send(&out_mail(row)).await;
+    let result = sender
+        .send(&out_mail(row, pictures.get(row.picture_id)))
+        .await;
     Ok(outcome(shared, row, result, now).await)
 }
 
-fn out_mail(row: &OutboxRow) -> OutMail {
+/// The pictures a run of mails shows, each read once however many mails show it (a phase's
+/// map goes to every reader).
+struct Pictures(HashMap<i64, store::Picture>);
+
+impl Pictures {
+    async fn of(c: &mut Conn, rows: &[OutboxRow]) -> Result<Pictures, OutboxError> {
+        let mut found = HashMap::new();
+        for id in rows.iter().filter_map(|r| r.picture_id) {
+            if found.contains_key(&id) {
+                continue;
+            }
+            if let Some(p) = store::picture(c, id).await? {
+                found.insert(id, p);
+            }
+        }
+        Ok(Pictures(found))
+    }
+
+    fn get(&self, id: Option<i64>) -> Option<&store::Picture> {
+        id.and_then(|id| self.0.get(&id))
+    }
+}
+
+fn out_mail(row: &OutboxRow, picture: Option<&store::Picture>) -> OutMail {
     OutMail {
         from: row.from_address.clone(),
         to: vec![row.to_address.clone()],
@@ -388,7 +419,43 @@ fn out_mail(row: &OutboxRow) -> OutMail {
             "auto-generated"
         },
         extra_headers: vec![("X-Chancery-Kind".into(), row.kind.as_str().into())],
+        html: picture.and_then(|p| html_part(row, p)),
     }
+}
+
+/// The HTML alternative of a mail that shows a picture: the picture, then the text. A mail
+/// whose HTML cannot be made goes as text alone (logged): the text is the mail.
+fn html_part(row: &OutboxRow, picture: &store::Picture) -> Option<HtmlPart> {
+    let width = png_width(&picture.png).unwrap_or(1000);
+    match html::mail_with_picture(
+        &row.subject,
+        &row.body,
+        &picture.alt,
+        html::MAP_CONTENT_ID,
+        width,
+    ) {
+        Ok(html) => Some(HtmlPart {
+            html,
+            pictures: vec![InlinePicture {
+                content_id: html::MAP_CONTENT_ID.to_string(),
+                png: picture.png.clone(),
+            }],
+        }),
+        Err(e) => {
+            tracing::warn!(
+                "outbox {} to {}: no HTML part: {e}",
+                row.kind,
+                row.to_address
+            );
+            None
+        }
+    }
+}
+
+/// A PNG's width, from its header (IHDR follows the 8-byte signature and its own 8 bytes).
+fn png_width(png: &[u8]) -> Option<u32> {
+    let bytes: [u8; 4] = png.get(16..20)?.try_into().ok()?;
+    Some(u32::from_be_bytes(bytes))
 }
 
 /// What a send's result means for its row (and the alert when the archive refused its copy).

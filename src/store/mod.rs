@@ -53,6 +53,7 @@ mod members;
 pub mod nomic;
 mod outbox;
 mod phases;
+mod pictures;
 mod rulesets;
 
 pub use ballots::*;
@@ -67,6 +68,7 @@ pub use mailboxes::*;
 pub use members::*;
 pub use outbox::*;
 pub use phases::*;
+pub use pictures::*;
 pub use rulesets::*;
 
 pub type Result<T> = std::result::Result<T, StoreError>;

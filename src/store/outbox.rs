@@ -143,6 +143,8 @@ pub struct OutboxRow {
     pub attempts: i64,
     /// Set when a send began and did not finish (a crash in between).
     pub sending_since: Option<Ts>,
+    /// The picture its HTML part shows (`outbox_pictures`), if it has one.
+    pub picture_id: Option<i64>,
 }
 
 /// A mail to send, as the engine writes it.
@@ -159,6 +161,9 @@ pub struct NewMail {
     pub auto_submitted: &'static str,
     /// The game the mail is about, if any (answer limits count per game).
     pub game: Option<String>,
+    /// The key of a picture kept (`keep_picture`) that the mail shows inline in an HTML part
+    /// beside its text: a phase's map. None: the mail is plain text.
+    pub picture: Option<String>,
 }
 
 /// Enqueue one mail. Whether it was enqueued: false when a mail with its Message-ID is already
@@ -174,7 +179,7 @@ pub async fn enqueue(c: &mut Conn, m: &NewMail, now: Ts) -> Result<bool> {
 /// and counted in `outbox_duplicates` (shown by `chancery status`).
 pub async fn enqueue_many(c: &mut Conn, mails: &[NewMail], now: Ts) -> Result<usize> {
     let mut enqueued = 0;
-    // 11 parameters a row; SQLite allows 32,766 in one statement.
+    // 12 parameters a row; SQLite allows 32,766 in one statement.
     for chunk in mails.chunks(500) {
         let inserted = insert_chunk(c, chunk, now).await?;
         enqueued += inserted.len();
@@ -196,7 +201,7 @@ pub async fn enqueue_many(c: &mut Conn, mails: &[NewMail], now: Ts) -> Result<us
 /// Insert the mails whose Message-IDs are new; the Message-IDs inserted.
 async fn insert_chunk(c: &mut Conn, chunk: &[NewMail], now: Ts) -> Result<Vec<String>> {
     let mut q = sqlx::QueryBuilder::<Db>::new(
-        "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id) ",
+        "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id, picture_id) ",
     );
     q.push_values(chunk, |mut b, m| {
         b.push_bind(m.kind)
@@ -210,7 +215,10 @@ async fn insert_chunk(c: &mut Conn, chunk: &[NewMail], now: Ts) -> Result<Vec<St
             .push_bind(m.auto_submitted)
             .push_bind(now)
             .push_bind(now)
-            .push_bind(m.game.as_deref());
+            .push_bind(m.game.as_deref())
+            .push("(SELECT id FROM outbox_pictures WHERE key = ")
+            .push_bind_unseparated(m.picture.as_deref())
+            .push_unseparated(")");
     });
     q.push(" ON CONFLICT (message_id) DO NOTHING RETURNING message_id");
     let rows = q.build().fetch_all(&mut *c).await?;
@@ -317,6 +325,7 @@ pub async fn due_outbox(c: &mut Conn, now: Ts, limit: i64) -> Result<Vec<OutboxR
                 auto_submitted: r.try_get("auto_submitted")?,
                 attempts: r.try_get("attempts")?,
                 sending_since: r.try_get("sending_since")?,
+                picture_id: r.try_get("picture_id")?,
             })
         })
         .collect()

@@ -1,9 +1,10 @@
-//! The SMTP side: build a plain-text message with threading and loop-prevention headers, and
-//! hand it to the configured relay.
+//! The SMTP side: build a plain-text message (with, for a mail that shows a picture, an HTML
+//! alternative carrying it inline) with threading and loop-prevention headers, and hand it to
+//! the configured relay.
 
 use lettre::Message;
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
-use lettre::message::{Body, Mailbox as Address};
+use lettre::message::{Attachment, Body, Mailbox as Address, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{
     AsyncSmtpConnection, Certificate, CertificateStore, TlsParameters,
@@ -16,7 +17,7 @@ use super::socket::{Stream, tcp_connect, tls_wrap};
 use super::{IO_TIMEOUT, ServerConfig, Tls, TransportError, init_crypto, trusted_roots};
 
 /// One outgoing message. Message ids are given without the angle brackets.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct OutMail {
     /// `gm@example.test` or `Chancery GM <gm@example.test>`.
     pub from: String,
@@ -30,6 +31,24 @@ pub struct OutMail {
     pub auto_submitted: &'static str,
     /// More headers, name and unencoded value (non-ASCII values are RFC 2047-encoded).
     pub extra_headers: Vec<(String, String)>,
+    /// An HTML alternative to the text (`multipart/alternative`), with the pictures it shows
+    /// inline (`multipart/related`, each by its Content-ID). The text part stays exactly as
+    /// it is without it.
+    pub html: Option<HtmlPart>,
+}
+
+/// The HTML alternative of a mail and the pictures it shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HtmlPart {
+    pub html: String,
+    pub pictures: Vec<InlinePicture>,
+}
+
+/// A PNG shown by the HTML part as `cid:<content_id>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InlinePicture {
+    pub content_id: String,
+    pub png: Vec<u8>,
 }
 
 /// An SMTP client for one relay. One connection is kept open between sends and checked with
@@ -359,34 +378,62 @@ fn build_message_bcc(m: &OutMail, bcc: Option<&Address>) -> Result<Message, Tran
         builder = builder.raw_header(header(name, one_line(value))?);
     }
 
+    let body = text_body(&m.body)?;
+    let built = match &m.html {
+        None => builder
+            .header(ContentType::TEXT_PLAIN)
+            .header(body.encoding())
+            .body(body),
+        Some(html) => builder.multipart(alternative(body, html)?),
+    };
+    built.map_err(|e| TransportError::permanent(format!("cannot build message: {e}")))
+}
+
+/// The text as the body of a plain mail or the text part of one with an HTML alternative: the
+/// same bytes either way.
+fn text_body(body: &str) -> Result<Body, TransportError> {
     // 7bit when it fits, else quoted-printable (safe through any relay, readable in source).
-    let encoding = if m.body.is_ascii() && m.body.lines().all(|l| l.len() <= 900) {
+    let encoding = if body.is_ascii() && body.lines().all(|l| l.len() <= 900) {
         ContentTransferEncoding::SevenBit
     } else {
         ContentTransferEncoding::QuotedPrintable
     };
     // lettre ends DATA with CRLF "." CRLF whatever the body ends with, so a body that already
     // ends with a line break would arrive with one blank line too many.
-    let text = m
-        .body
+    let text = body
         .strip_suffix("\r\n")
-        .or_else(|| m.body.strip_suffix('\n'))
-        .unwrap_or(&m.body);
+        .or_else(|| body.strip_suffix('\n'))
+        .unwrap_or(body);
     // new_with_encoding checks the text as given: it wants CRLF line ends.
     let text = text.replace("\r\n", "\n").replace('\n', "\r\n");
     // lettre's 7bit check refuses some plain lines (a long hex digest, seen in receipts); then
     // quoted-printable, and base64 as the last resort, carry any text.
-    let body = Body::new_with_encoding(text.clone(), encoding)
+    Body::new_with_encoding(text.clone(), encoding)
         .or_else(|_| {
             Body::new_with_encoding(text.clone(), ContentTransferEncoding::QuotedPrintable)
         })
         .or_else(|_| Body::new_with_encoding(text, ContentTransferEncoding::Base64))
-        .map_err(|_| TransportError::permanent("message body cannot be encoded"))?;
-    builder
+        .map_err(|_| TransportError::permanent("message body cannot be encoded"))
+}
+
+/// `multipart/alternative`: the text first (what a text-only reader shows), then the HTML
+/// with its pictures (`multipart/related`, never an attachment a client would strip).
+fn alternative(text: Body, html: &HtmlPart) -> Result<MultiPart, TransportError> {
+    let png = ContentType::parse("image/png")
+        .map_err(|e| TransportError::permanent(format!("image/png: {e}")))?;
+    let plain = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
-        .header(body.encoding())
-        .body(body)
-        .map_err(|e| TransportError::permanent(format!("cannot build message: {e}")))
+        .header(text.encoding())
+        .body(text);
+    let mut related = MultiPart::related().singlepart(SinglePart::html(html.html.clone()));
+    for p in &html.pictures {
+        related = related.singlepart(
+            Attachment::new_inline(p.content_id.clone()).body(p.png.clone(), png.clone()),
+        );
+    }
+    Ok(MultiPart::alternative()
+        .singlepart(plain)
+        .multipart(related))
 }
 
 /// Which step a send reached: a failure after the data began is uncertain.

@@ -572,6 +572,7 @@ pub async fn send(
         references: Vec::new(),
         auto_submitted: "no",
         extra_headers: Vec::new(),
+        html: None,
     };
     sender.send(&mail).await.expect("send");
 }

@@ -6,9 +6,8 @@ use std::sync::{Arc, OnceLock};
 
 /// The bundled font (DejaVu Sans Condensed, Bitstream Vera licence: `fonts/LICENSE-DejaVu.txt`).
 pub const FONT: &[u8] = include_bytes!("../fonts/DejaVuSansCondensed.ttf");
-/// The family name the SVG asks for: the name the font database reads from the file (its
-/// typographic family; the face is the condensed width of it). "DejaVu Sans Condensed", the
-/// file's legacy name, matches nothing there, and every text would silently vanish.
+/// The family name the SVG asks for: the font's own (its name table calls it "DejaVu Sans",
+/// condensed); every other family falls back to it.
 pub const FONT_FAMILY: &str = "DejaVu Sans";
 
 /// A map that could not be drawn.
@@ -70,4 +69,32 @@ fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, ::png::EncodingError> {
     writer.write_image_data(&rgb)?;
     writer.finish()?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dark pixels of a drawing (all three channels under 100).
+    fn dark_pixels(svg: &str) -> usize {
+        let png = png(svg).expect("drawn");
+        let pixmap = tiny_skia::Pixmap::decode_png(&png).expect("decoded");
+        pixmap
+            .pixels()
+            .iter()
+            .filter(|p| p.alpha() == 255 && p.red() < 100 && p.green() < 100 && p.blue() < 100)
+            .count()
+    }
+
+    #[test]
+    fn text_is_drawn_with_the_bundled_font_whatever_family_is_asked_for() {
+        for family in [FONT_FAMILY, "serif", "No Such Font"] {
+            let svg = format!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><rect width="200" height="40" fill="white"/><text x="5" y="30" font-size="24" font-family="{family}">Munich</text></svg>"#
+            );
+            assert!(dark_pixels(&svg) > 100, "{family}: the text was not drawn");
+        }
+        let blank = r#"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><rect width="200" height="40" fill="white"/></svg>"#;
+        assert_eq!(dark_pixels(blank), 0);
+    }
 }

@@ -86,6 +86,14 @@ impl<'m> Scene<'m> {
         scene
     }
 
+    /// A phase given as the `chancery adjudicate` input (docs/adjudicate.md), adjudicated: its
+    /// orders with their outcomes (`chancery render`).
+    pub fn played(input: &PhaseInput) -> Result<Scene<'static>, SceneError> {
+        let p = json::prepare(input)?;
+        let adj = chancery_diplomacy::adjudicator::adjudicate(p.map, &p.rules, &p.board, &p.orders);
+        Ok(Scene::adjudicated(p.map, &p.board, &adj))
+    }
+
     /// A phase as the store keeps it: the board it was played on (the `adjudicate` input,
     /// without orders) and its results (the output), if it has been adjudicated.
     pub fn stored(

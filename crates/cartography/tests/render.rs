@@ -13,18 +13,3 @@ fn the_opening_position_draws_as_svg_and_png() {
     assert!(svg.contains("Spring 1901, movement"));
     assert_eq!(&png[1..4], b"PNG");
 }
-
-#[test]
-fn text_is_drawn_in_the_bundled_font() {
-    // A word and no word must give different pixels: a font family the bundled font does not
-    // answer to draws nothing, silently.
-    let page = |text: &str| {
-        format!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" font-family="{}"><rect width="120" height="40" fill="white"/><text x="10" y="30" font-size="20">{text}</text></svg>"#,
-            chancery_cartography::png::FONT_FAMILY
-        )
-    };
-    let word = chancery_cartography::png(&page("Vienna")).expect("drawn");
-    let blank = chancery_cartography::png(&page("")).expect("drawn");
-    assert_ne!(word, blank);
-}

@@ -4,6 +4,7 @@
 //! what it makes of the game (the next phase, a completed year, a solo, the final year, a
 //! stalemate), the record the store keeps, and the results mailed to every reader.
 
+use super::maps;
 use super::turn::{Decision, Turn};
 use super::votes::Votes;
 use super::*;
@@ -41,10 +42,11 @@ pub(super) fn phase(t: &Turn<'_>) -> Result<Decision> {
     }
     let played = Played::adjudicate(t, phase, &orders.given, &votes);
     let record = played.record(t, &votes, &missing_names)?;
-    let mails = played.results_mails(t, &orders.written, &missing_names, votes.told);
+    let (mails, maps) = played.results_mails(t, &orders.written, &missing_names, votes.told);
     Ok(Decision::Adjudicated {
         record: Box::new(record),
         mails,
+        maps,
     })
 }
 
@@ -253,7 +255,7 @@ impl Played {
         written: &HashMap<String, Vec<StandingOrder>>,
         missing: &[String],
         votes_told: Vec<String>,
-    ) -> Vec<NewMail> {
+    ) -> (Vec<NewMail>, Vec<maps::PhaseMap>) {
         let mut phases = vec![PhaseMail {
             adj: &self.adj,
             before: &t.board,
@@ -271,16 +273,22 @@ impl Played {
             told: vec![one_set::note(r.board.phase)],
         }));
         let count = phases.len();
-        let mut mails = Vec::new();
+        let (mut mails, mut drawn) = (Vec::new(), Vec::new());
         for (i, mut p) in phases.into_iter().enumerate() {
             let last = i + 1 == count;
             if last {
                 p.told.extend(self.ended.clone());
                 p.told.extend(self.announcement(t.map));
             }
-            mails.extend(self.phase_mails(t, p, last));
+            let map = maps::draw(&t.f.game.id, t.map, p.before, p.adj);
+            let mut these = self.phase_mails(t, p, last);
+            if let Some(map) = map {
+                maps::show(&mut these, &map, &t.f.maps_off);
+                drawn.push(map);
+            }
+            mails.extend(these);
         }
-        mails
+        (mails, drawn)
     }
 
     /// One phase's results mails; `last`: the phase the game goes on from (the next deadline,

@@ -123,5 +123,6 @@ pub(super) fn instead(t: &Turn<'_>, how: &str, ended: GameEnded) -> Result<Decis
     Ok(Decision::Adjudicated {
         record: Box::new(record),
         mails,
+        maps: Vec::new(),
     })
 }

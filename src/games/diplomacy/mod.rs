@@ -60,6 +60,7 @@ mod conditional;
 mod ended;
 pub mod entry;
 pub mod house;
+pub(crate) mod maps;
 mod nmr;
 mod one_set;
 pub mod orders;

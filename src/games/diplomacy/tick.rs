@@ -126,6 +126,8 @@ struct Writes {
     reminded: Vec<(String, i64)>,
     held: Vec<(String, i64, Ts)>,
     mails: Vec<NewMail>,
+    /// The maps the mails show, kept before the mails that name them.
+    maps: Vec<(String, super::maps::PhaseMap)>,
     /// When each game next needs the clock.
     due: Vec<(String, Option<Ts>)>,
     /// The games adjudicated that are run under regulations: their settings enacted after
@@ -146,12 +148,18 @@ impl Writes {
                 self.held.push((f.game.id.clone(), f.phase.seq, until));
                 self.mails.extend(mails);
             }
-            Decision::Adjudicated { record, mails } => {
+            Decision::Adjudicated {
+                record,
+                mails,
+                maps,
+            } => {
                 if rules_of(&f.game).is_ok_and(|r| r.regulations.is_some()) {
                     self.regulated.push(f.game.id.clone());
                 }
                 self.adjudicated.push(*record);
                 self.mails.extend(mails);
+                self.maps
+                    .extend(maps.into_iter().map(|m| (f.game.id.clone(), m)));
             }
         }
     }
@@ -184,6 +192,9 @@ impl Writes {
             .map(|(g, s, u)| (g.as_str(), *s, *u))
             .collect();
         store::hold_results(c, &held).await?;
+        for (game, map) in &self.maps {
+            store::keep_picture(c, &map.key, Some(game), &map.picture, now).await?;
+        }
         store::enqueue_many(c, &self.mails, now).await?;
         // Last: what was written above (a passed house-rule proposal) may have asked for the
         // clock at once; the decision knows better.

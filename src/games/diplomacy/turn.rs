@@ -25,6 +25,8 @@ pub enum Decision {
         /// Boxed: far larger than the other decisions (the house rules a vote changed).
         record: Box<store::Adjudicated>,
         mails: Vec<NewMail>,
+        /// The maps the results mails show, one a phase.
+        maps: Vec<super::maps::PhaseMap>,
     },
 }
 

@@ -518,6 +518,7 @@ pub fn nmr_hold(
         refs: Vec::new(),
         auto_submitted: "auto-generated",
         game: Some(g.id.clone()),
+        picture: None,
     }
 }
 

@@ -104,6 +104,14 @@ pub struct GameFacts {
     /// Agora BT8: the proposals enacted whose effect the Gamemaster has not yet confirmed
     /// (a free text is never executed: the masters' digest lists them), by number.
     pub unconfirmed: Vec<UnconfirmedRow>,
+    /// The readers who said MAP OFF (lower-case addresses): their results are text only.
+    pub maps_off: Vec<String>,
+}
+
+/// A reader who said MAP OFF.
+#[derive(sqlx::FromRow)]
+struct MapsOff {
+    address: String,
 }
 
 /// An enacted rule-change proposal not yet confirmed by a master (Agora BT8).
@@ -171,6 +179,16 @@ pub async fn tick_facts(c: &mut Conn, games: &[String], since: Ts) -> Result<Vec
     let last = last_adjudicated(c, &ids).await?;
     let drops = drops_since(c, since).await?;
     let (mut masters, mut observers) = members_of(c, &ids).await?;
+    let mut maps_off: HashMap<String, Vec<MapsOff>> = by_game(
+        c,
+        concat!(
+            "SELECT m.game_id, m.address FROM ",
+            dialect::json_values!(1),
+            " j JOIN maps_off m ON m.game_id = j.value",
+        ),
+        &ids,
+    )
+    .await?;
     let mut out = Vec::with_capacity(games.len());
     for id in games {
         let (Some(game), Some(phase)) = (by_id.remove(id), phases.remove(id)) else {
@@ -190,6 +208,12 @@ pub async fn tick_facts(c: &mut Conn, games: &[String], since: Ts) -> Result<Vec
             conditional: conditional.remove(id).unwrap_or_default(),
             year_ends: year_ends.remove(id).unwrap_or_default(),
             unconfirmed: unconfirmed.remove(id).unwrap_or_default(),
+            maps_off: maps_off
+                .remove(id)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|m| m.address)
+                .collect(),
             game,
             phase,
         });

@@ -1,0 +1,31 @@
+-- Issue 27: the maps.
+
+-- A picture a mail shows inline in its HTML part (a phase's map): drawn and stored once a game
+-- and phase, and named by every reader's mail (outbox.picture_id), never drawn per reader.
+CREATE TABLE outbox_pictures (
+    id         INTEGER PRIMARY KEY,
+    key        TEXT NOT NULL UNIQUE,      -- what it shows: "map|<game>|<phase>"
+    game_id    TEXT,
+    png        BLOB NOT NULL,
+    alt        TEXT NOT NULL,             -- the text alternative (the HTML img's alt)
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX outbox_pictures_game ON outbox_pictures(game_id);
+ALTER TABLE outbox ADD COLUMN picture_id INTEGER REFERENCES outbox_pictures(id);
+
+-- A reader who said MAP OFF (a player or an observer, by address): their mails are plain
+-- text only until MAP ON.
+CREATE TABLE maps_off (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    address TEXT NOT NULL,
+    since   INTEGER NOT NULL,
+    PRIMARY KEY (game_id, address)
+);
+
+-- The game's read-only web page, at an unguessable link (a token from the OS's random
+-- generator), made when first asked for.
+CREATE TABLE game_pages (
+    game_id    TEXT PRIMARY KEY REFERENCES games(id),
+    token      TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+);

@@ -1,0 +1,132 @@
+//! Pictures a mail shows inline (a phase's map), the readers who want none (MAP OFF), and the
+//! unguessable link of each game's page. Shared by every kind of game: a picture is named by a
+//! key its kind chose, and is stored once, however many mails show it.
+
+use super::*;
+
+/// A picture as a mail shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picture {
+    pub png: Vec<u8>,
+    /// The text alternative.
+    pub alt: String,
+}
+
+/// Keep a picture under `key` (once: a picture already kept under the key stays as it is).
+pub async fn keep_picture(
+    c: &mut Conn,
+    key: &str,
+    game: Option<&str>,
+    picture: &Picture,
+    now: Ts,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO outbox_pictures (key, game_id, png, alt, created_at)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key) DO NOTHING",
+    )
+    .bind(key)
+    .bind(game)
+    .bind(&picture.png)
+    .bind(&picture.alt)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// The picture kept under `key`, if any.
+pub async fn picture_named(c: &mut Conn, key: &str) -> Result<Option<Picture>> {
+    let row = sqlx::query("SELECT png, alt FROM outbox_pictures WHERE key = $1")
+        .bind(key)
+        .fetch_optional(&mut *c)
+        .await?;
+    row.map(|r| picture_of_row(&r)).transpose()
+}
+
+/// The picture a mail of the outbox shows, by its id.
+pub async fn picture(c: &mut Conn, id: i64) -> Result<Option<Picture>> {
+    let row = sqlx::query("SELECT png, alt FROM outbox_pictures WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&mut *c)
+        .await?;
+    row.map(|r| picture_of_row(&r)).transpose()
+}
+
+fn picture_of_row(r: &DbRow) -> Result<Picture> {
+    Ok(Picture {
+        png: r.try_get("png")?,
+        alt: r.try_get("alt")?,
+    })
+}
+
+/// MAP ON (`on`) or MAP OFF for a reader of a game. Whether it changed anything.
+pub async fn set_maps(c: &mut Conn, game: &str, address: &str, on: bool, now: Ts) -> Result<bool> {
+    let address = address.to_ascii_lowercase();
+    let done = if on {
+        sqlx::query("DELETE FROM maps_off WHERE game_id = $1 AND address = $2")
+            .bind(game)
+            .bind(&address)
+            .execute(&mut *c)
+            .await?
+    } else {
+        sqlx::query(
+            "INSERT INTO maps_off (game_id, address, since) VALUES ($1, $2, $3)
+             ON CONFLICT (game_id, address) DO NOTHING",
+        )
+        .bind(game)
+        .bind(&address)
+        .bind(now)
+        .execute(&mut *c)
+        .await?
+    };
+    Ok(done.rows_affected() > 0)
+}
+
+/// The readers of a game who said MAP OFF (lower-case addresses).
+pub async fn maps_off(c: &mut Conn, game: &str) -> Result<Vec<String>> {
+    let rows = sqlx::query("SELECT address FROM maps_off WHERE game_id = $1 ORDER BY address")
+        .bind(game)
+        .fetch_all(&mut *c)
+        .await?;
+    rows.iter().map(|r| Ok(r.try_get("address")?)).collect()
+}
+
+/// The token of a game's page, made (32 bytes from the OS random generator, hex) the first
+/// time it is asked for.
+pub async fn page_token(c: &mut Conn, game: &str, now: Ts) -> Result<String> {
+    if let Some(t) = stored_token(c, game).await? {
+        return Ok(t);
+    }
+    let mut fresh = [0u8; 32];
+    getrandom::getrandom(&mut fresh).map_err(|e| StoreError::Random(e.to_string()))?;
+    let token: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
+    sqlx::query(
+        "INSERT INTO game_pages (game_id, token, created_at) VALUES ($1, $2, $3)
+         ON CONFLICT (game_id) DO NOTHING",
+    )
+    .bind(game)
+    .bind(&token)
+    .bind(now)
+    .execute(&mut *c)
+    .await?;
+    stored_token(c, game)
+        .await?
+        .ok_or_else(|| StoreError::Random(format!("the page of '{game}' was not kept")))
+}
+
+async fn stored_token(c: &mut Conn, game: &str) -> Result<Option<String>> {
+    let row = sqlx::query("SELECT token FROM game_pages WHERE game_id = $1")
+        .bind(game)
+        .fetch_optional(&mut *c)
+        .await?;
+    Ok(row.map(|r| r.try_get("token")).transpose()?)
+}
+
+/// The game a page's token opens, if any.
+pub async fn game_of_page(c: &mut Conn, token: &str) -> Result<Option<String>> {
+    let row = sqlx::query("SELECT game_id FROM game_pages WHERE token = $1")
+        .bind(token)
+        .fetch_optional(&mut *c)
+        .await?;
+    Ok(row.map(|r| r.try_get("game_id")).transpose()?)
+}
