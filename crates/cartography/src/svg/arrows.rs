@@ -173,11 +173,6 @@ pub fn cross(c: P, r: f64) -> String {
     )
 }
 
-/// The control point of a quadratic curve from `a` to `b` that passes through `m` halfway.
-pub fn through(a: P, m: P, b: P) -> P {
-    m.scale(2.0).sub(a.lerp(b, 0.5))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,11 +216,5 @@ mod tests {
         let s = Segment::new(P::new(0.0, 0.0), P::new(100.0, 0.0));
         assert_eq!(s.nearest(P::new(50.0, 30.0), 0.2, 0.8), P::new(50.0, 0.0));
         assert_eq!(s.nearest(P::new(-50.0, 30.0), 0.2, 0.8), P::new(20.0, 0.0));
-    }
-
-    #[test]
-    fn a_curve_through_the_midpoint_has_its_control_beyond_it() {
-        let c = through(P::new(0.0, 0.0), P::new(50.0, 10.0), P::new(100.0, 0.0));
-        assert_eq!(c, P::new(50.0, 20.0));
     }
 }

@@ -1,10 +1,10 @@
 //! The rivers of boards that have them (Maharajiad B.I(2)): a river is not a space but the
 //! fleet borders between river Provinces, drawn as a blue curve from one Province's unit point
-//! through the middle of the border they share to the other's; and where a river Province
+//! through the middle of the border they share to the other's (two quadratic halves); and where a river Province
 //! touches a sea, the river's mouth, from its unit point to the middle of that coast. Drawn
 //! beneath the Units.
 
-use super::arrows::{self, P, Xy};
+use super::arrows::{P, Xy};
 use super::palette;
 use super::places::Places;
 use crate::geometry::{Point, ProvinceShape};
@@ -21,7 +21,7 @@ pub fn all(out: &mut String, places: &Places<'_>) {
     }
     let _ = write!(
         out,
-        r#"<g class="rivers" fill="none" stroke="{}" stroke-width="3" stroke-linecap="round">"#,
+        r#"<g class="rivers" fill="none" stroke="{}" stroke-width="2" stroke-linecap="round">"#,
         palette::RIVER
     );
     for &a in &rivers {
@@ -33,8 +33,18 @@ pub fn all(out: &mut String, places: &Places<'_>) {
             if map.info(b).river && b > a {
                 let (pa, pb) = (P::of(sa.unit), P::of(sb.unit));
                 let m = shared_border(sa, sb).map_or(pa.lerp(pb, 0.5), |(_, m)| m);
-                let c = arrows::through(pa, m, pb);
-                let _ = write!(out, r#"<path d="M{}Q{} {}"/>"#, Xy(pa), Xy(c), Xy(pb));
+                // Two quadratic halves meeting at the border's middle, the river running there
+                // along the way from one unit point to the other: smooth, and never thrown
+                // wide as one curve through that point would be when it lies off that way.
+                let c = m.sub(pb.sub(pa).scale(0.25));
+                let _ = write!(
+                    out,
+                    r#"<path d="M{}Q{} {}T{}"/>"#,
+                    Xy(pa),
+                    Xy(c),
+                    Xy(m),
+                    Xy(pb)
+                );
             } else if map.is_sea(b)
                 && let Some((len, m)) = shared_border(sa, sb)
                 && mouth.is_none_or(|(best, _)| len > best)
