@@ -44,10 +44,31 @@ pub fn png(svg: &str) -> Result<Vec<u8>, RenderError> {
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or(RenderError::Size(size.width(), size.height()))?;
+    // On white, every pixel is opaque, and its premultiplied colour is its colour.
+    pixmap.fill(tiny_skia::Color::WHITE);
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    pixmap
-        .encode_png()
-        .map_err(|e| RenderError::Encode(e.to_string()))
+    encode(&pixmap).map_err(|e| RenderError::Encode(e.to_string()))
+}
+
+/// An opaque pixmap as an RGB PNG: a quarter smaller than RGBA before compression. Balanced
+/// compression with the "up" filter: measured on a full standard map, as small as any other
+/// setting (`High` is no smaller and four times slower) and about 20 ms.
+fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, ::png::EncodingError> {
+    let rgb: Vec<u8> = pixmap
+        .data()
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    let mut out = Vec::with_capacity(rgb.len() / 8);
+    let mut encoder = ::png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_color(::png::ColorType::Rgb);
+    encoder.set_depth(::png::BitDepth::Eight);
+    encoder.set_compression(::png::Compression::Balanced);
+    encoder.set_filter(::png::Filter::Up);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&rgb)?;
+    writer.finish()?;
+    Ok(out)
 }
 
 /// A PNG decoded (any PNG, for checking pictures: a screenshot, a map): its width, height and
