@@ -13,7 +13,7 @@ pub mod svg;
 pub use geometry::Geometry;
 pub use png::{RenderError, decode_png, png};
 pub use scene::{Drawn, Results, Scene, SceneError};
-pub use svg::svg;
+pub use svg::{owner_colour, svg};
 
 /// The SVG and the PNG of one scene: what a results mail, `HISTORY` and the game's page show.
 pub fn render(scene: &Scene<'_>) -> Result<(String, Vec<u8>), RenderError> {

@@ -87,3 +87,13 @@ pub(crate) fn escape(text: &str) -> String {
     }
     s
 }
+
+/// The tint a power's supply-centre provinces are filled with, as RGB (`None`: no such board or
+/// power): what a test looks for in a screenshot of a map.
+pub fn owner_colour(variant: &str, power: &str) -> Option<[u8; 3]> {
+    let map = chancery_diplomacy::map::Map::variant(variant)?;
+    let power = map.power_by_name(power)?;
+    let hex = palette::of(map, power).tint.strip_prefix('#')?;
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some([byte(0)?, byte(2)?, byte(4)?])
+}
