@@ -103,9 +103,9 @@ pub struct NextOutput {
     pub dislodged: BTreeMap<String, Vec<DislodgedInput>>,
     pub contested: Vec<String>,
     /// On maps with additional home centres (Maharajiad B.I(3)) only.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub homes: Option<BTreeMap<String, Vec<String>>>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub held_since: BTreeMap<String, String>,
 }
 
