@@ -152,8 +152,7 @@ fn screenshot(url: &str, file: &Path) -> (u32, u32, Vec<u8>) {
         .expect("chromium runs (scripts/install-chromium installs it)");
     assert!(status.success(), "chromium: {status}");
     let png = std::fs::read(file).expect("the screenshot");
-    let pixmap = chancery_cartography::decode_png(&png).expect("a PNG");
-    pixmap
+    chancery_cartography::decode_png(&png).expect("a PNG")
 }
 
 /// How many pixels of a screenshot have exactly this colour.
@@ -214,8 +213,8 @@ async fn results_mails_show_the_map_and_the_games_page_serves_it() {
         let body = format!("SECRET {}\n{o}\n", secrets[i]);
         send(&sender, &player(i), &subject, &body, &format!("s-{i}")).await;
     }
-    for i in 0..7 {
-        let ack = format!("S1901M {}: orders received", POWERS[i]);
+    for (i, power) in POWERS.iter().enumerate() {
+        let ack = format!("S1901M {power}: orders received");
         wait_for(&stack, &player(i), &ack, 1).await;
     }
     let deadline: Ts = {

@@ -118,10 +118,10 @@ pub(super) async fn query_mail(
     if let Query::History(Some(phase)) = q {
         // HISTORY <phase> shows that phase's map, unless the asker said MAP OFF.
         let off = store::maps_off(c, &g.id).await?;
-        if !off.iter().any(|a| a.eq_ignore_ascii_case(&from)) {
-            if let Ok(m) = &mut mail {
-                m.picture = house.map_key(g, phase);
-            }
+        if !off.iter().any(|a| a.eq_ignore_ascii_case(&from))
+            && let Ok(m) = &mut mail
+        {
+            m.picture = house.map_key(g, phase);
         }
     }
     answer(c, env, ctx, mail, Recipient::Registered, Some(g)).await?;
