@@ -155,6 +155,10 @@ pub struct BenchArgs {
     /// needed when no receipts or ingestion are asked for either).
     #[arg(long)]
     pub no_send: bool,
+    /// Every reader of the storm's games has said MAP OFF: their results are text alone and
+    /// no map is drawn (the storm without maps, to compare with the storm with them).
+    #[arg(long)]
+    pub no_maps: bool,
     /// SMTP connections the outbox sends on (and the mail server's own rate is measured on).
     #[arg(long, default_value_t = 4)]
     pub connections: usize,
@@ -238,6 +242,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                         ingest: b.ingest,
                         games: b.games,
                         send: !b.no_send,
+                        maps: !b.no_maps,
                         connections: b.connections,
                     },
                 ))

@@ -91,12 +91,19 @@ pub struct Options {
     /// Send the storm's results through the outbox and time their delivery (and the mail
     /// server's own rate beside it).
     pub send: bool,
+    /// The storm's results show their map (else every reader said MAP OFF: none is drawn).
+    pub maps: bool,
     /// The outbox's SMTP connections (`smtp_connections`).
     pub connections: usize,
 }
 
 /// The storm's games, each with seven players' orders standing and its deadline passed.
-async fn storm_games(pool: &crate::store::Pool, games: usize, t0: Ts) -> Result<(), DevError> {
+async fn storm_games(
+    pool: &crate::store::Pool,
+    games: usize,
+    t0: Ts,
+    maps: bool,
+) -> Result<(), DevError> {
     let opening = [
         ["A VIE - GAL", "A BUD - SER", "F TRI - ALB", ""],
         ["F LON - NTH", "F EDI - NWG", "A LVP - YOR", ""],
@@ -126,6 +133,12 @@ async fn storm_games(pool: &crate::store::Pool, games: usize, t0: Ts) -> Result<
                 .collect();
             store::diplomacy::set_standing_orders(&mut c, &id, "S1901M", p, &orders, true, t0)
                 .await?;
+            if !maps {
+                store::set_maps(&mut c, &id, &player_address(i, None), false, t0).await?;
+            }
+        }
+        if !maps {
+            store::set_maps(&mut c, &id, "gm@example.test", false, t0).await?;
         }
     }
     Ok(())
@@ -138,7 +151,7 @@ async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result
     let db = dir.join("storm.sqlite");
     let pool = store::open(&db).await?;
     let t0: Ts = 1_795_000_000;
-    storm_games(&pool, opts.games, t0).await?;
+    storm_games(&pool, opts.games, t0, opts.maps).await?;
     let env = Env {
         authserv_id: "mx.example.test".into(),
         message_id_domain: "chancery.example.test".into(),

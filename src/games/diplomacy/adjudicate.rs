@@ -280,8 +280,12 @@ impl Played {
                 p.told.extend(self.ended.clone());
                 p.told.extend(self.announcement(t.map));
             }
-            let map = maps::draw(&t.f.game, t.map, p.before, p.adj);
+            let (before, adj) = (p.before, p.adj);
             let mut these = self.phase_mails(t, p, last);
+            // Drawn once for every reader, and not at all when no reader wants it.
+            let map = maps::wanted(&these, &t.f.maps_off)
+                .then(|| maps::draw(&t.f.game, t.map, before, adj))
+                .flatten();
             if let Some(map) = map {
                 maps::show(&mut these, &map, &t.f.maps_off);
                 drawn.push(map);

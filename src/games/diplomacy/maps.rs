@@ -59,13 +59,25 @@ pub(crate) fn picture(game: &str, scene: &Scene<'_>) -> Option<Picture> {
     }
 }
 
+/// Whether any of the results mails is to a reader who has not said MAP OFF.
+pub(super) fn wanted(mails: &[NewMail], maps_off: &[String]) -> bool {
+    mails
+        .iter()
+        .filter(|m| m.kind == store::MailKind::Results)
+        .any(|m| !off(maps_off, &m.to))
+}
+
+fn off(maps_off: &[String], address: &str) -> bool {
+    maps_off.iter().any(|a| a.eq_ignore_ascii_case(address))
+}
+
 /// The results mails show the map, but not to a reader who said MAP OFF.
 pub(super) fn show(mails: &mut [NewMail], map: &PhaseMap, maps_off: &[String]) {
     for m in mails
         .iter_mut()
         .filter(|m| m.kind == store::MailKind::Results)
     {
-        if !maps_off.iter().any(|a| a.eq_ignore_ascii_case(&m.to)) {
+        if !off(maps_off, &m.to) {
             m.picture = Some(map.key.clone());
         }
     }
