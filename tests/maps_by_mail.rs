@@ -19,7 +19,6 @@ use chancery::games;
 use chancery::policy::{HOUR, Ts};
 use chancery::service::Clock;
 use chancery::store;
-use chancery::transport::imap::Mailbox;
 use chancery::transport::smtp::Sender;
 use fixtures::{POWERS, T0, game_with, player};
 use mail_parser::{MessageParser, MimeHeaders, PartType};
@@ -31,13 +30,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 /// The raw mails of a mailbox whose subject contains `needle`.
 async fn raw_mails(stack: &Stack, user: &str, needle: &str) -> Vec<Vec<u8>> {
-    let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
+    mailstack::raw_inbox(stack, user)
         .await
-        .expect("imap");
-    let got = mb.fetch_after(0, 1000).await.expect("fetch").messages;
-    mb.logout().await;
-    got.into_iter()
-        .map(|f| f.raw)
+        .into_iter()
         .filter(|raw| {
             MessageParser::default()
                 .parse(raw)

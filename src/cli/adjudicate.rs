@@ -1,6 +1,5 @@
 //! `chancery adjudicate`: the JSON contract of docs/adjudicate.md.
 
-use std::io::Read;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -13,12 +12,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let text = match a.file.as_deref() {
-        None => read_stdin()?,
-        Some(p) if p.as_os_str() == "-" => read_stdin()?,
-        Some(p) => std::fs::read_to_string(p)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?,
-    };
+    let text = super::read_input(a.file.as_deref())?;
     let text = match (&a.variant, serde_json::from_str::<serde_json::Value>(&text)) {
         (Some(v), Ok(serde_json::Value::Object(mut o))) => {
             o.insert("variant".into(), serde_json::Value::String(v.clone()));
@@ -29,12 +23,4 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     };
     outln!("{}", chancery::json::adjudicate_json(&text)?)?;
     Ok(())
-}
-
-fn read_stdin() -> anyhow::Result<String> {
-    let mut s = String::new();
-    std::io::stdin()
-        .read_to_string(&mut s)
-        .map_err(|e| anyhow::anyhow!("cannot read stdin: {e}"))?;
-    Ok(s)
 }

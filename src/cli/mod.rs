@@ -24,6 +24,20 @@ macro_rules! out {
     }};
 }
 
+/// A command's JSON input: the file named, or stdin for `-` or nothing.
+pub(crate) fn read_input(file: Option<&std::path::Path>) -> anyhow::Result<String> {
+    match file {
+        Some(p) if p.as_os_str() != "-" => std::fs::read_to_string(p)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display())),
+        _ => {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+                .map_err(|e| anyhow::anyhow!("cannot read stdin: {e}"))?;
+            Ok(s)
+        }
+    }
+}
+
 /// Whether a command failed because its output's reader went away (a closed pipe): not an
 /// error worth a message, as `head` closing after ten lines is not.
 pub fn closed_pipe(e: &anyhow::Error) -> bool {

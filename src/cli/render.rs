@@ -3,7 +3,7 @@
 
 use chancery_cartography::Scene;
 use chancery_diplomacy::json::PhaseInput;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// What to write.
@@ -27,12 +27,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let text = match a.file.as_deref() {
-        None => read_stdin()?,
-        Some(p) if p.as_os_str() == "-" => read_stdin()?,
-        Some(p) => std::fs::read_to_string(p)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?,
-    };
+    let text = super::read_input(a.file.as_deref())?;
     let input: PhaseInput = serde_json::from_str(&text)
         .map_err(|e| anyhow::anyhow!("input is not a valid phase: {e}"))?;
     if chancery_cartography::Geometry::for_variant(&input.variant).is_none() {
@@ -54,12 +49,4 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         None => std::io::stdout().lock().write_all(&bytes)?,
     }
     Ok(())
-}
-
-fn read_stdin() -> anyhow::Result<String> {
-    let mut s = String::new();
-    std::io::stdin()
-        .read_to_string(&mut s)
-        .map_err(|e| anyhow::anyhow!("cannot read stdin: {e}"))?;
-    Ok(s)
 }

@@ -1,7 +1,6 @@
 //! `chancery score`: the scoring contract of docs/score.md (one finished game as JSON in, each
 //! power's and player's score out; or a whole round in, its standings out).
 
-use std::io::Read;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -12,12 +11,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let text = match a.file.as_deref() {
-        None => read_stdin()?,
-        Some(p) if p.as_os_str() == "-" => read_stdin()?,
-        Some(p) => std::fs::read_to_string(p)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?,
-    };
+    let text = super::read_input(a.file.as_deref())?;
     // A whole round has its games in a list; one game has its centres at the top.
     let round = serde_json::from_str::<serde_json::Value>(&text)
         .map(|v| v.get("games").is_some())
@@ -30,12 +24,4 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     .map_err(anyhow::Error::msg)?;
     outln!("{out}")?;
     Ok(())
-}
-
-fn read_stdin() -> anyhow::Result<String> {
-    let mut s = String::new();
-    std::io::stdin()
-        .read_to_string(&mut s)
-        .map_err(|e| anyhow::anyhow!("cannot read stdin: {e}"))?;
-    Ok(s)
 }

@@ -483,15 +483,22 @@ pub fn address(user: &str) -> String {
     }
 }
 
-/// Everything a user reads, by subject and body.
-pub async fn inbox(stack: &Stack, user: &str) -> Vec<(String, String)> {
+/// Every mail a user has, as stored (RFC 5322 bytes).
+pub async fn raw_inbox(stack: &Stack, user: &str) -> Vec<Vec<u8>> {
     let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
         .await
         .expect("imap");
     let got = mb.fetch_after(0, 1000).await.expect("fetch").messages;
     mb.logout().await;
-    got.into_iter()
-        .filter_map(|f| chancery::message::read_message(&f.raw).ok())
+    got.into_iter().map(|f| f.raw).collect()
+}
+
+/// Everything a user reads, by subject and body.
+pub async fn inbox(stack: &Stack, user: &str) -> Vec<(String, String)> {
+    raw_inbox(stack, user)
+        .await
+        .into_iter()
+        .filter_map(|raw| chancery::message::read_message(&raw).ok())
         .map(|m| {
             let body: Vec<String> = m.lines.iter().map(|l| l.text.clone()).collect();
             (m.subject, body.join("\n"))

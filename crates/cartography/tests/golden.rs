@@ -1,4 +1,5 @@
-//! Golden maps: each scene of `tests/scenes/` (a `chancery adjudicate` input) is adjudicated,
+//! Golden maps: each scene of `tests/scenes/` (a `chancery adjudicate` input; `datc-*` are DATC
+//! v3.0 cases as `tests/datc/` transcribes them) is adjudicated,
 //! drawn, and compared byte for byte with `tests/golden/<name>.svg`, and its PNG by SHA-256 with
 //! `tests/golden/<name>.png.sha256`. `CHANCERY_BLESS=1` rewrites the golden files instead. The
 //! PNGs are always written to `<target>/cartography-golden/` for a person to look at.
@@ -98,6 +99,68 @@ const SCENES: &[(&str, &[(&str, &str)])] = &[
         &[
             ("F ARS C A OMA - SIN", "convoy"),
             ("F HAD - ARS", "move failed"),
+        ],
+    ),
+    // DATC v3.0 cases, their positions and orders as tests/datc/ transcribes them.
+    (
+        "datc-6a11",
+        &[
+            ("A VIE - TYR", "move failed"),
+            ("A VEN - TYR", "move failed"),
+        ],
+    ),
+    (
+        // DATC 6.B.4: the support names the coast its supporter cannot reach.
+        "datc-6b4",
+        &[
+            ("F GAS - SPA/NC", "move"),
+            ("F MAR S F GAS - SPA/NC", "support-move"),
+            ("F WES - SPA/SC", "move failed"),
+        ],
+    ),
+    (
+        "datc-6c3",
+        &[
+            ("F ANK - CON", "move failed"),
+            ("A CON - SMY", "move failed"),
+            ("A SMY - ANK", "move failed"),
+            ("A BUL - CON", "move failed"),
+        ],
+    ),
+    (
+        "datc-6d1",
+        &[
+            ("F ADR S A TRI - VEN", "support-move"),
+            ("A TRI - VEN", "move failed"),
+            ("A TYR S A VEN", "support-hold"),
+        ],
+    ),
+    (
+        "datc-6d2",
+        &[
+            ("A TRI - VEN", "move"),
+            ("A VIE - TYR", "move failed"),
+            ("A TYR S A VEN", "support-hold failed"),
+        ],
+    ),
+    (
+        // DATC 6.E.1: the dislodged unit is set aside, its attacker's move drawn succeeding.
+        "datc-6e1",
+        &[
+            ("A BER - PRU", "move"),
+            ("F KIE - BER", "move"),
+            ("A PRU - BER", "move failed"),
+        ],
+    ),
+    (
+        // DATC 6.F.6: a dislodged convoy, its army's move failing; Belgium's support cut.
+        "datc-6f6",
+        &[
+            ("F NTH C A LON - HOL", "convoy failed"),
+            ("A LON - HOL", "move failed"),
+            ("A BEL S A HOL", "support-hold failed"),
+            ("F SKA - NTH", "move"),
+            ("A BUR S A PIC - BEL", "support-move"),
         ],
     ),
 ];
