@@ -11,7 +11,10 @@ CREATE TABLE outbox_pictures (
     created_at INTEGER NOT NULL
 );
 CREATE INDEX outbox_pictures_game ON outbox_pictures(game_id);
+CREATE INDEX outbox_pictures_made ON outbox_pictures(created_at);
 ALTER TABLE outbox ADD COLUMN picture_id INTEGER REFERENCES outbox_pictures(id);
+-- The retention lets go of a picture once no mail names it (`purge_pictures`).
+CREATE INDEX outbox_picture ON outbox(picture_id) WHERE picture_id IS NOT NULL;
 
 -- A reader who said MAP OFF (a player or an observer, by address): their mails are plain
 -- text only until MAP ON.

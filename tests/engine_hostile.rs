@@ -1010,6 +1010,22 @@ async fn press_submissions_and_sent_mail_bodies_are_kept_for_the_retention_time_
         .expect("ledger")
     );
     assert_eq!(bodies.len(), purged.outbox_bodies as usize + 1);
+    // The phase's map: kept while a mail still to send shows it, then let go.
+    assert_eq!(purged.pictures, 0, "the waiting results mail keeps its map");
+    let named: Option<i64> = sqlx::query_scalar("SELECT picture_id FROM outbox WHERE id = $1")
+        .bind(waiting)
+        .fetch_one(&mut *c)
+        .await
+        .expect("row");
+    assert!(named.is_some(), "the waiting results mail shows the map");
+    store::mark_sent(&mut c, waiting, deadline + 2)
+        .await
+        .expect("sent");
+    drop(c);
+    let later = engine::purge_expired(&pool, &limits, deadline + 3 + retention)
+        .await
+        .expect("purge");
+    assert_eq!(later.pictures, 1, "{later:?}");
 }
 
 /// Orders from player `i` (0-based) for game wm1.

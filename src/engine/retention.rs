@@ -22,6 +22,7 @@ pub async fn purge_expired(pool: &Pool, limits: &Limits, now: Ts) -> Result<Purg
         press: store::diplomacy::purge_press(&mut c, before).await?,
         submissions: store::diplomacy::purge_submissions(&mut c, before).await?,
         outbox_bodies: store::purge_outbox_bodies(&mut c, before).await?,
+        pictures: store::purge_pictures(&mut c, before).await?,
         ballots: store::purge_ballots(&mut c, before).await?,
     })
 }

@@ -151,6 +151,7 @@ pub(super) async fn purge(shared: &Shared) {
             press = p.press,
             submissions = p.submissions,
             outbox_bodies = p.outbox_bodies,
+            pictures = p.pictures,
             "purged what is older than the retention"
         ),
         Err(e) => tracing::warn!("purge: {e}"),

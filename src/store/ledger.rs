@@ -379,6 +379,8 @@ pub struct Purged {
     pub press: u64,
     pub submissions: u64,
     pub outbox_bodies: u64,
+    /// Pictures (a phase's map) no mail names any more (`outbox_pictures`).
+    pub pictures: u64,
     /// Ballots on proposals long decided (`office_ballots`).
     pub ballots: u64,
 }

@@ -59,6 +59,28 @@ fn picture_of_row(r: &DbRow) -> Result<Picture> {
     })
 }
 
+/// The retention (`raw_retention_days`): the pictures made before `before` are let go by the
+/// mails done with (sent or given up) that name them, then dropped once no mail names them.
+/// Mail still to send keeps its picture. How many were dropped.
+pub async fn purge_pictures(c: &mut Conn, before: Ts) -> Result<u64> {
+    sqlx::query(
+        "UPDATE outbox SET picture_id = NULL
+         WHERE picture_id IN (SELECT id FROM outbox_pictures WHERE created_at < $1)
+           AND (sent_at IS NOT NULL OR failed_at IS NOT NULL)",
+    )
+    .bind(before)
+    .execute(&mut *c)
+    .await?;
+    let r = sqlx::query(
+        "DELETE FROM outbox_pictures WHERE created_at < $1
+           AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.picture_id = outbox_pictures.id)",
+    )
+    .bind(before)
+    .execute(&mut *c)
+    .await?;
+    Ok(r.rows_affected())
+}
+
 /// MAP ON (`on`) or MAP OFF for a reader of a game. Whether it changed anything.
 pub async fn set_maps(c: &mut Conn, game: &str, address: &str, on: bool, now: Ts) -> Result<bool> {
     let address = address.to_ascii_lowercase();
