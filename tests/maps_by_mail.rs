@@ -281,6 +281,21 @@ async fn results_mails_show_the_map_and_the_games_page_serves_it() {
     let history = parts(&raw[0]);
     assert_eq!(history.pngs.len(), 1, "the phase's map");
 
+    // France says MAP ON again: the next results show the map.
+    let body = format!("SECRET {}\n", secrets[2]);
+    send(&sender, &player(2), "map1 MAP ON", &body, "map-on").await;
+    let answer = wait_for(&stack, &player(2), "MAP ON", 1).await;
+    assert!(
+        answer[0].1.contains("MAP ON: from the next phase on"),
+        "{}",
+        answer[0].1
+    );
+    let off: i64 = sqlx::query_scalar("SELECT count(*) FROM maps_off")
+        .fetch_one(&pool)
+        .await
+        .expect("count");
+    assert_eq!(off, 0);
+
     // The page: the map now, the phase played with its results, no secret.
     let (status, page) = http_get(port, &format!("/g/{token}?tz=Europe/Paris"));
     assert_eq!(status, 200, "{page}");

@@ -539,3 +539,15 @@ pub async fn page_token(pool: &Pool, game: &str, now: Ts) -> Result<String> {
     }
     Ok(store::page_token(&mut c, game, now).await?)
 }
+
+/// A picture a mail shows, read from the store and ready to draw (a Diplomacy phase's map).
+pub use diplomacy::maps::Drawing;
+
+/// The drawing of a game's phase, for the picture the outbox is about to send; None when the
+/// game or phase is gone or its kind draws none.
+pub async fn drawing(c: &mut Conn, game: &str, phase: &str) -> Result<Option<Drawing>> {
+    match store::game(c, game).await? {
+        Some(g) if g.kind == Kind::Diplomacy => diplomacy::maps::drawing(c, &g, phase).await,
+        _ => Ok(None),
+    }
+}

@@ -382,7 +382,8 @@ async fn send_row(
 }
 
 /// The pictures a run of mails shows, each read once however many mails show it (a phase's
-/// map goes to every reader).
+/// map goes to every reader), and drawn here the first time, outside any transaction and off
+/// the async workers: the tick only recorded what to draw.
 struct Pictures(HashMap<i64, store::Picture>);
 
 impl Pictures {
@@ -392,8 +393,15 @@ impl Pictures {
             if found.contains_key(&id) {
                 continue;
             }
-            if let Some(p) = store::picture(c, id).await? {
-                found.insert(id, p);
+            let Some(row) = store::picture(c, id).await? else {
+                continue;
+            };
+            let png = match row.png {
+                Some(png) => Some(png),
+                None => draw(c, &row).await?,
+            };
+            if let Some(png) = png {
+                found.insert(id, store::Picture { png, alt: row.alt });
             }
         }
         Ok(Pictures(found))
@@ -402,6 +410,30 @@ impl Pictures {
     fn get(&self, id: Option<i64>) -> Option<&store::Picture> {
         id.and_then(|id| self.0.get(&id))
     }
+}
+
+/// Draw a picture not drawn yet, and keep it. None when it cannot be drawn (its game or phase
+/// gone, a drawing error): the mails go as text alone.
+async fn draw(c: &mut Conn, row: &store::PictureRow) -> Result<Option<Vec<u8>>, OutboxError> {
+    let (Some(game), Some(phase)) = (&row.game_id, &row.phase) else {
+        return Ok(None);
+    };
+    let drawing = match crate::games::drawing(c, game, phase).await {
+        Ok(Some(d)) => d,
+        Ok(None) => return Ok(None),
+        Err(e) => {
+            tracing::warn!(game, phase, "a map to send cannot be read: {e}");
+            return Ok(None);
+        }
+    };
+    let png = tokio::task::spawn_blocking(move || drawing.png())
+        .await
+        .ok()
+        .flatten();
+    if let Some(png) = &png {
+        store::picture_drawn(c, row.id, png).await?;
+    }
+    Ok(png)
 }
 
 fn out_mail(row: &OutboxRow, picture: Option<&store::Picture>) -> OutMail {

@@ -12,51 +12,59 @@ pub struct Picture {
     pub alt: String,
 }
 
-/// Keep a picture under `key` (once: a picture already kept under the key stays as it is).
+/// A picture to show: what it shows (a game's phase, drawn by the game's kind), its text
+/// alternative, and the PNG once drawn.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct PictureRow {
+    pub id: i64,
+    pub game_id: Option<String>,
+    pub phase: Option<String>,
+    pub png: Option<Vec<u8>>,
+    pub alt: String,
+}
+
+/// Record, under `key`, a picture to draw of a game's phase (once: a key already recorded
+/// stays as it is). The outbox draws it before the first mail that shows it is sent.
 pub async fn keep_picture(
     c: &mut Conn,
     key: &str,
-    game: Option<&str>,
-    picture: &Picture,
+    game: &str,
+    phase: &str,
+    alt: &str,
     now: Ts,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO outbox_pictures (key, game_id, png, alt, created_at)
+        "INSERT INTO outbox_pictures (key, game_id, phase, alt, created_at)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key) DO NOTHING",
     )
     .bind(key)
     .bind(game)
-    .bind(&picture.png)
-    .bind(&picture.alt)
+    .bind(phase)
+    .bind(alt)
     .bind(now)
     .execute(&mut *c)
     .await?;
     Ok(())
 }
 
-/// The picture kept under `key`, if any.
-pub async fn picture_named(c: &mut Conn, key: &str) -> Result<Option<Picture>> {
-    let row = sqlx::query("SELECT png, alt FROM outbox_pictures WHERE key = $1")
-        .bind(key)
-        .fetch_optional(&mut *c)
-        .await?;
-    row.map(|r| picture_of_row(&r)).transpose()
-}
-
 /// The picture a mail of the outbox shows, by its id.
-pub async fn picture(c: &mut Conn, id: i64) -> Result<Option<Picture>> {
-    let row = sqlx::query("SELECT png, alt FROM outbox_pictures WHERE id = $1")
-        .bind(id)
-        .fetch_optional(&mut *c)
-        .await?;
-    row.map(|r| picture_of_row(&r)).transpose()
+pub async fn picture(c: &mut Conn, id: i64) -> Result<Option<PictureRow>> {
+    Ok(
+        sqlx::query_as("SELECT id, game_id, phase, png, alt FROM outbox_pictures WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&mut *c)
+            .await?,
+    )
 }
 
-fn picture_of_row(r: &DbRow) -> Result<Picture> {
-    Ok(Picture {
-        png: r.try_get("png")?,
-        alt: r.try_get("alt")?,
-    })
+/// A picture drawn: its PNG kept (the first drawing kept, should two senders draw it).
+pub async fn picture_drawn(c: &mut Conn, id: i64, png: &[u8]) -> Result<()> {
+    sqlx::query("UPDATE outbox_pictures SET png = $1 WHERE id = $2 AND png IS NULL")
+        .bind(png)
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
 }
 
 /// The retention (`raw_retention_days`): the pictures made before `before` are let go by the

@@ -7,7 +7,7 @@ use chancery_diplomacy::adjudicator::{Adjudication, Board, Dislodged, Outcome, R
 use chancery_diplomacy::json::{self, NextOutput, PhaseInput};
 use chancery_diplomacy::map::{Map, Power, Unit};
 use chancery_diplomacy::order::{Order, parse_order};
-use chancery_diplomacy::phase::{PhaseKind, Season};
+use chancery_diplomacy::phase::{Phase, PhaseKind, Season};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -184,18 +184,24 @@ impl<'m> Scene<'m> {
 
 /// "Spring 1901, movement".
 fn title(board: &Board) -> String {
-    let p = board.phase;
-    let season = match p.season {
-        Season::Spring => "Spring",
-        Season::Fall => "Fall",
-        Season::Winter => "Winter",
-    };
-    let kind = match p.kind {
-        PhaseKind::Movement => "movement",
-        PhaseKind::Retreat => "retreats",
-        PhaseKind::Adjustment => "adjustments",
-    };
-    format!("{season} {}, {kind}", p.year)
+    Scene::title_of(board.phase)
+}
+
+impl Scene<'_> {
+    /// A phase in words: "Spring 1901, movement".
+    pub fn title_of(p: Phase) -> String {
+        let season = match p.season {
+            Season::Spring => "Spring",
+            Season::Fall => "Fall",
+            Season::Winter => "Winter",
+        };
+        let kind = match p.kind {
+            PhaseKind::Movement => "movement",
+            PhaseKind::Retreat => "retreats",
+            PhaseKind::Adjustment => "adjustments",
+        };
+        format!("{season} {}, {kind}", p.year)
+    }
 }
 
 /// The stored word for an outcome (`Outcome::as_str`).

@@ -280,11 +280,11 @@ impl Played {
                 p.told.extend(self.ended.clone());
                 p.told.extend(self.announcement(t.map));
             }
-            let (before, adj) = (p.before, p.adj);
+            let phase = p.before.phase;
             let mut these = self.phase_mails(t, p, last);
             // Drawn once for every reader, and not at all when no reader wants it.
             let map = maps::wanted(&these, &t.f.maps_off)
-                .then(|| maps::draw(&t.f.game, t.map, before, adj))
+                .then(|| maps::plan(&t.f.game, t.map, phase))
                 .flatten();
             if let Some(map) = map {
                 maps::show(&mut these, &map, &t.f.maps_off);

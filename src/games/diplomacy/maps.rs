@@ -1,18 +1,22 @@
-//! A phase's map in its results mails: drawn once a phase (never once a reader), kept under a
-//! key that every reader's mail names, and shown inline in the mail's HTML part; the text part
+//! A phase's map in its results mails: drawn once a phase (never once a reader, and by the
+//! outbox, outside the tick's transaction), kept under a key that every reader's mail names, and shown inline in the mail's HTML part; the text part
 //! stays what it is. A reader who said MAP OFF gets the text alone; a board with no drawing
 //! (no geometry in `chancery_cartography`) sends text alone.
 
-use super::store::{self, GameRow, NewMail, Picture};
-use crate::adjudicator::{Adjudication, Board};
+use super::store::{self, GameRow, NewMail};
+use crate::engine::Result;
 use crate::map::Map;
 use crate::phase::Phase;
+use crate::store::Conn;
 use chancery_cartography::{Geometry, Scene};
 
-/// A phase's map, drawn, and the key it is kept under.
+/// A phase's map to draw, and the key it is kept under.
 pub(crate) struct PhaseMap {
     pub key: String,
-    pub picture: Picture,
+    /// The phase drawn (its board and results are in `phases`).
+    pub phase: String,
+    /// The text alternative.
+    pub alt: String,
 }
 
 /// The key of a game's map of a phase (`outbox_pictures.key`). It names the game's rollbacks
@@ -26,37 +30,42 @@ pub(crate) fn drawn(map: &Map) -> bool {
     Geometry::for_variant(&map.name).is_some_and(|g| !g.provinces.is_empty())
 }
 
-/// The map of a phase just adjudicated (`before`: the board it was played on), if the board
-/// has a drawing. A map that cannot be drawn is logged and left out: the text is the mail.
-pub(super) fn draw(
-    game: &GameRow,
-    map: &Map,
-    before: &Board,
-    adj: &Adjudication,
-) -> Option<PhaseMap> {
-    if !drawn(map) {
-        return None;
-    }
-    let scene = Scene::adjudicated(map, before, adj);
-    picture(&game.id, &scene).map(|picture| PhaseMap {
-        key: key(game, before.phase),
-        picture,
+/// The map of a phase just adjudicated, if the board has a drawing: recorded now, drawn by the
+/// outbox before the first mail that shows it is sent (the tick's transaction never waits on a
+/// drawing).
+pub(super) fn plan(game: &GameRow, map: &Map, phase: Phase) -> Option<PhaseMap> {
+    drawn(map).then(|| PhaseMap {
+        key: key(game, phase),
+        phase: phase.to_string(),
+        alt: format!("The map of {}: {}", game.id, Scene::title_of(phase)),
     })
 }
 
-/// A scene drawn as the picture a mail shows.
-pub(crate) fn picture(game: &str, scene: &Scene<'_>) -> Option<Picture> {
-    let svg = chancery_cartography::svg(scene);
-    match chancery_cartography::png(&svg) {
-        Ok(png) => Some(Picture {
-            png,
-            alt: format!("The map of {game}: {}", scene.title),
-        }),
-        Err(e) => {
-            tracing::warn!(game, "the map of {} cannot be drawn: {e}", scene.title);
-            None
+/// A stored phase's scene, ready to draw.
+pub struct Drawing(Scene<'static>);
+
+impl Drawing {
+    /// The PNG (CPU only: the caller runs it off the async workers). A map that cannot be
+    /// drawn is logged and left out: the text is the mail.
+    pub fn png(&self) -> Option<Vec<u8>> {
+        let svg = chancery_cartography::svg(&self.0);
+        match chancery_cartography::png(&svg) {
+            Ok(png) => Some(png),
+            Err(e) => {
+                tracing::warn!("the map of {} cannot be drawn: {e}", self.0.title);
+                None
+            }
         }
     }
+}
+
+/// The scene of a game's phase as stored (its board, and its results once adjudicated).
+pub(crate) async fn drawing(c: &mut Conn, g: &GameRow, phase: &str) -> Result<Option<Drawing>> {
+    let map = super::map_of(g)?;
+    let Some(p) = store::page_phase(c, &g.id, phase).await? else {
+        return Ok(None);
+    };
+    Ok(Some(Drawing(super::page::scene(map, &p)?)))
 }
 
 /// Whether any of the results mails is to a reader who has not said MAP OFF.

@@ -162,7 +162,7 @@ pub async fn map_svg(c: &mut Conn, g: &GameRow, which: &str) -> Result<Option<St
 }
 
 /// A stored phase's scene: its board, and its results if adjudicated.
-fn scene(map: &Map, p: &PagePhase) -> Result<Scene<'static>> {
+pub(super) fn scene(map: &Map, p: &PagePhase) -> Result<Scene<'static>> {
     let mut input: PhaseInput = serde_json::from_str(&p.board)?;
     input.variant = map.name.clone();
     input.phase = p.phase.clone();

@@ -193,7 +193,7 @@ impl Writes {
             .collect();
         store::hold_results(c, &held).await?;
         for (game, map) in &self.maps {
-            store::keep_picture(c, &map.key, Some(game), &map.picture, now).await?;
+            store::keep_picture(c, &map.key, game, &map.phase, &map.alt, now).await?;
         }
         store::enqueue_many(c, &self.mails, now).await?;
         // Last: what was written above (a passed house-rule proposal) may have asked for the

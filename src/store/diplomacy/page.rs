@@ -27,6 +27,18 @@ pub async fn page_phases(c: &mut Conn, game: &str) -> Result<Vec<PagePhase>> {
     .await?)
 }
 
+/// One phase of a game, by its name (the last of that name).
+pub async fn page_phase(c: &mut Conn, game: &str, phase: &str) -> Result<Option<PagePhase>> {
+    Ok(sqlx::query_as(
+        "SELECT phase, board, results, deadline, adjudicated_at FROM phases
+         WHERE game_id = $1 AND phase = $2 ORDER BY seq DESC LIMIT 1",
+    )
+    .bind(game)
+    .bind(phase)
+    .fetch_optional(&mut *c)
+    .await?)
+}
+
 /// A press message sent to all: the author is read only to be shown for white press.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct PagePress {
