@@ -146,8 +146,8 @@ mod tests {
 
     #[test]
     fn the_palette_keeps_the_frequent_colours_exactly_and_maps_the_rest_to_the_nearest() {
-        // 300 colours: 0..300 in blue, colour k present 1000 - k times (the first 256 most
-        // frequent), then a rare near-white edge pixel.
+        // 300 colours (0x000000 to 0x00012b), colour k present 1000 - k times (the first 256
+        // most frequent), then a rare near-white edge pixel.
         let mut colours = Vec::new();
         for k in 0..300u32 {
             colours.extend(std::iter::repeat_n(k, (1000 - k) as usize));
