@@ -78,7 +78,15 @@ fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, ::png::EncodingError> {
     encoder.set_compression(::png::Compression::Balanced);
     encoder.set_filter(::png::Filter::NoFilter);
     let mut writer = encoder.write_header()?;
-    let pixels: Vec<u8> = colours.iter().map(|c| index[c]).collect();
+    // Runs of one colour are the rule on a map: one lookup a run, not a pixel.
+    let mut pixels = Vec::with_capacity(colours.len());
+    let mut last = (u32::MAX, 0u8);
+    for c in &colours {
+        if *c != last.0 {
+            last = (*c, index[c]);
+        }
+        pixels.push(last.1);
+    }
     writer.write_image_data(&pixels)?;
     writer.finish()?;
     Ok(out)
@@ -88,33 +96,42 @@ fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, ::png::EncodingError> {
 /// each colour's index in it: its own, or the nearest colour's.
 fn palette_of(colours: &[u32]) -> (Vec<u32>, HashMap<u32, u8>) {
     let mut counts: HashMap<u32, u32> = HashMap::new();
-    for c in colours {
-        *counts.entry(*c).or_default() += 1;
+    for run in colours.chunk_by(|a, b| a == b) {
+        *counts.entry(run[0]).or_default() += run.len() as u32;
     }
     let mut by_count: Vec<(u32, u32)> = counts.iter().map(|(c, n)| (*c, *n)).collect();
     by_count.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let palette: Vec<u32> = by_count.iter().take(256).map(|(c, _)| *c).collect();
-    let index = counts.keys().map(|c| (*c, nearest(&palette, *c))).collect();
+    let rgb: Vec<[i32; 3]> = palette.iter().map(|c| channels(*c)).collect();
+    let own: HashMap<u32, u8> = palette
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (*c, u8::try_from(i).unwrap_or(u8::MAX)))
+        .collect();
+    let index = counts
+        .keys()
+        .map(|c| (*c, own.get(c).copied().unwrap_or_else(|| nearest(&rgb, *c))))
+        .collect();
     (palette, index)
+}
+
+fn channels(c: u32) -> [i32; 3] {
+    let [_, r, g, b] = c.to_be_bytes();
+    [i32::from(r), i32::from(g), i32::from(b)]
 }
 
 /// The index of the palette's colour nearest to `c` (squared distance in RGB; the first of
 /// equals).
-fn nearest(palette: &[u32], c: u32) -> u8 {
-    let rgb = |c: u32| {
-        let [_, r, g, b] = c.to_be_bytes();
-        [i32::from(r), i32::from(g), i32::from(b)]
-    };
-    let want = rgb(c);
-    let distance = |p: &u32| {
-        let got = rgb(*p);
-        (0..3).map(|i| (got[i] - want[i]).pow(2)).sum::<i32>()
-    };
-    palette
-        .iter()
-        .enumerate()
-        .min_by_key(|(i, p)| (distance(p), *i))
-        .map_or(0, |(i, _)| u8::try_from(i).unwrap_or(u8::MAX))
+fn nearest(palette: &[[i32; 3]], c: u32) -> u8 {
+    let [r, g, b] = channels(c);
+    let mut best = (i32::MAX, 0usize);
+    for (i, [pr, pg, pb]) in palette.iter().enumerate() {
+        let d = (pr - r) * (pr - r) + (pg - g) * (pg - g) + (pb - b) * (pb - b);
+        if d < best.0 {
+            best = (d, i);
+        }
+    }
+    u8::try_from(best.1).unwrap_or(u8::MAX)
 }
 
 /// A PNG decoded (any PNG, for checking pictures: a screenshot, a map): its width, height and
