@@ -133,6 +133,7 @@ fn screenshot(url: &str, file: &Path) -> (u32, u32, Vec<u8>) {
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            "--disable-dev-shm-usage",
             "--hide-scrollbars",
             "--force-device-scale-factor=1",
             "--window-size=1100,1500",
@@ -203,9 +204,21 @@ async fn results_mails_show_the_map_and_the_games_page_serves_it() {
         "A Mos - Ukr\nA War - Gal\nF Sev - Bla\nF Stp/sc - Bot",
         "F Ank - Bla\nA Con - Bul\nA Smy - Arm",
     ];
+    // Press with the orders: Austria's white press to all, Italy's grey press to all, and
+    // England's press to France alone. The page shows the first two as every reader saw them
+    // (the grey one without its author) and never the third.
+    let press = [
+        "PRESS TO ALL\nThe Archduke sends his greetings.\nENDPRESS\n",
+        "PRESS TO FRANCE\nThe Channel is yours.\nENDPRESS\n",
+        "",
+        "",
+        "GREY PRESS TO ALL\nSomeone in the south is watching.\nENDPRESS\n",
+        "",
+        "",
+    ];
     for (i, o) in orders.iter().enumerate() {
         let subject = format!("map1 {} S1901M", POWERS[i]);
-        let body = format!("SECRET {}\n{o}\n", secrets[i]);
+        let body = format!("SECRET {}\n{o}\n{}", secrets[i], press[i]);
         send(&sender, &player(i), &subject, &body, &format!("s-{i}")).await;
     }
     for (i, power) in POWERS.iter().enumerate() {
@@ -316,6 +329,22 @@ async fn results_mails_show_the_map_and_the_games_page_serves_it() {
         assert!(!page.contains(secret.as_str()), "a secret on the page");
     }
     assert!(!page.contains("@example.test"), "an address on the page");
+    assert!(
+        page.contains("from AUSTRIA:</p>\n<pre>The Archduke sends his greetings."),
+        "{page}"
+    );
+    assert!(
+        page.contains("from (anonymous):</p>\n<pre>Someone in the south"),
+        "{page}"
+    );
+    assert!(
+        !page.contains("ITALY:</p>"),
+        "the grey press's author on the page"
+    );
+    assert!(
+        !page.contains("The Channel is yours"),
+        "press to one power on the page"
+    );
     assert!(!page.contains("<script"), "no scripts");
     let (status, svg) = http_get(port, &format!("/g/{token}/map/S1901M.svg"));
     assert_eq!(status, 200);
