@@ -174,6 +174,7 @@ impl Config {
             confirm_from: self.confirm_mailbox.username.to_ascii_lowercase(),
             limits: self.limits.clone(),
             key: ServerKey::default(),
+            web: self.web.clone(),
         }
     }
 
@@ -212,6 +213,8 @@ pub struct Env {
     /// The server's secret key (generated at first start, kept in the store): Message-IDs a
     /// reader must not be able to invert, and the order of anonymous press, are keyed with it.
     pub key: ServerKey,
+    /// The games' pages (`[web]`), when served: a STATUS answer gives the game's link.
+    pub web: Option<Web>,
 }
 
 /// A server secret. Its bytes never leave the process except into the store; `Debug` does not

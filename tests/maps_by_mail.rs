@@ -309,6 +309,13 @@ async fn results_mails_show_the_map_and_the_games_page_serves_it() {
         .expect("count");
     assert_eq!(off, 0);
 
+    // STATUS gives the page's link.
+    let body = format!("SECRET {}\n", secrets[4]);
+    send(&sender, &player(4), "map1 STATUS", &body, "status").await;
+    let answer = wait_for(&stack, &player(4), "STATUS", 1).await;
+    let link = format!("http://127.0.0.1:{port}/g/{token}");
+    assert!(answer[0].1.contains(&link), "{}", answer[0].1);
+
     // The page: the map now, the phase played with its results, no secret.
     let (status, page) = http_get(port, &format!("/g/{token}?tz=Europe/Paris"));
     assert_eq!(status, 200, "{page}");

@@ -101,7 +101,8 @@ pub(super) async fn query_mail(
     let (what, mut body) = match q {
         Query::Status => {
             let text = status(c, g, house, &players, &members, &from).await?;
-            ("STATUS".to_string(), format!("{text}\n"))
+            let page = page_line(c, env, g, house, ctx.now).await?;
+            ("STATUS".to_string(), format!("{text}\n{page}"))
         }
         Query::Summary => ("SUMMARY".to_string(), house.summary(c, g).await?),
         Query::History(phase) => history(c, g, &from, phase.as_deref()).await?,
@@ -251,6 +252,25 @@ async fn history(
             .join("\n")
     };
     Ok((what, body))
+}
+
+/// The game's read-only page, when the server serves the pages and the game's kind draws one
+/// (its link made the first time it is asked for).
+async fn page_line(
+    c: &mut Conn,
+    env: &Env,
+    g: &GameRow,
+    house: &dyn House,
+    now: crate::time::Ts,
+) -> Result<String> {
+    let Some(web) = env.web.as_ref().filter(|_| house.draws_maps()) else {
+        return Ok(String::new());
+    };
+    let token = store::page_token(c, &g.id, now).await?;
+    Ok(format!(
+        "\nThe game's page (the map, the history with its maps, press to all): {}\n",
+        web.link(&token)
+    ))
 }
 
 /// MAP ON or MAP OFF: changed when the asker proved who it is, else only said how. What was
