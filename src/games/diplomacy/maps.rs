@@ -1,7 +1,8 @@
 //! A phase's map in its results mails: drawn once a phase (never once a reader, and by the
-//! outbox, outside the tick's transaction), kept under a key that every reader's mail names, and shown inline in the mail's HTML part; the text part
-//! stays what it is. A reader who said MAP OFF gets the text alone; a board with no drawing
-//! (no geometry in `chancery_cartography`) sends text alone.
+//! outbox, outside the tick's transaction), kept under a key that every reader's mail names,
+//! and shown inline in the mail's HTML part; the text part stays what it is. A reader who said
+//! MAP OFF gets the text alone; a board with no drawing (no geometry in
+//! `chancery_cartography`) sends text alone.
 
 use super::store::{self, GameRow, NewMail};
 use crate::engine::Result;
