@@ -28,7 +28,7 @@ pub(crate) fn key(game: &GameRow, phase: Phase) -> String {
 
 /// Whether a board has a drawing.
 pub(crate) fn drawn(map: &Map) -> bool {
-    Geometry::for_variant(&map.name).is_some_and(|g| !g.provinces.is_empty())
+    Geometry::for_variant(&map.name).is_some()
 }
 
 /// The map of a phase just adjudicated, if the board has a drawing: recorded now, drawn by the
@@ -63,7 +63,7 @@ impl Drawing {
 /// The scene of a game's phase as stored (its board, and its results once adjudicated).
 pub(crate) async fn drawing(c: &mut Conn, g: &GameRow, phase: &str) -> Result<Option<Drawing>> {
     let map = super::map_of(g)?;
-    let Some(p) = store::page_phase(c, &g.id, phase).await? else {
+    let Some(p) = store::page_phase(c, &g.id, Some(phase)).await? else {
         return Ok(None);
     };
     Ok(Some(Drawing(super::page::scene(map, &p)?)))

@@ -10,6 +10,7 @@ use crate::engine::{EngineError, Result};
 use crate::json::PhaseInput;
 use crate::map::Map;
 use crate::outgoing::time::{Zone, gmt};
+use crate::phase::Phase;
 use crate::store::Conn;
 use crate::time::Ts;
 use chancery_cartography::{Results, Scene};
@@ -115,22 +116,22 @@ pub async fn page(c: &mut Conn, g: &GameRow, ask: &PageAsk<'_>) -> Result<Option
         base: ask.base.to_string(),
         tz: ask.tz.to_string(),
         zone_note: zone.note.clone(),
-        current: current(map, &phases, &zone, g)?,
+        current: current(&phases, &zone, g)?,
         map_now: format!("{}/map/now.svg", ask.base),
-        shown: shown.map(|p| shown_phase(map, p, ask.base)).transpose()?,
+        shown: shown.map(|p| shown_phase(p, ask.base)).transpose()?,
         phases: played
             .iter()
             .rev()
             .map(|p| PhaseLink {
                 phase: p.phase.clone(),
-                title: phase_title(map, &p.phase),
+                title: phase_title(&p.phase),
                 shown: shown.is_some_and(|s| s.phase == p.phase),
             })
             .collect(),
         press: store::page_press(c, &g.id)
             .await?
             .iter()
-            .map(|p| press_view(map, p))
+            .map(press_view)
             .collect(),
         chart: chart(map, &store::year_ends(c, &g.id).await?),
     };
@@ -146,19 +147,17 @@ pub async fn page(c: &mut Conn, g: &GameRow, ask: &PageAsk<'_>) -> Result<Option
 /// The SVG of the position now (`now`) or of a phase adjudicated, with its orders and results.
 pub async fn map_svg(c: &mut Conn, g: &GameRow, which: &str) -> Result<Option<String>> {
     let map = super::map_of(g)?;
-    let phases = store::page_phases(c, &g.id).await?;
+    // The position now: the last phase's board, its orders unseen until adjudicated (or, in a
+    // finished game, its results). A past phase: only once adjudicated.
     let phase = if which.eq_ignore_ascii_case("now") {
-        phases.last()
+        store::page_phase(c, &g.id, None).await?
     } else {
-        phases
-            .iter()
-            .find(|p| p.results.is_some() && p.phase.eq_ignore_ascii_case(which))
+        store::page_phase(c, &g.id, Some(&which.to_ascii_uppercase()))
+            .await?
+            .filter(|p| p.results.is_some())
     };
     let Some(p) = phase else { return Ok(None) };
-    // The position now: the last phase's board, its orders unseen until adjudicated (or, in a
-    // finished game, its results).
-    let scene = scene(map, p)?;
-    Ok(Some(chancery_cartography::svg(&scene)))
+    Ok(Some(chancery_cartography::svg(&scene(map, &p)?)))
 }
 
 /// A stored phase's scene: its board, and its results if adjudicated.
@@ -172,14 +171,14 @@ pub(super) fn scene(map: &Map, p: &PagePhase) -> Result<Scene<'static>> {
 }
 
 /// The phase being played and its deadline, if the game runs.
-fn current(map: &Map, phases: &[PagePhase], zone: &Zone, g: &GameRow) -> Result<Option<Current>> {
+fn current(phases: &[PagePhase], zone: &Zone, g: &GameRow) -> Result<Option<Current>> {
     let open = phases.last().filter(|p| p.adjudicated_at.is_none());
     let Some(p) = open.filter(|_| g.status == store::GameStatus::Active) else {
         return Ok(None);
     };
     Ok(Some(Current {
         phase: p.phase.clone(),
-        title: phase_title(map, &p.phase),
+        title: phase_title(&p.phase),
         deadline_gmt: gmt(p.deadline),
         deadline_local: zone
             .local(p.deadline)
@@ -188,11 +187,11 @@ fn current(map: &Map, phases: &[PagePhase], zone: &Zone, g: &GameRow) -> Result<
 }
 
 /// A phase adjudicated: its map and each order with its result.
-fn shown_phase(map: &Map, p: &PagePhase, base: &str) -> Result<Shown> {
+fn shown_phase(p: &PagePhase, base: &str) -> Result<Shown> {
     let out: Results = serde_json::from_str(p.results.as_deref().unwrap_or("{}"))?;
     Ok(Shown {
         phase: p.phase.clone(),
-        title: phase_title(map, &p.phase),
+        title: phase_title(&p.phase),
         map: format!("{base}/map/{}.svg", p.phase),
         orders: out
             .orders
@@ -210,25 +209,15 @@ fn shown_phase(map: &Map, p: &PagePhase, base: &str) -> Result<Shown> {
 }
 
 /// "Spring 1901, movement", or the stored name when it is no phase.
-fn phase_title(map: &Map, phase: &str) -> String {
-    let input = PhaseInput {
-        variant: map.name.clone(),
-        rules: None,
-        phase: phase.to_string(),
-        units: Default::default(),
-        centers: None,
-        dislodged: Default::default(),
-        contested: Vec::new(),
-        homes: None,
-        held_since: Default::default(),
-        orders: Default::default(),
-    };
-    Scene::stored(&input, None).map_or_else(|_| phase.to_string(), |s| s.title)
+fn phase_title(phase: &str) -> String {
+    phase
+        .parse::<Phase>()
+        .map_or_else(|_| phase.to_string(), Scene::title_of)
 }
 
 /// Press to all as every reader got it: the author named for white press only (grey press is
 /// anonymous, dark grey signed as its author chose, black printed as from the power it names).
-fn press_view(map: &Map, p: &PagePress) -> PressView {
+fn press_view(p: &PagePress) -> PressView {
     let from = match (&p.attributed, &p.signature, p.grey) {
         (Some(as_if), _, _) => as_if.clone(),
         (None, Some(signed), _) => signed.clone(),
@@ -236,7 +225,7 @@ fn press_view(map: &Map, p: &PagePress) -> PressView {
         (None, None, false) => p.author.clone(),
     };
     PressView {
-        phase: phase_title(map, &p.phase),
+        phase: phase_title(&p.phase),
         from,
         body: p.body.clone(),
     }

@@ -27,11 +27,15 @@ pub async fn page_phases(c: &mut Conn, game: &str) -> Result<Vec<PagePhase>> {
     .await?)
 }
 
-/// One phase of a game, by its name (the last of that name).
-pub async fn page_phase(c: &mut Conn, game: &str, phase: &str) -> Result<Option<PagePhase>> {
+/// One phase of a game: the last of that name, or (`None`) the last one.
+pub async fn page_phase(
+    c: &mut Conn,
+    game: &str,
+    phase: Option<&str>,
+) -> Result<Option<PagePhase>> {
     Ok(sqlx::query_as(
         "SELECT phase, board, results, deadline, adjudicated_at FROM phases
-         WHERE game_id = $1 AND phase = $2 ORDER BY seq DESC LIMIT 1",
+         WHERE game_id = $1 AND ($2 IS NULL OR phase = $2) ORDER BY seq DESC LIMIT 1",
     )
     .bind(game)
     .bind(phase)
