@@ -3,13 +3,13 @@
 -- A picture a mail shows inline in its HTML part (a phase's map): one a game and phase, named
 -- by every reader's mail (outbox.picture_id), never drawn per reader. The tick records what to
 -- draw (the game's phase, whose board and results are in `phases`); the outbox draws it once,
--- outside any transaction, before the first mail that shows it is sent.
+-- outside any transaction, before the first mail that shows it is sent, and keeps the drawing
+-- in memory, not here: the same phase always draws the same bytes.
 CREATE TABLE outbox_pictures (
     id         INTEGER PRIMARY KEY,
     key        TEXT NOT NULL UNIQUE,      -- what it shows: "map|<game>|<rollbacks>|<phase>"
     game_id    TEXT,
     phase      TEXT,                      -- the phase drawn
-    png        BLOB,                      -- NULL until drawn
     alt        TEXT NOT NULL,             -- the text alternative (the HTML img's alt)
     created_at INTEGER NOT NULL
 );

@@ -75,17 +75,25 @@ fn parts(raw: &[u8]) -> Parts {
     p
 }
 
-/// What the outbox holds for a reader's results of a phase: (body, the picture's PNG).
-async fn outbox_row(pool: &sqlx::SqlitePool, to: &str, subject: &str) -> (String, Option<Vec<u8>>) {
-    sqlx::query_as(
-        "SELECT o.body, p.png FROM outbox o LEFT JOIN outbox_pictures p ON p.id = o.picture_id
-         WHERE o.to_address = $1 AND o.subject = $2",
-    )
-    .bind(to)
-    .bind(subject)
-    .fetch_one(pool)
-    .await
-    .expect("the outbox row")
+/// What the outbox holds for a reader's results of a phase: (body, the picture it names).
+async fn outbox_row(pool: &sqlx::SqlitePool, to: &str, subject: &str) -> (String, Option<i64>) {
+    sqlx::query_as("SELECT body, picture_id FROM outbox WHERE to_address = $1 AND subject = $2")
+        .bind(to)
+        .bind(subject)
+        .fetch_one(pool)
+        .await
+        .expect("the outbox row")
+}
+
+/// A game's phase drawn as the outbox draws it (the same scene always draws the same bytes).
+async fn drawn(pool: &sqlx::SqlitePool, game: &str, phase: &str) -> Vec<u8> {
+    let mut c = pool.acquire().await.expect("conn");
+    games::drawing(&mut c, game, phase)
+        .await
+        .expect("read")
+        .expect("a drawing")
+        .png()
+        .expect("drawn")
 }
 
 /// A GET on the loopback server: (status, body).
@@ -246,8 +254,9 @@ async fn results_mails_show_the_map_and_the_games_page_serves_it() {
     let raw = raw_mails(&stack, &player(0), "map1 S1901M results").await;
     let austria = parts(&raw[0]);
     assert_eq!(austria.top, "multipart/alternative");
-    let (text, png) = outbox_row(&pool, &player(0), "map1 S1901M results").await;
-    let png = png.expect("Austria's mail names the map");
+    let (text, picture) = outbox_row(&pool, &player(0), "map1 S1901M results").await;
+    assert!(picture.is_some(), "Austria's mail names the map");
+    let png = drawn(&pool, "map1", "S1901M").await;
     assert_eq!(
         austria.text.trim_end(),
         text.trim_end(),
@@ -261,10 +270,12 @@ async fn results_mails_show_the_map_and_the_games_page_serves_it() {
     );
     assert_eq!(austria.pngs.len(), 1, "one picture: the map");
     assert_eq!(austria.pngs[0].0, "map@chancery");
-    assert_eq!(
-        austria.pngs[0].1, png,
-        "the PNG is the map kept for the phase"
-    );
+    assert_eq!(austria.pngs[0].1, png, "the PNG is the phase's map");
+    // Every reader's mail carries that one picture.
+    for i in [1, 3, 4, 5, 6] {
+        let raw = raw_mails(&stack, &player(i), "map1 S1901M results").await;
+        assert_eq!(parts(&raw[0]).pngs[0].1, png, "{}'s map", POWERS[i]);
+    }
     assert!(
         png.len() <= 200 * 1024,
         "the map's PNG is {} bytes",
@@ -282,8 +293,8 @@ async fn results_mails_show_the_map_and_the_games_page_serves_it() {
     let france = parts(&raw[0]);
     assert_eq!(france.top, "text/plain");
     assert!(france.html.is_none() && france.pngs.is_empty());
-    let (text, png) = outbox_row(&pool, &player(2), "map1 S1901M results").await;
-    assert!(png.is_none());
+    let (text, picture) = outbox_row(&pool, &player(2), "map1 S1901M results").await;
+    assert!(picture.is_none());
     assert_eq!(france.text.trim_end(), text.trim_end());
 
     // HISTORY S1901M shows that phase's map.

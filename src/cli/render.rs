@@ -34,14 +34,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         anyhow::bail!("the variant '{}' has no drawing", input.variant);
     }
     let scene = Scene::played(&input)?;
-    let svg = chancery_cartography::svg(&scene);
     let format = a.format.unwrap_or(match &a.out {
         Some(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) => Format::Png,
         _ => Format::Svg,
     });
     let bytes = match format {
-        Format::Svg => svg.into_bytes(),
-        Format::Png => chancery_cartography::png(&svg)?,
+        Format::Svg => chancery_cartography::svg(&scene).into_bytes(),
+        Format::Png => chancery_cartography::png_of(&scene)?,
     };
     match &a.out {
         Some(p) => std::fs::write(p, &bytes)

@@ -175,10 +175,7 @@ async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result
     };
     let mut c = pool.acquire().await?;
     let (pending, sent_before, _) = store::outbox_counts(&mut c).await?;
-    let size: i64 =
-        sqlx::query_scalar("SELECT CAST(coalesce(avg(length(body)), 0) AS INTEGER) FROM outbox")
-            .fetch_one(&mut *c)
-            .await?;
+    let size = mail_size(&mut c).await?;
     drop(c);
     pool.close().await;
     let mails = pending + sent_before;
@@ -192,6 +189,40 @@ async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result
     }
     println!("peak memory (RSS): {:.0} MB", peak_rss_mb());
     Ok(())
+}
+
+/// The storm's results mails' mean size as sent: a mail with a map carries its text twice (the
+/// text part, and the HTML's) and the PNG in base64, 4 bytes for 3 (the maps are not stored:
+/// one is drawn here, as the outbox drew it, for its size).
+async fn mail_size(c: &mut crate::store::Conn) -> Result<i64, DevError> {
+    let (text, with_map): (i64, i64) = sqlx::query_as(
+        "SELECT CAST(coalesce(avg(length(body)), 0) AS INTEGER), \
+         count(picture_id) FROM outbox",
+    )
+    .fetch_one(&mut *c)
+    .await?;
+    let first: Option<(String, String)> =
+        sqlx::query_as("SELECT game_id, phase FROM outbox_pictures ORDER BY id LIMIT 1")
+            .fetch_optional(&mut *c)
+            .await?;
+    let png = match first {
+        Some((game, phase)) => crate::games::drawing(c, &game, &phase)
+            .await
+            .ok()
+            .flatten()
+            .and_then(|d| d.png())
+            .map_or(0, |p| p.len() as i64),
+        None => 0,
+    };
+    let mails: i64 = sqlx::query_scalar("SELECT count(*) FROM outbox")
+        .fetch_one(&mut *c)
+        .await?;
+    let extra = if mails > 0 {
+        with_map * (text + png * 4 / 3) / mails
+    } else {
+        0
+    };
+    Ok(text + extra)
 }
 
 /// The filled store written out (its log checkpointed, the OS's dirty pages flushed), so that
@@ -232,6 +263,9 @@ async fn warm_up(stack: &LocalStack, opts: &Options) -> Result<(), DevError> {
 struct Sent {
     accepted: Duration,
     sending: Duration,
+    /// The CPU time Chancery's process used meanwhile (user and system; the mail server's is
+    /// its own processes').
+    cpu: f64,
 }
 
 /// The storm's results sent by the outbox, then the MTA's own run of as many mails of the same
@@ -245,11 +279,15 @@ async fn send_storm(
     size: i64,
     deadline: Instant,
 ) -> Result<(), DevError> {
-    let Sent { accepted, sending } = sent;
+    let Sent {
+        accepted,
+        sending,
+        cpu,
+    } = sent;
     let ours = pending as f64 / sending.as_secs_f64();
     // Printed at once: the delivery below can take long.
     println!(
-        "storm delivery: the last of {pending} results mails accepted by the MTA {:.1} s after the deadline (outbox {ours:.0} mails/s on {} connections, delivery to the mailboxes held meanwhile); peak memory (RSS) so far {:.0} MB",
+        "storm delivery: the last of {pending} results mails accepted by the MTA {:.1} s after the deadline (outbox {ours:.0} mails/s on {} connections, {cpu:.1} s of Chancery's CPU, delivery to the mailboxes held meanwhile); peak memory (RSS) so far {:.0} MB",
         accepted.as_secs_f64(),
         opts.connections,
         peak_rss_mb()
@@ -301,6 +339,23 @@ async fn send_storm(
 }
 
 /// The process's peak resident set (VmHWM), in MB; NaN where /proc cannot tell.
+/// The CPU time this process has used (user and system), from /proc/self/stat (NaN if unread).
+fn cpu_seconds() -> f64 {
+    let ticks = std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // The fields after the command's closing parenthesis: utime and stime are the 12th
+            // and 13th of them (proc(5)).
+            let rest = s.rsplit_once(')')?.1;
+            let mut fields = rest.split_whitespace().skip(11);
+            let user: f64 = fields.next()?.parse().ok()?;
+            let system: f64 = fields.next()?.parse().ok()?;
+            Some(user + system)
+        });
+    // The kernel's USER_HZ, 100 on every Linux this runs on.
+    ticks.map_or(f64::NAN, |t| t / 100.0)
+}
+
 fn peak_rss_mb() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
@@ -341,6 +396,7 @@ impl<'a> Delivery<'a> {
     async fn send(&self, stack: &LocalStack, deadline: Instant) -> Result<Sent, DevError> {
         let cfg = self.config(stack);
         let started = Instant::now();
+        let cpu_before = cpu_seconds();
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let base = self.dir.to_path_buf();
         let server = tokio::spawn(async move {
@@ -363,9 +419,14 @@ impl<'a> Delivery<'a> {
             DevError::Stack("the outbox had not sent the storm's results in 30 minutes".into())
         })?;
         let sending = started.elapsed();
+        let cpu = cpu_seconds() - cpu_before;
         let _ = stop.send(true);
         let _ = server.await;
-        Ok(Sent { accepted, sending })
+        Ok(Sent {
+            accepted,
+            sending,
+            cpu,
+        })
     }
 
     fn config(&self, stack: &LocalStack) -> Config {

@@ -8,6 +8,7 @@ use crate::engine::{self, Env};
 
 mod mailbox;
 mod outbox;
+mod pictures;
 mod scheduler;
 mod web;
 use crate::store;

@@ -14,6 +14,7 @@
 //! archive is asked about them; the relay may not have delivered its copy yet, so a mail not
 //! found there waits (`ARCHIVE_GRACE`) before it is sent again.
 
+use super::pictures::{Gallery, Picture, Pictures};
 use super::{Shared, alert, pause, stopping};
 use crate::outgoing::html;
 use crate::store::Conn;
@@ -25,7 +26,7 @@ use crate::transport::smtp::{
     FailureKind, HtmlPart, InlinePicture, OutMail, SendError, SendReport, Sender,
 };
 use sqlx::Connection;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{Notify, watch};
@@ -59,6 +60,8 @@ struct Claims {
     claiming: tokio::sync::Mutex<()>,
     /// Wakes the other senders when a claim found more due than it took.
     more: Notify,
+    /// The pictures the mails show, drawn once and kept while their mails go.
+    gallery: Gallery,
 }
 
 pub(super) async fn outbox_task(
@@ -83,6 +86,7 @@ pub(super) async fn outbox_task(
         inflight: Mutex::new(HashSet::new()),
         claiming: tokio::sync::Mutex::new(()),
         more: Notify::new(),
+        gallery: Gallery::default(),
     };
     let workers = senders.iter().map(|sender| {
         let shutdown = shutdown.clone();
@@ -186,7 +190,7 @@ async fn claim_and_send(
         return Ok(0);
     }
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-    let result = send_batch(shared, marks, sender, archive, rows, shutdown).await;
+    let result = send_batch(shared, marks, sender, archive, claims, rows, shutdown).await;
     if let Ok(mut inflight) = claims.inflight.lock() {
         for id in &ids {
             inflight.remove(id);
@@ -282,6 +286,7 @@ async fn send_batch(
     marks: &mut Conn,
     sender: &Sender,
     archive: Option<&ServerConfig>,
+    claims: &Claims,
     rows: Vec<OutboxRow>,
     shutdown: &watch::Receiver<bool>,
 ) -> Result<(), OutboxError> {
@@ -291,14 +296,15 @@ async fn send_batch(
         if stopping(shutdown) {
             return Ok(());
         }
-        let outcome = send_row(shared, marks, sender, archive, &row).await?;
+        let outcome = send_row(shared, marks, sender, archive, claims, &row).await?;
         record(marks, shared.clock.now(), row.id, &outcome).await?;
     }
     for run in fresh.chunks(RUN) {
         if stopping(shutdown) {
             break;
         }
-        send_run(shared, marks, sender, run, shutdown).await?;
+        let pictures = Pictures::of(marks, &claims.gallery, run).await?;
+        send_run(shared, marks, sender, run, &pictures, shutdown).await?;
     }
     Ok(())
 }
@@ -310,10 +316,10 @@ async fn send_run(
     marks: &mut Conn,
     sender: &Sender,
     run: &[OutboxRow],
+    pictures: &Pictures,
     shutdown: &watch::Receiver<bool>,
 ) -> Result<(), OutboxError> {
     let ids: Vec<i64> = run.iter().map(|r| r.id).collect();
-    let pictures = Pictures::of(marks, run).await?;
     store::mark_sending_all(marks, &ids, shared.clock.now()).await?;
     let mut outcomes = Vec::with_capacity(run.len());
     for row in run {
@@ -343,6 +349,7 @@ async fn send_row(
     marks: &mut Conn,
     sender: &Sender,
     archive: Option<&ServerConfig>,
+    claims: &Claims,
     row: &OutboxRow,
 ) -> Result<Outcome, OutboxError> {
     let now = shared.clock.now();
@@ -373,7 +380,7 @@ async fn send_row(
     }
     // Marked right before the attempt: from here until its outcome is recorded, a crash leaves
     // this mail in doubt, and the archive decides.
-    let pictures = Pictures::of(marks, std::slice::from_ref(row)).await?;
+    let pictures = Pictures::of(marks, &claims.gallery, std::slice::from_ref(row)).await?;
     store::mark_sending(marks, row.id, now).await?;
     let result = sender
         .send(&out_mail(row, pictures.get(row.picture_id)))
@@ -381,62 +388,7 @@ async fn send_row(
     Ok(outcome(shared, row, result, now).await)
 }
 
-/// The pictures a run of mails shows, each read once however many mails show it (a phase's
-/// map goes to every reader), and drawn here the first time, outside any transaction and off
-/// the async workers: the tick only recorded what to draw.
-struct Pictures(HashMap<i64, store::Picture>);
-
-impl Pictures {
-    async fn of(c: &mut Conn, rows: &[OutboxRow]) -> Result<Pictures, OutboxError> {
-        let mut found = HashMap::new();
-        for id in rows.iter().filter_map(|r| r.picture_id) {
-            if found.contains_key(&id) {
-                continue;
-            }
-            let Some(row) = store::picture(c, id).await? else {
-                continue;
-            };
-            let png = match row.png {
-                Some(png) => Some(png),
-                None => draw(c, &row).await?,
-            };
-            if let Some(png) = png {
-                found.insert(id, store::Picture { png, alt: row.alt });
-            }
-        }
-        Ok(Pictures(found))
-    }
-
-    fn get(&self, id: Option<i64>) -> Option<&store::Picture> {
-        id.and_then(|id| self.0.get(&id))
-    }
-}
-
-/// Draw a picture not drawn yet, and keep it. None when it cannot be drawn (its game or phase
-/// gone, a drawing error): the mails go as text alone.
-async fn draw(c: &mut Conn, row: &store::PictureRow) -> Result<Option<Vec<u8>>, OutboxError> {
-    let (Some(game), Some(phase)) = (&row.game_id, &row.phase) else {
-        return Ok(None);
-    };
-    let drawing = match crate::games::drawing(c, game, phase).await {
-        Ok(Some(d)) => d,
-        Ok(None) => return Ok(None),
-        Err(e) => {
-            tracing::warn!(game, phase, "a map to send cannot be read: {e}");
-            return Ok(None);
-        }
-    };
-    let png = tokio::task::spawn_blocking(move || drawing.png())
-        .await
-        .ok()
-        .flatten();
-    if let Some(png) = &png {
-        store::picture_drawn(c, row.id, png).await?;
-    }
-    Ok(png)
-}
-
-fn out_mail(row: &OutboxRow, picture: Option<&store::Picture>) -> OutMail {
+fn out_mail(row: &OutboxRow, picture: Option<&Picture>) -> OutMail {
     OutMail {
         from: row.from_address.clone(),
         to: vec![row.to_address.clone()],
@@ -457,8 +409,8 @@ fn out_mail(row: &OutboxRow, picture: Option<&store::Picture>) -> OutMail {
 
 /// The HTML alternative of a mail that shows a picture: the picture, then the text. A mail
 /// whose HTML cannot be made goes as text alone (logged): the text is the mail.
-fn html_part(row: &OutboxRow, picture: &store::Picture) -> Option<HtmlPart> {
-    let width = png_width(&picture.png).unwrap_or(1000);
+fn html_part(row: &OutboxRow, picture: &Picture) -> Option<HtmlPart> {
+    let width = picture.width();
     match html::mail_with_picture(
         &row.subject,
         &row.body,
@@ -470,7 +422,7 @@ fn html_part(row: &OutboxRow, picture: &store::Picture) -> Option<HtmlPart> {
             html,
             pictures: vec![InlinePicture {
                 content_id: html::MAP_CONTENT_ID.to_string(),
-                png: picture.png.clone(),
+                png: picture.png(),
             }],
         }),
         Err(e) => {
@@ -482,12 +434,6 @@ fn html_part(row: &OutboxRow, picture: &store::Picture) -> Option<HtmlPart> {
             None
         }
     }
-}
-
-/// A PNG's width, from its header (IHDR follows the 8-byte signature and its own 8 bytes).
-fn png_width(png: &[u8]) -> Option<u32> {
-    let bytes: [u8; 4] = png.get(16..20)?.try_into().ok()?;
-    Some(u32::from_be_bytes(bytes))
 }
 
 /// What a send's result means for its row (and the alert when the archive refused its copy).

@@ -1,25 +1,16 @@
 //! Pictures a mail shows inline (a phase's map), the readers who want none (MAP OFF), and the
 //! unguessable link of each game's page. Shared by every kind of game: a picture is named by a
-//! key its kind chose, and is stored once, however many mails show it.
+//! key its kind chose, and is recorded once, however many mails show it.
 
 use super::*;
 
-/// A picture as a mail shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Picture {
-    pub png: Vec<u8>,
-    /// The text alternative.
-    pub alt: String,
-}
-
-/// A picture to show: what it shows (a game's phase, drawn by the game's kind), its text
-/// alternative, and the PNG once drawn.
+/// A picture to show: what it shows (a game's phase, drawn by the game's kind) and its text
+/// alternative. The drawing itself is the outbox's (`service::pictures`), never stored.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct PictureRow {
     pub id: i64,
     pub game_id: Option<String>,
     pub phase: Option<String>,
-    pub png: Option<Vec<u8>>,
     pub alt: String,
 }
 
@@ -50,21 +41,11 @@ pub async fn keep_picture(
 /// The picture a mail of the outbox shows, by its id.
 pub async fn picture(c: &mut Conn, id: i64) -> Result<Option<PictureRow>> {
     Ok(
-        sqlx::query_as("SELECT id, game_id, phase, png, alt FROM outbox_pictures WHERE id = $1")
+        sqlx::query_as("SELECT id, game_id, phase, alt FROM outbox_pictures WHERE id = $1")
             .bind(id)
             .fetch_optional(&mut *c)
             .await?,
     )
-}
-
-/// A picture drawn: its PNG kept (the first drawing kept, should two senders draw it).
-pub async fn picture_drawn(c: &mut Conn, id: i64, png: &[u8]) -> Result<()> {
-    sqlx::query("UPDATE outbox_pictures SET png = $1 WHERE id = $2 AND png IS NULL")
-        .bind(png)
-        .bind(id)
-        .execute(&mut *c)
-        .await?;
-    Ok(())
 }
 
 /// The retention (`raw_retention_days`): the pictures made before `before` are let go by the

@@ -7,6 +7,7 @@
 
 pub mod geometry;
 pub mod png;
+mod raster;
 pub mod scene;
 pub mod svg;
 
@@ -17,7 +18,21 @@ pub use svg::{owner_colour, svg};
 
 /// The SVG and the PNG of one scene: what a results mail, `HISTORY` and the game's page show.
 pub fn render(scene: &Scene<'_>) -> Result<(String, Vec<u8>), RenderError> {
-    let text = svg(scene);
-    let image = png(&text)?;
+    let geometry = Geometry::for_variant(&scene.map.name);
+    let layers = svg::Layers::of(scene, geometry);
+    let text = layers.svg();
+    let image = match geometry {
+        Some(g) => raster::png(scene, g, &layers)?,
+        None => png(&text)?,
+    };
     Ok((text, image))
+}
+
+/// The PNG of one scene, drawn in layers (a board's own layers drawn once, `raster`): the
+/// pixels of its SVG drawn whole, in a fraction of the time.
+pub fn png_of(scene: &Scene<'_>) -> Result<Vec<u8>, RenderError> {
+    match Geometry::for_variant(&scene.map.name) {
+        Some(g) => raster::png(scene, g, &svg::Layers::of_scene(scene, Some(g))),
+        None => png(&svg(scene)),
+    }
 }

@@ -23,7 +23,7 @@ pub enum RenderError {
 }
 
 /// The options every drawing uses: the bundled font as the only one, and as every fallback.
-fn options() -> &'static usvg::Options<'static> {
+pub(crate) fn options() -> &'static usvg::Options<'static> {
     static OPTIONS: OnceLock<usvg::Options<'static>> = OnceLock::new();
     OPTIONS.get_or_init(|| {
         let mut fonts = usvg::fontdb::Database::new();
@@ -55,14 +55,12 @@ pub fn png(svg: &str) -> Result<Vec<u8>, RenderError> {
 /// edges, so its 256 most frequent colours are kept exactly (every fill, tint and mark: a test
 /// may look for a power's tint) and each other colour (an edge pixel) takes the nearest of
 /// them. About a third of the RGB file's bytes, and so of every results mail that carries it.
-fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, ::png::EncodingError> {
-    let colours: Vec<u32> = pixmap
-        .data()
-        .chunks_exact(4)
-        .map(|p| u32::from_be_bytes([0, p[0], p[1], p[2]]))
-        .collect();
-    let (palette, index) = palette_of(&colours);
-    let mut out = Vec::with_capacity(colours.len() / 8);
+pub(crate) fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, ::png::EncodingError> {
+    // Runs of one colour are the rule on a map: the colours are counted, and looked up, a run
+    // at a time.
+    let runs = runs(pixmap.data());
+    let (palette, index) = palette_of(&runs);
+    let mut out = Vec::with_capacity(pixmap.data().len() / 32);
     let mut encoder = ::png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_color(::png::ColorType::Indexed);
     encoder.set_depth(::png::BitDepth::Eight);
@@ -75,42 +73,62 @@ fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, ::png::EncodingError> {
             })
             .collect::<Vec<u8>>(),
     );
-    encoder.set_compression(::png::Compression::Balanced);
+    encoder.set_deflate_compression(::png::DeflateCompression::Level(DEFLATE_LEVEL));
     encoder.set_filter(::png::Filter::NoFilter);
     let mut writer = encoder.write_header()?;
-    // Runs of one colour are the rule on a map: one lookup a run, not a pixel.
-    let mut pixels = Vec::with_capacity(colours.len());
-    let mut last = (u32::MAX, 0u8);
-    for c in &colours {
-        if *c != last.0 {
-            last = (*c, index[c]);
-        }
-        pixels.push(last.1);
+    let mut pixels = Vec::with_capacity(pixmap.data().len() / 4);
+    for (colour, n) in &runs {
+        let i = index.get(colour).copied().unwrap_or(0);
+        pixels.resize(pixels.len() + *n as usize, i);
     }
     writer.write_image_data(&pixels)?;
     writer.finish()?;
     Ok(out)
 }
 
+/// zlib's level for the pixels: on a map's palette indices, level 6 took four times as long
+/// as this for a fifth fewer bytes (crates/cartography/benches/render.rs).
+const DEFLATE_LEVEL: u8 = 2;
+
+/// A colour's runs in a row of RGBA pixels: each colour (as 0x00RRGGBB) and how many pixels.
+fn runs(rgba: &[u8]) -> Vec<(u32, u32)> {
+    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(rgba.len() / 32);
+    let (pixels, _) = rgba.as_chunks::<4>();
+    let mut rest = pixels;
+    while let Some(first) = rest.first() {
+        // The pixmap is opaque: the whole pixel compared is its colour compared.
+        let n = rest.iter().take_while(|p| *p == first).count();
+        runs.push((
+            u32::from_be_bytes([0, first[0], first[1], first[2]]),
+            n as u32,
+        ));
+        rest = &rest[n..];
+    }
+    runs
+}
+
+/// Colours as keys: hashed fast and the same way every run (no secret to keep from anyone).
+type Colours<V> = HashMap<u32, V, foldhash::fast::FixedState>;
+
 /// The palette (the 256 most frequent colours, the more frequent first, ties by colour) and
 /// each colour's index in it: its own, or the nearest colour's.
-fn palette_of(colours: &[u32]) -> (Vec<u32>, HashMap<u32, u8>) {
-    let mut counts: HashMap<u32, u32> = HashMap::new();
-    for run in colours.chunk_by(|a, b| a == b) {
-        *counts.entry(run[0]).or_default() += run.len() as u32;
+fn palette_of(runs: &[(u32, u32)]) -> (Vec<u32>, Colours<u8>) {
+    let mut counts: Colours<u32> = Colours::default();
+    for (colour, n) in runs {
+        *counts.entry(*colour).or_default() += n;
     }
     let mut by_count: Vec<(u32, u32)> = counts.iter().map(|(c, n)| (*c, *n)).collect();
     by_count.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let palette: Vec<u32> = by_count.iter().take(256).map(|(c, _)| *c).collect();
-    let rgb: Vec<[i32; 3]> = palette.iter().map(|c| channels(*c)).collect();
-    let own: HashMap<u32, u8> = palette
+    let nearest = Nearest::new(&palette);
+    let own: Colours<u8> = palette
         .iter()
         .enumerate()
         .map(|(i, c)| (*c, u8::try_from(i).unwrap_or(u8::MAX)))
         .collect();
     let index = counts
         .keys()
-        .map(|c| (*c, own.get(c).copied().unwrap_or_else(|| nearest(&rgb, *c))))
+        .map(|c| (*c, own.get(c).copied().unwrap_or_else(|| nearest.of(*c))))
         .collect();
     (palette, index)
 }
@@ -120,18 +138,50 @@ fn channels(c: u32) -> [i32; 3] {
     [i32::from(r), i32::from(g), i32::from(b)]
 }
 
-/// The index of the palette's colour nearest to `c` (squared distance in RGB; the first of
-/// equals).
-fn nearest(palette: &[[i32; 3]], c: u32) -> u8 {
-    let [r, g, b] = channels(c);
-    let mut best = (i32::MAX, 0usize);
-    for (i, [pr, pg, pb]) in palette.iter().enumerate() {
-        let d = (pr - r) * (pr - r) + (pg - g) * (pg - g) + (pb - b) * (pb - b);
-        if d < best.0 {
-            best = (d, i);
-        }
+/// The palette sorted by red, to find a colour's nearest by looking outward from its own red
+/// and stopping where the red alone is farther than the best found: a few entries a lookup,
+/// not 256, for the thousands of edge colours of a map.
+struct Nearest(Vec<([i32; 3], u8)>);
+
+impl Nearest {
+    fn new(palette: &[u32]) -> Nearest {
+        let mut by_red: Vec<([i32; 3], u8)> = palette
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (channels(*c), u8::try_from(i).unwrap_or(u8::MAX)))
+            .collect();
+        by_red.sort_unstable_by_key(|(rgb, i)| (rgb[0], *i));
+        Nearest(by_red)
     }
-    u8::try_from(best.1).unwrap_or(u8::MAX)
+
+    /// The index of the palette's colour nearest to `c` (squared distance in RGB; the first
+    /// of equals).
+    fn of(&self, c: u32) -> u8 {
+        let rgb = channels(c);
+        let start = self.0.partition_point(|(p, _)| p[0] < rgb[0]);
+        let mut best = (i32::MAX, u8::MAX);
+        let consider = |best: &mut (i32, u8), (p, i): &([i32; 3], u8)| {
+            let d = (0..3).map(|k| (p[k] - rgb[k]).pow(2)).sum::<i32>();
+            if (d, *i) < *best {
+                *best = (d, *i);
+            }
+        };
+        // Upward from the first as red as `c`, then downward: in either direction the red's
+        // distance only grows, so once it alone passes the best, nothing farther is nearer.
+        for entry in &self.0[start..] {
+            if (entry.0[0] - rgb[0]).pow(2) > best.0 {
+                break;
+            }
+            consider(&mut best, entry);
+        }
+        for entry in self.0[..start].iter().rev() {
+            if (entry.0[0] - rgb[0]).pow(2) > best.0 {
+                break;
+            }
+            consider(&mut best, entry);
+        }
+        best.1
+    }
 }
 
 /// A PNG decoded (any PNG, for checking pictures: a screenshot, a map): its width, height and
@@ -165,12 +215,9 @@ mod tests {
     fn the_palette_keeps_the_frequent_colours_exactly_and_maps_the_rest_to_the_nearest() {
         // 300 colours (0x000000 to 0x00012b), colour k present 1000 - k times (the first 256
         // most frequent), then a rare near-white edge pixel.
-        let mut colours = Vec::new();
-        for k in 0..300u32 {
-            colours.extend(std::iter::repeat_n(k, (1000 - k) as usize));
-        }
-        colours.push(0x00fe_fefe);
-        let (palette, index) = palette_of(&colours);
+        let mut runs: Vec<(u32, u32)> = (0..300u32).map(|k| (k, 1000 - k)).collect();
+        runs.push((0x00fe_fefe, 1));
+        let (palette, index) = palette_of(&runs);
         assert_eq!(palette.len(), 256);
         assert_eq!(palette[0], 0, "the most frequent first");
         for k in 0..256u32 {
@@ -179,6 +226,55 @@ mod tests {
         // 299 is 0x00012b: green 1, blue 43; the nearest kept is 0x00002b.
         assert_eq!(palette[usize::from(index[&299])], 43);
         assert_eq!(palette[usize::from(index[&0x00fe_fefe])], 254);
+    }
+
+    #[test]
+    fn the_nearest_colour_is_the_one_every_entry_compared_would_give() {
+        // Every entry compared, the first of equals: what the sorted search must agree with.
+        let by_all = |palette: &[u32], c: u32| -> u8 {
+            let [r, g, b] = channels(c);
+            let mut best = (i32::MAX, 0usize);
+            for (i, p) in palette.iter().enumerate() {
+                let [pr, pg, pb] = channels(*p);
+                let d = (pr - r).pow(2) + (pg - g).pow(2) + (pb - b).pow(2);
+                if d < best.0 {
+                    best = (d, i);
+                }
+            }
+            u8::try_from(best.1).expect("an index")
+        };
+        // A palette with equal reds, equal distances and far colours, and every colour of a
+        // coarse grid asked for.
+        let palette: Vec<u32> = (0..256u32)
+            .map(|i| (i * 0x0009_3b27 + (i % 7) * 0x0001_0000) & 0x00ff_ffff)
+            .collect();
+        let nearest = Nearest::new(&palette);
+        for r in (0..=255u32).step_by(15) {
+            for g in (0..=255u32).step_by(17) {
+                for b in (0..=255u32).step_by(51) {
+                    let c = (r << 16) | (g << 8) | b;
+                    assert_eq!(nearest.of(c), by_all(&palette, c), "{c:06x}");
+                }
+            }
+        }
+        let ties = [0x0010_0000, 0x0000_0010, 0x0008_0008];
+        assert_eq!(Nearest::new(&ties).of(0x0008_0008), 2);
+        assert_eq!(
+            Nearest::new(&ties[..2]).of(0x0008_0008),
+            0,
+            "the first of equals"
+        );
+    }
+
+    #[test]
+    fn runs_count_each_colour_where_it_repeats() {
+        let px = |c: u8| [c, c, c, 255];
+        let rgba: Vec<u8> = [px(1), px(1), px(2), px(1), px(1), px(1)].concat();
+        assert_eq!(
+            runs(&rgba),
+            vec![(0x0001_0101, 2), (0x0002_0202, 1), (0x0001_0101, 3)]
+        );
+        assert!(runs(&[]).is_empty());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! `tests/golden/<name>.png.sha256`. `CHANCERY_BLESS=1` rewrites the golden files instead. The
 //! PNGs are always written to `<target>/cartography-golden/` for a person to look at.
 
-use chancery_cartography::{Geometry, Scene, png, svg};
+use chancery_cartography::{Geometry, Scene, decode_png, png, render};
 use chancery_diplomacy::adjudicator::{Outcome, adjudicate};
 use chancery_diplomacy::json::{PhaseInput, prepare};
 use sha2::{Digest, Sha256};
@@ -183,8 +183,7 @@ fn draw(name: &str) -> (String, Vec<u8>, Vec<(String, Outcome)>, bool) {
     let p = prepare(&input).unwrap_or_else(|e| panic!("{name}: {e}"));
     let adj = adjudicate(p.map, &p.rules, &p.board, &p.orders);
     let scene = Scene::adjudicated(p.map, &p.board, &adj);
-    let text = svg(&scene);
-    let image = png(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let (text, image) = render(&scene).unwrap_or_else(|e| panic!("{name}: {e}"));
     let orders = scene
         .orders
         .iter()
@@ -284,4 +283,38 @@ fn the_same_phase_draws_to_the_same_bytes_twice() {
     let (svg_b, png_b, _, _) = draw("std-opening");
     assert_eq!(svg_a, svg_b);
     assert_eq!(png_a, png_b);
+}
+
+/// The PNG a mail carries is drawn in layers (each board's own drawn once); it must show what
+/// the whole SVG drawn at once shows: the same pixels but for the blends' rounding and the
+/// palette's choice for a few edge pixels.
+#[test]
+fn the_layered_png_shows_the_pixels_of_the_whole_svg() {
+    for (name, _) in SCENES {
+        let (text, layered, _, _) = draw(name);
+        let whole = png(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (w, h, a) = decode_png(&layered).expect("layered PNG");
+        let (w2, h2, b) = decode_png(&whole).expect("whole PNG");
+        assert_eq!((w, h), (w2, h2), "{name}: sizes");
+        let mut differ = 0usize;
+        let mut far = 0usize;
+        for (p, q) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
+            let d = p
+                .iter()
+                .zip(q)
+                .map(|(x, y)| x.abs_diff(*y))
+                .max()
+                .unwrap_or(0);
+            differ += usize::from(d > 0);
+            far += usize::from(d > 32);
+        }
+        let pixels = (w * h) as usize;
+        // Measured on the standard opening: 3.2% of the pixels differ, 34 of them by more
+        // than 32 (edge pixels the palette maps to another neighbour).
+        assert!(
+            differ * 100 <= pixels * 5,
+            "{name}: {differ} of {pixels} pixels differ"
+        );
+        assert!(far <= 200, "{name}: {far} pixels differ by more than 32");
+    }
 }

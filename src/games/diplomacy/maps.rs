@@ -49,8 +49,7 @@ impl Drawing {
     /// The PNG (CPU only: the caller runs it off the async workers). A map that cannot be
     /// drawn is logged and left out: the text is the mail.
     pub fn png(&self) -> Option<Vec<u8>> {
-        let svg = chancery_cartography::svg(&self.0);
-        match chancery_cartography::png(&svg) {
+        match chancery_cartography::png_of(&self.0) {
             Ok(png) => Some(png),
             Err(e) => {
                 tracing::warn!("the map of {} cannot be drawn: {e}", self.0.title);

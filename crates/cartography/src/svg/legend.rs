@@ -47,9 +47,18 @@ const KINDS: [(&str, &str); 11] = [
     ("dislodged", "dislodged"),
 ];
 
-/// The legend of a scene at the foot of a map `width` wide whose map part ends at `top`, and
-/// the legend's height.
-pub fn legend(scene: &Scene<'_>, width: f64, top: f64) -> (String, f64) {
+/// The legend at the foot of a map: its frame and keys (the same on every map of a board) and
+/// the scene's title, apart, so that a board's unchanging part can be drawn once (`raster`).
+pub struct Legend {
+    /// The strip and its keys: each kind of Order and each Power's colour.
+    pub keys: String,
+    /// The scene's title, at the strip's top left.
+    pub title: String,
+    pub height: f64,
+}
+
+/// The legend of a scene at the foot of a map `width` wide whose map part ends at `top`.
+pub fn legend(scene: &Scene<'_>, width: f64, top: f64) -> Legend {
     let mut entries: Vec<(Symbol, String)> = KINDS
         .iter()
         .map(|(k, caption)| (Symbol::Kind(k), (*caption).to_string()))
@@ -86,17 +95,25 @@ pub fn legend(scene: &Scene<'_>, width: f64, top: f64) -> (String, f64) {
         x += w;
     }
     let height = TITLE + ROW * (row + 1.0) + 6.0;
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        r##"<g class="legend"><rect x="0" y="{}" width="{}" height="{}" fill="#faf7ef" stroke="#8c8168"/><text x="12" y="{}" font-size="18" fill="#222222">{}</text><g font-size="11" fill="#222222">{body}</g></g>"##,
+    let keys = format!(
+        r##"<g class="legend"><rect x="0" y="{}" width="{}" height="{}" fill="{}" stroke="#8c8168"/><g font-size="11" fill="{}">{body}</g></g>"##,
         super::arrows::N(top),
         super::arrows::N(width),
         super::arrows::N(height),
+        palette::LEGEND_PAPER,
+        palette::LEGEND_TEXT,
+    );
+    let title = format!(
+        r#"<text class="title" x="12" y="{}" font-size="18" fill="{}">{}</text>"#,
         super::arrows::N(top + 24.0),
+        palette::LEGEND_TEXT,
         escape(&scene.title)
     );
-    (out, height)
+    Legend {
+        keys,
+        title,
+        height,
+    }
 }
 
 /// One entry's symbol, at `at` (its left end, its middle height).

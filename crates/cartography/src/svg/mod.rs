@@ -8,9 +8,9 @@
 mod arrows;
 mod legend;
 mod orders;
-mod palette;
-mod places;
-mod provinces;
+pub(crate) mod palette;
+pub(crate) mod places;
+pub(crate) mod provinces;
 mod rivers;
 mod units;
 
@@ -28,36 +28,112 @@ const BLANK: (i32, i32) = (1000, 800);
 
 /// The SVG of a scene. A board with no geometry draws as an empty frame with its legend.
 pub fn svg(scene: &Scene<'_>) -> String {
-    draw(scene, Geometry::for_variant(&scene.map.name))
+    Layers::of(scene, Geometry::for_variant(&scene.map.name)).svg()
 }
 
 /// The SVG of a scene on a given drawing of its board.
+#[cfg(test)]
 pub(crate) fn draw(scene: &Scene<'_>, geometry: Option<&Geometry>) -> String {
-    let (w, h) = geometry.map_or(BLANK, |g| (g.width, g.height));
-    let (legend, legend_height) = legend::legend(scene, f64::from(w), f64::from(h));
-    let total = h + legend_height.ceil() as i32;
-    let mut out = String::with_capacity(96 * 1024);
-    let _ = write!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{total}" viewBox="0 0 {w} {total}" font-family="{FONT_FAMILY}">"##
-    );
-    let _ = write!(
-        out,
-        r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
-        palette::SEA
-    );
-    if let Some(g) = geometry {
-        let places = Places::new(scene, g);
-        provinces::fills(&mut out, scene, &places);
-        rivers::all(&mut out, &places);
-        provinces::centres(&mut out, scene, &places);
-        provinces::labels(&mut out, scene, &places);
-        units::all(&mut out, scene, &places);
-        orders::all(&mut out, scene, &places);
+    Layers::of(scene, geometry).svg()
+}
+
+/// A scene's drawing as its layers, bottom up: what the scene decides (the fills, the centres,
+/// the pieces) between what its board always shows (the lines, the names). The SVG is the
+/// layers in turn; the PNG draws a board's own layers once and the scene's over them (`raster`).
+pub(crate) struct Layers {
+    pub width: i32,
+    /// The whole drawing's height, the legend's strip included.
+    pub height: i32,
+    /// The sea, the land and the Provinces, tinted by the centres' owners.
+    pub fills: String,
+    /// The borders, the coastline and the rivers.
+    pub lines: String,
+    /// The supply centres' marks, in their owners' colours.
+    pub centres: String,
+    /// The Provinces' names and the legend's strip with its keys.
+    pub names: String,
+    /// The Units, the Orders and the scene's title.
+    pub pieces: String,
+}
+
+impl Layers {
+    pub fn of(scene: &Scene<'_>, geometry: Option<&Geometry>) -> Layers {
+        Layers::made(scene, geometry, true)
     }
-    out.push_str(&legend);
-    out.push_str("</svg>");
-    out
+
+    /// The layers a scene decides alone (the fills', the lines' and the names' left empty):
+    /// what a PNG needs over its board's own layers, drawn once (`raster`).
+    pub fn of_scene(scene: &Scene<'_>, geometry: Option<&Geometry>) -> Layers {
+        Layers::made(scene, geometry, false)
+    }
+
+    fn made(scene: &Scene<'_>, geometry: Option<&Geometry>, whole: bool) -> Layers {
+        let (w, h) = geometry.map_or(BLANK, |g| (g.width, g.height));
+        let legend = legend::legend(scene, f64::from(w), f64::from(h));
+        let mut layers = Layers {
+            width: w,
+            height: h + legend.height.ceil() as i32,
+            fills: if whole {
+                format!(
+                    r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
+                    palette::SEA
+                )
+            } else {
+                String::new()
+            },
+            lines: String::new(),
+            centres: String::new(),
+            names: String::new(),
+            pieces: String::new(),
+        };
+        if let Some(g) = geometry {
+            let places = Places::new(scene, g);
+            if whole {
+                provinces::fills(&mut layers.fills, scene, &places);
+                provinces::borders(&mut layers.lines, scene, &places);
+                rivers::all(&mut layers.lines, &places);
+                provinces::labels(&mut layers.names, scene, &places);
+            }
+            provinces::centres(&mut layers.centres, scene, &places);
+            units::all(&mut layers.pieces, scene, &places);
+            orders::all(&mut layers.pieces, scene, &places);
+        }
+        if whole {
+            layers.names.push_str(&legend.keys);
+        }
+        layers.pieces.push_str(&legend.title);
+        layers
+    }
+
+    /// The whole drawing.
+    pub fn svg(&self) -> String {
+        let parts = [
+            &self.fills,
+            &self.lines,
+            &self.centres,
+            &self.names,
+            &self.pieces,
+        ];
+        let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + 256);
+        out.push_str(&self.open());
+        for part in parts {
+            out.push_str(part);
+        }
+        out.push_str("</svg>");
+        out
+    }
+
+    /// One layer alone, as an SVG of the drawing's size.
+    pub fn alone(&self, layer: &str) -> String {
+        format!("{}{layer}</svg>", self.open())
+    }
+
+    fn open(&self) -> String {
+        let (w, h) = (self.width, self.height);
+        format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}">"##
+        )
+    }
 }
 
 /// Rings as one path's data.
@@ -93,7 +169,5 @@ pub(crate) fn escape(text: &str) -> String {
 pub fn owner_colour(variant: &str, power: &str) -> Option<[u8; 3]> {
     let map = chancery_diplomacy::map::Map::variant(variant)?;
     let power = map.power_by_name(power)?;
-    let hex = palette::of(map, power).tint.strip_prefix('#')?;
-    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
-    Some([byte(0)?, byte(2)?, byte(4)?])
+    palette::rgb(palette::of(map, power).tint)
 }

@@ -65,6 +65,13 @@ pub fn of(map: &Map, power: Power) -> Colours {
     OTHERS[power.0 as usize % OTHERS.len()]
 }
 
+/// A colour of ours ("#rrggbb") as its three channels; None for anything else.
+pub fn rgb(hex: &str) -> Option<[u8; 3]> {
+    let hex = hex.strip_prefix('#').filter(|h| h.len() == 6)?;
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some([byte(0)?, byte(2)?, byte(4)?])
+}
+
 pub const SEA: &str = "#b5d0e6";
 pub const SEA_BORDER: &str = "#8fb2cf";
 pub const LAND: &str = "#ede4c8";
@@ -79,6 +86,9 @@ pub const OUTLINE: &str = "#222222";
 pub const FAILED: &str = "#d0021b";
 /// Neutral ink of the legend's symbols.
 pub const LEGEND_INK: &str = "#333333";
+/// The legend's strip and its text.
+pub const LEGEND_PAPER: &str = "#faf7ef";
+pub const LEGEND_TEXT: &str = "#222222";
 
 #[cfg(test)]
 mod tests {

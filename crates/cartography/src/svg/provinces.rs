@@ -7,18 +7,47 @@ use super::palette::{self, Colours};
 use super::places::Places;
 use super::{escape, path};
 use crate::scene::Scene;
+use chancery_diplomacy::map::Province;
 use std::fmt::Write;
 
-/// The Provinces, filled; their borders thin, the seas' paler than the land's. The fills are
-/// drawn without anti-aliasing and the borders over them with it: the same look, and a PNG a
-/// good deal smaller (the fills' edges, all under a border, no longer blend in a hundred
+/// What an area of the board is filled as: the land beneath the Provinces, or one Province.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Area {
+    Land,
+    Province(Province),
+}
+
+/// The Provinces, filled: sea blue, land beige, a supply centre tinted by its owner. The fills
+/// are drawn without anti-aliasing and the borders over them with it: the same look, and a PNG
+/// a good deal smaller (the fills' edges, all under a border, no longer blend in a hundred
 /// shades).
 pub fn fills(out: &mut String, scene: &Scene<'_>, places: &Places<'_>) {
+    areas(out, scene, places, |area| fill(scene, area).to_string());
+}
+
+/// The colour an area is filled with in a scene.
+pub fn fill(scene: &Scene<'_>, area: Area) -> &'static str {
+    match area {
+        Area::Land => palette::LAND,
+        Area::Province(p) if scene.map.is_sea(p) => palette::SEA,
+        Area::Province(p) => owner(scene, p.0 as usize).map_or(palette::LAND, |c| c.tint),
+    }
+}
+
+/// Every area of the board filled with the colour given for it, in the order the fills are
+/// drawn (the land, then each Province by its index): with crisp edges, each pixel of the
+/// drawing is the colour of the one area that covers it last (`raster` reads the areas so).
+pub fn areas(
+    out: &mut String,
+    scene: &Scene<'_>,
+    places: &Places<'_>,
+    colour: impl Fn(Area) -> String,
+) {
     let g = places.geometry;
     let _ = write!(
         out,
         r#"<g class="land" fill="{}" shape-rendering="crispEdges">"#,
-        palette::LAND
+        colour(Area::Land)
     );
     for ring in &g.land {
         let _ = write!(out, r#"<path d="{}"/>"#, path(std::slice::from_ref(ring)));
@@ -28,14 +57,15 @@ pub fn fills(out: &mut String, scene: &Scene<'_>, places: &Places<'_>) {
         let Some(shape) = places.shape(p) else {
             continue;
         };
-        let fill = if scene.map.is_sea(p) {
-            palette::SEA
-        } else {
-            owner(scene, p.0 as usize).map_or(palette::LAND, |c| c.tint)
-        };
+        let fill = colour(Area::Province(p));
         let _ = write!(out, r#"<path d="{}" fill="{fill}"/>"#, path(&shape.rings));
     }
     out.push_str("</g>");
+}
+
+/// The Provinces' borders, the seas' paler than the land's, and the coastline over them.
+pub fn borders(out: &mut String, scene: &Scene<'_>, places: &Places<'_>) {
+    let g = places.geometry;
     for (sea, border) in [(true, palette::SEA_BORDER), (false, palette::BORDER)] {
         let _ = write!(
             out,

@@ -139,7 +139,8 @@ fn each_kind_of_order_has_its_own_shapes() {
         );
         let svg = draw(&s, Some(&g));
         let start = svg.find(r#"<g class="orders""#).expect("orders");
-        let end = svg.find(r#"<g class="legend""#).expect("legend");
+        // The orders end where the title, the last thing drawn, begins.
+        let end = svg.find(r#"<text class="title""#).expect("title");
         drawn.push(svg[start..end].to_string());
     }
     for (i, a) in drawn.iter().enumerate() {
@@ -209,7 +210,8 @@ fn several_supports_to_one_move_end_apart() {
         r#"{"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "A GAS S A PAR - BUR", "A PIC S A PAR - BUR"]}"#,
     );
     let svg = draw(&s, Some(&g));
-    let orders = &svg[..svg.find(r#"<g class="legend""#).expect("legend")];
+    let start = svg.find(r#"<g class="orders""#).expect("orders");
+    let orders = &svg[start..svg.find(r#"<text class="title""#).expect("title")];
     let dots: Vec<&str> = orders
         .split(r#"<circle "#)
         .filter(|c| c.contains(r#"r="3.2""#))
