@@ -410,7 +410,7 @@ fn out_mail(row: &OutboxRow, picture: Option<&Picture>) -> OutMail {
 /// The HTML alternative of a mail that shows a picture: the picture, then the text. A mail
 /// whose HTML cannot be made goes as text alone (logged): the text is the mail.
 fn html_part(row: &OutboxRow, picture: &Picture) -> Option<HtmlPart> {
-    let width = picture.width();
+    let width = picture.width;
     match html::mail_with_picture(
         &row.subject,
         &row.body,
@@ -422,7 +422,7 @@ fn html_part(row: &OutboxRow, picture: &Picture) -> Option<HtmlPart> {
             html,
             pictures: vec![InlinePicture {
                 content_id: html::MAP_CONTENT_ID.to_string(),
-                png: picture.png(),
+                png: picture.encoded.clone(),
             }],
         }),
         Err(e) => {

@@ -7,6 +7,7 @@
 //! storm that spared the store a hundred megabytes of blobs, their log and its checkpoints.
 
 use crate::store::{self, Conn, StoreError};
+use crate::transport::smtp::EncodedPng;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
@@ -14,27 +15,31 @@ use std::sync::{Arc, Mutex};
 /// mails side by side, so the last few dozen cover every mail in flight.
 const KEPT: usize = 64;
 
-/// A picture as a mail shows it.
+/// A picture as a mail shows it: the PNG ready for the mail (base64, encoded once), its width
+/// and its text alternative.
 #[derive(Debug)]
 pub struct Picture {
-    png: Vec<u8>,
-    /// The text alternative.
+    pub encoded: EncodedPng,
+    pub width: u32,
     pub alt: String,
 }
 
 impl Picture {
-    pub fn png(&self) -> Vec<u8> {
-        self.png.clone()
+    fn of(png: &[u8], alt: String) -> Picture {
+        Picture {
+            encoded: EncodedPng::of(png),
+            width: width(png),
+            alt,
+        }
     }
+}
 
-    /// The PNG's width, from its header (IHDR follows the 8-byte signature and its own 8
-    /// bytes); 1000 if it cannot be read.
-    pub fn width(&self) -> u32 {
-        self.png
-            .get(16..20)
-            .and_then(|b| <[u8; 4]>::try_from(b).ok())
-            .map_or(1000, u32::from_be_bytes)
-    }
+/// A PNG's width, from its header (IHDR follows the 8-byte signature and its own 8 bytes);
+/// 1000 if it cannot be read.
+fn width(png: &[u8]) -> u32 {
+    png.get(16..20)
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map_or(1000, u32::from_be_bytes)
 }
 
 /// The drawings kept, and the pictures being drawn: a phase's readers' mails may fall to two
@@ -142,9 +147,11 @@ async fn draw(c: &mut Conn, id: i64) -> Result<Option<Picture>, StoreError> {
             return Ok(None);
         }
     };
-    let png = tokio::task::spawn_blocking(move || drawing.png())
-        .await
-        .ok()
-        .flatten();
-    Ok(png.map(|png| Picture { png, alt: row.alt }))
+    let alt = row.alt;
+    let picture =
+        tokio::task::spawn_blocking(move || drawing.png().map(|png| Picture::of(&png, alt)))
+            .await
+            .ok()
+            .flatten();
+    Ok(picture)
 }

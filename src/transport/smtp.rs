@@ -11,6 +11,7 @@ use lettre::transport::smtp::client::{
 };
 use lettre::transport::smtp::commands::{Data, Ehlo, Mail, Rcpt, Rset};
 use lettre::transport::smtp::extension::{ClientId, MailBodyParameter, MailParameter};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::socket::{Stream, tcp_connect, tls_wrap};
@@ -48,7 +49,21 @@ pub struct HtmlPart {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InlinePicture {
     pub content_id: String,
-    pub png: Vec<u8>,
+    pub png: EncodedPng,
+}
+
+/// A PNG as a MIME part's body: base64 in lines of 76 characters (RFC 2045 §6.8), encoded
+/// once however many mails carry it (a phase's map goes to every reader).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodedPng(Arc<str>);
+
+impl EncodedPng {
+    pub fn of(png: &[u8]) -> EncodedPng {
+        let mut text = String::with_capacity(png.len() * 4 / 3 + png.len() / 38 + 4);
+        // Writing to a String cannot fail.
+        let _ = email_encoding::body::base64::encode(png, &mut text);
+        EncodedPng(Arc::from(text))
+    }
 }
 
 /// An SMTP client for one relay. One connection is kept open between sends and checked with
@@ -429,9 +444,13 @@ fn alternative(text: Body, html: &HtmlPart) -> Result<MultiPart, TransportError>
         .body(text);
     let mut related = MultiPart::related().singlepart(SinglePart::html(html.html.clone()));
     for p in &html.pictures {
-        related = related.singlepart(
-            Attachment::new_inline(p.content_id.clone()).body(p.png.clone(), png.clone()),
-        );
+        related = related.singlepart(Attachment::new_inline(p.content_id.clone()).body(
+            Body::dangerous_pre_encoded(
+                p.png.0.as_bytes().to_vec(),
+                ContentTransferEncoding::Base64,
+            ),
+            png.clone(),
+        ));
     }
     Ok(MultiPart::alternative()
         .singlepart(plain)
@@ -652,7 +671,48 @@ impl Sender {
 
 #[cfg(test)]
 mod tests {
-    use super::with_end_of_data;
+    use super::{EncodedPng, HtmlPart, InlinePicture, OutMail, build_message, with_end_of_data};
+
+    #[test]
+    fn a_picture_encoded_once_arrives_as_its_own_bytes() {
+        // Every byte value, and enough of them for many base64 lines.
+        let png: Vec<u8> = (0..3000u32).map(|i| (i * 7 % 256) as u8).collect();
+        let encoded = EncodedPng::of(&png);
+        assert!(encoded.0.lines().all(|l| l.trim_end().len() <= 76));
+        let mail = OutMail {
+            from: "gm@example.test".into(),
+            to: vec!["player1@example.test".into()],
+            subject: "g1 S1901M results".into(),
+            body: "The results.\n".into(),
+            message_id: "<m1@example.test>".into(),
+            in_reply_to: None,
+            references: Vec::new(),
+            auto_submitted: "auto-generated",
+            extra_headers: Vec::new(),
+            html: Some(HtmlPart {
+                html: "<img src=\"cid:map@chancery\">".into(),
+                pictures: vec![InlinePicture {
+                    content_id: "map@chancery".into(),
+                    png: encoded,
+                }],
+            }),
+        };
+        let raw = build_message(&mail).expect("built").formatted();
+        let parsed = mail_parser::MessageParser::default()
+            .parse(&raw)
+            .expect("parsed");
+        let picture = parsed
+            .parts
+            .iter()
+            .find_map(|p| match &p.body {
+                mail_parser::PartType::Binary(b) | mail_parser::PartType::InlineBinary(b) => {
+                    Some(b.to_vec())
+                }
+                _ => None,
+            })
+            .expect("the picture's part");
+        assert_eq!(picture, png);
+    }
 
     #[test]
     fn a_dot_that_starts_a_line_is_doubled_and_the_end_follows() {
