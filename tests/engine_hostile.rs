@@ -1216,6 +1216,11 @@ async fn a_message_that_panics_in_a_batch_is_rolled_back_alone_and_the_ones_befo
     let pool = setup("batch-panic", &["wm1"]).await;
     let subscriber = tracing_subscriber::registry().with(PanicOnPower { uid: 2 });
     let _guard = tracing::subscriber::set_default(subscriber);
+    // The other tests of this binary run beside this one with no subscriber: a span's
+    // callsite they register while this one's subscriber is being set may keep "no one is
+    // interested" (seen once in CI's way: the panic never came). Asked again now, every
+    // callsite counts this thread's subscriber in.
+    tracing::callsite::rebuild_interest_cache();
     let (austria, france, england) = (
         orders_of(0, "A Vie - Gal"),
         orders_of(2, "A Par - Bur"),
