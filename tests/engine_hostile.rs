@@ -1218,7 +1218,7 @@ async fn a_message_that_panics_in_a_batch_is_rolled_back_alone_and_the_ones_befo
     let _guard = tracing::subscriber::set_default(subscriber);
     // The other tests of this binary run beside this one with no subscriber: a span's
     // callsite they register while this one's subscriber is being set may keep "no one is
-    // interested" (seen once in CI's way: the panic never came). Asked again now, every
+    // interested" (it happened once in scripts/test: the panic never came). Asked again now, every
     // callsite counts this thread's subscriber in.
     tracing::callsite::rebuild_interest_cache();
     let (austria, france, england) = (
