@@ -195,9 +195,9 @@ async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result
 /// text part, and the HTML's) and the PNG in base64, 4 bytes for 3 (the maps are not stored:
 /// one is drawn here, as the outbox drew it, for its size).
 async fn mail_size(c: &mut crate::store::Conn) -> Result<i64, DevError> {
-    let (text, with_map): (i64, i64) = sqlx::query_as(
+    let (text, with_map, mails): (i64, i64, i64) = sqlx::query_as(
         "SELECT CAST(coalesce(avg(length(body)), 0) AS INTEGER), \
-         count(picture_id) FROM outbox",
+         count(picture_id), count(*) FROM outbox",
     )
     .fetch_one(&mut *c)
     .await?;
@@ -214,9 +214,6 @@ async fn mail_size(c: &mut crate::store::Conn) -> Result<i64, DevError> {
             .map_or(0, |p| p.len() as i64),
         None => 0,
     };
-    let mails: i64 = sqlx::query_scalar("SELECT count(*) FROM outbox")
-        .fetch_one(&mut *c)
-        .await?;
     let extra = if mails > 0 {
         with_map * (text + png * 4 / 3) / mails
     } else {
