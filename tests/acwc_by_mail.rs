@@ -522,6 +522,10 @@ async fn acwc_by_mail_a_championship_of_35_entries_from_the_swiss_to_the_armaged
         o.mail(k, &body, T0 - 5 * DAY + k as Ts * 60).await;
     }
     o.expect(Some(2), "your entry for", "seeding rating").await;
+    // The TD is told of each entry, with the command that approves it.
+    let told = format!("entry of {} to approve", account(2));
+    o.expect(None, &told, &format!("APPROVE {}", account(2)))
+        .await;
     for k in 0..ENTRIES {
         o.command(GmCommand::Approve(account(k)), T0 - DAY).await;
     }

@@ -41,7 +41,14 @@ async fn enter_all(ch: &mut Champ) {
             .await
             .join("\n");
         assert!(ack.contains("seeding rating"), "{ack}");
+        // ACWC Player eligibility: the TD is told of the entry and how to approve it, once.
+        let told = ch
+            .mails(TD, &format!("entry of {account} to approve"))
+            .await;
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(told[0].contains(&format!("APPROVE {account}")), "{told:?}");
     }
+    assert!(ch.mails(TD, "entry of zed").await.is_empty());
     let accounts: Vec<&str> = NINE.iter().map(|e| e.0).collect();
     ch.approve_all(&accounts, T0 - DAY).await;
 }

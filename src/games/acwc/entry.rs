@@ -7,7 +7,7 @@ use super::store::{Conn, EntrantRow, GameRow};
 use crate::acwc::mail::{Line, read};
 use crate::acwc::seeding::Seeding;
 use crate::config::Env;
-use crate::engine::receive::{Ctx, Tag, answer, drop_mail, recipient_kind};
+use crate::engine::receive::{Ctx, Tag, alert_masters, answer, drop_mail, recipient_kind};
 use crate::engine::{Processed, Result};
 use crate::message::ReadMessage;
 use crate::outgoing::acwc::compose;
@@ -79,6 +79,7 @@ pub async fn forming_mail(
                 peak: seeding.peak,
                 seeding: seeding.rating().to_string(),
             };
+            tell_director(c, env, ctx, g, &from, &v).await?;
             let mail = compose::entry(env, g, &from, msg, ctx.key, &v);
             (mail, Processed::Accepted)
         }
@@ -89,4 +90,31 @@ pub async fn forming_mail(
     };
     answer(c, env, ctx, mail, who, Some(g)).await?;
     Ok((outcome, tag))
+}
+
+/// The TD told of an entry that waits for approval (ACWC Player eligibility: the TD checks each
+/// entry), once an account: what to check and the command that approves it.
+async fn tell_director(
+    c: &mut Conn,
+    env: &Env,
+    ctx: &Ctx<'_>,
+    g: &GameRow,
+    from: &str,
+    v: &EntryView,
+) -> Result<()> {
+    let subject = format!("{}: entry of {} to approve", g.id, v.account);
+    let body = format!(
+        "{account} has entered {game} from {from}:\n\n  \
+         Rating at cut-off {cutoff}, peak {peak}: seeding rating {seeding}\n\n\
+         Check the account and its ratings on Lichess (ACWC Player eligibility), then approve \
+         it with APPROVE {account} in a command mail, or at the console:\n  \
+         chancery acwc approve --id {game} {account}\n",
+        account = v.account,
+        game = g.id,
+        cutoff = v.cutoff,
+        peak = v.peak,
+        seeding = v.seeding,
+    );
+    let key = format!("acwc-entry|{}|{}", g.id, v.account.to_lowercase());
+    alert_masters(c, env, Some(g), &key, &subject, &body, ctx.now).await
 }
