@@ -36,11 +36,11 @@ use chancery::games;
 use chancery::games::acwc::admin::{NewChampionship, create};
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::service::Clock;
+use chancery::store::Pool;
 use chancery::store::{self, Role, acwc::MatchRow, acwc::StageRow};
 use chancery::transport::imap::Mailbox;
 use chancery::transport::smtp::Sender;
 use mailstack::{Stack, TestClock, inbox, send};
-use sqlx::SqlitePool;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -117,7 +117,7 @@ type Server = (
 
 struct Office {
     stack: Stack,
-    pool: SqlitePool,
+    pool: Pool,
     sender: Sender,
     clock: Arc<TestClock>,
     env: engine::Env,

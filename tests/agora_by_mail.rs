@@ -19,11 +19,12 @@ use chancery::engine;
 use chancery::games;
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::service::Clock;
+use chancery::store::Pool;
 use chancery::store::{self, Role};
 use chancery::timetable::midnight_at_or_after;
 use chancery::transport::smtp::Sender;
 use mailstack::{Stack, TestClock, send, wait_for};
-use sqlx::{Row, SqlitePool};
+use sqlx::Row;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -61,7 +62,7 @@ type Ballot = (u32, String, String, String);
 /// cast (proposal, power, choice) with the Message-ID of the mail that cast it.
 struct Game {
     stack: Stack,
-    pool: SqlitePool,
+    pool: Pool,
     sender: Sender,
     clock: Arc<TestClock>,
     env: chancery::engine::Env,

@@ -13,7 +13,7 @@ use chancery::engine::Processed;
 use chancery::games;
 use chancery::policy::{DAY, Ts};
 use chancery::store;
-use sqlx::SqlitePool;
+use chancery::store::Pool;
 
 const GAME: &str = "bt2020";
 
@@ -30,7 +30,7 @@ fn flat(text: &str) -> String {
 }
 
 /// Outgoing mail, its body flattened: (kind, to, subject, body).
-async fn mails(pool: &SqlitePool) -> Vec<(String, String, String, String)> {
+async fn mails(pool: &Pool) -> Vec<(String, String, String, String)> {
     outbox(pool)
         .await
         .into_iter()
@@ -39,7 +39,7 @@ async fn mails(pool: &SqlitePool) -> Vec<(String, String, String, String)> {
 }
 
 /// An agora2020 game with no players, as a GM creates it for entry by announcement.
-async fn open_game(name: &str) -> SqlitePool {
+async fn open_game(name: &str) -> Pool {
     let dir = std::env::temp_dir().join(format!("chancery-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let pool = store::open(&dir.join("chancery.sqlite"))
@@ -62,7 +62,7 @@ async fn open_game(name: &str) -> SqlitePool {
     pool
 }
 
-async fn enter(pool: &SqlitePool, uid: u32, from: &str, now: Ts) -> Processed {
+async fn enter(pool: &Pool, uid: u32, from: &str, now: Ts) -> Processed {
     let mail = raw(
         from,
         "gm@example.test",
@@ -74,14 +74,14 @@ async fn enter(pool: &SqlitePool, uid: u32, from: &str, now: Ts) -> Processed {
 }
 
 /// The Gamemaster's command at the console: (done, answer).
-async fn gm(pool: &SqlitePool, cmd: GmCommand, now: Ts) -> (bool, String) {
+async fn gm(pool: &Pool, cmd: GmCommand, now: Ts) -> (bool, String) {
     let done = games::console_command(pool, &env(), GAME, &cmd, now)
         .await
         .expect("command");
     (done.ok, done.answer)
 }
 
-async fn game_row(pool: &SqlitePool) -> store::GameRow {
+async fn game_row(pool: &Pool) -> store::GameRow {
     let mut c = pool.acquire().await.expect("conn");
     store::game(&mut c, GAME)
         .await
@@ -89,7 +89,7 @@ async fn game_row(pool: &SqlitePool) -> store::GameRow {
         .expect("game")
 }
 
-async fn players(pool: &SqlitePool) -> Vec<store::PlayerRow> {
+async fn players(pool: &Pool) -> Vec<store::PlayerRow> {
     let mut c = pool.acquire().await.expect("conn");
     store::players(&mut c, GAME).await.expect("players")
 }
@@ -97,7 +97,7 @@ async fn players(pool: &SqlitePool) -> Vec<store::PlayerRow> {
 /// An order mail from `from` for `power` in S1901M, with `body` after the secret line.
 #[allow(clippy::too_many_arguments)]
 async fn order_mail(
-    pool: &SqlitePool,
+    pool: &Pool,
     uid: u32,
     from: &str,
     power: &str,
@@ -117,7 +117,7 @@ async fn order_mail(
 
 /// An agora2020 game with seven registered players, started at T0 (`options` from the
 /// preset changed): its pool and the players' secrets.
-async fn started(name: &str, options: &[(&str, &str)]) -> (SqlitePool, Vec<String>) {
+async fn started(name: &str, options: &[(&str, &str)]) -> (Pool, Vec<String>) {
     let options: Vec<(String, String)> = options
         .iter()
         .map(|(o, v)| (o.to_string(), v.to_string()))

@@ -17,7 +17,7 @@ fn entrant(i: usize) -> String {
     format!("contestant{i}@example.org")
 }
 
-async fn enter(pool: &sqlx::SqlitePool, uid: u32, from: &str, now: i64) -> Processed {
+async fn enter(pool: &chancery::store::Pool, uid: u32, from: &str, now: i64) -> Processed {
     let mail = raw(
         from,
         "gm@example.test",
@@ -29,7 +29,7 @@ async fn enter(pool: &sqlx::SqlitePool, uid: u32, from: &str, now: i64) -> Proce
 }
 
 /// An agora2020 game with no players, as a GM creates it for entry by announcement.
-async fn open_game(name: &str) -> sqlx::SqlitePool {
+async fn open_game(name: &str) -> chancery::store::Pool {
     let dir = std::env::temp_dir().join(format!("chancery-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let pool = store::open(&dir.join("chancery.sqlite"))

@@ -17,11 +17,12 @@ use chancery::games;
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::ruleset::Mutability;
 use chancery::store;
-use sqlx::{Row, SqlitePool};
+use chancery::store::Pool;
+use sqlx::Row;
 
 /// An agora2020 game, started at T0 (`options` changed from the preset): its pool and the
 /// players' secrets.
-async fn agora(name: &str, options: &[(&str, &str)]) -> (SqlitePool, Vec<String>) {
+async fn agora(name: &str, options: &[(&str, &str)]) -> (Pool, Vec<String>) {
     let options: Vec<(String, String)> = options
         .iter()
         .map(|(o, v)| (o.to_string(), v.to_string()))
@@ -33,7 +34,7 @@ async fn agora(name: &str, options: &[(&str, &str)]) -> (SqlitePool, Vec<String>
 
 /// Player `i`'s mail in S1901M with `body`, arriving at `at`: what became of it.
 async fn mail(
-    pool: &SqlitePool,
+    pool: &Pool,
     secrets: &[String],
     uid: u32,
     i: usize,
@@ -51,7 +52,7 @@ async fn mail(
 }
 
 /// Every outbox row: (kind, to, subject, body, message_id, in_reply_to, refs).
-async fn rows(pool: &SqlitePool) -> Vec<[String; 7]> {
+async fn rows(pool: &Pool) -> Vec<[String; 7]> {
     let mut c = pool.acquire().await.expect("conn");
     sqlx::query(
         "SELECT kind, to_address, subject, body, message_id, coalesce(in_reply_to, ''), refs
@@ -74,7 +75,7 @@ fn flat(text: &str) -> String {
 }
 
 /// The last acknowledgement (or refusal) sent to player `i`.
-async fn answer_to(pool: &SqlitePool, i: usize) -> String {
+async fn answer_to(pool: &Pool, i: usize) -> String {
     rows(pool)
         .await
         .into_iter()
@@ -91,19 +92,19 @@ fn the_hour_after(at: Ts) -> Ts {
 }
 
 /// The tick at the full hour after `at`: what passed is enacted.
-async fn on_the_hour(pool: &SqlitePool, at: Ts) -> Ts {
+async fn on_the_hour(pool: &Pool, at: Ts) -> Ts {
     let hour = the_hour_after(at);
     games::tick(pool, &env(), hour).await.expect("tick");
     hour
 }
 
-async fn regulation_text(pool: &SqlitePool, number: u32, at: Ts) -> Option<Vec<String>> {
+async fn regulation_text(pool: &Pool, number: u32, at: Ts) -> Option<Vec<String>> {
     let mut c = pool.acquire().await.expect("conn");
     let set = store::rule_set(&mut c, "ag1").await.expect("rules");
     set.as_of(at).get(&number).map(|r| r.text.clone())
 }
 
-async fn deadline(pool: &SqlitePool) -> store::PhaseRow {
+async fn deadline(pool: &Pool) -> store::PhaseRow {
     let mut c = pool.acquire().await.expect("conn");
     store::current_phase(&mut c, "ag1")
         .await
@@ -111,7 +112,7 @@ async fn deadline(pool: &SqlitePool) -> store::PhaseRow {
         .expect("open")
 }
 
-async fn rules(pool: &SqlitePool) -> chancery::rules::Rules {
+async fn rules(pool: &Pool) -> chancery::rules::Rules {
     let mut c = pool.acquire().await.expect("conn");
     let g = store::game(&mut c, "ag1").await.expect("q").expect("game");
     serde_json::from_str(&g.rules).expect("rules")

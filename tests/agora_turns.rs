@@ -12,13 +12,13 @@ use chancery::games;
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::rules::Rules;
 use chancery::store;
+use chancery::store::Pool;
 use chancery::timetable::midnight_at_or_after;
-use sqlx::SqlitePool;
 
 const GAME: &str = "ag";
 
 /// A running agora2020 game `ag` started at [`T0`] (a Sunday, 08:26 UTC); the secrets.
-async fn agora(name: &str) -> (SqlitePool, Vec<String>) {
+async fn agora(name: &str) -> (Pool, Vec<String>) {
     let (pool, secrets) = game_with(name, GAME, "agora2020", &[]).await;
     games::start_game_and_tell(&pool, &env(), GAME, T0)
         .await
@@ -26,7 +26,7 @@ async fn agora(name: &str) -> (SqlitePool, Vec<String>) {
     (pool, secrets)
 }
 
-async fn current(pool: &SqlitePool) -> store::PhaseRow {
+async fn current(pool: &Pool) -> store::PhaseRow {
     let mut c = pool.acquire().await.expect("conn");
     store::current_phase(&mut c, GAME)
         .await
@@ -36,7 +36,7 @@ async fn current(pool: &SqlitePool) -> store::PhaseRow {
 
 /// Player `i` mails `body` for `phase` at `at`; the acknowledgement's text, on one line.
 async fn mail(
-    pool: &SqlitePool,
+    pool: &Pool,
     secrets: &[String],
     i: usize,
     uid: u32,
@@ -62,12 +62,12 @@ async fn mail(
         .expect("ack")
 }
 
-async fn tick(pool: &SqlitePool, at: Ts) -> usize {
+async fn tick(pool: &Pool, at: Ts) -> usize {
     games::tick(pool, &env(), at).await.expect("tick")
 }
 
 /// The results mail player 1 (Austria) had for `phase`.
-async fn results(pool: &SqlitePool, phase: &str) -> Option<String> {
+async fn results(pool: &Pool, phase: &str) -> Option<String> {
     outbox(pool)
         .await
         .into_iter()
@@ -75,7 +75,7 @@ async fn results(pool: &SqlitePool, phase: &str) -> Option<String> {
         .map(|o| o.3)
 }
 
-async fn units_of(pool: &SqlitePool, power: &str) -> Vec<String> {
+async fn units_of(pool: &Pool, power: &str) -> Vec<String> {
     let p = current(pool).await;
     let map = chancery::map::Map::standard();
     let board =
@@ -179,7 +179,7 @@ async fn agora_bt15_turns_follow_the_daily_utc_timetable() {
 /// Spring 1901: France takes Spain, its army goes to Burgundy; Germany moves to Ruhr and
 /// Munich. Fall: Germany dislodges the army in Burgundy while France takes Portugal; France's
 /// Fall orders carry `conditional` (none: no block). Every Fall deadline passed.
-async fn fall_with(name: &str, conditional: &str) -> SqlitePool {
+async fn fall_with(name: &str, conditional: &str) -> Pool {
     let (pool, secrets) = agora(name).await;
     mail(
         &pool,
@@ -274,7 +274,7 @@ async fn agora_bt22_bt23_without_conditionals_the_unit_disbands_and_builds_are_w
 
 /// France given 18 centres (BT16's majority of the standard map's 34) on the open phase's
 /// board, from Austria's, Italy's and Germany's and the neutrals'.
-async fn france_holds_eighteen(pool: &SqlitePool) {
+async fn france_holds_eighteen(pool: &Pool) {
     let p = current(pool).await;
     let mut board: serde_json::Value = serde_json::from_str(&p.board).expect("board");
     let centres = [
@@ -297,7 +297,7 @@ async fn france_holds_eighteen(pool: &SqlitePool) {
         .expect("board");
 }
 
-async fn game_row(pool: &SqlitePool) -> store::GameRow {
+async fn game_row(pool: &Pool) -> store::GameRow {
     let mut c = pool.acquire().await.expect("conn");
     store::game(&mut c, GAME).await.expect("q").expect("game")
 }

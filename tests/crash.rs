@@ -52,7 +52,7 @@ fn spawn_child(cfg: &Path, log: &Path) -> Child {
         .expect("start chancery serve")
 }
 
-async fn count(pool: &sqlx::SqlitePool, sql: &'static str) -> i64 {
+async fn count(pool: &chancery::store::Pool, sql: &'static str) -> i64 {
     let mut c = pool.acquire().await.expect("conn");
     sqlx::query(sql)
         .fetch_one(&mut *c)
@@ -61,7 +61,12 @@ async fn count(pool: &sqlx::SqlitePool, sql: &'static str) -> i64 {
         .get(0)
 }
 
-async fn wait_until(pool: &sqlx::SqlitePool, sql: &'static str, at_least: i64, limit: Duration) {
+async fn wait_until(
+    pool: &chancery::store::Pool,
+    sql: &'static str,
+    at_least: i64,
+    limit: Duration,
+) {
     let start = Instant::now();
     while count(pool, sql).await < at_least {
         assert!(
@@ -194,7 +199,7 @@ async fn killed_while_four_connections_send_nothing_lost_nothing_twice() {
     );
 }
 
-async fn wait_until_at(pool: &sqlx::SqlitePool, at_least: i64, limit: Duration) {
+async fn wait_until_at(pool: &chancery::store::Pool, at_least: i64, limit: Duration) {
     wait_until(pool, "SELECT count(*) FROM ledger", at_least, limit).await;
 }
 

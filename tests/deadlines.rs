@@ -13,13 +13,13 @@ use chancery::commands::GmCommand;
 use chancery::engine::admin;
 use chancery::games;
 use chancery::policy::{DAY, HOUR, Ts};
+use chancery::store::Pool;
 use chancery::store::{self, Role};
-use sqlx::SqlitePool;
 
 const GM: &str = "gm.person@example.test";
 
 /// A running wm2004 game `wm7` with a GM of its own; the players' secrets.
-async fn wm(name: &str) -> (SqlitePool, Vec<String>) {
+async fn wm(name: &str) -> (Pool, Vec<String>) {
     wm_with(name, &[]).await
 }
 
@@ -29,7 +29,7 @@ fn nmrs_allowed() -> Vec<(String, String)> {
 }
 
 /// [`wm`], with options changed from the preset.
-async fn wm_with(name: &str, options: &[(String, String)]) -> (SqlitePool, Vec<String>) {
+async fn wm_with(name: &str, options: &[(String, String)]) -> (Pool, Vec<String>) {
     let (pool, secrets) = wm_game(name, "wm7", options).await;
     admin::add_member(&pool, "wm7", Role::Gm, GM, "UTC", T0)
         .await
@@ -38,7 +38,7 @@ async fn wm_with(name: &str, options: &[(String, String)]) -> (SqlitePool, Vec<S
     (pool, secrets)
 }
 
-async fn deadline(pool: &SqlitePool) -> Ts {
+async fn deadline(pool: &Pool) -> Ts {
     let mut c = pool.acquire().await.expect("conn");
     store::current_phase(&mut c, "wm7")
         .await
@@ -48,20 +48,13 @@ async fn deadline(pool: &SqlitePool) -> Ts {
 }
 
 /// Player `i` mails `body` for S1901M at `at`; the acknowledgement's text.
-async fn mail(
-    pool: &SqlitePool,
-    secrets: &[String],
-    i: usize,
-    uid: u32,
-    body: &str,
-    at: Ts,
-) -> String {
+async fn mail(pool: &Pool, secrets: &[String], i: usize, uid: u32, body: &str, at: Ts) -> String {
     mail_in(pool, secrets, i, uid, "S1901M", body, at).await
 }
 
 /// [`mail`], for another phase.
 async fn mail_in(
-    pool: &SqlitePool,
+    pool: &Pool,
     secrets: &[String],
     i: usize,
     uid: u32,
@@ -399,7 +392,7 @@ async fn wm_d_vii_6_a_a_player_who_nmred_must_make_contact_or_be_replaced() {
         published + HOUR,
     )
     .await;
-    let notices = |pool: SqlitePool| async move {
+    let notices = |pool: Pool| async move {
         outbox(&pool)
             .await
             .into_iter()
@@ -623,7 +616,7 @@ async fn every_nmr_late_set_extension_and_replacement_feeds_the_reliability_reco
 
 /// The results a player got for a phase, and every outgoing mail of the game but the author's
 /// own acknowledgements, for the press tests.
-async fn press_outcome(pool: &SqlitePool, reader: usize, author: usize) -> (String, Vec<String>) {
+async fn press_outcome(pool: &Pool, reader: usize, author: usize) -> (String, Vec<String>) {
     let out = outbox(pool).await;
     let results = out
         .iter()
@@ -915,7 +908,7 @@ async fn wm_d_iii_1_a_players_own_abbreviations_are_used_published_and_may_be_ve
 
 /// France takes Spain and Portugal in 1901 (two builds) and sends its builds with its Fall
 /// orders; the game's `options` besides.
-async fn france_builds_conditionally(name: &str, options: &[(String, String)]) -> SqlitePool {
+async fn france_builds_conditionally(name: &str, options: &[(String, String)]) -> Pool {
     let mut all = vec![("no_nmr_phases".to_string(), "[]".to_string())];
     all.extend_from_slice(options);
     let (pool, secrets) = wm_game(name, "wm7", &all).await;
@@ -943,7 +936,7 @@ async fn france_builds_conditionally(name: &str, options: &[(String, String)]) -
     pool
 }
 
-async fn france_units(pool: &SqlitePool) -> Vec<String> {
+async fn france_units(pool: &Pool) -> Vec<String> {
     let mut c = pool.acquire().await.expect("conn");
     let p = store::current_phase(&mut c, "wm7")
         .await
@@ -1031,7 +1024,7 @@ const SPRING: [&str; 6] = [
 ];
 
 /// The mails of a kind to an address: (subject, body).
-async fn mails_to(pool: &SqlitePool, kind: &str, to: &str) -> Vec<(String, String)> {
+async fn mails_to(pool: &Pool, kind: &str, to: &str) -> Vec<(String, String)> {
     outbox(pool)
         .await
         .into_iter()
@@ -1041,7 +1034,7 @@ async fn mails_to(pool: &SqlitePool, kind: &str, to: &str) -> Vec<(String, Strin
 }
 
 /// The masters' notices that an NMR holds the results (WM D.VII(6)(b)): alerts to the GM.
-async fn holds(pool: &SqlitePool) -> Vec<(String, String)> {
+async fn holds(pool: &Pool) -> Vec<(String, String)> {
     mails_to(pool, "alert", GM)
         .await
         .into_iter()
@@ -1050,7 +1043,7 @@ async fn holds(pool: &SqlitePool) -> Vec<(String, String)> {
 }
 
 /// The latest mail of a kind to an address, its body with whitespace made single.
-async fn last_to(pool: &SqlitePool, kind: &str, to: &str) -> String {
+async fn last_to(pool: &Pool, kind: &str, to: &str) -> String {
     mails_to(pool, kind, to)
         .await
         .pop()
@@ -1174,7 +1167,7 @@ async fn wm_d_vii_6_b_an_nmr_holds_the_phase_closed_to_all_but_the_replacement()
 }
 
 /// Player `i`'s orders for S1901M, as UID `uid`, arrived and read at `at`.
-async fn deliver_orders(pool: &SqlitePool, secret: &str, i: usize, uid: u32, orders: &str, at: Ts) {
+async fn deliver_orders(pool: &Pool, secret: &str, i: usize, uid: u32, orders: &str, at: Ts) {
     let m = raw(
         &player(i),
         "gm@example.test",

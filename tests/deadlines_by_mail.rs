@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 const TD: &str = "td@example.test";
 
-async fn deadline(pool: &sqlx::SqlitePool) -> Ts {
+async fn deadline(pool: &chancery::store::Pool) -> Ts {
     let mut c = pool.acquire().await.expect("conn");
     store::current_phase(&mut c, "wm7")
         .await

@@ -5,14 +5,15 @@ use chancery::engine::{self, Incoming, Processed};
 use chancery::games;
 use chancery::policy::DAY;
 use chancery::store;
-use sqlx::{Row, SqlitePool};
+use chancery::store::Pool;
+use sqlx::Row;
 
 #[path = "common/engine.rs"]
 #[allow(dead_code)]
 mod fixtures;
 use fixtures::*;
 
-async fn drops(pool: &SqlitePool) -> Vec<String> {
+async fn drops(pool: &Pool) -> Vec<String> {
     let mut c = pool.acquire().await.expect("conn");
     sqlx::query("SELECT reason FROM drops ORDER BY id")
         .fetch_all(&mut *c)
@@ -604,7 +605,7 @@ async fn raw_mail_is_kept_for_the_retention_time_only() {
 }
 
 /// The open phase's deadline of game `g`.
-async fn open_deadline(pool: &SqlitePool, g: &str) -> i64 {
+async fn open_deadline(pool: &Pool, g: &str) -> i64 {
     let mut c = pool.acquire().await.expect("conn");
     store::current_phase(&mut c, g)
         .await
@@ -614,7 +615,7 @@ async fn open_deadline(pool: &SqlitePool, g: &str) -> i64 {
 }
 
 /// The orders that stand for `power` in S1901M.
-async fn standing(pool: &SqlitePool, power: &str) -> Vec<String> {
+async fn standing(pool: &Pool, power: &str) -> Vec<String> {
     let mut c = pool.acquire().await.expect("conn");
     store::diplomacy::standing_orders(&mut c, "wm1", "S1901M")
         .await
@@ -642,7 +643,7 @@ async fn wm_d_vii_7_the_confirmation_box_vouches_only_for_the_same_mail_from_the
         )
     };
     let mut uid = 0;
-    let mut at_box = |pool: SqlitePool, m: Vec<u8>| {
+    let mut at_box = |pool: Pool, m: Vec<u8>| {
         uid += 1;
         let n = uid;
         async move { deliver(&pool, "confirm", n, &m, Some(before), before).await }
@@ -1040,7 +1041,7 @@ fn orders_of(i: usize, lines: &str) -> Vec<u8> {
 }
 
 /// Process `mails` (UID, bytes) of the GM box as one batch, as the mailbox reader does.
-async fn batch(pool: &SqlitePool, mails: &[(u32, &[u8])]) -> engine::BatchRun {
+async fn batch(pool: &Pool, mails: &[(u32, &[u8])]) -> engine::BatchRun {
     let readings: Vec<engine::Reading> = mails.iter().map(|(_, m)| engine::read(m)).collect();
     let queued: Vec<engine::Queued> = mails
         .iter()
@@ -1068,7 +1069,7 @@ async fn batch(pool: &SqlitePool, mails: &[(u32, &[u8])]) -> engine::BatchRun {
 }
 
 /// The UIDs of the GM box in the ledger.
-async fn ledger_uids(pool: &SqlitePool) -> Vec<i64> {
+async fn ledger_uids(pool: &Pool) -> Vec<i64> {
     let mut c = pool.acquire().await.expect("conn");
     sqlx::query_scalar("SELECT uid FROM ledger WHERE mailbox = 'gm' ORDER BY uid")
         .fetch_all(&mut *c)
@@ -1077,7 +1078,7 @@ async fn ledger_uids(pool: &SqlitePool) -> Vec<i64> {
 }
 
 /// Whom the acknowledgements go to.
-async fn acked(pool: &SqlitePool) -> Vec<String> {
+async fn acked(pool: &Pool) -> Vec<String> {
     outbox(pool)
         .await
         .into_iter()

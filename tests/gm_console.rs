@@ -11,14 +11,14 @@ use chancery::commands::GmCommand;
 use chancery::engine::{Processed, admin};
 use chancery::games;
 use chancery::policy::DAY;
+use chancery::store::Pool;
 use chancery::store::{self, Role};
-use sqlx::SqlitePool;
 
 const GM: &str = "gm.person@example.test";
 const TD: &str = "td.person@example.test";
 
 /// A game with a GM and a TD of its own; returns the GM's and the TD's secrets.
-async fn with_masters(name: &str) -> (SqlitePool, String, String) {
+async fn with_masters(name: &str) -> (Pool, String, String) {
     let pool = setup(name, &["wm1"]).await;
     let gm = admin::add_member(&pool, "wm1", Role::Gm, GM, "Europe/Paris", T0)
         .await
@@ -29,11 +29,11 @@ async fn with_masters(name: &str) -> (SqlitePool, String, String) {
     (pool, gm.secret, td.secret)
 }
 
-async fn deadline(pool: &SqlitePool) -> i64 {
+async fn deadline(pool: &Pool) -> i64 {
     deadline_in(pool, "wm1").await
 }
 
-async fn deadline_in(pool: &SqlitePool, game: &str) -> i64 {
+async fn deadline_in(pool: &Pool, game: &str) -> i64 {
     let mut c = pool.acquire().await.expect("conn");
     store::current_phase(&mut c, game)
         .await
@@ -42,7 +42,7 @@ async fn deadline_in(pool: &SqlitePool, game: &str) -> i64 {
         .deadline
 }
 
-async fn audit(pool: &SqlitePool) -> Vec<store::AuditRow> {
+async fn audit(pool: &Pool) -> Vec<store::AuditRow> {
     let mut c = pool.acquire().await.expect("conn");
     store::audit_log(&mut c, "wm1").await.expect("audit")
 }
@@ -1367,7 +1367,7 @@ async fn a_refused_proposal_is_not_counted() {
 }
 
 /// The board of the game's open phase, as stored.
-async fn open_board(pool: &SqlitePool, game: &str) -> (String, chancery::adjudicator::Board) {
+async fn open_board(pool: &Pool, game: &str) -> (String, chancery::adjudicator::Board) {
     let mut c = pool.acquire().await.expect("conn");
     let p = store::current_phase(&mut c, game)
         .await
@@ -1461,7 +1461,7 @@ async fn a_house_rule_changes_only_when_the_gm_and_every_player_agree() {
     .await;
     let e = env();
     games::start_game(&pool, "wm6", T0).await.expect("start");
-    let rules = |pool: SqlitePool| async move {
+    let rules = |pool: Pool| async move {
         let mut c = pool.acquire().await.expect("conn");
         let g = store::game(&mut c, "wm6").await.expect("q").expect("game");
         serde_json::from_str::<chancery::rules::Rules>(&g.rules).expect("rules")

@@ -10,10 +10,11 @@ use fixtures::*;
 
 use chancery::games;
 use chancery::policy::{DAY, Ts};
+use chancery::store::Pool;
 use chancery::store::{self, Kind};
-use sqlx::{Row, SqlitePool};
+use sqlx::Row;
 
-async fn due_at(pool: &SqlitePool, game: &str) -> Option<Ts> {
+async fn due_at(pool: &Pool, game: &str) -> Option<Ts> {
     let mut c = pool.acquire().await.expect("conn");
     sqlx::query_scalar("SELECT due_at FROM games WHERE id = $1")
         .bind(game)
@@ -22,14 +23,14 @@ async fn due_at(pool: &SqlitePool, game: &str) -> Option<Ts> {
         .expect("due_at")
 }
 
-async fn candidates(pool: &SqlitePool, now: Ts) -> Vec<String> {
+async fn candidates(pool: &Pool, now: Ts) -> Vec<String> {
     let mut c = pool.acquire().await.expect("conn");
     store::tick_candidates(&mut c, Kind::Diplomacy, now)
         .await
         .expect("candidates")
 }
 
-async fn open_phase(pool: &SqlitePool, game: &str) -> store::PhaseRow {
+async fn open_phase(pool: &Pool, game: &str) -> store::PhaseRow {
     let mut c = pool.acquire().await.expect("conn");
     store::current_phase(&mut c, game)
         .await
@@ -117,10 +118,9 @@ async fn the_migration_gives_running_servers_the_clock_the_old_candidate_list_re
     let dir = std::env::temp_dir().join(format!("chancery-kinds-backfill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
-    let opts = sqlx::sqlite::SqliteConnectOptions::new()
-        .filename(dir.join("old.sqlite"))
-        .create_if_missing(true);
-    let pool = SqlitePool::connect_with(opts).await.expect("open");
+    sqlx::any::install_default_drivers();
+    let url = format!("sqlite://{}?mode=rwc", dir.join("old.sqlite").display());
+    let pool = sqlx::AnyPool::connect(&url).await.expect("open");
     // The schema before issue 23.
     let all = sqlx::migrate!("./migrations");
     let mut before = sqlx::migrate!("./migrations");

@@ -33,7 +33,7 @@ const POWERS: [&str; 7] = [
     "VIJAYANAGAR",
 ];
 
-async fn current(pool: &sqlx::SqlitePool) -> (String, Ts, String) {
+async fn current(pool: &chancery::store::Pool) -> (String, Ts, String) {
     let mut c = pool.acquire().await.expect("conn");
     let p = store::current_phase(&mut c, "mj1")
         .await

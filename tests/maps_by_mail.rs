@@ -76,7 +76,11 @@ fn parts(raw: &[u8]) -> Parts {
 }
 
 /// What the outbox holds for a reader's results of a phase: (body, the picture it names).
-async fn outbox_row(pool: &sqlx::SqlitePool, to: &str, subject: &str) -> (String, Option<i64>) {
+async fn outbox_row(
+    pool: &chancery::store::Pool,
+    to: &str,
+    subject: &str,
+) -> (String, Option<i64>) {
     sqlx::query_as("SELECT body, picture_id FROM outbox WHERE to_address = $1 AND subject = $2")
         .bind(to)
         .bind(subject)
@@ -86,7 +90,7 @@ async fn outbox_row(pool: &sqlx::SqlitePool, to: &str, subject: &str) -> (String
 }
 
 /// A game's phase drawn as the outbox draws it (the same scene always draws the same bytes).
-async fn drawn(pool: &sqlx::SqlitePool, game: &str, phase: &str) -> Vec<u8> {
+async fn drawn(pool: &chancery::store::Pool, game: &str, phase: &str) -> Vec<u8> {
     let mut c = pool.acquire().await.expect("conn");
     games::drawing(&mut c, game, phase)
         .await

@@ -49,10 +49,10 @@ use chancery::games;
 use chancery::games::nomic::admin::{self, NewNomic, NewSeat};
 use chancery::policy::{DAY, HOUR, Ts};
 use chancery::service::Clock;
+use chancery::store::Pool;
 use chancery::store::{self, Role};
 use chancery::transport::smtp::Sender;
 use mailstack::{Stack, TestClock, inbox, send};
-use sqlx::SqlitePool;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -76,7 +76,7 @@ type Server = (
 /// mails of each subject each address has been sent so far (what to wait for next).
 struct Game {
     stack: Stack,
-    pool: SqlitePool,
+    pool: Pool,
     sender: Sender,
     clock: Arc<TestClock>,
     env: engine::Env,

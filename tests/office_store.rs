@@ -11,9 +11,9 @@ use chancery::ballot::{
 };
 use chancery::policy::Ts;
 use chancery::ruleset::{Change, Mutability, RuleSet, read_initial_set};
+use chancery::store::Conn;
 use chancery::store::{self, Cast, ProposalKind, StoreError, Withdrawal};
 use fixtures::T0;
-use sqlx::SqliteConnection;
 
 const HOUR: Ts = 3600;
 const GAME: &str = "nomic1";
@@ -35,14 +35,14 @@ fn proposal(number: u32, rule: VotingRule, closes: Option<Ts>) -> Poll<serde_jso
     .expect("a proposal")
 }
 
-async fn ballots_kept(c: &mut SqliteConnection) -> i64 {
+async fn ballots_kept(c: &mut Conn) -> i64 {
     sqlx::query_scalar("SELECT count(*) FROM office_ballots")
         .fetch_one(&mut *c)
         .await
         .expect("count")
 }
 
-async fn cast(c: &mut SqliteConnection, number: i64, who: &str, choice: Choice, at: Ts) -> Cast {
+async fn cast(c: &mut Conn, number: i64, who: &str, choice: Choice, at: Ts) -> Cast {
     store::cast_ballot(c, GAME, number, &v(who), choice, at)
         .await
         .expect("cast")

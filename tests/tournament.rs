@@ -15,15 +15,15 @@ use chancery::map::{Location, Map};
 use chancery::phase::PhaseKind;
 use chancery::policy::{DAY, Ts};
 use chancery::store;
+use chancery::store::Pool;
 use chancery::store::diplomacy::{EntrantRow, TournamentRow};
 use chancery::td_commands::TdCommand;
 use fixtures::{POWERS, T0, deliver, env, outbox, raw};
-use sqlx::SqlitePool;
 
 const TD: &str = "td@example.test";
 
 /// A fresh database for a tournament test.
-async fn pool(name: &str) -> SqlitePool {
+async fn pool(name: &str) -> Pool {
     let dir =
         std::env::temp_dir().join(format!("chancery-tournament-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -34,12 +34,7 @@ async fn pool(name: &str) -> SqlitePool {
 
 /// A WM 2004 tournament with its director, and `teams` full teams of seven signed up, each
 /// player given a power by the team (WM B.5): `p<team>x<k>@example.test`.
-async fn wm_tournament(
-    pool: &SqlitePool,
-    id: &str,
-    seed: &str,
-    teams: usize,
-) -> (TournamentRow, String) {
+async fn wm_tournament(pool: &Pool, id: &str, seed: &str, teams: usize) -> (TournamentRow, String) {
     let t = tournament::create(
         pool,
         &tournament::NewTournament {
@@ -176,7 +171,7 @@ fn scripted_orders(map: &Map, board: &Board, power: &str, key: &str) -> Vec<Stri
 /// Play every active board of the tournament to its end: before each deadline every player
 /// with orders due sends them (an order mail, delivered to the engine), then the clock moves
 /// past the earliest deadline and the tick runs. Returns the number of mails delivered.
-async fn play_out(pool: &SqlitePool, t: &TournamentRow) -> usize {
+async fn play_out(pool: &Pool, t: &TournamentRow) -> usize {
     let map = Map::variant(&t.variant).expect("map");
     let mut uid = 10_000u32;
     let mut now: Ts = T0 + 60;
@@ -247,10 +242,7 @@ async fn play_out(pool: &SqlitePool, t: &TournamentRow) -> usize {
 }
 
 /// The standings now, as the mail and the console show them, and as CSV.
-async fn standings_text(
-    pool: &SqlitePool,
-    t: &TournamentRow,
-) -> (String, String, tournament::Table) {
+async fn standings_text(pool: &Pool, t: &TournamentRow) -> (String, String, tournament::Table) {
     let mut c = pool.acquire().await.expect("conn");
     let table = tournament::table(&mut c, t).await.expect("standings");
     let text = chancery::outgoing::diplomacy::standings::standings_table(
@@ -1023,12 +1015,7 @@ async fn a_round_makes_its_games_from_the_preset_and_the_tournaments_options() {
 
 /// Every board of the latest round: all hold and vote a draw in its current phase, and the
 /// deadline passes. Returns the round's game ids.
-async fn draw_the_round(
-    pool: &SqlitePool,
-    t: &TournamentRow,
-    uid: &mut u32,
-    now: Ts,
-) -> Vec<String> {
+async fn draw_the_round(pool: &Pool, t: &TournamentRow, uid: &mut u32, now: Ts) -> Vec<String> {
     let map = Map::variant(&t.variant).expect("map");
     let mut c = pool.acquire().await.expect("conn");
     let boards = store::diplomacy::boards(&mut c, &t.id)

@@ -11,9 +11,10 @@ use chancery::engine::Processed;
 use chancery::games;
 use chancery::policy::DAY;
 use chancery::store;
-use sqlx::{Row, SqlitePool};
+use chancery::store::Pool;
+use sqlx::Row;
 
-async fn current(pool: &SqlitePool) -> store::PhaseRow {
+async fn current(pool: &Pool) -> store::PhaseRow {
     let mut c = pool.acquire().await.expect("conn");
     store::current_phase(&mut c, "wm1")
         .await
@@ -22,7 +23,7 @@ async fn current(pool: &SqlitePool) -> store::PhaseRow {
 }
 
 /// Mail to `to` of `kind`: (subject, body).
-async fn mails(pool: &SqlitePool, kind: &str, to: &str) -> Vec<(String, String)> {
+async fn mails(pool: &Pool, kind: &str, to: &str) -> Vec<(String, String)> {
     outbox(pool)
         .await
         .into_iter()
@@ -31,7 +32,7 @@ async fn mails(pool: &SqlitePool, kind: &str, to: &str) -> Vec<(String, String)>
         .collect()
 }
 
-async fn duplicates(pool: &SqlitePool) -> i64 {
+async fn duplicates(pool: &Pool) -> i64 {
     let mut c = pool.acquire().await.expect("conn");
     sqlx::query("SELECT coalesce(sum(count), 0) AS n FROM outbox_duplicates")
         .fetch_one(&mut *c)

@@ -14,10 +14,12 @@ use chancery::engine::Processed;
 use chancery::games;
 use chancery::policy::Ts;
 use chancery::store;
-use sqlx::{Row, SqlitePool};
+use chancery::store::Pool;
+use chancery::store::dialect::{Flag, MaybeFlag};
+use sqlx::Row;
 
 /// A player's mail in `phase` with `body` (after the secret).
-async fn send(pool: &SqlitePool, uid: u32, i: usize, phase: &str, body: &str, at: Ts) {
+async fn send(pool: &Pool, uid: u32, i: usize, phase: &str, body: &str, at: Ts) {
     let mail = raw(
         &player(i),
         "gm@example.test",
@@ -31,7 +33,7 @@ async fn send(pool: &SqlitePool, uid: u32, i: usize, phase: &str, body: &str, at
     );
 }
 
-async fn phase_row(pool: &SqlitePool) -> store::PhaseRow {
+async fn phase_row(pool: &Pool) -> store::PhaseRow {
     let mut c = pool.acquire().await.expect("conn");
     store::current_phase(&mut c, "g1")
         .await
@@ -50,7 +52,7 @@ type Proposal = (
     bool,
 );
 
-async fn proposals(pool: &SqlitePool) -> Vec<Proposal> {
+async fn proposals(pool: &Pool) -> Vec<Proposal> {
     let mut c = pool.acquire().await.expect("conn");
     sqlx::query(
         "SELECT phase, payload, threshold, decided_at IS NOT NULL AS decided, passed,
@@ -66,17 +68,17 @@ async fn proposals(pool: &SqlitePool) -> Vec<Proposal> {
             r.get(0),
             r.get(1),
             r.get(2),
-            r.get(3),
-            r.get(4),
-            r.get(5),
-            r.get(6),
+            r.get::<Flag, _>(3).into(),
+            r.get::<MaybeFlag, _>(4).into(),
+            r.get::<Flag, _>(5).into(),
+            r.get::<Flag, _>(6).into(),
         )
     })
     .collect()
 }
 
 /// The ballots on a proposal of the game: (voter, choice, deemed).
-async fn ballots(pool: &SqlitePool, phase: &str, payload: &str) -> Vec<(String, String, bool)> {
+async fn ballots(pool: &Pool, phase: &str, payload: &str) -> Vec<(String, String, bool)> {
     let mut c = pool.acquire().await.expect("conn");
     sqlx::query(
         "SELECT b.voter, b.choice, b.deemed FROM office_ballots b
@@ -89,7 +91,7 @@ async fn ballots(pool: &SqlitePool, phase: &str, payload: &str) -> Vec<(String, 
     .await
     .expect("ballots")
     .iter()
-    .map(|r| (r.get(0), r.get(1), r.get(2)))
+    .map(|r| (r.get(0), r.get(1), r.get::<Flag, _>(2).into()))
     .collect()
 }
 
@@ -295,10 +297,9 @@ async fn the_migration_carries_the_open_votes_and_the_refusals_over() {
     let dir = std::env::temp_dir().join(format!("chancery-votes-office-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
-    let opts = sqlx::sqlite::SqliteConnectOptions::new()
-        .filename(dir.join("old.sqlite"))
-        .create_if_missing(true);
-    let pool = SqlitePool::connect_with(opts).await.expect("open");
+    sqlx::any::install_default_drivers();
+    let url = format!("sqlite://{}?mode=rwc", dir.join("old.sqlite").display());
+    let pool = sqlx::AnyPool::connect(&url).await.expect("open");
     let all = sqlx::migrate!("./migrations");
     let mut before = sqlx::migrate!("./migrations");
     before.migrations = before
@@ -350,7 +351,7 @@ async fn the_migration_carries_the_open_votes_and_the_refusals_over() {
                 r.get(4),
                 r.get(5),
                 r.get(6),
-                r.get(7),
+                r.get::<Flag, _>(7).into(),
             )
         })
         .collect();

@@ -180,7 +180,7 @@ pub(crate) fn windows(rows: &[(Ts, Ts)]) -> Vec<Window> {
         .collect()
 }
 
-// Write transactions begin with `store::BEGIN_WRITE`: a transaction that reads and then writes
+// Write transactions begin with `store::begin_write`: a transaction that reads and then writes
 // must hold the write lock from its start, or it fails at once if another writer committed in
 // between, where it should wait its turn under the busy timeout.
 

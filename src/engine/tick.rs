@@ -176,8 +176,7 @@ async fn run_batch<S: TickStep>(
     now: Ts,
     read_through: Ts,
 ) -> Result<TickReport> {
-    use sqlx::Connection;
-    let mut tx = conn.begin_with(crate::store::BEGIN_WRITE).await?;
+    let mut tx = crate::store::begin_write_on(conn).await?;
     let facts = step.read(&mut tx, games, now).await?;
     // A game the kind no longer finds running (over, paused, no open phase) needs no clock.
     let stopped: Vec<(&str, Option<Ts>)> = games
@@ -252,7 +251,7 @@ pub async fn active_games(c: &mut Conn, ids: &[String]) -> Result<Vec<store::Gam
 /// logged: the tick of the other games must go on.
 async fn alert_tick_failure(pool: &Pool, env: &Env, game: &str, error: &str, now: Ts) {
     let told: Result<()> = async {
-        let mut tx = pool.begin_with(crate::store::BEGIN_WRITE).await?;
+        let mut tx = crate::store::begin_write(&pool).await?;
         let g = store::game(&mut tx, game).await?;
         let (phase, seq) = match store::current_phase(&mut tx, game).await? {
             Some(p) => (p.phase, p.seq),

@@ -183,8 +183,8 @@ pub async fn serve_with(
     which: Tasks,
 ) -> Result<(), ServeError> {
     crate::transport::init_crypto();
-    let db = base.join(&cfg.database);
-    let pool = store::open(&db).await?;
+    let db = store::Database::at(base, &cfg.database);
+    let pool = store::open_database(&db).await?;
     let env = engine::env(&pool, &cfg, clock.now()).await?;
     let shared = Arc::new(Shared {
         pool,
@@ -221,7 +221,7 @@ pub async fn serve_with(
     if let Some(w) = &cfg.web {
         tracing::info!("serving the games' pages on {}", w.listen);
     }
-    tracing::info!("serving; database {}", db.display());
+    tracing::info!("serving; database {db}");
     // Every task is supervised: one that dies anyway (a panic outside its own isolation) is
     // restarted with backoff and the masters are told; a dead scheduler would otherwise
     // stop every deadline while mail is still acknowledged.
@@ -371,7 +371,7 @@ pub(super) async fn pause(s: &mut watch::Receiver<bool>, d: Duration) -> bool {
 pub(super) async fn alert(shared: &Shared, key: &str, subject: &str, body: &str) {
     let now = shared.clock.now();
     let done: Result<(), engine::EngineError> = async {
-        let mut tx = shared.pool.begin_with(crate::store::BEGIN_WRITE).await?;
+        let mut tx = crate::store::begin_write(&shared.pool).await?;
         engine::alert_masters(&mut tx, &shared.env, None, key, subject, body, now).await?;
         tx.commit().await?;
         Ok(())

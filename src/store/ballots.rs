@@ -17,8 +17,7 @@ use chancery_office::ballot::{
 use std::collections::{BTreeSet, HashMap};
 
 /// What a proposal is about, as its kind of game files it (the payload says the rest).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProposalKind {
     /// A change to the game's rule set: a Nomic rule-change (Suber's rule 103), an Agora BT8
     /// proposal to change the regulations.
@@ -34,8 +33,7 @@ pub enum ProposalKind {
 }
 
 /// [`Threshold`] as stored; `more_than_half` keeps its number in `majority_of`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VoteThreshold {
     Unanimity,
     UnanimityBarAbstentions,
@@ -45,24 +43,21 @@ pub enum VoteThreshold {
 }
 
 /// [`Revision`] as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VoteRevision {
     Replaces,
     Final,
 }
 
 /// [`Disclosure`] as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VoteDisclosure {
     Outcome,
     Counts,
 }
 
 /// [`Choice`] as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BallotChoice {
     Yes,
     No,
@@ -121,6 +116,7 @@ pub struct ProposalRow {
     pub withdrawn_at: Option<Ts>,
     /// When its result was acted on (announced, applied), and what it was.
     pub decided_at: Option<Ts>,
+    #[sqlx(try_from = "crate::store::dialect::MaybeFlag")]
     pub passed: Option<bool>,
     pub created_at: Ts,
 }
@@ -590,3 +586,13 @@ mod tests {
         }
     }
 }
+
+crate::store::dialect::text_type!(ProposalKind { RuleChange = "rule_change", Draw = "draw", Concession = "concession", Continue = "continue", HouseRule = "house_rule" });
+
+crate::store::dialect::text_type!(VoteThreshold { Unanimity = "unanimity", UnanimityBarAbstentions = "unanimity_bar_abstentions", UnanimityOfVotesCast = "unanimity_of_votes_cast", SimpleMajority = "simple_majority", MoreThanHalf = "more_than_half" });
+
+crate::store::dialect::text_type!(VoteRevision { Replaces = "replaces", Final = "final" });
+
+crate::store::dialect::text_type!(VoteDisclosure { Outcome = "outcome", Counts = "counts" });
+
+crate::store::dialect::text_type!(BallotChoice { Yes = "yes", No = "no", Abstain = "abstain" });

@@ -20,79 +20,242 @@
 //! SQLite's `min` returns it).
 
 use super::Result;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::Executor;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use std::path::Path;
-use std::time::Duration;
+use std::str::FromStr;
 
-/// The database sqlx talks to (`sqlx::QueryBuilder::<Db>`).
-pub type Db = sqlx::Sqlite;
+/// The database sqlx talks to (`sqlx::QueryBuilder::<Db>`): sqlx's `Any`, so that the
+/// configuration's `database` picks SQLite or PostgreSQL at run time (issue 28), one store for
+/// both.
+pub type Db = sqlx::Any;
 /// A connection, or an open transaction through `&mut *tx`: what every store function takes,
 /// so that the engine can compose them inside one transaction.
-pub type Conn = sqlx::SqliteConnection;
+pub type Conn = sqlx::AnyConnection;
 /// The connections of a running server.
-pub type Pool = sqlx::SqlitePool;
+pub type Pool = sqlx::AnyPool;
 
-/// How a transaction that will write begins: SQLite takes the write lock at once (IMMEDIATE),
-/// so two writers never both read and then fail to upgrade (SQLITE_BUSY mid-transaction). Every
-/// transaction of a message, a tick or a command begins so (`pool.begin_with(store::BEGIN_WRITE)`).
-/// PostgreSQL: a plain `BEGIN`; its row locks do the rest.
-pub const BEGIN_WRITE: &str = "BEGIN IMMEDIATE";
+/// Where the store is: a SQLite file, or a PostgreSQL server by its URL (the configuration's
+/// `database`: a path, or `postgres://...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// A SQLite file (created if missing).
+    File(std::path::PathBuf),
+    /// A PostgreSQL database: `postgres://user:password@host:port/name`.
+    Postgres(String),
+}
+
+impl Database {
+    /// The configuration's `database`, a path relative to `base` unless it is a PostgreSQL URL.
+    pub fn at(base: &Path, database: &Path) -> Database {
+        let text = database.to_string_lossy();
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Database::Postgres(text.into_owned())
+        } else {
+            Database::File(base.join(database))
+        }
+    }
+}
+
+impl std::fmt::Display for Database {
+    /// What the log may say of it: the file, or the server without its password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::File(p) => write!(f, "{}", p.display()),
+            Database::Postgres(url) => match url.rsplit_once('@') {
+                Some((_, host)) => write!(f, "postgres://…@{host}"),
+                None => write!(f, "{url}"),
+            },
+        }
+    }
+}
+
+/// Which SQL a connection speaks, for the few statements that are not the same on both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+impl Dialect {
+    /// The dialect of connection `c`.
+    pub fn of(c: &Conn) -> Dialect {
+        match c.backend_name() {
+            "PostgreSQL" => Dialect::Postgres,
+            _ => Dialect::Sqlite,
+        }
+    }
+
+    /// The dialect of the pool's connections.
+    pub fn of_pool(pool: &Pool) -> Dialect {
+        match pool.connect_options().database_url.scheme() {
+            "postgres" | "postgresql" => Dialect::Postgres,
+            _ => Dialect::Sqlite,
+        }
+    }
+
+    /// How a transaction that will write begins: SQLite takes the write lock at once
+    /// (IMMEDIATE), so two writers never both read and then fail to upgrade (SQLITE_BUSY
+    /// mid-transaction). PostgreSQL: a plain `BEGIN`; its row locks do the rest.
+    pub fn begin_write(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "BEGIN IMMEDIATE",
+            Dialect::Postgres => "BEGIN",
+        }
+    }
+}
+
+/// A transaction that will write, on a connection of `pool`: every transaction of a message, a
+/// tick or a command begins so ([`Dialect::begin_write`]).
+pub async fn begin_write(pool: &Pool) -> Result<sqlx::Transaction<'static, Db>> {
+    Ok(pool
+        .begin_with(Dialect::of_pool(pool).begin_write())
+        .await?)
+}
+
+/// [`begin_write`] on a connection already held.
+pub async fn begin_write_on(c: &mut Conn) -> Result<sqlx::Transaction<'_, Db>> {
+    let begin = Dialect::of(c).begin_write();
+    Ok(sqlx::Connection::begin_with(c, begin).await?)
+}
 
 /// Make `c` a connection for the outbox's marks only: a commit is a WAL write, not an fsync
 /// (SQLite's `synchronous = NORMAL`: durable across a crash of the process, not of the OS; a
-/// mark lost with the OS is settled by the archive, src/service/outbox.rs). PostgreSQL: `SET
-/// synchronous_commit = off` on that session.
+/// mark lost with the OS is settled by the archive, src/service/outbox.rs). PostgreSQL: its
+/// `synchronous_commit = off` on that session, the same promise.
 pub async fn marks_only(c: &mut Conn) -> Result<()> {
-    sqlx::query("PRAGMA synchronous = NORMAL")
-        .execute(&mut *c)
-        .await?;
+    let sql = match Dialect::of(c) {
+        Dialect::Sqlite => "PRAGMA synchronous = NORMAL",
+        Dialect::Postgres => "SET synchronous_commit = off",
+    };
+    sqlx::query(sql).execute(&mut *c).await?;
     Ok(())
 }
-/// Write what the log holds into the database file and empty the log (SQLite's WAL
-/// checkpoint). The bench calls it after filling a store, so that the run it times does not
-/// pay for the filling's writes. PostgreSQL: `CHECKPOINT`.
+/// Write what the log holds into the database and empty the log (SQLite's WAL checkpoint;
+/// PostgreSQL's `CHECKPOINT`). The bench calls it after filling a store, so that the run it
+/// times does not pay for the filling's writes.
 pub async fn checkpoint(c: &mut Conn) -> Result<()> {
-    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-        .execute(&mut *c)
-        .await?;
+    let sql = match Dialect::of(c) {
+        Dialect::Sqlite => "PRAGMA wal_checkpoint(TRUNCATE)",
+        Dialect::Postgres => "CHECKPOINT",
+    };
+    sqlx::query(sql).execute(&mut *c).await?;
     Ok(())
 }
 
 /// A row as read (`sqlx::FromRow<'_, DbRow>`).
-pub type DbRow = sqlx::sqlite::SqliteRow;
+pub type DbRow = sqlx::any::AnyRow;
 
 /// Rows a multi-row statement takes at once: SQLite allows 32,766 parameters in one statement
 /// (PostgreSQL 65,535), so a thousand rows of up to 32 columns each.
 pub const ROWS_A_STATEMENT: usize = 1000;
 
+/// SQLite's URL for the file at `path`, created if missing: the characters a URL gives a
+/// meaning to are escaped, so any file name reaches SQLite as it is.
+fn sqlite_url(path: &Path) -> String {
+    let mut url = String::from("sqlite://");
+    for ch in path.to_string_lossy().chars() {
+        match ch {
+            '%' | '?' | '#' => url.push_str(&format!("%{:02X}", ch as u32)),
+            _ => url.push(ch),
+        }
+    }
+    url.push_str("?mode=rwc");
+    url
+}
+
+/// Each SQLite connection's settings, as it opens: WAL, a commit that survives power loss
+/// (FULL: a committed ledger row survives power loss, not only a crash), foreign keys, and a
+/// batch of messages keeping each message's undo copy (its savepoint's) in memory, not in a
+/// temporary file written for every page a message changes (issue 22).
+const SQLITE_SETTINGS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+     PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA busy_timeout = 10000;";
+
 /// The connections to the database file at `path` (created if missing): WAL, and a commit that
-/// survives power loss. PostgreSQL: a connection URL; durability and the temporary store are
-/// the server's settings there, not the connection's.
+/// survives power loss.
 pub(super) async fn connect(path: &Path) -> Result<Pool> {
-    let opts = SqliteConnectOptions::new()
-        .filename(path)
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        // FULL: a committed ledger row survives power loss, not only a crash.
-        .synchronous(SqliteSynchronous::Full)
-        .foreign_keys(true)
-        // A batch of messages keeps each message's undo copy (its savepoint's) in memory, not
-        // in a temporary file written for every page a message changes (issue 22).
-        .pragma("temp_store", "memory")
-        .busy_timeout(Duration::from_secs(10));
-    let pool = SqlitePoolOptions::new()
+    sqlx::any::install_default_drivers();
+    let opts = AnyConnectOptions::from_str(&sqlite_url(path))?;
+    let pool = AnyPoolOptions::new()
         .max_connections(4)
+        .after_connect(|c, _| {
+            Box::pin(async move {
+                c.execute(SQLITE_SETTINGS).await?;
+                Ok(())
+            })
+        })
         .connect_with(opts)
         .await?;
     Ok(pool)
 }
 
-/// Bring the schema up to date: `migrations/` is SQLite's DDL (PostgreSQL will have its own
-/// folder of the same migrations).
+/// The connections to a PostgreSQL database: durability and the temporary store are the
+/// server's settings there, not the connection's. More connections than SQLite's: PostgreSQL
+/// writes side by side where SQLite takes one writer at a time.
+pub(super) async fn connect_postgres(url: &str) -> Result<Pool> {
+    sqlx::any::install_default_drivers();
+    let opts = AnyConnectOptions::from_str(url)?;
+    let pool = AnyPoolOptions::new()
+        .max_connections(8)
+        .connect_with(opts)
+        .await?;
+    Ok(pool)
+}
+
+/// Bring the schema up to date: `migrations/` is SQLite's DDL, `migrations/postgres/`
+/// PostgreSQL's (the same schema, checked by `scripts/check-schemas`).
 pub(super) async fn migrate(pool: &Pool) -> Result<()> {
-    sqlx::migrate!("./migrations").run(pool).await?;
+    match Dialect::of_pool(pool) {
+        Dialect::Sqlite => sqlx::migrate!("./migrations").run(pool).await?,
+        Dialect::Postgres => sqlx::migrate!("./migrations/postgres").run(pool).await?,
+    }
     Ok(())
 }
+
+/// A closed set of names stored as TEXT: each variant's name in the store, written once here,
+/// and the enum's `Type`, `Encode` and `Decode` for the store's database (sqlx's derive gives
+/// each database driver its own, and `Any` none). `text_type!(Role { Gm = "gm", Td = "td" })`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __store_dialect_text_type {
+    ($t:ident { $($v:ident = $name:literal),+ $(,)? }) => {
+        impl sqlx::Type<sqlx::Any> for $t {
+            fn type_info() -> sqlx::any::AnyTypeInfo {
+                <&str as sqlx::Type<sqlx::Any>>::type_info()
+            }
+            fn compatible(ty: &sqlx::any::AnyTypeInfo) -> bool {
+                <&str as sqlx::Type<sqlx::Any>>::compatible(ty)
+            }
+        }
+        impl<'q> sqlx::Encode<'q, sqlx::Any> for $t {
+            fn encode_by_ref(
+                &self,
+                buf: &mut <sqlx::Any as sqlx::Database>::ArgumentBuffer,
+            ) -> std::result::Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                let name: &'static str = match self {
+                    $($t::$v => $name,)+
+                };
+                <&str as sqlx::Encode<'q, sqlx::Any>>::encode(name, buf)
+            }
+        }
+        impl<'r> sqlx::Decode<'r, sqlx::Any> for $t {
+            fn decode(
+                value: <sqlx::Any as sqlx::Database>::ValueRef<'r>,
+            ) -> std::result::Result<Self, sqlx::error::BoxDynError> {
+                let name = <&str as sqlx::Decode<'r, sqlx::Any>>::decode(value)?;
+                match name {
+                    $($name => Ok($t::$v),)+
+                    other => Err(format!(
+                        "{other:?} is no {} (the store holds a name it does not know)",
+                        stringify!($t)
+                    )
+                    .into()),
+                }
+            }
+        }
+    };
+}
+pub use crate::__store_dialect_text_type as text_type;
 
 /// The rows of a JSON array of values bound as parameter `$n` (a batch's game ids), each row's
 /// `value` one of them: a batch's list is one parameter, so a statement has the same text
@@ -157,3 +320,127 @@ macro_rules! __store_dialect_empty_blob {
     };
 }
 pub use crate::__store_dialect_empty_blob as empty_blob;
+
+/// A value stored as JSON text (`sqlx::types::Json`'s part, for the store's database: `Any`
+/// takes no `Json` of sqlx's own). Read back, a `Vec` field of a row takes it through
+/// `#[sqlx(try_from = "Json<Vec<T>>")]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Json<T>(pub T);
+
+impl<T> sqlx::Type<sqlx::Any> for Json<T> {
+    fn type_info() -> sqlx::any::AnyTypeInfo {
+        <&str as sqlx::Type<sqlx::Any>>::type_info()
+    }
+    fn compatible(ty: &sqlx::any::AnyTypeInfo) -> bool {
+        <&str as sqlx::Type<sqlx::Any>>::compatible(ty)
+    }
+}
+
+impl<'q, T: serde::Serialize> sqlx::Encode<'q, sqlx::Any> for Json<T> {
+    fn encode_by_ref(
+        &self,
+        buf: &mut <sqlx::Any as sqlx::Database>::ArgumentBuffer,
+    ) -> std::result::Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+        let text = serde_json::to_string(&self.0)?;
+        <String as sqlx::Encode<'q, sqlx::Any>>::encode(text, buf)
+    }
+}
+
+impl<'r, T: serde::de::DeserializeOwned> sqlx::Decode<'r, sqlx::Any> for Json<T> {
+    fn decode(
+        value: <sqlx::Any as sqlx::Database>::ValueRef<'r>,
+    ) -> std::result::Result<Self, sqlx::error::BoxDynError> {
+        let text = <&str as sqlx::Decode<'r, sqlx::Any>>::decode(value)?;
+        Ok(Json(serde_json::from_str(text)?))
+    }
+}
+
+impl<T> From<Json<Vec<T>>> for Vec<T> {
+    fn from(j: Json<Vec<T>>) -> Self {
+        j.0
+    }
+}
+
+/// A yes-or-no column as stored: SQLite keeps it as 0 or 1, and so does the PostgreSQL schema
+/// (a `BIGINT`, so that a statement's `weekly = 0` reads the same on both); sqlx's `Any` reads
+/// a `bool` only from a boolean. A `bool` field of a row takes it through
+/// `#[sqlx(try_from = "Flag")]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag(pub bool);
+
+/// [`Flag`] where the column may be NULL: `#[sqlx(try_from = "MaybeFlag")]` on an
+/// `Option<bool>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaybeFlag(pub Option<bool>);
+
+/// What a flag's value is, whatever the database returned it as.
+fn flag_of(value: &sqlx::any::AnyValueRef<'_>) -> std::result::Result<Option<bool>, String> {
+    use sqlx::{Value, ValueRef};
+    if value.is_null() {
+        return Ok(None);
+    }
+    let v = ValueRef::to_owned(value);
+    if let Ok(b) = v.try_decode::<bool>() {
+        return Ok(Some(b));
+    }
+    match v.try_decode::<i64>() {
+        Ok(i) => Ok(Some(i != 0)),
+        Err(e) => Err(format!(
+            "a yes-or-no column holds neither 0, 1 nor a boolean: {e}"
+        )),
+    }
+}
+
+fn is_flag(ty: &sqlx::any::AnyTypeInfo) -> bool {
+    <bool as sqlx::Type<sqlx::Any>>::compatible(ty)
+        || <i64 as sqlx::Type<sqlx::Any>>::compatible(ty)
+}
+
+impl sqlx::Type<sqlx::Any> for Flag {
+    fn type_info() -> sqlx::any::AnyTypeInfo {
+        <i64 as sqlx::Type<sqlx::Any>>::type_info()
+    }
+    fn compatible(ty: &sqlx::any::AnyTypeInfo) -> bool {
+        is_flag(ty)
+    }
+}
+
+impl sqlx::Type<sqlx::Any> for MaybeFlag {
+    fn type_info() -> sqlx::any::AnyTypeInfo {
+        <i64 as sqlx::Type<sqlx::Any>>::type_info()
+    }
+    fn compatible(ty: &sqlx::any::AnyTypeInfo) -> bool {
+        is_flag(ty)
+    }
+}
+
+impl<'r> sqlx::Decode<'r, sqlx::Any> for Flag {
+    fn decode(
+        value: <sqlx::Any as sqlx::Database>::ValueRef<'r>,
+    ) -> std::result::Result<Self, sqlx::error::BoxDynError> {
+        match flag_of(&value)? {
+            Some(b) => Ok(Flag(b)),
+            None => Err("a yes-or-no column is NULL".into()),
+        }
+    }
+}
+
+impl<'r> sqlx::Decode<'r, sqlx::Any> for MaybeFlag {
+    fn decode(
+        value: <sqlx::Any as sqlx::Database>::ValueRef<'r>,
+    ) -> std::result::Result<Self, sqlx::error::BoxDynError> {
+        Ok(MaybeFlag(flag_of(&value)?))
+    }
+}
+
+impl From<Flag> for bool {
+    fn from(f: Flag) -> Self {
+        f.0
+    }
+}
+
+impl From<MaybeFlag> for Option<bool> {
+    fn from(f: MaybeFlag) -> Self {
+        f.0
+    }
+}

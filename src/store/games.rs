@@ -6,8 +6,7 @@ use super::*;
 use crate::time::{WEEK, Window};
 
 /// Where a game is in its life (the `status` column).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameStatus {
     /// Created; players are being registered.
     Forming,
@@ -127,8 +126,7 @@ pub async fn active_games_of(c: &mut Conn, address: &str) -> Result<Vec<GameRow>
 
 /// Whether a replacement is for the rest of the game or until the player returns (WM D.X); the
 /// `replacements.kind` column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tenure {
     Permanent,
     Temporary,
@@ -289,8 +287,7 @@ pub async fn add_extension_days(c: &mut Conn, game: &str, power: &str, days: i64
 }
 
 /// Which extension a position was granted (WM D.VII(5)); the `extensions.kind` column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExtensionKind {
     /// The guaranteed one, granted on the player's request.
     Guaranteed,
@@ -464,6 +461,7 @@ pub struct UnavailableRow {
     pub from_ts: Ts,
     pub to_ts: Ts,
     /// An occurrence of the player's weekly period.
+    #[sqlx(try_from = "crate::store::dialect::Flag")]
     pub weekly: bool,
 }
 
@@ -640,7 +638,7 @@ pub async fn unavailable_near(
     ) {
         (Some(from), Some(to)) => Some((
             Window { from, to },
-            row.try_get::<Option<bool>, _>("weekly")?.unwrap_or(false),
+            Option::<bool>::from(row.try_get::<dialect::MaybeFlag, _>("weekly")?).unwrap_or(false),
         )),
         _ => None,
     };
@@ -661,3 +659,9 @@ pub async fn forget_unavailable(c: &mut Conn, game: &str, seat: &str) -> Result<
         .await?;
     Ok(())
 }
+
+crate::store::dialect::text_type!(GameStatus { Forming = "forming", Active = "active", Finished = "finished" });
+
+crate::store::dialect::text_type!(Tenure { Permanent = "permanent", Temporary = "temporary" });
+
+crate::store::dialect::text_type!(ExtensionKind { Guaranteed = "guaranteed", Discretionary = "discretionary", Holiday = "holiday" });

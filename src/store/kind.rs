@@ -6,8 +6,7 @@ use super::*;
 
 /// A kind of game: anything with seats, a clock and mail of its own. `src/games/mod.rs` is the
 /// only place that matches on one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     Diplomacy,
     /// Suber's Nomic, as the 2019 game edited it (issue 25).
@@ -109,3 +108,5 @@ pub async fn set_kind(c: &mut Conn, game: &str, kind: Kind) -> Result<()> {
         .await?;
     Ok(())
 }
+
+crate::store::dialect::text_type!(Kind { Diplomacy = "diplomacy", Nomic = "nomic", Acwc = "acwc" });

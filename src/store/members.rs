@@ -3,8 +3,7 @@
 use super::*;
 
 /// A member's part in a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     /// The game master.
     Gm,
@@ -91,8 +90,7 @@ pub async fn members(c: &mut Conn, game: &str) -> Result<Vec<MemberRow>> {
 }
 
 /// How a master's command came (the audit log's `via`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Via {
     /// A command mail (`<game> GM`).
     Mail,
@@ -257,3 +255,7 @@ pub async fn use_consent(
         None => None,
     })
 }
+
+crate::store::dialect::text_type!(Role { Gm = "gm", Td = "td", Observer = "observer" });
+
+crate::store::dialect::text_type!(Via { Mail = "mail", Console = "console" });

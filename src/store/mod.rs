@@ -58,7 +58,9 @@ mod rulesets;
 
 pub use ballots::*;
 pub use batch::*;
-pub use dialect::{BEGIN_WRITE, Conn, Pool, checkpoint, marks_only};
+pub use dialect::{
+    Conn, Database, Dialect, Pool, begin_write, begin_write_on, checkpoint, marks_only,
+};
 pub use entries::*;
 pub use games::*;
 pub use keys::*;
@@ -132,6 +134,19 @@ pub async fn undo_savepoint(c: &mut Conn, part: Savepoint) -> Result<()> {
     sqlx::query(rollback).execute(&mut *c).await?;
     sqlx::query(release).execute(&mut *c).await?;
     Ok(())
+}
+
+/// Open the store where the configuration says (a SQLite file or a PostgreSQL database), and
+/// apply the migrations.
+pub async fn open_database(db: &Database) -> Result<Pool> {
+    match db {
+        Database::File(path) => open(path).await,
+        Database::Postgres(url) => {
+            let pool = dialect::connect_postgres(url).await?;
+            dialect::migrate(&pool).await?;
+            Ok(pool)
+        }
+    }
 }
 
 /// Open (creating if needed) the database file, in WAL mode, and apply the migrations.

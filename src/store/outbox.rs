@@ -3,8 +3,7 @@
 use super::*;
 
 /// What a mail is. Stored as its kebab-case name; the answer limits count by it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum MailKind {
     /// The acknowledgement of an order mail.
     Ack,
@@ -477,3 +476,5 @@ pub async fn results_sent_to(
         .map(|r| Ok((r.try_get("subject")?, r.try_get("body")?)))
         .collect()
 }
+
+crate::store::dialect::text_type!(MailKind { Ack = "ack", Rejection = "rejection", AuthRejection = "auth-rejection", Receipt = "receipt", Notice = "notice", Report = "report", QueryReply = "query-reply", CommandReply = "command-reply", Alert = "alert", Announcement = "announcement", Start = "start", Results = "results", Digest = "digest", Reminder = "reminder", Preview = "preview", Standings = "standings", Other = "other" });

@@ -9,8 +9,7 @@ use chancery_office::ruleset::{Change, Mutability, RuleSet};
 pub use chancery_office::ruleset::Revision as RuleRevision;
 
 /// [`Change`]'s kind as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RuleChangeKind {
     Enact,
     Amend,
@@ -20,8 +19,7 @@ pub enum RuleChangeKind {
 }
 
 /// [`Mutability`] as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RuleMutability {
     Mutable,
     Immutable,
@@ -227,3 +225,7 @@ mod tests {
         }
     }
 }
+
+crate::store::dialect::text_type!(RuleChangeKind { Enact = "enact", Amend = "amend", Repeal = "repeal", Renumber = "renumber", Transmute = "transmute" });
+
+crate::store::dialect::text_type!(RuleMutability { Mutable = "mutable", Immutable = "immutable" });

@@ -12,8 +12,9 @@ use chancery::engine::Processed;
 use chancery::games;
 use chancery::games::acwc::admin::{NewChampionship, create};
 use chancery::policy::{DAY, Ts};
+use chancery::store::Pool;
 use chancery::store::{self, acwc::StageRow};
-use sqlx::{Row, SqlitePool};
+use sqlx::Row;
 
 pub const GAME: &str = "acwc19";
 pub const GM: &str = "gm@example.test";
@@ -42,7 +43,7 @@ pub fn address(account: &str) -> String {
 
 /// A championship and its entrants' secrets.
 pub struct Champ {
-    pub pool: SqlitePool,
+    pub pool: Pool,
     pub uid: u32,
     pub secrets: std::collections::BTreeMap<String, String>,
 }

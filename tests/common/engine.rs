@@ -5,8 +5,9 @@ use chancery::engine::{self, Env, Incoming, Processed};
 use chancery::games;
 use chancery::policy::Ts;
 use chancery::rules::Rules;
+use chancery::store::Pool;
 use chancery::store::{self, PlayerRow};
-use sqlx::{Row, SqlitePool};
+use sqlx::Row;
 
 pub const T0: Ts = 1_795_000_000;
 pub const POWERS: [&str; 7] = [
@@ -30,7 +31,7 @@ pub fn player(i: usize) -> String {
 }
 
 /// A fresh database in the temporary directory, with `games` started (seven players each).
-pub async fn setup(name: &str, games: &[&str]) -> SqlitePool {
+pub async fn setup(name: &str, games: &[&str]) -> Pool {
     let dir = std::env::temp_dir().join(format!("chancery-engine-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     setup_at(&dir.join("chancery.sqlite"), games).await
@@ -38,7 +39,7 @@ pub async fn setup(name: &str, games: &[&str]) -> SqlitePool {
 
 /// The database at `path`, with `games` started: the default rules with the subject format
 /// spelled out, players `player1..7@example.test` with secrets `s1..s7`, started at [`T0`].
-pub async fn setup_at(path: &std::path::Path, games: &[&str]) -> SqlitePool {
+pub async fn setup_at(path: &std::path::Path, games: &[&str]) -> Pool {
     let pool = store::open(path).await.expect("open");
     let rules = Rules {
         subject_format: "{game} {power} {phase}".into(),
@@ -88,7 +89,7 @@ pub fn raw(from: &str, to: &str, subject: &str, extra: &str, body: &str) -> Vec<
 
 /// Process a raw mail as UID `uid` of `mailbox`, arrived at `arrived`, read at `now`.
 pub async fn deliver(
-    pool: &SqlitePool,
+    pool: &Pool,
     mailbox: &str,
     uid: u32,
     bytes: &[u8],
@@ -108,7 +109,7 @@ pub async fn deliver(
 }
 
 /// Outgoing mail: (kind, to, subject, body).
-pub async fn outbox(pool: &SqlitePool) -> Vec<(String, String, String, String)> {
+pub async fn outbox(pool: &Pool) -> Vec<(String, String, String, String)> {
     let mut c = pool.acquire().await.expect("conn");
     sqlx::query("SELECT kind, to_address, subject, body FROM outbox ORDER BY id")
         .fetch_all(&mut *c)
@@ -121,11 +122,7 @@ pub async fn outbox(pool: &SqlitePool) -> Vec<(String, String, String, String)> 
 
 /// A wm2004 game set up as a GM does (`options` changed from the preset), not started: players
 /// `player1..7@example.test` (France's in Europe/Paris); returns the pool and their secrets.
-pub async fn wm_game(
-    name: &str,
-    id: &str,
-    options: &[(String, String)],
-) -> (SqlitePool, Vec<String>) {
+pub async fn wm_game(name: &str, id: &str, options: &[(String, String)]) -> (Pool, Vec<String>) {
     game_with(name, id, "wm2004", options).await
 }
 
@@ -135,7 +132,7 @@ pub async fn game_with(
     id: &str,
     preset: &str,
     options: &[(String, String)],
-) -> (SqlitePool, Vec<String>) {
+) -> (Pool, Vec<String>) {
     let dir = std::env::temp_dir().join(format!("chancery-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let pool = store::open(&dir.join("chancery.sqlite"))

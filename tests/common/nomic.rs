@@ -17,7 +17,8 @@ use chancery::games::nomic::admin::{self, NewNomic, NewSeat};
 use chancery::policy::{DAY, Ts};
 use chancery::store;
 
-use sqlx::{Row, SqlitePool};
+use chancery::store::Pool;
+use sqlx::Row;
 use std::collections::BTreeMap;
 
 pub const GAME: &str = "n1";
@@ -29,7 +30,7 @@ pub fn address(i: usize) -> String {
 
 /// The game and its mail.
 pub struct Game {
-    pub pool: SqlitePool,
+    pub pool: Pool,
     pub uid: u32,
 }
 

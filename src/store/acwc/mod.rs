@@ -12,8 +12,7 @@
 use crate::store::*;
 
 /// A stage of the championship, as stored ("Format").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StageRow {
     Swiss,
     Candidates,
@@ -51,8 +50,7 @@ pub struct MatchRow {
 }
 
 /// What a mail about a match was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchEventKind {
     Offer,
     Accept,
@@ -68,7 +66,6 @@ pub enum MatchEventKind {
     Bid,
     /// ACWC Match rules: an appearing player's no-show message to the TD, timed by the
     /// receiving server.
-    #[sqlx(rename = "noshow")]
     NoShow,
     /// ACWC Match rules: the appearing player claims the win.
     Claim,
@@ -79,8 +76,7 @@ pub enum MatchEventKind {
 }
 
 /// ACWC Match rules: why a match was forfeited, as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ForfeitNote {
     NoShow,
     ReschedulingFailed,
@@ -89,8 +85,7 @@ pub enum ForfeitNote {
 }
 
 /// ACWC Disqualification: why a player was disqualified, as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DisqualifiedRow {
     Engine,
     Booster,
@@ -127,7 +122,7 @@ pub struct MatchEventRow {
     pub by: Option<String>,
     pub at: Ts,
     /// The times offered, or the one accepted, chosen or assigned (UTC).
-    #[sqlx(json)]
+    #[sqlx(try_from = "crate::store::dialect::Json<Vec<Ts>>")]
     pub times: Vec<Ts>,
     pub score_a: Option<i64>,
     pub score_b: Option<i64>,
@@ -470,3 +465,11 @@ pub async fn forfeits(c: &mut Conn, game: &str) -> Result<Vec<ForfeitRow>> {
     .fetch_all(&mut *c)
     .await?)
 }
+
+crate::store::dialect::text_type!(StageRow { Swiss = "swiss", Candidates = "candidates", Final = "final" });
+
+crate::store::dialect::text_type!(MatchEventKind { Offer = "offer", Accept = "accept", Choose = "choose", Assign = "assign", Finding = "finding", Report = "report", Confirm = "confirm", Dispute = "dispute", Ruling = "ruling", Bid = "bid", NoShow = "noshow", Claim = "claim", Reschedule = "reschedule", Forfeit = "forfeit" });
+
+crate::store::dialect::text_type!(ForfeitNote { NoShow = "no_show", ReschedulingFailed = "rescheduling_failed", LeftTheMatch = "left_the_match", NoRematch = "no_rematch" });
+
+crate::store::dialect::text_type!(DisqualifiedRow { Engine = "engine", Booster = "booster", TwoForfeits = "two_forfeits", PublicAccusation = "public_accusation", Other = "other" });

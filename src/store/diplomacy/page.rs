@@ -48,6 +48,7 @@ pub async fn page_phase(
 pub struct PagePress {
     pub phase: String,
     pub author: String,
+    #[sqlx(try_from = "crate::store::dialect::Flag")]
     pub grey: bool,
     pub signature: Option<String>,
     pub attributed: Option<String>,

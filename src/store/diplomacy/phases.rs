@@ -8,9 +8,10 @@ use crate::store::*;
 pub struct StandingRow {
     pub power: String,
     /// The orders as they will be adjudicated.
-    #[sqlx(json)]
+    #[sqlx(try_from = "crate::store::dialect::Json<Vec<StandingOrder>>")]
     pub orders: Vec<StandingOrder>,
     #[sqlx(rename = "final")]
+    #[sqlx(try_from = "crate::store::dialect::Flag")]
     pub final_: bool,
     pub updated_at: Ts,
 }
@@ -377,7 +378,7 @@ pub async fn set_standing_orders(
     .bind(game)
     .bind(phase)
     .bind(power)
-    .bind(sqlx::types::Json(orders))
+    .bind(crate::store::dialect::Json(orders))
     .bind(final_)
     .bind(now)
     .execute(&mut *c)

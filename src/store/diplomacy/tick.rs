@@ -51,6 +51,7 @@ pub struct PressRow {
     pub author: String,
     /// JSON list of powers; empty for all.
     pub recipients: String,
+    #[sqlx(try_from = "crate::store::dialect::Flag")]
     pub grey: bool,
     pub body: String,
     /// Dark grey press: the name it is signed with.
@@ -355,7 +356,7 @@ pub async fn year_ends(c: &mut Conn, game: &str) -> Result<Vec<YearEnd>> {
 /// A `year_ends` row: the owners as stored (JSON).
 #[derive(sqlx::FromRow)]
 struct YearEndRow {
-    year: u16,
+    year: i64,
     owners: String,
 }
 
@@ -364,7 +365,9 @@ impl YearEndRow {
         rows.into_iter()
             .map(|r| {
                 Ok(YearEnd {
-                    year: r.year,
+                    year: u16::try_from(r.year).map_err(|_| {
+                        StoreError::Inconsistent(format!("year {} is no year", r.year))
+                    })?,
                     owners: serde_json::from_str(&r.owners)?,
                 })
             })

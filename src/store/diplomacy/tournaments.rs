@@ -18,6 +18,7 @@ pub struct TournamentRow {
     pub seed: String,
     /// JSON [[option, value]]: single house-rule options set in every game of the tournament.
     pub options: String,
+    #[sqlx(try_from = "crate::store::dialect::Flag")]
     pub released: bool,
 }
 
@@ -34,10 +35,13 @@ pub struct EntrantRow {
     pub name: String,
     pub tz: String,
     pub team: Option<String>,
+    #[sqlx(try_from = "crate::store::dialect::Flag")]
     pub captain: bool,
     /// The round one power the team gave (WM B.5).
     pub power: Option<String>,
+    #[sqlx(try_from = "crate::store::dialect::Flag")]
     pub reserve: bool,
+    #[sqlx(try_from = "crate::store::dialect::Flag")]
     pub declined: bool,
 }
 
@@ -265,7 +269,7 @@ pub async fn tournament_of_game(c: &mut Conn, game: &str) -> Result<Option<(Stri
 
 /// How a game ended (set when it finishes), if it has.
 pub async fn game_ended(c: &mut Conn, game: &str) -> Result<Option<GameEnded>> {
-    let ended: Option<Option<sqlx::types::Json<GameEnded>>> =
+    let ended: Option<Option<crate::store::dialect::Json<GameEnded>>> =
         sqlx::query_scalar("SELECT ended FROM games WHERE id = $1")
             .bind(game)
             .fetch_optional(&mut *c)

@@ -15,8 +15,7 @@ use crate::store::*;
 use chancery_office::time::Weekday;
 
 /// A player's allocated day as stored (Nomic 201: Monday to Friday).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeatDay {
     Monday,
     Tuesday,
@@ -79,8 +78,7 @@ pub struct SubmissionRow {
 }
 
 /// A vote's choice as stored (Nomic 113: `Vote: Yes` or `Vote: No`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VoteChoice {
     Yes,
     No,
@@ -98,17 +96,13 @@ pub struct VoteRow {
 }
 
 /// The rule a change of points came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PointsCause {
     /// Nomic 203.
-    #[sqlx(rename = "adopted_203")]
     Adopted203,
     /// Nomic 205.
-    #[sqlx(rename = "against_205")]
     Against205,
     /// Nomic 207.
-    #[sqlx(rename = "defeated_207")]
     Defeated207,
 }
 
@@ -136,8 +130,7 @@ pub struct PointOfOrderRow {
 }
 
 /// What a mail about a Point of Order was (Nomic 214).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OrderEventKind {
     Judgement,
     Dispute,
@@ -426,3 +419,11 @@ pub async fn point_told(
     .await?;
     Ok(())
 }
+
+crate::store::dialect::text_type!(SeatDay { Monday = "monday", Tuesday = "tuesday", Wednesday = "wednesday", Thursday = "thursday", Friday = "friday" });
+
+crate::store::dialect::text_type!(VoteChoice { Yes = "yes", No = "no" });
+
+crate::store::dialect::text_type!(PointsCause { Adopted203 = "adopted_203", Against205 = "against_205", Defeated207 = "defeated_207" });
+
+crate::store::dialect::text_type!(OrderEventKind { Judgement = "judgement", Dispute = "dispute", Agree = "agree", Disagree = "disagree" });
