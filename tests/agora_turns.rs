@@ -245,13 +245,16 @@ async fn agora_bt15_bt23_one_order_set_resolves_the_retreat_and_builds_with_the_
     let winter = results(&pool, "W1901A").await.expect("winter results");
     assert!(winter.contains("BUILD F BRE (conditional)"), "{winter}");
     let mut c = pool.acquire().await.expect("conn");
-    let phases: Vec<(String, bool)> = sqlx::query_as(
-        "SELECT phase, adjudicated_at IS NOT NULL FROM phases WHERE game_id = ? ORDER BY seq",
+    let phases: Vec<(String, bool)> = sqlx::query_as::<_, (String, Option<i64>)>(
+        "SELECT phase, adjudicated_at FROM phases WHERE game_id = $1 ORDER BY seq",
     )
     .bind(GAME)
     .fetch_all(&mut *c)
     .await
-    .expect("phases");
+    .expect("phases")
+    .into_iter()
+    .map(|(phase, at)| (phase, at.is_some()))
+    .collect();
     assert_eq!(
         phases,
         vec![

@@ -1096,13 +1096,20 @@ async fn a_message_that_fails_in_a_batch_leaves_nothing_and_the_ones_before_it_c
     let pool = setup("batch-commit", &["wm1"]).await;
     {
         let mut c = pool.acquire().await.expect("conn");
-        sqlx::query(
-            "CREATE TRIGGER refuse_france BEFORE INSERT ON submissions WHEN NEW.power = 'FRANCE'
-             BEGIN SELECT RAISE(ABORT, 'the store refuses France'); END",
-        )
-        .execute(&mut *c)
-        .await
-        .expect("trigger");
+        let trigger: &[&'static str] = if fixtures::database::postgres().is_some() {
+            &[
+                "CREATE FUNCTION refuse_france() RETURNS trigger AS $$
+                 BEGIN RAISE EXCEPTION 'the store refuses France'; END $$ LANGUAGE plpgsql",
+                "CREATE TRIGGER refuse_france BEFORE INSERT ON submissions FOR EACH ROW
+                 WHEN (NEW.power = 'FRANCE') EXECUTE FUNCTION refuse_france()",
+            ]
+        } else {
+            &["CREATE TRIGGER refuse_france BEFORE INSERT ON submissions WHEN NEW.power = 'FRANCE'
+               BEGIN SELECT RAISE(ABORT, 'the store refuses France'); END"]
+        };
+        for sql in trigger {
+            sqlx::query(*sql).execute(&mut *c).await.expect("trigger");
+        }
     }
     let (austria, france, england) = (
         orders_of(0, "A Vie - Gal"),

@@ -177,7 +177,7 @@ async fn nomic_113_204_proposals_and_ballots_are_kept_and_counted_in_secret() {
     drop(pool);
 
     // Reopened: the same count.
-    let pool = store::open(&path).await.expect("reopen");
+    let pool = fixtures::database::open(&path).await;
     let mut c = pool.acquire().await.expect("conn");
     let (row, poll) = store::poll(&mut c, GAME, 301)
         .await

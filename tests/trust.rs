@@ -34,7 +34,7 @@ async fn mails(pool: &Pool, kind: &str, to: &str) -> Vec<(String, String)> {
 
 async fn duplicates(pool: &Pool) -> i64 {
     let mut c = pool.acquire().await.expect("conn");
-    sqlx::query("SELECT coalesce(sum(count), 0) AS n FROM outbox_duplicates")
+    sqlx::query("SELECT CAST(coalesce(sum(count), 0) AS BIGINT) AS n FROM outbox_duplicates")
         .fetch_one(&mut *c)
         .await
         .expect("q")

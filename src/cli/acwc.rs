@@ -206,7 +206,9 @@ fn td(cmd: Command) -> anyhow::Result<()> {
     };
     let (cfg, base) = load_config(&config)?;
     runtime()?.block_on(async {
-        let pool = chancery::store::open_database(&store::Database::at(base, &cfg.database)).await?;
+        let pool =
+            chancery::store::open_database(&chancery::store::Database::at(&base, &cfg.database))
+                .await?;
         let now = chrono::Utc::now().timestamp();
         super::game::console(&pool, &cfg, &id, &gm, now).await
     })

@@ -360,7 +360,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
     };
     let (cfg, base) = load_config(config)?;
     runtime()?.block_on(async {
-        let pool = store::open_database(&store::Database::at(base, &cfg.database)).await?;
+        let pool = store::open_database(&store::Database::at(&base, &cfg.database)).await?;
         let now = chrono::Utc::now().timestamp();
         match &cmd {
             Command::Create {

@@ -16,7 +16,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
     let Command::Report(a) = cmd;
     let (cfg, base) = load_config(&a)?;
     runtime()?.block_on(async {
-        let pool = store::open_database(&store::Database::at(base, &cfg.database)).await?;
+        let pool = store::open_database(&store::Database::at(&base, &cfg.database)).await?;
         let mut c = pool.acquire().await?;
         outln!(
             "{:36} {:>9} {:>5} {:>5} {:>10} {:>14} {:>8} {:>9}",

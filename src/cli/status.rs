@@ -6,7 +6,7 @@ use chancery::store;
 pub fn run(a: ConfigArg) -> anyhow::Result<()> {
     let (cfg, base) = load_config(&a)?;
     runtime()?.block_on(async {
-        let pool = store::open_database(&store::Database::at(base, &cfg.database)).await?;
+        let pool = store::open_database(&store::Database::at(&base, &cfg.database)).await?;
         let mut c = pool.acquire().await?;
         let now = chrono::Utc::now().timestamp();
         let when = |t: Option<i64>| match t {

@@ -127,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config: args.config.clone(),
     })?;
     runtime()?.block_on(async {
-        let pool = store::open_database(&store::Database::at(base, &cfg.database)).await?;
+        let pool = store::open_database(&store::Database::at(&base, &cfg.database)).await?;
         let now = chrono::Utc::now().timestamp();
         let env = chancery::engine::env(&pool, &cfg, now).await?;
         match args.command {

@@ -465,7 +465,7 @@ pub async fn record_decision(c: &mut Conn, id: i64, passed: bool, at: Ts) -> Res
          WHERE id = $3 AND decided_at IS NULL",
     )
     .bind(at)
-    .bind(passed)
+    .bind(dialect::Flag(passed))
     .bind(id)
     .execute(&mut *c)
     .await?;
@@ -508,12 +508,15 @@ pub async fn clear_check(c: &mut Conn, id: i64) -> Result<()> {
 /// The proposals of `games` (a JSON array of ids) still open whose count is due by `now`:
 /// (game, number), in order.
 pub async fn checks_due(c: &mut Conn, games: &str, now: Ts) -> Result<Vec<(String, i64)>> {
-    let rows = sqlx::query(concat!(
-        "SELECT p.game_id, p.number FROM ",
-        dialect::json_values!(1),
-        " j JOIN office_proposals p ON p.game_id = j.value
+    let rows = sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT p.game_id, p.number FROM ",
+            json_values!(1),
+            " j JOIN office_proposals p ON p.game_id = j.value
          WHERE p.check_at <= $2 AND p.decided_at IS NULL AND p.withdrawn_at IS NULL
          ORDER BY p.game_id, p.number",
+        )
     ))
     .bind(games)
     .bind(now)
@@ -526,12 +529,15 @@ pub async fn checks_due(c: &mut Conn, games: &str, now: Ts) -> Result<Vec<(Strin
 
 /// For each of `games` (a JSON array of ids), the earliest count still to come, if any.
 pub async fn next_checks(c: &mut Conn, games: &str) -> Result<HashMap<String, Ts>> {
-    let rows = sqlx::query(concat!(
-        "SELECT p.game_id, min(p.check_at) AS at FROM ",
-        dialect::json_values!(1),
-        " j JOIN office_proposals p ON p.game_id = j.value
+    let rows = sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT p.game_id, min(p.check_at) AS at FROM ",
+            json_values!(1),
+            " j JOIN office_proposals p ON p.game_id = j.value
          WHERE p.check_at IS NOT NULL AND p.decided_at IS NULL AND p.withdrawn_at IS NULL
          GROUP BY p.game_id",
+        )
     ))
     .bind(games)
     .fetch_all(&mut *c)

@@ -55,11 +55,14 @@ where
 
 /// The games of the list that run (active, not paused), by id.
 pub(super) async fn running_games(c: &mut Conn, ids: &str) -> Result<HashMap<String, GameRow>> {
-    let rows: Vec<GameRow> = sqlx::query_as(concat!(
-        "SELECT g.* FROM ",
-        dialect::json_values!(1),
-        " j JOIN games g ON g.id = j.value
+    let rows: Vec<GameRow> = sqlx::query_as(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT g.* FROM ",
+            json_values!(1),
+            " j JOIN games g ON g.id = j.value
          WHERE g.status = 'active' AND g.paused_remaining IS NULL",
+        )
     ))
     .bind(ids)
     .fetch_all(&mut *c)
@@ -78,11 +81,14 @@ pub(super) async fn players_of(
 )> {
     let mut players: HashMap<String, Vec<PlayerRow>> = HashMap::new();
     let mut wrong: HashMap<String, Vec<WrongSecrets>> = HashMap::new();
-    for r in sqlx::query(concat!(
-        "SELECT p.* FROM ",
-        dialect::json_values!(1),
-        " j JOIN players p ON p.game_id = j.value
+    for r in sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT p.* FROM ",
+            json_values!(1),
+            " j JOIN players p ON p.game_id = j.value
          ORDER BY p.game_id, p.power",
+        )
     ))
     .bind(ids)
     .fetch_all(&mut *c)
@@ -109,11 +115,14 @@ pub(super) async fn unavailable_of(
     since: Ts,
 ) -> Result<HashMap<String, Vec<Window>>> {
     let mut out: HashMap<String, Vec<Window>> = HashMap::new();
-    for r in sqlx::query(concat!(
-        "SELECT u.game_id, u.from_ts, u.to_ts FROM ",
-        dialect::json_values!(1),
-        " j
+    for r in sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT u.game_id, u.from_ts, u.to_ts FROM ",
+            json_values!(1),
+            " j
          JOIN unavailable u ON u.game_id = j.value AND u.to_ts > $2",
+        )
     ))
     .bind(ids)
     // Periods over before the day began no longer matter (weekly ones run two years ahead).
@@ -173,11 +182,14 @@ pub(super) async fn members_of(
 ) -> Result<(HashMap<String, Vec<String>>, HashMap<String, Vec<Observer>>)> {
     let mut masters: HashMap<String, Vec<String>> = HashMap::new();
     let mut observers: HashMap<String, Vec<Observer>> = HashMap::new();
-    for r in sqlx::query(concat!(
-        "SELECT m.game_id, m.role, m.address, m.tz FROM ",
-        dialect::json_values!(1),
-        " j
+    for r in sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT m.game_id, m.role, m.address, m.tz FROM ",
+            json_values!(1),
+            " j
          JOIN members m ON m.game_id = j.value ORDER BY m.game_id, m.role, m.address",
+        )
     ))
     .bind(ids)
     .fetch_all(&mut *c)

@@ -257,69 +257,298 @@ macro_rules! __store_dialect_text_type {
 }
 pub use crate::__store_dialect_text_type as text_type;
 
-/// The rows of a JSON array of values bound as parameter `$n` (a batch's game ids), each row's
-/// `value` one of them: a batch's list is one parameter, so a statement has the same text
-/// whatever the batch's size and every lookup uses an index. SQLite: the table-valued
-/// `json_each`. PostgreSQL: `jsonb_array_elements_text($n::jsonb)` (its rows' column is
-/// `value` too).
+/// A statement whose text is not the same on both databases: `sql!(c, concat!("SELECT ... FROM
+/// ", json_values!(1), " j ..."))` is the text for `c`'s database, each fragment (written
+/// without a path) SQLite's or PostgreSQL's. Both texts are `&'static str`s made at compile
+/// time: SQLite caches its plan by the text, and `tests/store.rs` explains each statement with
+/// SQLite's fragments.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __store_dialect_json_values {
-    ($n:literal) => {
-        concat!("json_each($", $n, ")")
+macro_rules! __store_dialect_sql {
+    ($c:expr, $($sql:tt)+) => {
+        match $crate::store::Dialect::of($c) {
+            $crate::store::Dialect::Sqlite => {
+                #[allow(unused_imports)]
+                use $crate::store::dialect::sqlite::{
+                    empty_blob, indexed_by, insertion_order, json_int, json_rows, json_values,
+                };
+                $($sql)+
+            }
+            $crate::store::Dialect::Postgres => {
+                #[allow(unused_imports)]
+                use $crate::store::dialect::postgres::{
+                    empty_blob, indexed_by, insertion_order, json_int, json_rows, json_values,
+                };
+                $($sql)+
+            }
+        }
     };
 }
-pub use crate::__store_dialect_json_values as json_values;
+pub use crate::__store_dialect_sql as sql;
 
-/// The rows of a JSON array of arrays bound as parameter `$n` (a batch's (game, phase) pairs),
-/// each row's `value` one of them, its fields read as `value ->> 0`, `value ->> 1`... SQLite:
-/// `json_each`. PostgreSQL: `jsonb_array_elements($n::jsonb)` (a row's `value` is `jsonb`, and
-/// `->>` gives text: a field compared with an integer column needs a cast).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __store_dialect_json_rows {
-    ($n:literal) => {
-        concat!("json_each($", $n, ")")
-    };
-}
-pub use crate::__store_dialect_json_rows as json_rows;
+/// SQLite's fragments.
+pub mod sqlite {
+    /// The rows of a JSON array of values bound as parameter `$n` (a batch's game ids), each
+    /// row's `value` one of them: a batch's list is one parameter, so a statement has the same
+    /// text whatever the batch's size and every lookup uses an index. SQLite: the
+    /// table-valued `json_each`.
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __sqlite_json_values {
+        ($n:literal) => {
+            concat!("json_each($", $n, ")")
+        };
+    }
+    pub use crate::__sqlite_json_values as json_values;
 
-/// The order in which a table's rows were inserted, for a table that keeps no column of its
-/// own for it (`entrants`: the order of sign-up). SQLite: the implicit `rowid`, which grows
-/// with each insert. PostgreSQL has none: its migration will add an identity column to the
-/// table, and this fragment will name it.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __store_dialect_insertion_order {
-    () => {
-        "rowid"
-    };
-}
-pub use crate::__store_dialect_insertion_order as insertion_order;
+    /// The rows of a JSON array of arrays bound as parameter `$n` (a batch's (game, phase)
+    /// pairs), each row's `value` one of them, its fields read as `value ->> 0` (text) or
+    /// `json_int!(0)` (a number). SQLite: `json_each`.
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __sqlite_json_rows {
+        ($n:literal) => {
+            concat!("json_each($", $n, ")")
+        };
+    }
+    pub use crate::__sqlite_json_rows as json_rows;
 
-/// After a table's name: the index the statement must read, where SQLite's planner would choose
-/// a worse one (`outbox_due`: one step down the due rows, never the whole outbox). SQLite:
-/// `INDEXED BY`, which fails the statement if the index cannot serve it. PostgreSQL has no
-/// index hints: nothing (its planner uses a partial index whose condition the query implies).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __store_dialect_indexed_by {
-    ($index:literal) => {
-        concat!("INDEXED BY ", $index)
-    };
-}
-pub use crate::__store_dialect_indexed_by as indexed_by;
+    /// Field `k` of a `json_rows!` row that is a number, to compare with an integer column.
+    /// SQLite: `value ->> k` is the number itself.
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __sqlite_json_int {
+        ($k:literal) => {
+            concat!("value ->> ", $k)
+        };
+    }
+    pub use crate::__sqlite_json_int as json_int;
 
-/// An empty blob (the raw bytes of a message, purged). SQLite: the blob literal `X''`.
-/// PostgreSQL: `'\x'::bytea` (its `X''` is a bit string).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __store_dialect_empty_blob {
-    () => {
-        "X''"
-    };
+    /// The order in which a table's rows were inserted, for a table that keeps no column of
+    /// its own for it (`entrants`: the order of sign-up). SQLite: the implicit `rowid`, which
+    /// grows with each insert.
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __sqlite_insertion_order {
+        () => {
+            "rowid"
+        };
+    }
+    pub use crate::__sqlite_insertion_order as insertion_order;
+
+    /// After a table's name: the index the statement must read, where SQLite's planner would
+    /// choose a worse one (`outbox_due`: one step down the due rows, never the whole outbox).
+    /// SQLite: `INDEXED BY`, which fails the statement if the index cannot serve it.
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __sqlite_indexed_by {
+        ($index:literal) => {
+            concat!("INDEXED BY ", $index)
+        };
+    }
+    pub use crate::__sqlite_indexed_by as indexed_by;
+
+    /// An empty blob (the raw bytes of a message, purged). SQLite: the blob literal `X''`.
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __sqlite_empty_blob {
+        () => {
+            "X''"
+        };
+    }
+    pub use crate::__sqlite_empty_blob as empty_blob;
 }
-pub use crate::__store_dialect_empty_blob as empty_blob;
+
+/// PostgreSQL's fragments, each the counterpart of SQLite's of the same name.
+pub mod postgres {
+    /// `jsonb_array_elements_text`: its rows' column is `value` too, a text.
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __postgres_json_values {
+        ($n:literal) => {
+            concat!("jsonb_array_elements_text($", $n, "::jsonb)")
+        };
+    }
+    pub use crate::__postgres_json_values as json_values;
+
+    /// `jsonb_array_elements`: a row's `value` is a `jsonb`, and `->>` gives a text.
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __postgres_json_rows {
+        ($n:literal) => {
+            concat!("jsonb_array_elements($", $n, "::jsonb)")
+        };
+    }
+    pub use crate::__postgres_json_rows as json_rows;
+
+    /// `->>` gives a text: cast to the integer it holds.
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __postgres_json_int {
+        ($k:literal) => {
+            concat!("(value ->> ", $k, ")::bigint")
+        };
+    }
+    pub use crate::__postgres_json_int as json_int;
+
+    /// PostgreSQL has no `rowid`: its schema gives `entrants` an identity column of its own,
+    /// `sign_up` (migrations/postgres/).
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __postgres_insertion_order {
+        () => {
+            "sign_up"
+        };
+    }
+    pub use crate::__postgres_insertion_order as insertion_order;
+
+    /// PostgreSQL has no index hints: nothing (its planner uses a partial index whose
+    /// condition the query implies).
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __postgres_indexed_by {
+        ($index:literal) => {
+            ""
+        };
+    }
+    pub use crate::__postgres_indexed_by as indexed_by;
+
+    /// `'\x'::bytea` (PostgreSQL's `X''` is a bit string).
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __postgres_empty_blob {
+        () => {
+            "'\\x'::bytea"
+        };
+    }
+    pub use crate::__postgres_empty_blob as empty_blob;
+}
+
+/// A statement put together from parts and bound values (a multi-row `VALUES` list, an `IN`
+/// list), numbered `$1`, `$2`... as both databases read them (sqlx's `QueryBuilder` writes
+/// `?` for `Any`, which PostgreSQL does not read).
+#[derive(Default)]
+pub struct Statement {
+    sql: String,
+    args: sqlx::any::AnyArguments,
+    bound: usize,
+    failed: Option<String>,
+}
+
+/// One row of [`Statement::values`]: its values separated by commas.
+pub struct Row<'s> {
+    s: &'s mut Statement,
+    first: bool,
+}
+
+impl Row<'_> {
+    /// The row's next value.
+    pub fn bind<'q, T>(&mut self, value: T) -> &mut Self
+    where
+        T: sqlx::Encode<'q, sqlx::Any> + sqlx::Type<sqlx::Any> + 'q,
+    {
+        self.sep();
+        self.s.bind(value);
+        self
+    }
+
+    /// The row's next value as written (a sub-select around a bound value, say).
+    pub fn push(&mut self, sql: &str) -> &mut Self {
+        self.sep();
+        self.s.push(sql);
+        self
+    }
+
+    /// A value bound right after what came before, with no comma (inside a `push`'s text).
+    pub fn bind_unseparated<'q, T>(&mut self, value: T) -> &mut Self
+    where
+        T: sqlx::Encode<'q, sqlx::Any> + sqlx::Type<sqlx::Any> + 'q,
+    {
+        self.s.bind(value);
+        self
+    }
+
+    /// Text right after what came before, with no comma.
+    pub fn push_unseparated(&mut self, sql: &str) -> &mut Self {
+        self.s.push(sql);
+        self
+    }
+
+    fn sep(&mut self) {
+        if !self.first {
+            self.s.push(", ");
+        }
+        self.first = false;
+    }
+}
+
+impl Statement {
+    /// A statement that starts with `sql`.
+    pub fn new(sql: &str) -> Statement {
+        Statement {
+            sql: sql.to_string(),
+            ..Statement::default()
+        }
+    }
+
+    /// Text as it is.
+    pub fn push(&mut self, sql: &str) -> &mut Self {
+        self.sql.push_str(sql);
+        self
+    }
+
+    /// A value bound, its placeholder written.
+    pub fn bind<'q, T>(&mut self, value: T) -> &mut Self
+    where
+        T: sqlx::Encode<'q, sqlx::Any> + sqlx::Type<sqlx::Any> + 'q,
+    {
+        use sqlx::Arguments;
+        self.bound += 1;
+        self.sql.push('$');
+        self.sql.push_str(&self.bound.to_string());
+        // An `Any` argument is a plain value (a number, a text, bytes): adding one fails only
+        // where its encoding fails, as a JSON value's may; that shows when the statement runs.
+        if let Err(e) = self.args.add(value) {
+            self.failed = Some(e.to_string());
+        }
+        self
+    }
+
+    /// `VALUES (...), (...)`: each item's values bound by `row`, separated by commas.
+    pub fn values<I>(&mut self, items: I, mut row: impl FnMut(&mut Row<'_>, I::Item)) -> &mut Self
+    where
+        I: IntoIterator,
+    {
+        self.sql.push_str("VALUES ");
+        for (k, item) in items.into_iter().enumerate() {
+            if k > 0 {
+                self.sql.push_str(", ");
+            }
+            self.sql.push('(');
+            let mut r = Row {
+                s: self,
+                first: true,
+            };
+            row(&mut r, item);
+            self.sql.push(')');
+        }
+        self
+    }
+
+    /// The statement, to execute or fetch with.
+    pub fn query(&mut self) -> Result<sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>> {
+        if let Some(e) = self.failed.take() {
+            return Err(super::StoreError::Inconsistent(format!(
+                "a value to bind: {e}"
+            )));
+        }
+        let args = std::mem::take(&mut self.args);
+        Ok(sqlx::query_with(
+            sqlx::AssertSqlSafe(std::mem::take(&mut self.sql)),
+            args,
+        ))
+    }
+}
 
 /// A value stored as JSON text (`sqlx::types::Json`'s part, for the store's database: `Any`
 /// takes no `Json` of sqlx's own). Read back, a `Vec` field of a row takes it through
@@ -430,6 +659,15 @@ impl<'r> sqlx::Decode<'r, sqlx::Any> for MaybeFlag {
         value: <sqlx::Any as sqlx::Database>::ValueRef<'r>,
     ) -> std::result::Result<Self, sqlx::error::BoxDynError> {
         Ok(MaybeFlag(flag_of(&value)?))
+    }
+}
+
+impl<'q> sqlx::Encode<'q, sqlx::Any> for Flag {
+    fn encode_by_ref(
+        &self,
+        buf: &mut <sqlx::Any as sqlx::Database>::ArgumentBuffer,
+    ) -> std::result::Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+        <i64 as sqlx::Encode<'q, sqlx::Any>>::encode(i64::from(self.0), buf)
     }
 }
 

@@ -400,7 +400,7 @@ pub async fn record_late(
     .bind(address)
     .bind(phase)
     .bind(now)
-    .bind(accepted)
+    .bind(dialect::Flag(accepted))
     .execute(&mut *c)
     .await?;
     Ok(())
@@ -488,17 +488,13 @@ pub async fn add_weekly(
     occurrences: &[(Ts, Ts)],
 ) -> Result<()> {
     for chunk in occurrences.chunks(500) {
-        let mut q = sqlx::QueryBuilder::<Db>::new(
+        let mut q = crate::store::dialect::Statement::new(
             "INSERT INTO unavailable (game_id, power, from_ts, to_ts, weekly) ",
         );
-        q.push_values(chunk, |mut b, (from, to)| {
-            b.push_bind(game)
-                .push_bind(power)
-                .push_bind(*from)
-                .push_bind(*to)
-                .push_bind(1);
+        q.values(chunk, |b, (from, to)| {
+            b.bind(game).bind(power).bind(*from).bind(*to).bind(1);
         });
-        q.build().execute(&mut *c).await?;
+        q.query()?.execute(&mut *c).await?;
     }
     Ok(())
 }
@@ -619,7 +615,7 @@ pub async fn unavailable_near(
     let row = sqlx::query(
         "SELECT ahead, n.from_ts, n.to_ts, n.weekly
          FROM (SELECT count(*) AS ahead FROM unavailable
-               WHERE game_id = $1 AND power = $2 AND weekly = 0 AND to_ts > $3)
+               WHERE game_id = $1 AND power = $2 AND weekly = 0 AND to_ts > $3) AS sub
          LEFT JOIN unavailable n
            ON n.game_id = $1 AND n.power = $2 AND n.from_ts > $4 AND n.from_ts < $5
          ORDER BY abs(n.from_ts - $6) LIMIT 1",

@@ -72,12 +72,17 @@ pub async fn set_due(c: &mut Conn, due: &[(&str, Option<Ts>)]) -> Result<()> {
     if due.is_empty() {
         return Ok(());
     }
-    sqlx::query(concat!(
-        "UPDATE games SET due_at = v.d
-         FROM (SELECT value ->> 0 AS g, value ->> 1 AS d FROM ",
-        dialect::json_rows!(1),
-        ") AS v
+    sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "UPDATE games SET due_at = v.d
+         FROM (SELECT value ->> 0 AS g, ",
+            json_int!(1),
+            " AS d FROM ",
+            json_rows!(1),
+            ") AS v
          WHERE games.id = v.g",
+        )
     ))
     .bind(serde_json::to_string(due)?)
     .execute(&mut *c)

@@ -19,12 +19,12 @@ const ANSWERS_TO: &str =
 const ANSWERS_SINCE: &str = "SELECT
        (SELECT count(*) FROM (SELECT 1 FROM outbox WHERE to_address = $1 AND created_at >= $3
           AND kind IN ('ack', 'rejection', 'receipt', 'notice', 'query-reply', 'command-reply')
-          LIMIT {to_address})) AS to_address,
+          LIMIT {to_address}) AS sub) AS to_address,
        (SELECT count(*) FROM (SELECT 1 FROM outbox WHERE to_address = $1 AND created_at >= $3
-          AND kind IN ('auth-rejection', 'report') LIMIT {auth_rejections})) AS auth_rejections,
+          AND kind IN ('auth-rejection', 'report') LIMIT {auth_rejections}) AS sub) AS auth_rejections,
        (SELECT count(*) FROM (SELECT 1 FROM outbox WHERE game_id = $2 AND created_at >= $3
           AND kind IN ('ack', 'rejection', 'auth-rejection', 'receipt', 'notice', 'report', 'query-reply', 'command-reply')
-          LIMIT {in_game})) AS in_game";
+          LIMIT {in_game}) AS sub) AS in_game";
 
 /// [`ANSWERS_SINCE`] with its limits written in: integers, so the text is safe, and the same
 /// for every answer of a server (SQLite's prepared statement is kept for it).
@@ -252,8 +252,9 @@ pub async fn record_confirmation(
         "INSERT INTO confirmations (message_id, from_address, game_id, read_digest, received_at)
          VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (message_id, from_address, game_id, read_digest)
-         DO UPDATE SET received_at = CASE WHEN excluded.received_at < received_at
-                                          THEN excluded.received_at ELSE received_at END",
+         DO UPDATE SET received_at = CASE WHEN excluded.received_at < confirmations.received_at
+                                          THEN excluded.received_at
+                                          ELSE confirmations.received_at END",
     )
     .bind(k.message_id)
     .bind(k.from)
@@ -360,10 +361,13 @@ pub async fn answers_since(
 /// Empty the raw bytes of messages received before `before`; their ledger rows and metadata
 /// stay. Returns how many were purged.
 pub async fn purge_raw(c: &mut Conn, before: Ts, now: Ts) -> Result<u64> {
-    let r = sqlx::query(concat!(
-        "UPDATE messages SET raw = ",
-        dialect::empty_blob!(),
-        ", raw_purged_at = $1 WHERE received_at < $2 AND raw_purged_at IS NULL",
+    let r = sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "UPDATE messages SET raw = ",
+            empty_blob!(),
+            ", raw_purged_at = $1 WHERE received_at < $2 AND raw_purged_at IS NULL",
+        )
     ))
     .bind(now)
     .bind(before)

@@ -123,7 +123,17 @@ pub async fn keep_savepoint(c: &mut Conn, part: Savepoint) -> Result<()> {
 /// [`keep_savepoint`] and start the next `part`, in one round trip to the database (a batch
 /// does this between two messages).
 pub async fn renew_savepoint(c: &mut Conn, part: Savepoint) -> Result<()> {
-    sqlx::query(part.sql()[3]).execute(&mut *c).await?;
+    match Dialect::of(c) {
+        Dialect::Sqlite => {
+            sqlx::query(part.sql()[3]).execute(&mut *c).await?;
+        }
+        // A prepared statement of PostgreSQL's holds one command: two round trips.
+        Dialect::Postgres => {
+            let [start, keep, _, _] = part.sql();
+            sqlx::query(keep).execute(&mut *c).await?;
+            sqlx::query(start).execute(&mut *c).await?;
+        }
+    }
     Ok(())
 }
 

@@ -199,28 +199,28 @@ pub async fn enqueue_many(c: &mut Conn, mails: &[NewMail], now: Ts) -> Result<us
 
 /// Insert the mails whose Message-IDs are new; the Message-IDs inserted.
 async fn insert_chunk(c: &mut Conn, chunk: &[NewMail], now: Ts) -> Result<Vec<String>> {
-    let mut q = sqlx::QueryBuilder::<Db>::new(
+    let mut q = crate::store::dialect::Statement::new(
         "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id, picture_id) ",
     );
-    q.push_values(chunk, |mut b, m| {
-        b.push_bind(m.kind)
-            .push_bind(&m.message_id)
-            .push_bind(&m.from)
-            .push_bind(&m.to)
-            .push_bind(&m.subject)
-            .push_bind(&m.body)
-            .push_bind(m.in_reply_to.as_deref())
-            .push_bind(m.refs.join(" "))
-            .push_bind(m.auto_submitted)
-            .push_bind(now)
-            .push_bind(now)
-            .push_bind(m.game.as_deref())
+    q.values(chunk, |b, m| {
+        b.bind(m.kind)
+            .bind(&m.message_id)
+            .bind(&m.from)
+            .bind(&m.to)
+            .bind(&m.subject)
+            .bind(&m.body)
+            .bind(m.in_reply_to.as_deref())
+            .bind(m.refs.join(" "))
+            .bind(m.auto_submitted)
+            .bind(now)
+            .bind(now)
+            .bind(m.game.as_deref())
             .push("(SELECT id FROM outbox_pictures WHERE key = ")
-            .push_bind_unseparated(m.picture.as_deref())
+            .bind_unseparated(m.picture.as_deref())
             .push_unseparated(")");
     });
     q.push(" ON CONFLICT (message_id) DO NOTHING RETURNING message_id");
-    let rows = q.build().fetch_all(&mut *c).await?;
+    let rows = q.query()?.fetch_all(&mut *c).await?;
     rows.iter().map(|r| Ok(r.try_get("message_id")?)).collect()
 }
 
@@ -235,7 +235,7 @@ async fn count_duplicate(c: &mut Conn, m: &NewMail, now: Ts) -> Result<()> {
     sqlx::query(
         "INSERT INTO outbox_duplicates (message_id, kind, count, first_at, last_at)
          VALUES ($1, $2, 1, $3, $3)
-         ON CONFLICT (message_id) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
+         ON CONFLICT (message_id) DO UPDATE SET count = outbox_duplicates.count + 1, last_at = excluded.last_at",
     )
     .bind(&m.message_id)
     .bind(m.kind)
@@ -270,7 +270,7 @@ pub async fn duplicates_of(c: &mut Conn, message_id: &str) -> Result<i64> {
 /// Mails caused again and not sent, by kind, since `since` (for `chancery status`).
 pub async fn duplicate_counts(c: &mut Conn, since: Ts) -> Result<Vec<(MailKind, i64)>> {
     let rows = sqlx::query(
-        "SELECT kind, sum(count) AS n FROM outbox_duplicates WHERE last_at >= $1
+        "SELECT kind, CAST(sum(count) AS BIGINT) AS n FROM outbox_duplicates WHERE last_at >= $1
          GROUP BY kind ORDER BY kind",
     )
     .bind(since)
@@ -352,15 +352,16 @@ pub async fn mark_sending(c: &mut Conn, id: i64, now: Ts) -> Result<()> {
 /// it sends them one after the other (src/service/outbox.rs).
 pub async fn mark_sending_all(c: &mut Conn, ids: &[i64], now: Ts) -> Result<()> {
     for ids in ids.chunks(dialect::ROWS_A_STATEMENT) {
-        let mut q = sqlx::QueryBuilder::<Db>::new("UPDATE outbox SET sending_since = ");
-        q.push_bind(now)
-            .push(", attempts = attempts + 1 WHERE id IN (");
-        let mut list = q.separated(", ");
-        for id in ids {
-            list.push_bind(*id);
+        let mut q = crate::store::dialect::Statement::new("UPDATE outbox SET sending_since = ");
+        q.bind(now).push(", attempts = attempts + 1 WHERE id IN (");
+        for (k, id) in ids.iter().enumerate() {
+            if k > 0 {
+                q.push(", ");
+            }
+            q.bind(*id);
         }
         q.push(")");
-        q.build().execute(&mut *c).await?;
+        q.query()?.execute(&mut *c).await?;
     }
     Ok(())
 }
@@ -425,11 +426,14 @@ pub async fn mark_failed(c: &mut Conn, id: i64, now: Ts, error: &str) -> Result<
 /// large the outbox, where [`outbox_counts`] reads every row (a bench polling it every 100 ms
 /// during a 10,000-game storm read the 160 MB table each time).
 pub async fn outbox_has_pending(c: &mut Conn) -> Result<bool> {
-    let pending: bool = sqlx::query_scalar(concat!(
-        "SELECT EXISTS (SELECT 1 FROM outbox ",
-        dialect::indexed_by!("outbox_due"),
-        "
+    let pending: bool = sqlx::query_scalar(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT EXISTS (SELECT 1 FROM outbox ",
+            indexed_by!("outbox_due"),
+            "
                         WHERE sent_at IS NULL AND failed_at IS NULL)",
+        )
     ))
     .fetch_one(&mut *c)
     .await?;
@@ -464,7 +468,7 @@ pub async fn results_sent_to(
              SELECT id, subject, body FROM outbox
              WHERE game_id = $1 AND to_address = $2 AND kind = 'results'
                AND superseded_at IS NULL AND body <> ''
-             ORDER BY id DESC LIMIT $3)
+             ORDER BY id DESC LIMIT $3) AS sub
          ORDER BY id",
     )
     .bind(game)

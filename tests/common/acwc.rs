@@ -146,9 +146,7 @@ impl Champ {
 pub async fn open(name: &str) -> Champ {
     let dir = std::env::temp_dir().join(format!("chancery-acwc-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let pool = store::open(&dir.join("chancery.sqlite"))
-        .await
-        .expect("open");
+    let pool = fixtures::database::open(&dir.join("chancery.sqlite")).await;
     let mut c = pool.acquire().await.expect("conn");
     let n = NewChampionship {
         id: GAME,

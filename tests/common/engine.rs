@@ -1,5 +1,8 @@
-//! Engine fixtures on a real SQLite file: games with seven players, raw mails delivered
+//! Engine fixtures on a real database (a SQLite file, or PostgreSQL: `database.rs`): games with seven players, raw mails delivered
 //! straight to the engine, and what the outbox holds.
+
+#[path = "database.rs"]
+pub mod database;
 
 use chancery::engine::{self, Env, Incoming, Processed};
 use chancery::games;
@@ -40,7 +43,7 @@ pub async fn setup(name: &str, games: &[&str]) -> Pool {
 /// The database at `path`, with `games` started: the default rules with the subject format
 /// spelled out, players `player1..7@example.test` with secrets `s1..s7`, started at [`T0`].
 pub async fn setup_at(path: &std::path::Path, games: &[&str]) -> Pool {
-    let pool = store::open(path).await.expect("open");
+    let pool = database::open(path).await;
     let rules = Rules {
         subject_format: "{game} {power} {phase}".into(),
         ..Rules::default()
@@ -135,9 +138,7 @@ pub async fn game_with(
 ) -> (Pool, Vec<String>) {
     let dir = std::env::temp_dir().join(format!("chancery-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let pool = store::open(&dir.join("chancery.sqlite"))
-        .await
-        .expect("open");
+    let pool = database::open(&dir.join("chancery.sqlite")).await;
     chancery::games::diplomacy::admin::create_game(
         &pool,
         &chancery::games::diplomacy::admin::NewGame {

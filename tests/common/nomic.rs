@@ -86,9 +86,7 @@ impl Game {
 pub async fn new_game(name: &str, start: Ts) -> Game {
     let dir = std::env::temp_dir().join(format!("chancery-nomic-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let pool = store::open(&dir.join("chancery.sqlite"))
-        .await
-        .expect("open");
+    let pool = fixtures::database::open(&dir.join("chancery.sqlite")).await;
     let mut c = pool.acquire().await.expect("conn");
     let n = NewNomic {
         id: GAME,

@@ -276,8 +276,8 @@ pub async fn insert_submission(c: &mut Conn, s: &NewSubmission<'_>) -> Result<()
     .bind(s.power)
     .bind(s.message_id)
     .bind(s.submitted_at)
-    .bind(s.final_)
-    .bind(s.late)
+    .bind(dialect::Flag(s.final_))
+    .bind(dialect::Flag(s.late))
     .bind(s.read_json)
     .bind(s.dated_at)
     .bind(s.submitted_by.to_ascii_lowercase())
@@ -334,7 +334,7 @@ pub async fn submissions_before(
 /// How much press `author` has had accepted in this phase: (pieces, bytes of text).
 pub async fn press_sent(c: &mut Conn, game: &str, phase: &str, author: &str) -> Result<(i64, i64)> {
     let row = sqlx::query(
-        "SELECT count(*) AS n, coalesce(sum(octet_length(body)), 0) AS bytes
+        "SELECT count(*) AS n, CAST(coalesce(sum(octet_length(body)), 0) AS BIGINT) AS bytes
          FROM press WHERE game_id = $1 AND phase = $2 AND author = $3",
     )
     .bind(game)
@@ -379,7 +379,7 @@ pub async fn set_standing_orders(
     .bind(phase)
     .bind(power)
     .bind(crate::store::dialect::Json(orders))
-    .bind(final_)
+    .bind(dialect::Flag(final_))
     .bind(now)
     .execute(&mut *c)
     .await?;
@@ -428,7 +428,7 @@ pub async fn insert_press(
     .bind(phase)
     .bind(p.author)
     .bind(p.recipients_json)
-    .bind(p.grey)
+    .bind(dialect::Flag(p.grey))
     .bind(p.body)
     .bind(now)
     .bind(p.signature)

@@ -53,7 +53,7 @@ pub async fn reliability(c: &mut Conn) -> Result<Vec<Reliability>> {
            (SELECT count(*) FROM late_orders l WHERE l.address = p.address) AS late,
            (SELECT count(*) FROM extensions e WHERE e.address = p.address AND e.kind != 'holiday')
              AS extensions,
-           (SELECT coalesce(sum(e.days), 0) FROM extensions e
+           (SELECT CAST(coalesce(sum(e.days), 0) AS BIGINT) FROM extensions e
              WHERE e.address = p.address AND e.kind != 'holiday') AS extension_days,
            (SELECT count(*) FROM replacements r WHERE r.old_address = p.address) AS replaced,
            (SELECT count(*) FROM replacements r WHERE r.new_address = p.address) AS replacing

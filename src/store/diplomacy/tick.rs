@@ -11,7 +11,7 @@ use super::{GameEnded, StandingRow};
 use crate::store::batch::{
     by_game, drops_since, members_of, players_of, running_games, unavailable_of,
 };
-use crate::store::dialect::{self, ROWS_A_STATEMENT};
+use crate::store::dialect::ROWS_A_STATEMENT;
 use crate::store::*;
 use crate::time::Window;
 use std::collections::HashMap;
@@ -137,24 +137,30 @@ pub async fn tick_facts(c: &mut Conn, games: &[String], since: Ts) -> Result<Vec
     let pairs = serde_json::to_string(&pairs)?;
     let mut standing: HashMap<String, Vec<StandingRow>> = by_game(
         c,
-        concat!(
-            "SELECT s.* FROM ",
-            dialect::json_rows!(1),
-            " j JOIN standing_orders s
+        crate::store::dialect::sql!(
+            c,
+            concat!(
+                "SELECT s.* FROM ",
+                json_rows!(1),
+                " j JOIN standing_orders s
            ON s.game_id = j.value ->> 0 AND s.phase = j.value ->> 1
          ORDER BY s.game_id, s.power",
+            )
         ),
         &pairs,
     )
     .await?;
     let mut press: HashMap<String, Vec<PressRow>> = by_game(
         c,
-        concat!(
-            "SELECT s.* FROM ",
-            dialect::json_rows!(1),
-            " j JOIN press s
+        crate::store::dialect::sql!(
+            c,
+            concat!(
+                "SELECT s.* FROM ",
+                json_rows!(1),
+                " j JOIN press s
            ON s.game_id = j.value ->> 0 AND s.phase = j.value ->> 1
          ORDER BY s.id",
+            )
         ),
         &pairs,
     )
@@ -164,13 +170,16 @@ pub async fn tick_facts(c: &mut Conn, games: &[String], since: Ts) -> Result<Vec
     let mut year_ends = year_ends_of(c, &ids).await?;
     let mut unconfirmed: HashMap<String, Vec<UnconfirmedRow>> = by_game(
         c,
-        concat!(
-            "SELECT p.game_id, p.number, p.payload FROM ",
-            dialect::json_values!(1),
-            " j JOIN office_proposals p ON p.game_id = j.value
+        crate::store::dialect::sql!(
+            c,
+            concat!(
+                "SELECT p.game_id, p.number, p.payload FROM ",
+                json_values!(1),
+                " j JOIN office_proposals p ON p.game_id = j.value
          WHERE p.kind = 'rule_change' AND p.phase IS NULL AND p.passed = 1
            AND p.confirmed_at IS NULL
          ORDER BY p.game_id, p.number",
+            )
         ),
         &ids,
     )
@@ -182,10 +191,13 @@ pub async fn tick_facts(c: &mut Conn, games: &[String], since: Ts) -> Result<Vec
     let (mut masters, mut observers) = members_of(c, &ids).await?;
     let mut maps_off: HashMap<String, Vec<MapsOff>> = by_game(
         c,
-        concat!(
-            "SELECT m.game_id, m.address FROM ",
-            dialect::json_values!(1),
-            " j JOIN maps_off m ON m.game_id = j.value",
+        crate::store::dialect::sql!(
+            c,
+            concat!(
+                "SELECT m.game_id, m.address FROM ",
+                json_values!(1),
+                " j JOIN maps_off m ON m.game_id = j.value",
+            )
         ),
         &ids,
     )
@@ -224,11 +236,14 @@ pub async fn tick_facts(c: &mut Conn, games: &[String], since: Ts) -> Result<Vec
 
 /// The phase each game of the list is playing: its last open one.
 async fn open_phases(c: &mut Conn, ids: &str) -> Result<HashMap<String, PhaseRow>> {
-    let rows: Vec<PhaseRow> = sqlx::query_as(concat!(
-        "SELECT p.* FROM ",
-        dialect::json_values!(1),
-        " j JOIN phases p ON p.game_id = j.value
+    let rows: Vec<PhaseRow> = sqlx::query_as(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT p.* FROM ",
+            json_values!(1),
+            " j JOIN phases p ON p.game_id = j.value
          WHERE p.adjudicated_at IS NULL",
+        )
     ))
     .bind(ids)
     .fetch_all(&mut *c)
@@ -265,12 +280,15 @@ async fn conditional_orders(
     }
     by_game(
         c,
-        concat!(
-            "SELECT o.game_id, o.power, o.lines FROM ",
-            dialect::json_rows!(1),
-            " j JOIN conditional_orders o
+        crate::store::dialect::sql!(
+            c,
+            concat!(
+                "SELECT o.game_id, o.power, o.lines FROM ",
+                json_rows!(1),
+                " j JOIN conditional_orders o
            ON o.game_id = j.value ->> 0 AND o.phase = j.value ->> 1
          ORDER BY o.game_id, o.power",
+            )
         ),
         &serde_json::to_string(&sources)?,
     )
@@ -289,15 +307,18 @@ async fn votes(c: &mut Conn, pairs: &str) -> Result<HashMap<String, Vec<VoteRow>
     }
     let cast: HashMap<String, Vec<Cast>> = by_game(
         c,
-        concat!(
-            "SELECT p.game_id, b.voter, p.payload, b.choice, b.cast_at FROM ",
-            dialect::json_rows!(1),
-            " j JOIN office_proposals p
+        crate::store::dialect::sql!(
+            c,
+            concat!(
+                "SELECT p.game_id, b.voter, p.payload, b.choice, b.cast_at FROM ",
+                json_rows!(1),
+                " j JOIN office_proposals p
            ON p.game_id = j.value ->> 0 AND p.phase = j.value ->> 1
              AND p.decided_at IS NULL AND p.withdrawn_at IS NULL AND p.refused_at IS NULL
              AND p.voided_at IS NULL
          JOIN office_ballots b ON b.proposal_id = p.id
          ORDER BY p.game_id",
+            )
         ),
         pairs,
     )
@@ -329,11 +350,14 @@ async fn votes(c: &mut Conn, pairs: &str) -> Result<HashMap<String, Vec<VoteRow>
 async fn year_ends_of(c: &mut Conn, ids: &str) -> Result<HashMap<String, Vec<YearEnd>>> {
     let rows: HashMap<String, Vec<YearEndRow>> = by_game(
         c,
-        concat!(
-            "SELECT y.game_id, y.year, y.owners FROM ",
-            dialect::json_values!(1),
-            " j JOIN year_ends y
+        crate::store::dialect::sql!(
+            c,
+            concat!(
+                "SELECT y.game_id, y.year, y.owners FROM ",
+                json_values!(1),
+                " j JOIN year_ends y
            ON y.game_id = j.value ORDER BY y.game_id, y.year",
+            )
         ),
         ids,
     )
@@ -378,11 +402,14 @@ impl YearEndRow {
 /// When each game of the list last had a phase adjudicated, if ever.
 async fn last_adjudicated(c: &mut Conn, ids: &str) -> Result<HashMap<String, Ts>> {
     let mut last = HashMap::new();
-    for r in sqlx::query(concat!(
-        "SELECT p.game_id, max(p.adjudicated_at) AS t FROM ",
-        dialect::json_values!(1),
-        " j
+    for r in sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT p.game_id, max(p.adjudicated_at) AS t FROM ",
+            json_values!(1),
+            " j
          JOIN phases p ON p.game_id = j.value GROUP BY p.game_id",
+        )
     ))
     .bind(ids)
     .fetch_all(&mut *c)
@@ -485,18 +512,15 @@ pub async fn record_adjudications(c: &mut Conn, done: &[Adjudicated], now: Ts) -
 /// The adjudicated phases get their results.
 async fn close_phases(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result<()> {
     for chunk in done.chunks(ROWS_A_STATEMENT) {
-        let mut q = sqlx::QueryBuilder::<Db>::new(
+        let mut q = crate::store::dialect::Statement::new(
             "UPDATE phases SET adjudication_started_at = coalesce(adjudication_started_at, v.column3),
              adjudicated_at = v.column3, results = v.column4 FROM (",
         );
-        q.push_values(chunk, |mut b, a| {
-            b.push_bind(&a.game)
-                .push_bind(a.seq)
-                .push_bind(now)
-                .push_bind(&a.results);
+        q.values(chunk, |b, a| {
+            b.bind(&a.game).bind(a.seq).bind(now).bind(&a.results);
         });
         q.push(") AS v WHERE phases.game_id = v.column1 AND phases.seq = v.column2");
-        q.build().execute(&mut *c).await?;
+        q.query()?.execute(&mut *c).await?;
     }
     Ok(())
 }
@@ -513,22 +537,22 @@ async fn record_resolved(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result<
         })
         .collect();
     for chunk in rows.chunks(ROWS_A_STATEMENT) {
-        let mut q = sqlx::QueryBuilder::<Db>::new(
+        let mut q = crate::store::dialect::Statement::new(
             "INSERT INTO phases (game_id, seq, phase, board, started_at, deadline, \
              adjudication_started_at, adjudicated_at, results) ",
         );
-        q.push_values(chunk, |mut b, (game, seq, r)| {
-            b.push_bind(*game)
-                .push_bind(*seq)
-                .push_bind(&r.phase)
-                .push_bind(&r.board)
-                .push_bind(now)
-                .push_bind(now)
-                .push_bind(now)
-                .push_bind(now)
-                .push_bind(&r.results);
+        q.values(chunk, |b, (game, seq, r)| {
+            b.bind(*game)
+                .bind(*seq)
+                .bind(&r.phase)
+                .bind(&r.board)
+                .bind(now)
+                .bind(now)
+                .bind(now)
+                .bind(now)
+                .bind(&r.results);
         });
-        q.build().execute(&mut *c).await?;
+        q.query()?.execute(&mut *c).await?;
     }
     Ok(())
 }
@@ -547,18 +571,18 @@ async fn open_next_phases(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result
         })
         .collect();
     for chunk in next.chunks(ROWS_A_STATEMENT) {
-        let mut q = sqlx::QueryBuilder::<Db>::new(
+        let mut q = crate::store::dialect::Statement::new(
             "INSERT INTO phases (game_id, seq, phase, board, started_at, deadline) ",
         );
-        q.push_values(chunk, |mut b, (a, phase, board, deadline)| {
-            b.push_bind(&a.game)
-                .push_bind(a.seq + 1 + a.resolved.len() as i64)
-                .push_bind(*phase)
-                .push_bind(*board)
-                .push_bind(now)
-                .push_bind(*deadline);
+        q.values(chunk, |b, (a, phase, board, deadline)| {
+            b.bind(&a.game)
+                .bind(a.seq + 1 + a.resolved.len() as i64)
+                .bind(*phase)
+                .bind(*board)
+                .bind(now)
+                .bind(*deadline);
         });
-        q.build().execute(&mut *c).await?;
+        q.query()?.execute(&mut *c).await?;
     }
     Ok(())
 }
@@ -577,15 +601,14 @@ async fn record_year_ends(c: &mut Conn, done: &[Adjudicated]) -> Result<()> {
         })
         .collect();
     for chunk in ends.chunks(ROWS_A_STATEMENT) {
-        let mut q = sqlx::QueryBuilder::<Db>::new("INSERT INTO year_ends (game_id, year, owners) ");
-        q.push_values(chunk, |mut b, (game, year, owners)| {
-            b.push_bind(*game)
-                .push_bind(i64::from(*year))
-                .push_bind(owners);
+        let mut q =
+            crate::store::dialect::Statement::new("INSERT INTO year_ends (game_id, year, owners) ");
+        q.values(chunk, |b, (game, year, owners)| {
+            b.bind(*game).bind(i64::from(*year)).bind(owners);
         });
         // A year adjudicated again (after a rollback) has its owners replaced.
         q.push(" ON CONFLICT (game_id, year) DO UPDATE SET owners = excluded.owners");
-        q.build().execute(&mut *c).await?;
+        q.query()?.execute(&mut *c).await?;
     }
     Ok(())
 }
@@ -597,20 +620,20 @@ async fn open_nmr_windows(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result
         .flat_map(|a| a.nmrs.iter().map(move |n| (a.game.as_str(), n)))
         .collect();
     for chunk in nmrs.chunks(ROWS_A_STATEMENT) {
-        let mut q = sqlx::QueryBuilder::<Db>::new(
+        let mut q = crate::store::dialect::Statement::new(
             "INSERT INTO nmrs (game_id, power, phase, published_at, due_at, address) ",
         );
-        q.push_values(chunk, |mut b, (game, n)| {
-            b.push_bind(*game)
-                .push_bind(&n.power)
-                .push_bind(&n.phase)
-                .push_bind(now)
-                .push_bind(n.due_at)
-                .push_bind(&n.address);
+        q.values(chunk, |b, (game, n)| {
+            b.bind(*game)
+                .bind(&n.power)
+                .bind(&n.phase)
+                .bind(now)
+                .bind(n.due_at)
+                .bind(&n.address);
         });
         // A window the phase opened already (adjudicated again after a rollback) stands.
         q.push(" ON CONFLICT DO NOTHING");
-        q.build().execute(&mut *c).await?;
+        q.query()?.execute(&mut *c).await?;
     }
     Ok(())
 }
@@ -626,12 +649,15 @@ async fn finish_games(c: &mut Conn, done: &[Adjudicated]) -> Result<()> {
         .map(|(g, e)| Ok((g, serde_json::to_string(e)?)))
         .collect::<Result<_>>()?;
     if !finished.is_empty() {
-        sqlx::query(concat!(
-            "UPDATE games SET status = $1, ended = v.e
+        sqlx::query(crate::store::dialect::sql!(
+            c,
+            concat!(
+                "UPDATE games SET status = $1, ended = v.e
              FROM (SELECT value ->> 0 AS g, value ->> 1 AS e FROM ",
-            dialect::json_rows!(2),
-            ") AS v
+                json_rows!(2),
+                ") AS v
              WHERE games.id = v.g",
+            )
         ))
         .bind(GameStatus::Finished)
         .bind(serde_json::to_string(&finished)?)
@@ -647,12 +673,17 @@ pub async fn mark_reminded(c: &mut Conn, phases: &[(&str, i64)], now: Ts) -> Res
     if phases.is_empty() {
         return Ok(());
     }
-    sqlx::query(concat!(
-        "UPDATE phases SET reminded_at = $1
-         FROM (SELECT value ->> 0 AS g, value ->> 1 AS s FROM ",
-        dialect::json_rows!(2),
-        ") AS v
+    sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "UPDATE phases SET reminded_at = $1
+         FROM (SELECT value ->> 0 AS g, ",
+            json_int!(1),
+            " AS s FROM ",
+            json_rows!(2),
+            ") AS v
          WHERE phases.game_id = v.g AND phases.seq = v.s",
+        )
     ))
     .bind(now)
     .bind(serde_json::to_string(phases)?)
@@ -667,12 +698,19 @@ pub async fn hold_results(c: &mut Conn, held: &[(&str, i64, Ts)]) -> Result<()> 
     if held.is_empty() {
         return Ok(());
     }
-    sqlx::query(concat!(
-        "UPDATE phases SET held_until = v.u
-         FROM (SELECT value ->> 0 AS g, value ->> 1 AS s, value ->> 2 AS u FROM ",
-        dialect::json_rows!(1),
-        ") AS v
+    sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "UPDATE phases SET held_until = v.u
+         FROM (SELECT value ->> 0 AS g, ",
+            json_int!(1),
+            " AS s, ",
+            json_int!(2),
+            " AS u FROM ",
+            json_rows!(1),
+            ") AS v
          WHERE phases.game_id = v.g AND phases.seq = v.s",
+        )
     ))
     .bind(serde_json::to_string(held)?)
     .execute(&mut *c)

@@ -2,7 +2,7 @@
 //! and what the standings are computed from.
 
 use crate::scoring::Rulebook;
-use crate::store::{Conn, Result, StoreError, dialect};
+use crate::store::{Conn, Result, StoreError};
 use crate::time::Ts;
 
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -180,9 +180,9 @@ pub async fn add_entrant(c: &mut Conn, tournament: &str, e: &EntrantRow) -> Resu
     .bind(&e.name)
     .bind(&e.tz)
     .bind(&e.team)
-    .bind(e.captain)
+    .bind(crate::store::dialect::Flag(e.captain))
     .bind(&e.power)
-    .bind(e.reserve)
+    .bind(crate::store::dialect::Flag(e.reserve))
     .execute(&mut *c)
     .await
     .map_err(|x| match x {
@@ -208,9 +208,12 @@ pub async fn entrants(c: &mut Conn, tournament: &str) -> Result<Vec<EntrantRow>>
 /// A tournament's entrants' addresses in the order they signed up: "player N" in what every
 /// player reads, for an entrant who gave no name.
 pub async fn entrants_in_sign_up_order(c: &mut Conn, tournament: &str) -> Result<Vec<String>> {
-    Ok(sqlx::query_scalar(concat!(
-        "SELECT address FROM entrants WHERE tournament_id = $1 ORDER BY ",
-        dialect::insertion_order!(),
+    Ok(sqlx::query_scalar(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT address FROM entrants WHERE tournament_id = $1 ORDER BY ",
+            insertion_order!(),
+        )
     ))
     .bind(tournament)
     .fetch_all(&mut *c)

@@ -17,7 +17,6 @@
 use crate::map::Map;
 use crate::rules::Rules;
 use crate::store::ballots::stored_threshold;
-use crate::store::dialect;
 use crate::store::*;
 use crate::votes::{self, Ballot, Proposal};
 use chancery_office::ballot::Threshold;
@@ -257,12 +256,15 @@ pub(super) async fn decide_votes(c: &mut Conn, done: &[(&str, &Counted)], now: T
         }
     }
     let games: Vec<&str> = done.iter().map(|(g, _)| *g).collect();
-    sqlx::query(concat!(
-        "UPDATE office_proposals SET decided_at = $2, passed = 0
+    sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "UPDATE office_proposals SET decided_at = $2, passed = 0
          WHERE game_id IN (SELECT value FROM ",
-        dialect::json_values!(1),
-        ") AND phase IS NOT NULL AND decided_at IS NULL AND withdrawn_at IS NULL
+            json_values!(1),
+            ") AND phase IS NOT NULL AND decided_at IS NULL AND withdrawn_at IS NULL
              AND refused_at IS NULL AND voided_at IS NULL",
+        )
     ))
     .bind(serde_json::to_string(&games)?)
     .bind(now)
