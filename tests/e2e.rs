@@ -3,6 +3,8 @@
 //! revised order set, one NMR and one late order set. The clock is injected; the test decides
 //! when deadlines pass and calls the scheduler's tick itself, so every step is deterministic.
 
+#[path = "common/database.rs"]
+mod database;
 #[path = "common/mailstack.rs"]
 #[allow(dead_code)]
 mod mailstack;
@@ -64,7 +66,7 @@ async fn a_full_1901_by_mail() {
         ..Rules::default()
     };
     {
-        let pool = store::open(&db).await.expect("db");
+        let pool = database::open(&db).await;
         let mut c = pool.acquire().await.expect("conn");
         store::create_game(
             &mut c,
@@ -108,11 +110,12 @@ async fn a_full_1901_by_mail() {
         pool.close().await;
     }
 
-    let cfg = stack.chancery_config(&db);
+    let mut cfg = stack.chancery_config(&db);
+    cfg.database = database::configured(&db);
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
     let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");
-    let pool = store::open(&db).await.expect("db");
+    let pool = database::open(&db).await;
     let env = engine::env(&pool, &cfg, T0).await.expect("env");
 
     // Spring 1901. France revises its orders; Italy sends nothing (NMR); Turkey is late.
@@ -316,7 +319,7 @@ async fn a_full_1901_by_mail() {
         .expect("q")
         .get(0);
     assert_eq!(messages, ledger);
-    let dup: i64 = sqlx::query("SELECT count(*) FROM (SELECT message_id FROM outbox GROUP BY message_id HAVING count(*) > 1)")
+    let dup: i64 = sqlx::query("SELECT count(*) FROM (SELECT message_id FROM outbox GROUP BY message_id HAVING count(*) > 1) AS sub")
         .fetch_one(&mut *c)
         .await
         .expect("q")

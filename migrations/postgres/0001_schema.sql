@@ -413,6 +413,8 @@ CREATE TABLE entrants (
     power         TEXT,
     reserve       BIGINT NOT NULL DEFAULT 0,
     declined      BIGINT NOT NULL DEFAULT 0,
+    -- PostgreSQL alone: the order of sign-up, which SQLite's rowid gives (insertion_order!).
+    sign_up       BIGINT GENERATED ALWAYS AS IDENTITY,
     PRIMARY KEY (tournament_id, address)
 );
 

@@ -67,3 +67,12 @@ async fn make_database(server: &str, name: &str) {
             .expect("make the test database");
     }
 }
+
+/// What a test's configuration names as its `database`: the SQLite path, or the URL of the
+/// PostgreSQL database [`open`] made for that path.
+pub fn configured(path: &Path) -> std::path::PathBuf {
+    match postgres() {
+        None => path.to_path_buf(),
+        Some(server) => format!("{server}/{}", name_for(path)).into(),
+    }
+}
