@@ -346,6 +346,10 @@ const DIALECT_FRAGMENTS: &[(&str, &str)] = &[
         store::dialect::sqlite::indexed_by!("outbox_due"),
     ),
     ("empty_blob!()", store::dialect::sqlite::empty_blob!()),
+    (
+        "skip_locked!(\"g\")",
+        store::dialect::sqlite::skip_locked!("g"),
+    ),
 ];
 
 /// The SQL statements of the store's sources (every file under `src/store`, a kind's folder

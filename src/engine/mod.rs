@@ -84,6 +84,10 @@ use crate::store::Pool;
 pub enum Processed {
     /// Processed before (by mailbox position or content): nothing done again.
     AlreadyDone,
+    /// Another Chancery instance on the same database is handling it now (issue 28): nothing
+    /// done here, and it is looked at again after this poll (answered there, or here if that
+    /// instance died first).
+    Claimed,
     Accepted,
     Rejected,
     /// Automatic mail: recorded, never answered.

@@ -137,6 +137,9 @@ async fn handle_in<B: Boxes>(
         sha256: &reading.sha256,
         content_sha256: &reading.content_sha256,
     };
+    if !store::claim_message(c, &seen).await? {
+        return Ok(Processed::Claimed);
+    }
     if store::processed(c, &seen).await? {
         return Ok(Processed::AlreadyDone);
     }
@@ -217,6 +220,7 @@ async fn record(
             Processed::Receipted => "receipt",
             Processed::Dropped => "dropped",
             Processed::AlreadyDone => "duplicate",
+            Processed::Claimed => "claimed",
         },
     )
     .await?;

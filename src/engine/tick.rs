@@ -177,6 +177,9 @@ async fn run_batch<S: TickStep>(
     read_through: Ts,
 ) -> Result<TickReport> {
     let mut tx = crate::store::begin_write_on(conn).await?;
+    // Another instance may have ticked some of them since they were listed, or tick them now.
+    let claimed = store::claim_due(&mut tx, games, now).await?;
+    let games = claimed.as_slice();
     let facts = step.read(&mut tx, games, now).await?;
     // A game the kind no longer finds running (over, paused, no open phase) needs no clock.
     let stopped: Vec<(&str, Option<Ts>)> = games

@@ -491,6 +491,12 @@ async fn settle(
     let shared = src.shared;
     let uid = r.uid;
     let processed = match outcome {
+        // Another instance has it (issue 28): not flagged here; looked at again after this
+        // poll, when it is done there (or, if that instance died, done here).
+        Ok(Processed::Claimed) => {
+            reader.missing.entry(uid).or_insert(0);
+            return Ok(());
+        }
         Ok(p) => {
             reader.attempts.remove(&uid);
             if p != Processed::AlreadyDone {

@@ -271,6 +271,7 @@ macro_rules! __store_dialect_sql {
                 #[allow(unused_imports)]
                 use $crate::store::dialect::sqlite::{
                     empty_blob, indexed_by, insertion_order, json_int, json_rows, json_values,
+                    skip_locked,
                 };
                 $($sql)+
             }
@@ -278,6 +279,7 @@ macro_rules! __store_dialect_sql {
                 #[allow(unused_imports)]
                 use $crate::store::dialect::postgres::{
                     empty_blob, indexed_by, insertion_order, json_int, json_rows, json_values,
+                    skip_locked,
                 };
                 $($sql)+
             }
@@ -357,6 +359,18 @@ pub mod sqlite {
         };
     }
     pub use crate::__sqlite_empty_blob as empty_blob;
+
+    /// At a SELECT's end: the rows it reads taken for this transaction, those another
+    /// transaction holds left out (several instances, issue 28). SQLite: nothing (one writer at
+    /// a time holds the whole database).
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __sqlite_skip_locked {
+        ($table:literal) => {
+            ""
+        };
+    }
+    pub use crate::__sqlite_skip_locked as skip_locked;
 }
 
 /// PostgreSQL's fragments, each the counterpart of SQLite's of the same name.
@@ -422,6 +436,17 @@ pub mod postgres {
         };
     }
     pub use crate::__postgres_empty_blob as empty_blob;
+
+    /// `FOR UPDATE OF t SKIP LOCKED`: the rows are locked until the commit, and rows another
+    /// transaction has locked are skipped, not waited for.
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __postgres_skip_locked {
+        ($table:literal) => {
+            concat!(" FOR UPDATE OF ", $table, " SKIP LOCKED")
+        };
+    }
+    pub use crate::__postgres_skip_locked as skip_locked;
 }
 
 /// A statement put together from parts and bound values (a multi-row `VALUES` list, an `IN`

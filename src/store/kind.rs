@@ -66,6 +66,26 @@ pub async fn tick_candidates(c: &mut Conn, kind: Kind, now: Ts) -> Result<Vec<St
     )
 }
 
+/// The games of `ids` still due by `now`, taken for this transaction (several instances share
+/// the ticks, issue 28): a game another instance's tick holds is left out, and so is one whose
+/// tick was committed since the candidates were read (no longer due). The tick decides only
+/// these.
+pub async fn claim_due(c: &mut Conn, ids: &[String], now: Ts) -> Result<Vec<String>> {
+    Ok(sqlx::query_scalar(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT g.id FROM ",
+            json_values!(1),
+            " j JOIN games g ON g.id = j.value WHERE g.due_at <= $2 ORDER BY g.id",
+            skip_locked!("g"),
+        )
+    ))
+    .bind(serde_json::to_string(ids)?)
+    .bind(now)
+    .fetch_all(&mut *c)
+    .await?)
+}
+
 /// When each game next needs the clock, as its kind's tick step decided: (game, due_at), None
 /// for a game that needs none. One statement.
 pub async fn set_due(c: &mut Conn, due: &[(&str, Option<Ts>)]) -> Result<()> {

@@ -74,6 +74,24 @@ pub struct Seen<'a> {
     pub content_sha256: &'a str,
 }
 
+/// Take message `m` for this transaction, where several Chancery instances read the same
+/// mailbox (issue 28): false when another instance's transaction has it now (it answers it;
+/// this one leaves it, and looks again after its poll). A message is one claim whatever its
+/// UID, as [`processed`] looks at its content too. SQLite: always true (one writer at a time;
+/// its write lock is the claim). PostgreSQL: a transaction-level advisory lock, let go at the
+/// commit or when the instance dies (its connection closes), so no claim outlives its holder.
+pub async fn claim_message(c: &mut Conn, m: &Seen<'_>) -> Result<bool> {
+    match Dialect::of(c) {
+        Dialect::Sqlite => Ok(true),
+        Dialect::Postgres => Ok(sqlx::query_scalar(
+            "SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0))",
+        )
+        .bind(format!("message|{}|{}", m.mailbox, m.content_sha256))
+        .fetch_one(&mut *c)
+        .await?),
+    }
+}
+
 /// Has this message been handled (processed or set aside)? By its position in the mailbox, or
 /// by its content: the same bytes seen again under another UID (a redelivery, a new
 /// UIDVALIDITY), or the same message delivered again in another SMTP transaction (the same
