@@ -137,6 +137,8 @@ async fn sender_loop(
             Ok(n) => n,
             Err(e) => {
                 tracing::warn!("outbox: {e}");
+                // A fresh connection next time: whatever this one took is let go with it.
+                marks = None;
                 0
             }
         };
@@ -190,13 +192,37 @@ async fn claim_and_send(
         return Ok(0);
     }
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-    let result = send_batch(shared, marks, sender, archive, claims, rows, shutdown).await;
+    let result = match take_from_other_instances(shared, marks, rows).await {
+        Ok(rows) => send_batch(shared, marks, sender, archive, claims, rows, shutdown).await,
+        Err(e) => Err(e),
+    };
     if let Ok(mut inflight) = claims.inflight.lock() {
         for id in &ids {
             inflight.remove(id);
         }
     }
+    // A row not let go stays taken while this connection lives: an error here drops it.
+    store::let_outbox_rows_go(marks).await?;
     result.map(|()| ids.len())
+}
+
+/// The claimed rows that no other Chancery instance on the database has taken, taken on this
+/// sender's own connection and read again (issue 28). One instance (SQLite, or PostgreSQL
+/// with one server): all of them, as claimed.
+async fn take_from_other_instances(
+    shared: &Shared,
+    marks: &mut Conn,
+    rows: Vec<OutboxRow>,
+) -> Result<Vec<OutboxRow>, OutboxError> {
+    if store::Dialect::of(marks) == store::Dialect::Sqlite {
+        return Ok(rows);
+    }
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let taken = store::take_outbox_rows(marks, &ids).await?;
+    let mut fresh = store::outbox_rows_still_due(marks, &taken, shared.clock.now()).await?;
+    // In the claim's order: receipts first.
+    fresh.sort_by_key(|r| ids.iter().position(|id| *id == r.id));
+    Ok(fresh)
 }
 
 /// Take up to [`CLAIM`] due rows that no other sender holds (in memory: nothing is marked until

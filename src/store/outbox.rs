@@ -309,25 +309,75 @@ pub async fn due_outbox(c: &mut Conn, now: Ts, limit: i64) -> Result<Vec<OutboxR
         .await?;
         rows.extend(others);
     }
-    rows.iter()
-        .map(|r| {
-            Ok(OutboxRow {
-                id: r.try_get("id")?,
-                kind: r.try_get("kind")?,
-                message_id: r.try_get("message_id")?,
-                from_address: r.try_get("from_address")?,
-                to_address: r.try_get("to_address")?,
-                subject: r.try_get("subject")?,
-                body: r.try_get("body")?,
-                in_reply_to: r.try_get("in_reply_to")?,
-                refs: r.try_get("refs")?,
-                auto_submitted: r.try_get("auto_submitted")?,
-                attempts: r.try_get("attempts")?,
-                sending_since: r.try_get("sending_since")?,
-                picture_id: r.try_get("picture_id")?,
-            })
-        })
-        .collect()
+    rows.iter().map(outbox_row).collect()
+}
+
+/// An outbox row as read.
+fn outbox_row(r: &DbRow) -> Result<OutboxRow> {
+    Ok(OutboxRow {
+        id: r.try_get("id")?,
+        kind: r.try_get("kind")?,
+        message_id: r.try_get("message_id")?,
+        from_address: r.try_get("from_address")?,
+        to_address: r.try_get("to_address")?,
+        subject: r.try_get("subject")?,
+        body: r.try_get("body")?,
+        in_reply_to: r.try_get("in_reply_to")?,
+        refs: r.try_get("refs")?,
+        auto_submitted: r.try_get("auto_submitted")?,
+        attempts: r.try_get("attempts")?,
+        sending_since: r.try_get("sending_since")?,
+        picture_id: r.try_get("picture_id")?,
+    })
+}
+
+/// Take outbox rows `ids` for this connection's sender (several instances share the outbox,
+/// issue 28): the ids taken. SQLite: every one (one instance a file; its senders share a claim
+/// in memory). PostgreSQL: a session advisory lock on each row that no other connection holds,
+/// kept until [`let_outbox_rows_go`] or until the connection closes, so a dead instance's rows
+/// are free at once.
+pub async fn take_outbox_rows(c: &mut Conn, ids: &[i64]) -> Result<Vec<i64>> {
+    match Dialect::of(c) {
+        Dialect::Sqlite => Ok(ids.to_vec()),
+        Dialect::Postgres => Ok(sqlx::query_scalar(
+            "SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text($1::jsonb)
+             WHERE pg_try_advisory_lock(hashtextextended('outbox|' || value, 0))",
+        )
+        .bind(serde_json::to_string(ids)?)
+        .fetch_all(&mut *c)
+        .await?),
+    }
+}
+
+/// The rows of `ids` still to be sent by `now`, read again once taken: a row another instance
+/// finished between the claim's read and its lock is left out (its sending mark would
+/// otherwise look like a send cut short, and the mail go twice).
+pub async fn outbox_rows_still_due(c: &mut Conn, ids: &[i64], now: Ts) -> Result<Vec<OutboxRow>> {
+    let rows = sqlx::query(crate::store::dialect::sql!(
+        c,
+        concat!(
+            "SELECT o.* FROM ",
+            json_values!(1),
+            " j JOIN outbox o ON o.id = CAST(j.value AS BIGINT)
+             WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= $2
+             ORDER BY o.id",
+        )
+    ))
+    .bind(serde_json::to_string(ids)?)
+    .bind(now)
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter().map(outbox_row).collect()
+}
+
+/// Let go of every row [`take_outbox_rows`] took on this connection.
+pub async fn let_outbox_rows_go(c: &mut Conn) -> Result<()> {
+    if Dialect::of(c) == Dialect::Postgres {
+        sqlx::query("SELECT pg_advisory_unlock_all()")
+            .execute(&mut *c)
+            .await?;
+    }
+    Ok(())
 }
 
 pub async fn next_outbox_attempt(c: &mut Conn) -> Result<Option<Ts>> {
