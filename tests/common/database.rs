@@ -34,20 +34,84 @@ fn name_for(path: &Path) -> String {
 pub async fn open(path: &Path) -> Pool {
     match postgres() {
         None => store::open(path).await.expect("open the SQLite store"),
-        Some(server) => {
-            let name = name_for(path);
-            let first = MADE
-                .lock()
-                .expect("made")
-                .get_or_insert_with(HashSet::new)
-                .insert(name.clone());
-            if first {
-                make_database(&server, &name).await;
+        Some(server) => open_on(&server, path).await,
+    }
+}
+
+/// The PostgreSQL database on `server` that stands for `path`, made empty the first time this
+/// process opens it.
+pub async fn open_on(server: &str, path: &Path) -> Pool {
+    let name = name_for(path);
+    let first = MADE
+        .lock()
+        .expect("made")
+        .get_or_insert_with(HashSet::new)
+        .insert(name.clone());
+    if first {
+        make_database(server, &name).await;
+    }
+    store::open_database(&Database::Postgres(url_on(server, path)))
+        .await
+        .expect("open the PostgreSQL store")
+}
+
+/// The URL of the database [`open_on`] makes on `server` for `path`.
+pub fn url_on(server: &str, path: &Path) -> String {
+    format!("{server}/{}", name_for(path))
+}
+
+/// A private PostgreSQL cluster (`scripts/postgres`) for a test that needs PostgreSQL whatever
+/// database the suite runs on (several instances on one database); stopped when dropped.
+pub struct Cluster {
+    dir: std::path::PathBuf,
+    /// `postgres://chancery:secret@127.0.0.1:PORT`.
+    pub server: String,
+}
+
+impl Cluster {
+    /// The suite's server (`CHANCERY_TEST_POSTGRES`), or a cluster of this test's own.
+    pub fn for_test() -> (String, Option<Cluster>) {
+        match postgres() {
+            Some(server) => (server, None),
+            None => {
+                let c = Cluster::start();
+                (c.server.clone(), Some(c))
             }
-            store::open_database(&Database::Postgres(format!("{server}/{name}")))
-                .await
-                .expect("open the PostgreSQL store")
         }
+    }
+
+    fn start() -> Cluster {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let dir = std::env::temp_dir().join(format!("chpg-{}-{port}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let ok = std::process::Command::new(root.join("scripts/postgres"))
+            .arg("start")
+            .arg(&dir)
+            .env("POSTGRES_PORT", port.to_string())
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("scripts/postgres");
+        assert!(ok.success(), "scripts/postgres start {}", dir.display());
+        Cluster {
+            dir,
+            server: format!("postgres://chancery:secret@127.0.0.1:{port}"),
+        }
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let _ = std::process::Command::new(root.join("scripts/postgres"))
+            .arg("stop")
+            .arg(&self.dir)
+            .stdout(std::process::Stdio::null())
+            .status();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -73,6 +137,6 @@ async fn make_database(server: &str, name: &str) {
 pub fn configured(path: &Path) -> std::path::PathBuf {
     match postgres() {
         None => path.to_path_buf(),
-        Some(server) => format!("{server}/{}", name_for(path)).into(),
+        Some(server) => url_on(&server, path).into(),
     }
 }

@@ -1,0 +1,403 @@
+//! Several Chancery instances on one PostgreSQL database (issue 28), over the real mail stack:
+//! two `chancery serve` processes read the same mailboxes, share the ticks and the outbox, and
+//! are killed (SIGKILL) ten times between them, at random, while 1,000 order mails stream in and
+//! four games pass their deadlines. Every mail is answered exactly once, nothing is lost, and
+//! every deadline is adjudicated once.
+//!
+//! The database is the suite's PostgreSQL server (`CHANCERY_TEST_POSTGRES`, as `scripts/test`
+//! runs it), or a private cluster this test starts with `scripts/postgres`.
+
+#[path = "common/database.rs"]
+#[allow(dead_code)]
+mod database;
+#[path = "common/mailstack.rs"]
+#[allow(dead_code)]
+mod mailstack;
+
+use chancery::store::{self, PlayerRow, Pool};
+use chancery::transport::imap::Mailbox;
+use chancery::transport::smtp::{OutMail, Sender};
+use database::Cluster;
+use mailstack::Stack;
+use sqlx::Row;
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const POWERS: [&str; 7] = [
+    "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
+];
+/// Games, each with the same seven players, and a deadline of its own during the stream.
+const GAMES: usize = 4;
+const MAILS: usize = 1000;
+const KILLS: usize = 10;
+
+/// A server process, killed when dropped: a failing test leaves no server behind.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spawn(cfg: &Path, log: &Path) -> Server {
+    let err = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .expect("log");
+    Server(
+        Command::new(env!("CARGO_BIN_EXE_chancery"))
+            .args(["serve", "--config"])
+            .arg(cfg)
+            .stdout(Stdio::null())
+            .stderr(err)
+            .spawn()
+            .expect("start chancery serve"),
+    )
+}
+
+async fn count(pool: &Pool, sql: &'static str) -> i64 {
+    let mut c = pool.acquire().await.expect("conn");
+    sqlx::query(sql)
+        .fetch_one(&mut *c)
+        .await
+        .expect("query")
+        .get(0)
+}
+
+async fn wait_until(pool: &Pool, sql: &'static str, at_least: i64, limit: Duration) {
+    let start = Instant::now();
+    while count(pool, sql).await < at_least {
+        assert!(
+            start.elapsed() < limit,
+            "'{sql}' did not reach {at_least} in {limit:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// An instance's configuration: the shared database, the shared mailboxes, its own log.
+fn config_file(stack: &Stack, dir: &Path, database: &str) -> std::path::PathBuf {
+    let cfg = dir.join("chancery.toml");
+    let server = |user: &str| {
+        format!(
+            "host = \"127.0.0.1\"\nport = {}\ntls = \"none\"\nusername = \"{user}\"\npassword = \"secret\"\n",
+            stack.imap_port()
+        )
+    };
+    std::fs::write(
+        &cfg,
+        format!(
+            "database = \"{database}\"\nauthserv_id = \"mx.example.test\"\nmessage_id_domain = \"chancery.example.test\"\npoll_seconds = 1\nsmtp_connections = 2\nmasters = [\"td@example.test\"]\n\n\
+             [limits]\nanswers_per_hour = 100000\ngame_answers_per_hour = 100000\n\n\
+             [smtp]\nhost = \"127.0.0.1\"\nport = {}\ntls = \"none\"\n\n[gm_mailbox]\n{}\n[confirm_mailbox]\n{}\n[archive_mailbox]\n{}",
+            stack.smtp_port(),
+            server("gm@example.test"),
+            server("confirm@example.test"),
+            server("archive@example.test"),
+        ),
+    )
+    .expect("config");
+    cfg
+}
+
+/// Each Message-ID in `user`'s inbox, with how many times it is there.
+async fn received(stack: &Stack, user: &str) -> HashMap<String, usize> {
+    let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
+        .await
+        .expect("imap");
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut last = 0;
+    loop {
+        let batch = mb.fetch_after(last, 1000).await.expect("fetch");
+        for f in &batch.messages {
+            last = last.max(f.uid);
+            let m = chancery::message::read_message(&f.raw).expect("readable");
+            *seen.entry(m.message_id.unwrap_or_default()).or_default() += 1;
+        }
+        if !batch.more {
+            break;
+        }
+    }
+    mb.logout().await;
+    seen
+}
+
+/// Games `wm1`..`wm4`, seven players each, started so that their Spring 1901 deadlines fall
+/// `first` seconds from now and 10 seconds apart.
+async fn games(pool: &Pool, first: i64) {
+    let now = chrono::Utc::now().timestamp();
+    let rules = serde_json::to_string(&chancery::rules::Rules::default()).expect("rules");
+    for g in 0..GAMES {
+        let id = format!("wm{}", g + 1);
+        // A movement phase lasts 3 days: started that long before the deadline wanted.
+        let started = now + first + 10 * g as i64 - 3 * chancery::policy::DAY;
+        let mut c = pool.acquire().await.expect("conn");
+        store::create_game(
+            &mut c,
+            &id,
+            "standard",
+            &rules,
+            "gm@example.test",
+            "confirm@example.test",
+            started,
+        )
+        .await
+        .expect("game");
+        for (i, p) in POWERS.iter().enumerate() {
+            store::add_player(
+                &mut c,
+                &id,
+                &PlayerRow {
+                    power: p.to_string(),
+                    address: format!("player{}@example.test", i + 1),
+                    name: String::new(),
+                    tz: "UTC".into(),
+                    secret: format!("s{}", i + 1),
+                    extension_days_used: 0,
+                },
+            )
+            .await
+            .expect("player");
+        }
+        drop(c);
+        let deadline = chancery::games::start_game(pool, &id, started)
+            .await
+            .expect("start");
+        assert_eq!(deadline, now + first + 10 * g as i64);
+    }
+}
+
+/// Order mail `n`: a power of a game, holding or supporting in turn, to the GM address.
+fn order_mail(n: usize) -> OutMail {
+    let board = chancery::adjudicator::Board::initial(chancery::map::Map::standard());
+    let map = chancery::map::Map::standard();
+    let (g, i) = ((n / POWERS.len()) % GAMES, n % POWERS.len());
+    let power = map.power_by_name(POWERS[i]).expect("power");
+    let mut body = format!("SECRET s{}\n", i + 1);
+    for u in board.units.iter().filter(|u| u.power == power) {
+        let unit = map.unit_name(u.unit_type, u.location);
+        body.push_str(&if n % 2 == 0 {
+            format!("{unit} H\n")
+        } else {
+            format!("{unit} S {unit}\n")
+        });
+    }
+    OutMail {
+        from: format!("player{}@example.test", i + 1),
+        to: vec!["gm@example.test".into()],
+        subject: format!("wm{} {} S1901M", g + 1, POWERS[i]),
+        body,
+        message_id: format!("chaos-{n}@players.example.test"),
+        in_reply_to: None,
+        references: Vec::new(),
+        auto_submitted: "no",
+        extra_headers: Vec::new(),
+        html: None,
+    }
+}
+
+/// A small deterministic generator for which instance dies next (xorshift).
+struct Dice(u64);
+
+impl Dice {
+    fn roll(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_killed_ten_times_answer_every_mail_once_and_adjudicate_every_deadline_once()
+{
+    chancery::transport::init_crypto();
+    let (server, _cluster) = Cluster::for_test();
+    let stack = Stack::start();
+    let dir = stack.dir.join("chancery");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let key = dir.join("chaos.db");
+    let pool = database::open_on(&server, &key).await;
+    games(&pool, 40).await;
+    let url = database::url_on(&server, &key);
+    let dirs = [dir.join("a"), dir.join("b")];
+    let mut cfgs = Vec::new();
+    for d in &dirs {
+        std::fs::create_dir_all(d).expect("dir");
+        cfgs.push(config_file(&stack, d, &url));
+    }
+    let logs = [dirs[0].join("serve.log"), dirs[1].join("serve.log")];
+    let mut servers = [spawn(&cfgs[0], &logs[0]), spawn(&cfgs[1], &logs[1])];
+
+    // The stream: 1,000 order mails while both instances run.
+    let sender = Sender::new(&stack.smtp_config()).expect("smtp");
+    let streaming = tokio::spawn(async move {
+        for n in 0..MAILS {
+            sender.send(&order_mail(n)).await.expect("send");
+        }
+    });
+
+    // Kill one instance or the other, ten times, each once the two have made progress since the
+    // last kill; each is started again at once.
+    let seed = std::process::id() as u64 | 1;
+    eprintln!("chaos: seed {seed}");
+    let mut dice = Dice(seed);
+    for _ in 0..KILLS {
+        let base = count(&pool, "SELECT count(*) FROM ledger").await;
+        wait_until(
+            &pool,
+            "SELECT count(*) FROM ledger",
+            (base + 40 + dice.roll(60) as i64).min(MAILS as i64 - 1),
+            Duration::from_secs(120),
+        )
+        .await;
+        let k = dice.roll(2) as usize;
+        servers[k].0.kill().expect("SIGKILL");
+        let _ = servers[k].0.wait();
+        servers[k] = spawn(&cfgs[k], &logs[k]);
+    }
+    streaming.await.expect("the stream");
+
+    // Everything arrives: every mail processed, every answer and every result sent.
+    wait_until(
+        &pool,
+        "SELECT count(*) FROM ledger WHERE message_id LIKE 'chaos-%'",
+        MAILS as i64,
+        Duration::from_secs(120),
+    )
+    .await;
+    wait_until(
+        &pool,
+        "SELECT count(*) FROM phases WHERE phase = 'S1901M' AND adjudicated_at IS NOT NULL",
+        GAMES as i64,
+        Duration::from_secs(120),
+    )
+    .await;
+    let start = Instant::now();
+    while count(
+        &pool,
+        "SELECT count(*) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL",
+    )
+    .await
+        > 0
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the outbox drains"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    drop(servers);
+
+    // Nothing lost, nothing twice, in the store (the GM box also gets a copy of each game's
+    // results, which Chancery reads and never answers).
+    assert_eq!(
+        count(
+            &pool,
+            "SELECT count(*) FROM ledger WHERE message_id LIKE 'chaos-%'"
+        )
+        .await,
+        MAILS as i64
+    );
+    assert_eq!(
+        count(
+            &pool,
+            "SELECT count(DISTINCT message_id) FROM ledger WHERE message_id LIKE 'chaos-%'"
+        )
+        .await,
+        MAILS as i64
+    );
+    assert_eq!(
+        count(
+            &pool,
+            "SELECT count(*) FROM messages WHERE message_id LIKE 'chaos-%'"
+        )
+        .await,
+        MAILS as i64,
+        "nothing processed twice"
+    );
+    assert_eq!(
+        count(
+            &pool,
+            "SELECT count(DISTINCT in_reply_to) FROM outbox WHERE in_reply_to LIKE '%chaos-%'"
+        )
+        .await,
+        MAILS as i64,
+        "every mail answered"
+    );
+    assert_eq!(
+        count(
+            &pool,
+            "SELECT count(*) FROM outbox WHERE in_reply_to LIKE '%chaos-%'"
+        )
+        .await,
+        MAILS as i64,
+        "every mail answered once"
+    );
+    assert_eq!(
+        count(
+            &pool,
+            "SELECT count(*) FROM outbox WHERE failed_at IS NOT NULL"
+        )
+        .await,
+        0
+    );
+    // Every deadline adjudicated once: one Spring and one Fall 1901 a game, one results mail a
+    // player a game.
+    assert_eq!(
+        count(&pool, "SELECT count(*) FROM phases WHERE phase = 'S1901M'").await,
+        GAMES as i64
+    );
+    assert_eq!(
+        count(&pool, "SELECT count(*) FROM phases WHERE phase = 'F1901M'").await,
+        GAMES as i64
+    );
+    assert_eq!(
+        count(
+            &pool,
+            "SELECT count(*) FROM outbox WHERE kind = 'results' AND to_address LIKE 'player%'"
+        )
+        .await,
+        (GAMES * POWERS.len()) as i64
+    );
+
+    // What the players received: no Message-ID twice; every answer and every result.
+    let mut total = 0;
+    for i in 0..POWERS.len() {
+        let user = format!("player{}@example.test", i + 1);
+        let seen = received(&stack, &user).await;
+        let twice: Vec<&String> = seen
+            .iter()
+            .filter(|(_, n)| **n > 1)
+            .map(|(k, _)| k)
+            .collect();
+        assert!(twice.is_empty(), "{user} got these twice: {twice:?}");
+        total += seen.len();
+    }
+    // Each player without orders is reminded once, 24 hours before each deadline.
+    let seats = (GAMES * POWERS.len()) as i64;
+    assert_eq!(
+        count(&pool, "SELECT count(*) FROM outbox WHERE kind = 'reminder'").await,
+        seats
+    );
+    assert_eq!(
+        total as i64,
+        MAILS as i64 + 2 * seats,
+        "an answer a mail, a reminder and the results a seat"
+    );
+    let log_text: String = logs
+        .iter()
+        .map(|l| std::fs::read_to_string(l).unwrap_or_default())
+        .collect();
+    assert_eq!(
+        log_text.matches("serving; database").count(),
+        2 + KILLS,
+        "each instance ran again after each kill"
+    );
+}
