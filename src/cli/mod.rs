@@ -50,6 +50,7 @@ pub fn closed_pipe(e: &anyhow::Error) -> bool {
 mod acwc;
 mod adjudicate;
 mod game;
+mod migrate;
 mod parse;
 mod players;
 mod render;
@@ -152,6 +153,9 @@ pub enum Command {
     /// Measure receipt latency, ingestion throughput and a deadline storm over a private mail
     /// stack (run from the repository, as root).
     Bench(BenchArgs),
+    /// Move a server's data from its SQLite file into an empty PostgreSQL database (stop
+    /// `chancery serve` first; docs/deploying.md).
+    Migrate(migrate::Args),
 }
 
 #[derive(clap::Args)]
@@ -198,6 +202,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(a) => serve::run(a),
         Command::Status(a) => status::run(a),
         Command::Game(c) => game::run(c),
+        Command::Migrate(a) => migrate::run(a),
         Command::Players(c) => players::run(c),
         Command::Tournament(a) => tournament::run(a),
         Command::Presets { show } => {

@@ -41,6 +41,7 @@ pub enum StoreError {
 pub mod acwc;
 mod ballots;
 mod batch;
+mod copy;
 pub mod dialect;
 pub mod diplomacy;
 mod entries;
@@ -58,6 +59,7 @@ mod rulesets;
 
 pub use ballots::*;
 pub use batch::*;
+pub use copy::{Copied, copy_store};
 pub use dialect::{
     Conn, Database, Dialect, Pool, begin_write, begin_write_on, checkpoint, marks_only,
 };

@@ -43,7 +43,11 @@ pub async fn setup(name: &str, games: &[&str]) -> Pool {
 /// The database at `path`, with `games` started: the default rules with the subject format
 /// spelled out, players `player1..7@example.test` with secrets `s1..s7`, started at [`T0`].
 pub async fn setup_at(path: &std::path::Path, games: &[&str]) -> Pool {
-    let pool = database::open(path).await;
+    setup_on(database::open(path).await, games).await
+}
+
+/// [`setup_at`] on a store already open.
+pub async fn setup_on(pool: Pool, games: &[&str]) -> Pool {
     let rules = Rules {
         subject_format: "{game} {power} {phase}".into(),
         ..Rules::default()
