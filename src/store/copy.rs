@@ -4,8 +4,8 @@
 //! ids copied, so that the server goes on there as it left off.
 //!
 //! The schema is the same on both (`scripts/check-schemas`); the columns are PostgreSQL's, so
-//! a column that PostgreSQL alone has (`entrants.sign_up`, SQLite's `rowid`) fills itself as
-//! the rows arrive in SQLite's insertion order.
+//! a column that PostgreSQL alone has (`entrants.sign_up`, what SQLite's `insertion_order!`
+//! names) fills itself as the rows arrive in SQLite's insertion order.
 
 use super::*;
 use dialect::{Dialect, Statement};
@@ -186,10 +186,14 @@ fn rows_a_statement(t: &Table) -> usize {
 async fn copy_table(src: &mut Conn, dst: &mut Conn, t: &Table) -> Result<u64> {
     let names: Vec<&str> = t.columns.iter().map(|(c, _)| c.as_str()).collect();
     let list = names.join(", ");
-    // SQLite's insertion order, where it keeps one (the rowid): the order of sign-up that
-    // PostgreSQL's `sign_up` numbers as the rows arrive.
+    // SQLite's insertion order, where it matters: the order of sign-up that PostgreSQL's
+    // `sign_up` numbers as the rows arrive.
     let read = if t.name == "entrants" {
-        format!("SELECT {list} FROM {} ORDER BY rowid", t.name)
+        format!(
+            "SELECT {list} FROM {} ORDER BY {}",
+            t.name,
+            dialect::sqlite::insertion_order!()
+        )
     } else {
         format!("SELECT {list} FROM {}", t.name)
     };
