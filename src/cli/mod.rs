@@ -180,6 +180,14 @@ pub struct BenchArgs {
     /// SMTP connections the outbox sends on (and the mail server's own rate is measured on).
     #[arg(long, default_value_t = 4)]
     pub connections: usize,
+    /// A PostgreSQL server (`postgres://user:password@host:port`, a role that may create
+    /// databases): every bench runs on SQLite, then again on that server, side by side.
+    #[arg(long)]
+    pub database: Option<String>,
+    /// `chancery serve` instances that ingest the filled mailbox together (on PostgreSQL; one
+    /// SQLite file takes one writer at a time).
+    #[arg(long, default_value_t = 1)]
+    pub instances: usize,
 }
 
 pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -263,6 +271,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                         send: !b.no_send,
                         maps: !b.no_maps,
                         connections: b.connections,
+                        postgres: b.database.clone(),
+                        instances: b.instances,
                     },
                 ))
                 .map_err(anyhow::Error::msg)

@@ -14,7 +14,7 @@ use crate::transport::imap::Mailbox;
 use crate::transport::smtp::{OutMail, Sender};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -80,7 +80,7 @@ fn player_address(i: usize, tag: Option<&str>) -> String {
 const INGEST_MAILS_PER_GAME: usize = 21;
 
 /// What `chancery bench` runs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Confirmation receipts to time (0: none).
     pub receipts: usize,
@@ -95,6 +95,47 @@ pub struct Options {
     pub maps: bool,
     /// The outbox's SMTP connections (`smtp_connections`).
     pub connections: usize,
+    /// A PostgreSQL server (`postgres://user:password@host:port`): the benches run on SQLite,
+    /// then again with their stores on that server, one fresh database each.
+    pub postgres: Option<String>,
+    /// `chancery serve` instances sharing the ingestion's store and mailboxes (issue 28).
+    pub instances: usize,
+}
+
+/// Where this pass of the bench keeps its stores.
+#[derive(Clone, Debug)]
+enum Stores {
+    Sqlite,
+    Postgres(String),
+}
+
+impl Stores {
+    /// Store `name` of the bench, made empty: what a configuration names as its `database`,
+    /// and its pool.
+    async fn make(
+        &self,
+        dir: &Path,
+        name: &str,
+    ) -> Result<(PathBuf, crate::store::Pool), DevError> {
+        match self {
+            Stores::Sqlite => {
+                let path = dir.join(format!("{name}.sqlite"));
+                let pool = store::open(&path).await?;
+                Ok((path, pool))
+            }
+            Stores::Postgres(server) => {
+                let db = format!("chb_{name}_{}", std::process::id());
+                let url = store::dialect::make_postgres_database(server, &db).await?;
+                let pool = store::open_database(&store::Database::Postgres(url.clone())).await?;
+                Ok((PathBuf::from(url), pool))
+            }
+        }
+    }
+}
+
+/// The store a configuration's `database` names, opened again.
+async fn reopen(database: &Path) -> Result<crate::store::Pool, DevError> {
+    Ok(store::open_database(&store::Database::at(Path::new("/"), database)).await?)
 }
 
 /// The storm's games, each with seven players' orders standing and its deadline passed.
@@ -147,9 +188,13 @@ async fn storm_games(
 /// `games` games with one deadline: adjudicated, stored, and their results enqueued; then, with
 /// a mail stack, sent through the outbox as `chancery serve` sends them, and the mail server's
 /// own rate measured beside it.
-async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result<(), DevError> {
-    let db = dir.join("storm.sqlite");
-    let pool = store::open(&db).await?;
+async fn storm(
+    dir: &Path,
+    opts: &Options,
+    stores: &Stores,
+    stack: Option<&LocalStack>,
+) -> Result<(), DevError> {
+    let (db, pool) = stores.make(dir, "storm").await?;
     let t0: Ts = 1_795_000_000;
     storm_games(&pool, opts.games, t0, opts.maps).await?;
     let env = Env {
@@ -196,7 +241,7 @@ async fn storm(dir: &Path, opts: &Options, stack: Option<&LocalStack>) -> Result
 /// one is drawn here, as the outbox drew it, for its size).
 async fn mail_size(c: &mut crate::store::Conn) -> Result<i64, DevError> {
     let (text, with_map, mails): (i64, i64, i64) = sqlx::query_as(
-        "SELECT CAST(coalesce(avg(length(body)), 0) AS INTEGER), \
+        "SELECT CAST(coalesce(avg(length(body)), 0) AS BIGINT), \
          count(picture_id), count(*) FROM outbox",
     )
     .fetch_one(&mut *c)
@@ -406,7 +451,7 @@ impl<'a> Delivery<'a> {
             )
             .await
         });
-        let pool = store::open(self.db).await?;
+        let pool = reopen(self.db).await?;
         let accepted = wait_for(deadline, async || {
             let mut c = pool.acquire().await.ok()?;
             Some(!store::outbox_has_pending(&mut c).await.ok()?)
@@ -493,12 +538,27 @@ async fn inbox_count(imap_port: u16, user: &str) -> u64 {
 /// Run the benches. `root` is the repository (for `scripts/mailstack`).
 pub async fn run(root: &Path, opts: &Options) -> Result<(), DevError> {
     crate::transport::init_crypto();
+    let Some(server) = &opts.postgres else {
+        return run_on(root, opts, &Stores::Sqlite).await;
+    };
+    // Side by side: the same benches on each database, one after the other.
+    println!("== SQLite");
+    run_on(root, opts, &Stores::Sqlite).await?;
+    let shown = server
+        .rsplit_once('@')
+        .map_or(server.as_str(), |(_, host)| host);
+    println!("== PostgreSQL ({shown})");
+    run_on(root, opts, &Stores::Postgres(server.clone())).await
+}
+
+/// Every bench asked for, with its stores in `stores`.
+async fn run_on(root: &Path, opts: &Options, stores: &Stores) -> Result<(), DevError> {
     let dir = std::env::temp_dir().join(format!("chb-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;
     if opts.receipts == 0 && opts.ingest == 0 && !opts.send {
         // The storm alone: no mail stack needed.
-        let result = storm(&dir, opts, None).await;
+        let result = storm(&dir, opts, stores, None).await;
         let _ = std::fs::remove_dir_all(&dir);
         return result;
     }
@@ -512,7 +572,7 @@ pub async fn run(root: &Path, opts: &Options) -> Result<(), DevError> {
     if opts.games > 0 {
         let storm_dir = dir.join("storm");
         std::fs::create_dir_all(&storm_dir)?;
-        result = storm(&storm_dir, opts, opts.send.then_some(&stack)).await;
+        result = storm(&storm_dir, opts, stores, opts.send.then_some(&stack)).await;
     }
     if result.is_ok() && (opts.receipts > 0 || opts.ingest > 0) {
         // The storm's copies delivered (the archive's last) before the next bench is timed.
@@ -521,7 +581,7 @@ pub async fn run(root: &Path, opts: &Options) -> Result<(), DevError> {
         }
     }
     if result.is_ok() && (opts.receipts > 0 || opts.ingest > 0) {
-        result = mail_benches(&dir, &stack, opts.receipts, opts.ingest).await;
+        result = mail_benches(&dir, &stack, opts, stores).await;
     }
     drop(stack);
     let _ = std::fs::remove_dir_all(&dir);
@@ -531,14 +591,14 @@ pub async fn run(root: &Path, opts: &Options) -> Result<(), DevError> {
 async fn mail_benches(
     dir: &Path,
     stack: &LocalStack,
-    receipts: usize,
-    ingest: usize,
+    opts: &Options,
+    stores: &Stores,
 ) -> Result<(), DevError> {
+    let (receipts, ingest) = (opts.receipts, opts.ingest);
     let (smtp_port, imap_port) = (stack.smtp_port(), stack.imap_port());
-    let db = dir.join("chancery.sqlite");
     let now = chrono::Utc::now().timestamp();
+    let (db, pool) = stores.make(dir, "chancery").await?;
     {
-        let pool = store::open(&db).await?;
         new_game(&pool, "b1", None, now).await?;
         for g in 0..ingest.div_ceil(INGEST_MAILS_PER_GAME) {
             let id = format!("i{g}");
@@ -608,22 +668,25 @@ async fn mail_benches(
         }
         gm.logout().await;
     }
-    let pool = store::open(&db).await?;
+    let pool = reopen(&db).await?;
     let ingest_start = Instant::now();
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server = {
-        let dir = dir.to_path_buf();
-        tokio::spawn(async move {
-            service::serve_with(
-                cfg,
-                &dir,
-                Arc::new(SystemClock),
-                stopped,
-                Tasks { scheduler: false },
-            )
-            .await
+    // One server, or several sharing the store and the mailboxes (issue 28: PostgreSQL).
+    let servers: Vec<_> = (0..opts.instances.max(1))
+        .map(|_| {
+            let (dir, cfg, stopped) = (dir.to_path_buf(), cfg.clone(), stopped.clone());
+            tokio::spawn(async move {
+                service::serve_with(
+                    cfg,
+                    &dir,
+                    Arc::new(SystemClock),
+                    stopped,
+                    Tasks { scheduler: false },
+                )
+                .await
+            })
         })
-    };
+        .collect();
     let count = |pool: crate::store::Pool| async move {
         let mut c = pool.acquire().await?;
         let r: i64 = sqlx::query_scalar("SELECT count(*) FROM ledger WHERE mailbox = 'gm'")
@@ -639,9 +702,11 @@ async fn mail_benches(
     }
     let took = ingest_start.elapsed();
     println!(
-        "ingestion: {ingest} order mails waiting in the GM mailbox processed end to end in {:.2} s = {:.0} per second",
+        "ingestion: {ingest} order mails waiting in the GM mailbox processed end to end in {:.2} s = {:.0} per second ({} instance{})",
         took.as_secs_f64(),
-        ingest as f64 / took.as_secs_f64()
+        ingest as f64 / took.as_secs_f64(),
+        opts.instances.max(1),
+        if opts.instances > 1 { "s" } else { "" }
     );
 
     // Receipt latency: from the SMTP server's acceptance of a mail to the confirmation box to
@@ -679,7 +744,9 @@ async fn mail_benches(
 
     pool.close().await;
     let _ = stop.send(true);
-    let _ = server.await;
+    for server in servers {
+        let _ = server.await;
+    }
     Ok(())
 }
 

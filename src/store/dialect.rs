@@ -1,23 +1,27 @@
-//! The SQL dialect: everything of the store that is SQLite's own. The rest of `src/store`
-//! writes SQL that PostgreSQL reads the same way; what SQLite alone understands is named here,
-//! once, with what PostgreSQL will need instead (issue 28), so that a second database is this
-//! file and a second `migrations/` folder, not a hunt through every query.
+//! The SQL dialects: everything of the store that differs between SQLite and PostgreSQL. The
+//! rest of `src/store` writes SQL that both read the same way; what is not the same is named
+//! here, once, with its two texts (`sqlite::` and `postgres::`), so that a second database is
+//! this file and a second `migrations/` folder, not a hunt through every query.
 //!
-//! A fragment is a macro that expands to a string literal, so that a statement stays one
-//! `&'static str` (`concat!("SELECT ... FROM ", dialect::json_values!(1), " j ...")`): SQLite
-//! caches its plan by its text, and `tests/store.rs` explains each statement with the fragments
-//! expanded. `scripts/check-purity` fails when one of SQLite's own words is written anywhere
-//! else in `src/store`.
+//! The store talks to either through sqlx's `Any` driver: the configuration's `database` (a
+//! file, or `postgres://...`) picks one at start ([`Database`]), and a statement that differs
+//! asks its connection which it speaks ([`Dialect`]). A fragment is a macro that expands to a
+//! string literal, and a statement that uses one is written inside [`sql!`]
+//! (`sql!(c, concat!("SELECT ... FROM ", json_values!(1), " j ..."))`): each database gets a
+//! whole `&'static str` (SQLite caches its plan by its text), and `tests/store.rs` explains
+//! each statement with SQLite's fragments. `scripts/check-purity` fails when one of SQLite's
+//! own words is written anywhere else in `src/store`.
 //!
-//! Portable already, and used as such elsewhere: `ON CONFLICT ... DO NOTHING` and `DO UPDATE`
-//! (not `INSERT OR IGNORE` or `OR REPLACE`), `RETURNING`, `UPDATE ... FROM`, `count(*) FILTER`,
-//! `VALUES` lists (whose columns both name `column1`, `column2`...), `octet_length`, `->>` on a
-//! JSON array element (text in PostgreSQL: compared with an integer column it will need a cast).
-//! Still to look at for PostgreSQL beyond the words here: booleans are stored as 0 and 1
-//! (`weekly = 0`, the partial index `unavailable_dated`), `renew_savepoint` sends two statements
-//! in one (PostgreSQL's prepared statements take one: two round trips, or a raw query), and
-//! `min`/`max` of two values are written as `CASE` (PostgreSQL's `LEAST` ignores a NULL where
-//! SQLite's `min` returns it).
+//! Portable, and used as such elsewhere: `ON CONFLICT ... DO NOTHING` and `DO UPDATE` (with the
+//! table named before a column the update reads: PostgreSQL finds a bare name ambiguous), not
+//! `INSERT OR IGNORE` or `OR REPLACE`; `RETURNING`; `UPDATE ... FROM`; `count(*) FILTER`;
+//! `VALUES` lists (whose columns both name `column1`, `column2`...); `octet_length`; `->>` on
+//! a JSON array element (text in PostgreSQL: a number is read with `json_int!`); a subquery in
+//! FROM named (PostgreSQL 15 needs it); a `sum` cast to `BIGINT` (PostgreSQL's is `NUMERIC`,
+//! which `Any` cannot read); `$N` placeholders (a list bound value by value is a
+//! [`Statement`]). Yes-or-no columns are integers 0 and 1 on both (`weekly = 0` reads the same),
+//! read through [`Flag`] and bound as one; `min`/`max` of two values are written as `CASE`
+//! (PostgreSQL's `LEAST` ignores a NULL where SQLite's `min` returns it).
 
 use super::Result;
 use sqlx::Executor;
@@ -25,9 +29,8 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use std::path::Path;
 use std::str::FromStr;
 
-/// The database sqlx talks to (`sqlx::QueryBuilder::<Db>`): sqlx's `Any`, so that the
-/// configuration's `database` picks SQLite or PostgreSQL at run time (issue 28), one store for
-/// both.
+/// The database sqlx talks to: sqlx's `Any`, so that the configuration's `database` picks
+/// SQLite or PostgreSQL at run time (issue 28), one store for both.
 pub type Db = sqlx::Any;
 /// A connection, or an open transaction through `&mut *tx`: what every store function takes,
 /// so that the engine can compose them inside one transaction.
@@ -200,6 +203,30 @@ pub(super) async fn connect_postgres(url: &str) -> Result<Pool> {
         .connect_with(opts)
         .await?;
     Ok(pool)
+}
+
+/// A new, empty database `name` on the PostgreSQL server at `server`
+/// (`postgres://user:password@host:port`, whose role may create databases), dropped first if it
+/// exists: the bench's stores. Its URL.
+pub async fn make_postgres_database(server: &str, name: &str) -> Result<String> {
+    use sqlx::Connection;
+    let server = server.trim_end_matches('/');
+    let mut admin = sqlx::postgres::PgConnection::connect(&format!("{server}/postgres")).await?;
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(super::StoreError::Inconsistent(format!(
+            "{name:?} is no plain database name"
+        )));
+    }
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut admin)
+            .await?;
+    }
+    admin.close().await?;
+    Ok(format!("{server}/{name}"))
 }
 
 /// Bring the schema up to date: `migrations/` is SQLite's DDL, `migrations/postgres/`
@@ -617,8 +644,9 @@ impl<T> From<Json<Vec<T>>> for Vec<T> {
 
 /// A yes-or-no column as stored: SQLite keeps it as 0 or 1, and so does the PostgreSQL schema
 /// (a `BIGINT`, so that a statement's `weekly = 0` reads the same on both); sqlx's `Any` reads
-/// a `bool` only from a boolean. A `bool` field of a row takes it through
-/// `#[sqlx(try_from = "Flag")]`.
+/// a `bool` only from a boolean, and binds a `bool` as one (which PostgreSQL will not put in a
+/// `BIGINT`). A `bool` field of a row takes it through `#[sqlx(try_from = "Flag")]`; a `bool`
+/// is bound as `Flag(b)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Flag(pub bool);
 

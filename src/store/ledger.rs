@@ -56,9 +56,9 @@ mod tests {
             auth_rejections: 3,
             in_game: -1,
         });
-        assert!(sql.contains("LIMIT 30)) AS to_address"), "{sql}");
-        assert!(sql.contains("LIMIT 3)) AS auth_rejections"), "{sql}");
-        assert!(sql.contains("LIMIT 0)) AS in_game"), "{sql}");
+        assert!(sql.contains("LIMIT 30) AS sub) AS to_address"), "{sql}");
+        assert!(sql.contains("LIMIT 3) AS sub) AS auth_rejections"), "{sql}");
+        assert!(sql.contains("LIMIT 0) AS sub) AS in_game"), "{sql}");
     }
 }
 
