@@ -7,121 +7,32 @@
 #[path = "common/mailstack.rs"]
 #[allow(dead_code)]
 mod mailstack;
+#[path = "common/serve.rs"]
+mod serve;
 
 use chancery::store::{self, PlayerRow};
 use chancery::transport::imap::Mailbox;
 use chancery::transport::smtp::{OutMail, Sender};
 use mailstack::Stack;
-use sqlx::Row;
+use serve::{count, received, spawn, wait_until};
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+/// The server's configuration for `stack`, in `dir`: four SMTP connections side by side.
+fn config_file(stack: &Stack, dir: &Path) -> std::path::PathBuf {
+    serve::config_file(
+        stack,
+        dir,
+        "database = \"chancery.sqlite\"\npoll_seconds = 2\nsmtp_connections = 4\n",
+        "",
+    )
+}
 
 const POWERS: [&str; 7] = [
     "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
 ];
 const REVISIONS: usize = 8;
-
-/// The server process, killed when dropped: a failing test leaves no server behind.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn spawn(cfg: &Path, log: &Path) -> Server {
-    Server(spawn_child(cfg, log))
-}
-
-fn spawn_child(cfg: &Path, log: &Path) -> Child {
-    let err = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log)
-        .expect("log");
-    Command::new(env!("CARGO_BIN_EXE_chancery"))
-        .args(["serve", "--config"])
-        .arg(cfg)
-        .stdout(Stdio::null())
-        .stderr(err)
-        .spawn()
-        .expect("start chancery serve")
-}
-
-async fn count(pool: &chancery::store::Pool, sql: &'static str) -> i64 {
-    let mut c = pool.acquire().await.expect("conn");
-    sqlx::query(sql)
-        .fetch_one(&mut *c)
-        .await
-        .expect("query")
-        .get(0)
-}
-
-async fn wait_until(
-    pool: &chancery::store::Pool,
-    sql: &'static str,
-    at_least: i64,
-    limit: Duration,
-) {
-    let start = Instant::now();
-    while count(pool, sql).await < at_least {
-        assert!(
-            start.elapsed() < limit,
-            "'{sql}' did not reach {at_least} in {limit:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-/// The server's configuration for `stack`, in `dir`: four SMTP connections side by side.
-fn config_file(stack: &Stack, dir: &Path) -> std::path::PathBuf {
-    let cfg = dir.join("chancery.toml");
-    let server = |user: &str| {
-        format!(
-            "host = \"127.0.0.1\"\nport = {}\ntls = \"none\"\nusername = \"{user}\"\npassword = \"secret\"\n",
-            stack.imap_port()
-        )
-    };
-    std::fs::write(
-        &cfg,
-        format!(
-            "database = \"chancery.sqlite\"\nauthserv_id = \"mx.example.test\"\nmessage_id_domain = \"chancery.example.test\"\npoll_seconds = 2\nsmtp_connections = 4\n\n\
-             [smtp]\nhost = \"127.0.0.1\"\nport = {}\ntls = \"none\"\n\n[gm_mailbox]\n{}\n[confirm_mailbox]\n{}\n[archive_mailbox]\n{}",
-            stack.smtp_port(),
-            server("gm@example.test"),
-            server("confirm@example.test"),
-            server("archive@example.test"),
-        ),
-    )
-    .expect("config");
-    cfg
-}
-
-/// Each Message-ID in `user`'s inbox, with how many times it is there.
-async fn received(stack: &Stack, user: &str) -> HashMap<String, usize> {
-    let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
-        .await
-        .expect("imap");
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut last = 0;
-    loop {
-        let batch = mb.fetch_after(last, 1000).await.expect("fetch");
-        for f in &batch.messages {
-            last = last.max(f.uid);
-            let m = chancery::message::read_message(&f.raw).expect("readable");
-            *seen.entry(m.message_id.unwrap_or_default()).or_default() += 1;
-        }
-        if !batch.more {
-            break;
-        }
-    }
-    mb.logout().await;
-    seen
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_while_four_connections_send_nothing_lost_nothing_twice() {

@@ -4,6 +4,7 @@
 //! when deadlines pass and calls the scheduler's tick itself, so every step is deterministic.
 
 #[path = "common/database.rs"]
+#[allow(dead_code)]
 mod database;
 #[path = "common/mailstack.rs"]
 #[allow(dead_code)]

@@ -1,6 +1,7 @@
 //! The store on a real SQLite file: migrations, WAL, the ledger's exactly-once keys, the outbox.
 
 #[path = "common/database.rs"]
+#[allow(dead_code)]
 mod database;
 
 use chancery::store::{self, NewMail, PlayerRow};

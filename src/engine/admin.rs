@@ -78,7 +78,7 @@ pub async fn add_observer(
     tz: &str,
     now: Ts,
 ) -> super::Result<store::MemberRow> {
-    let mut tx = crate::store::begin_write(&pool).await?;
+    let mut tx = crate::store::begin_write(pool).await?;
     let g = store::game(&mut tx, game)
         .await?
         .ok_or_else(|| EngineError::NoGame(game.to_string()))?;

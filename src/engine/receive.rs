@@ -40,7 +40,7 @@ pub async fn handle_message<B: Boxes>(
     now: Ts,
     boxes: &B,
 ) -> Result<Processed> {
-    let mut tx = crate::store::begin_write(&pool).await?;
+    let mut tx = crate::store::begin_write(pool).await?;
     let outcome = handle_in(&mut tx, env, inc, reading, now, boxes).await?;
     tx.commit().await?;
     Ok(outcome)
@@ -88,7 +88,7 @@ pub async fn handle_batch<B: Boxes>(
 ) -> Result<BatchRun> {
     use futures::FutureExt;
     use tracing::Instrument;
-    let mut tx = crate::store::begin_write(&pool).await?;
+    let mut tx = crate::store::begin_write(pool).await?;
     let mut run = BatchRun {
         done: Vec::with_capacity(batch.len()),
         failed: None,
@@ -246,7 +246,7 @@ pub async fn poison_message(
         sha256: &sha,
         content_sha256: &content,
     };
-    let mut tx = crate::store::begin_write(&pool).await?;
+    let mut tx = crate::store::begin_write(pool).await?;
     if store::processed(&mut tx, &seen).await? {
         tx.rollback().await?;
         return Ok(());

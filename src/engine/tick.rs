@@ -254,7 +254,7 @@ pub async fn active_games(c: &mut Conn, ids: &[String]) -> Result<Vec<store::Gam
 /// logged: the tick of the other games must go on.
 async fn alert_tick_failure(pool: &Pool, env: &Env, game: &str, error: &str, now: Ts) {
     let told: Result<()> = async {
-        let mut tx = crate::store::begin_write(&pool).await?;
+        let mut tx = crate::store::begin_write(pool).await?;
         let g = store::game(&mut tx, game).await?;
         let (phase, seq) = match store::current_phase(&mut tx, game).await? {
             Some(p) => (p.phase, p.seq),

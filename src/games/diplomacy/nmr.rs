@@ -53,7 +53,7 @@ pub(super) fn windows(t: &Turn<'_>, missing: &[String]) -> Vec<store::NmrWindow>
 /// WM D.VII(6)(a): a player who NMRed and has not contacted the GM within the window is to be
 /// replaced (WM B.8): the masters get a replacement notice, once per NMR.
 pub(super) async fn replacement_notices(pool: &Pool, env: &Env, now: Ts) -> Result<()> {
-    let mut tx = crate::store::begin_write(&pool).await?;
+    let mut tx = crate::store::begin_write(pool).await?;
     for n in store::nmrs_due(&mut tx, now, 500).await? {
         let g = store::game(&mut tx, &n.game_id).await?;
         if g.as_ref()

@@ -357,7 +357,7 @@ async fn status(c: &mut Conn, t: &TournamentRow) -> Result<String> {
 
 /// A director's command at the console, in one transaction: what was done, or why not.
 pub async fn console(pool: &Pool, env: &Env, id: &str, cmd: &TdCommand, now: Ts) -> Result<String> {
-    let mut tx = crate::store::begin_write(&pool).await?;
+    let mut tx = crate::store::begin_write(pool).await?;
     let t = get(&mut tx, id).await?;
     let done = execute(&mut tx, env, &t, cmd, &format!("console|{now}"), now).await?;
     tx.commit().await?;

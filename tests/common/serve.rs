@@ -1,0 +1,110 @@
+//! Real `chancery serve` processes over the loopback mail stack, for the tests that kill them
+//! (SIGKILL) mid-stream: started from a configuration file, killed when dropped, and the
+//! store and the players' mailboxes read to see that nothing was lost or done twice.
+
+use super::mailstack::Stack;
+use chancery::store::Pool;
+use chancery::transport::imap::Mailbox;
+use sqlx::Row;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The server process, killed when dropped: a failing test leaves no server behind.
+pub struct Server(pub Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `chancery serve --config CFG`, its log appended to `log`.
+pub fn spawn(cfg: &Path, log: &Path) -> Server {
+    let err = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .expect("log");
+    Server(
+        Command::new(env!("CARGO_BIN_EXE_chancery"))
+            .args(["serve", "--config"])
+            .arg(cfg)
+            .stdout(Stdio::null())
+            .stderr(err)
+            .spawn()
+            .expect("start chancery serve"),
+    )
+}
+
+/// The one number `sql` counts.
+pub async fn count(pool: &Pool, sql: &'static str) -> i64 {
+    let mut c = pool.acquire().await.expect("conn");
+    sqlx::query(sql)
+        .fetch_one(&mut *c)
+        .await
+        .expect("query")
+        .get(0)
+}
+
+/// Wait until `sql` counts at least `at_least`, for at most `limit`.
+pub async fn wait_until(pool: &Pool, sql: &'static str, at_least: i64, limit: Duration) {
+    let start = Instant::now();
+    while count(pool, sql).await < at_least {
+        assert!(
+            start.elapsed() < limit,
+            "'{sql}' did not reach {at_least} in {limit:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A server's configuration for `stack`, in `dir`: `keys` (the database and the test's own
+/// settings) first, then the SMTP relay, the GM, confirmation and archive mailboxes, and
+/// `tables` (the test's own, such as `[limits]`).
+pub fn config_file(stack: &Stack, dir: &Path, keys: &str, tables: &str) -> PathBuf {
+    let cfg = dir.join("chancery.toml");
+    let server = |user: &str| {
+        format!(
+            "host = \"127.0.0.1\"\nport = {}\ntls = \"none\"\nusername = \"{user}\"\npassword = \"secret\"\n",
+            stack.imap_port()
+        )
+    };
+    std::fs::write(
+        &cfg,
+        format!(
+            "{keys}authserv_id = \"mx.example.test\"\nmessage_id_domain = \"chancery.example.test\"\n\n\
+             [smtp]\nhost = \"127.0.0.1\"\nport = {}\ntls = \"none\"\n\n[gm_mailbox]\n{}\n[confirm_mailbox]\n{}\n[archive_mailbox]\n{}\n{tables}",
+            stack.smtp_port(),
+            server("gm@example.test"),
+            server("confirm@example.test"),
+            server("archive@example.test"),
+        ),
+    )
+    .expect("config");
+    cfg
+}
+
+/// Each Message-ID in `user`'s inbox, with how many times it is there.
+pub async fn received(stack: &Stack, user: &str) -> HashMap<String, usize> {
+    let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
+        .await
+        .expect("imap");
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut last = 0;
+    loop {
+        let batch = mb.fetch_after(last, 1000).await.expect("fetch");
+        for f in &batch.messages {
+            last = last.max(f.uid);
+            let m = chancery::message::read_message(&f.raw).expect("readable");
+            *seen.entry(m.message_id.unwrap_or_default()).or_default() += 1;
+        }
+        if !batch.more {
+            break;
+        }
+    }
+    mb.logout().await;
+    seen
+}
