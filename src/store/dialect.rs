@@ -217,14 +217,21 @@ pub async fn make_postgres_database(server: &str, name: &str) -> Result<String> 
             "{name:?} is no plain database name"
         )));
     }
-    for sql in [
-        format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
-        format!("CREATE DATABASE {name}"),
-    ] {
-        sqlx::query(sqlx::AssertSqlSafe(sql))
-            .execute(&mut admin)
+    let exists: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+            .bind(name)
+            .fetch_one(&mut admin)
             .await?;
+    if exists {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE {name} WITH (FORCE)"
+        )))
+        .execute(&mut admin)
+        .await?;
     }
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut admin)
+        .await?;
     admin.close().await?;
     Ok(format!("{server}/{name}"))
 }
