@@ -327,6 +327,7 @@ async fn receipts_go_first() {
     assert_eq!(due[0].message_id, "r1", "the receipt jumps the queue");
     assert_eq!(due[1].message_id, "ack0");
     assert_eq!(store::outbox_counts(&mut c).await.expect("counts").0, 6);
+    assert!(store::outbox_has_pending(&mut c).await.expect("pending"));
 }
 
 /// The dialect's fragments as the store's statements call them (`concat!("SELECT ... FROM ",

@@ -476,7 +476,7 @@ pub async fn mark_failed(c: &mut Conn, id: i64, now: Ts, error: &str) -> Result<
 /// large the outbox, where [`outbox_counts`] reads every row (a bench polling it every 100 ms
 /// during a 10,000-game storm read the 160 MB table each time).
 pub async fn outbox_has_pending(c: &mut Conn) -> Result<bool> {
-    let pending: bool = sqlx::query_scalar(crate::store::dialect::sql!(
+    let pending: dialect::Flag = sqlx::query_scalar(crate::store::dialect::sql!(
         c,
         concat!(
             "SELECT EXISTS (SELECT 1 FROM outbox ",
@@ -487,7 +487,7 @@ pub async fn outbox_has_pending(c: &mut Conn) -> Result<bool> {
     ))
     .fetch_one(&mut *c)
     .await?;
-    Ok(pending)
+    Ok(pending.into())
 }
 
 pub async fn outbox_counts(c: &mut Conn) -> Result<(i64, i64, i64)> {
