@@ -443,6 +443,7 @@ async fn a_poisoned_message_is_set_aside_once_and_the_masters_are_told() {
         uid: 9,
         raw: &bytes,
         arrived: Some(T0),
+        wait_for_claim: false,
     };
     engine::poison_message(&pool, &env(), &inc, "panic: boom", T0 + 5)
         .await
@@ -1053,6 +1054,7 @@ async fn batch(pool: &Pool, mails: &[(u32, &[u8])]) -> engine::BatchRun {
                 uid: *uid,
                 raw: m,
                 arrived: None,
+                wait_for_claim: false,
             },
             reading,
             span: tracing::info_span!(
@@ -1145,6 +1147,7 @@ async fn a_message_that_fails_in_a_batch_leaves_nothing_and_the_ones_before_it_c
         uid: 2,
         raw: &france,
         arrived: None,
+        wait_for_claim: false,
     };
     assert!(
         games::process_message(&pool, &env(), &inc, &engine::read(&france), T0 + 61)

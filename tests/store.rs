@@ -330,6 +330,20 @@ async fn receipts_go_first() {
     assert!(store::outbox_has_pending(&mut c).await.expect("pending"));
 }
 
+#[tokio::test]
+async fn a_mailbox_polls_count_and_its_last_uid_only_grows() {
+    let pool = database::open(&db_path("polls")).await;
+    let mut c = pool.acquire().await.expect("conn");
+    store::poll_ok(&mut c, "gm", 10, 11, 7).await.expect("first");
+    store::poll_ok(&mut c, "gm", 20, 21, 5).await.expect("second");
+    store::poll_ok(&mut c, "gm", 30, 31, 9).await.expect("third");
+    let states = store::mailbox_states(&mut c).await.expect("states");
+    let gm = states.iter().find(|s| s.mailbox == "gm").expect("gm");
+    assert_eq!(gm.polls, 3);
+    assert_eq!(gm.last_uid, Some(9));
+    assert_eq!(gm.last_poll_ok, Some(31));
+}
+
 /// The dialect's fragments as the store's statements call them (`concat!("SELECT ... FROM ",
 /// json_values!(1), " j ...")` inside `dialect::sql!`), each expanded by the dialect's own macro, so that a
 /// statement is explained as SQLite runs it. A fragment missing here fails the test.

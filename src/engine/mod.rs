@@ -117,6 +117,9 @@ pub struct Incoming<'a> {
     /// When the receiving server got it (IMAP INTERNALDATE), in game time. Timeliness is judged
     /// by this, not by when Chancery read it: an outage or a late poll makes nothing late.
     pub arrived: Option<Ts>,
+    /// Another Chancery instance had it when it was first looked at (issue 28): this time its
+    /// claim is waited for ([`Processed::Claimed`] is not given), and it is then found done.
+    pub wait_for_claim: bool,
 }
 
 /// A message as read, before the store is touched: pure and CPU-bound, so the service runs it

@@ -137,7 +137,7 @@ async fn handle_in<B: Boxes>(
         sha256: &reading.sha256,
         content_sha256: &reading.content_sha256,
     };
-    if !store::claim_message(c, &seen).await? {
+    if !store::claim_message(c, &seen, inc.wait_for_claim).await? {
         return Ok(Processed::Claimed);
     }
     if store::processed(c, &seen).await? {
@@ -152,6 +152,10 @@ async fn handle_in<B: Boxes>(
         now,
     };
     let (outcome, tag) = sort(c, env, &ctx, reading, boxes).await?;
+    if outcome == Processed::Claimed {
+        // Its game is another instance's now: nothing was written, nothing is recorded.
+        return Ok(outcome);
+    }
     record(c, &seen, inc, reading, outcome, &tag, now).await?;
     Ok(outcome)
 }

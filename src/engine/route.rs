@@ -41,6 +41,10 @@ pub async fn route(
         no_game(c, env, ctx, msg).await?;
         return Ok(Routed::Answered(Processed::Rejected, Tag::default()));
     };
+    // Another instance on the database is handling a mail of this game now (issue 28).
+    if !store::claim_game(c, &g.id, ctx.inc.wait_for_claim).await? {
+        return Ok(Routed::Answered(Processed::Claimed, Tag::default()));
+    }
     if gm_mail::is_command_subject(&msg.subject, &g.id) {
         return Ok(Routed::Commands(g));
     }

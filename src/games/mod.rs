@@ -461,6 +461,12 @@ impl Boxes for Kinds {
             return Ok(Processed::Dropped);
         };
         let game = receive::find_game(c, msg).await?;
+        // Another instance on the database is handling a mail of this game now (issue 28).
+        if let Some(g) = &game
+            && !store::claim_game(c, &g.id, ctx.inc.wait_for_claim).await?
+        {
+            return Ok(Processed::Claimed);
+        }
         let copy = match &game {
             Some(g) => match g.kind {
                 Kind::Diplomacy => diplomacy::receipt::read_copy(c, g, msg, &from).await?,

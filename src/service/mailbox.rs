@@ -70,6 +70,9 @@ struct Source<'a> {
     shared: &'a Shared,
     name: &'static str,
     uidvalidity: u32,
+    /// Looking again at messages another instance had (issue 28): wait for its claim to end
+    /// rather than pass over them again.
+    wait_for_claims: bool,
 }
 
 pub(super) async fn mailbox_task(
@@ -136,6 +139,7 @@ async fn run_mailbox(
             shared,
             name,
             uidvalidity,
+            wait_for_claims: false,
         };
         if !catch_up(src, &mut mb, shutdown, reader, last).await? {
             return Ok(());
@@ -252,7 +256,14 @@ async fn retry_missing(
         shared,
         name,
         uidvalidity,
+        ..
     } = src;
+    // Each was passed over while another instance had it: by now that instance has committed
+    // it or is about to (or died, and its claim went with its connection).
+    let src = Source {
+        wait_for_claims: true,
+        ..src
+    };
     let uids: Vec<u32> = reader.missing.keys().copied().collect();
     for uid in uids {
         let batch = mb.fetch_after(uid.saturating_sub(1), 1).await?;
@@ -308,6 +319,7 @@ impl Read {
             uid: self.uid,
             raw: &self.raw,
             arrived: self.arrived,
+            wait_for_claim: src.wait_for_claims,
         }
     }
 }

@@ -77,19 +77,42 @@ pub struct Seen<'a> {
 /// Take message `m` for this transaction, where several Chancery instances read the same
 /// mailbox (issue 28): false when another instance's transaction has it now (it answers it;
 /// this one leaves it, and looks again after its poll). A message is one claim whatever its
-/// UID, as [`processed`] looks at its content too. SQLite: always true (one writer at a time;
-/// its write lock is the claim). PostgreSQL: a transaction-level advisory lock, let go at the
-/// commit or when the instance dies (its connection closes), so no claim outlives its holder.
-pub async fn claim_message(c: &mut Conn, m: &Seen<'_>) -> Result<bool> {
-    match Dialect::of(c) {
-        Dialect::Sqlite => Ok(true),
-        Dialect::Postgres => Ok(sqlx::query_scalar(
-            "SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0))",
-        )
-        .bind(format!("message|{}|{}", m.mailbox, m.content_sha256))
-        .fetch_one(&mut *c)
-        .await?),
+/// UID, as [`processed`] looks at its content too. With `wait`, the other instance's claim is
+/// waited for and this one then has it (a caller that holds no other claim: no two waits can
+/// close a circle). SQLite: always true (one writer at a time; its write lock is the claim).
+/// PostgreSQL: a transaction-level advisory lock, let go at the commit or when the instance
+/// dies (its connection closes), so no claim outlives its holder.
+pub async fn claim_message(c: &mut Conn, m: &Seen<'_>, wait: bool) -> Result<bool> {
+    claim(c, &format!("message|{}|{}", m.mailbox, m.content_sha256), wait).await
+}
+
+/// Take game `game` for this transaction's message, as [`claim_message`] takes the message:
+/// two instances never write one game's rows at once (a player's revisions, its clock), so
+/// neither waits on the other's rows in the middle of a batch (where two batches could each
+/// wait on the other's).
+pub async fn claim_game(c: &mut Conn, game: &str, wait: bool) -> Result<bool> {
+    claim(c, &format!("game|{}", game.to_lowercase()), wait).await
+}
+
+/// A transaction-level claim on `key` (PostgreSQL's advisory lock; SQLite's write lock is every
+/// claim at once).
+async fn claim(c: &mut Conn, key: &str, wait: bool) -> Result<bool> {
+    if Dialect::of(c) == Dialect::Sqlite {
+        return Ok(true);
     }
+    if wait {
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+            .bind(key)
+            .execute(&mut *c)
+            .await?;
+        return Ok(true);
+    }
+    Ok(
+        sqlx::query_scalar("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0))")
+            .bind(key)
+            .fetch_one(&mut *c)
+            .await?,
+    )
 }
 
 /// Has this message been handled (processed or set aside)? By its position in the mailbox, or

@@ -25,8 +25,10 @@ pub async fn poll_ok(
     sqlx::query(
         "INSERT INTO mailbox_state (mailbox, last_poll_started, last_poll_ok, last_uid, polls) VALUES ($1, $2, $3, $4, 1)
          ON CONFLICT (mailbox) DO UPDATE SET last_poll_started = excluded.last_poll_started,
-         last_poll_ok = excluded.last_poll_ok, last_uid = max(coalesce(last_uid, 0), excluded.last_uid),
-         polls = polls + 1",
+         last_poll_ok = excluded.last_poll_ok,
+         last_uid = CASE WHEN coalesce(mailbox_state.last_uid, 0) > excluded.last_uid
+                         THEN mailbox_state.last_uid ELSE excluded.last_uid END,
+         polls = mailbox_state.polls + 1",
     )
     .bind(mailbox)
     .bind(started)

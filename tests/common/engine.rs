@@ -109,6 +109,7 @@ pub async fn deliver(
         uid,
         raw: bytes,
         arrived,
+        wait_for_claim: false,
     };
     games::process_message(pool, &env(), &inc, &engine::read(bytes), now)
         .await
