@@ -8,7 +8,7 @@ use crate::store::StoreError;
 use crate::time::Ts;
 use crate::transport::imap::{Fetched, Mailbox, Watch};
 use crate::transport::{ServerConfig, TransportError};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,6 +22,10 @@ struct Reader {
     /// UIDs the server listed but returned no body for, with failed fetches: retried on every
     /// poll, alerted after a few.
     missing: BTreeMap<u32, u32>,
+    /// UIDs another instance had when this one looked (issue 28): that instance answers them in
+    /// its own pass; they are looked at again at the end of this pass, their claims waited for,
+    /// and found done (or done here, if that instance died).
+    claimed: BTreeSet<u32>,
 }
 
 /// Handling a message fails this many times (errors, not panics) before it is set aside.
@@ -143,6 +147,11 @@ async fn run_mailbox(
         };
         if !catch_up(src, &mut mb, shutdown, reader, last).await? {
             return Ok(());
+        }
+        // What another instance had is looked at again with the missing, its claim waited for:
+        // by now that instance has mostly answered it.
+        for uid in std::mem::take(&mut reader.claimed) {
+            reader.missing.entry(uid).or_insert(0);
         }
         retry_missing(src, &mut mb, reader).await?;
         // Everything that had arrived when this poll started has been read.
@@ -503,10 +512,10 @@ async fn settle(
     let shared = src.shared;
     let uid = r.uid;
     let processed = match outcome {
-        // Another instance has it (issue 28): not flagged here; looked at again after this
-        // poll, when it is done there (or, if that instance died, done here).
+        // Another instance has it (issue 28): not flagged here; looked at again at the end of
+        // this pass, when it is done there (or, if that instance died, done here).
         Ok(Processed::Claimed) => {
-            reader.missing.entry(uid).or_insert(0);
+            reader.claimed.insert(uid);
             return Ok(());
         }
         Ok(p) => {
