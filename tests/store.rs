@@ -334,9 +334,15 @@ async fn receipts_go_first() {
 async fn a_mailbox_polls_count_and_its_last_uid_only_grows() {
     let pool = database::open(&db_path("polls")).await;
     let mut c = pool.acquire().await.expect("conn");
-    store::poll_ok(&mut c, "gm", 10, 11, 7).await.expect("first");
-    store::poll_ok(&mut c, "gm", 20, 21, 5).await.expect("second");
-    store::poll_ok(&mut c, "gm", 30, 31, 9).await.expect("third");
+    store::poll_ok(&mut c, "gm", 10, 11, 7)
+        .await
+        .expect("first");
+    store::poll_ok(&mut c, "gm", 20, 21, 5)
+        .await
+        .expect("second");
+    store::poll_ok(&mut c, "gm", 30, 31, 9)
+        .await
+        .expect("third");
     let states = store::mailbox_states(&mut c).await.expect("states");
     let gm = states.iter().find(|s| s.mailbox == "gm").expect("gm");
     assert_eq!(gm.polls, 3);

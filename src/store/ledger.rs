@@ -83,7 +83,12 @@ pub struct Seen<'a> {
 /// PostgreSQL: a transaction-level advisory lock, let go at the commit or when the instance
 /// dies (its connection closes), so no claim outlives its holder.
 pub async fn claim_message(c: &mut Conn, m: &Seen<'_>, wait: bool) -> Result<bool> {
-    claim(c, &format!("message|{}|{}", m.mailbox, m.content_sha256), wait).await
+    claim(
+        c,
+        &format!("message|{}|{}", m.mailbox, m.content_sha256),
+        wait,
+    )
+    .await
 }
 
 /// Take game `game` for this transaction's message, as [`claim_message`] takes the message:
