@@ -108,3 +108,16 @@ pub async fn received(stack: &Stack, user: &str) -> HashMap<String, usize> {
     mb.logout().await;
     seen
 }
+
+/// `user`'s inbox, as [`received`] counts it, with no Message-ID twice (a mail sent twice fails
+/// the test).
+pub async fn received_once(stack: &Stack, user: &str) -> HashMap<String, usize> {
+    let seen = received(stack, user).await;
+    let twice: Vec<&String> = seen
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(k, _)| k)
+        .collect();
+    assert!(twice.is_empty(), "{user} got these twice: {twice:?}");
+    seen
+}
