@@ -217,7 +217,7 @@ async fn copy_table(src: &mut Conn, dst: &mut Conn, t: &Table) -> Result<u64> {
 
 /// One multi-row INSERT of `rows` into `t`.
 async fn insert_rows(dst: &mut Conn, insert: &str, t: &Table, rows: &[DbRow]) -> Result<u64> {
-    let mut q = Statement::new(insert);
+    let mut q = Statement::new(dst, insert);
     let mut bad = None;
     q.values(rows, |b, row| {
         for (i, (column, ty)) in t.columns.iter().enumerate() {

@@ -489,6 +489,7 @@ pub async fn add_weekly(
 ) -> Result<()> {
     for chunk in occurrences.chunks(500) {
         let mut q = crate::store::dialect::Statement::new(
+            c,
             "INSERT INTO unavailable (game_id, power, from_ts, to_ts, weekly) ",
         );
         q.values(chunk, |b, (from, to)| {

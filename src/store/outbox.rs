@@ -200,6 +200,7 @@ pub async fn enqueue_many(c: &mut Conn, mails: &[NewMail], now: Ts) -> Result<us
 /// Insert the mails whose Message-IDs are new; the Message-IDs inserted.
 async fn insert_chunk(c: &mut Conn, chunk: &[NewMail], now: Ts) -> Result<Vec<String>> {
     let mut q = crate::store::dialect::Statement::new(
+        c,
         "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id, picture_id) ",
     );
     q.values(chunk, |b, m| {
@@ -402,7 +403,7 @@ pub async fn mark_sending(c: &mut Conn, id: i64, now: Ts) -> Result<()> {
 /// it sends them one after the other (src/service/outbox.rs).
 pub async fn mark_sending_all(c: &mut Conn, ids: &[i64], now: Ts) -> Result<()> {
     for ids in ids.chunks(dialect::ROWS_A_STATEMENT) {
-        let mut q = crate::store::dialect::Statement::new("UPDATE outbox SET sending_since = ");
+        let mut q = crate::store::dialect::Statement::new(c, "UPDATE outbox SET sending_since = ");
         q.bind(now).push(", attempts = attempts + 1 WHERE id IN (");
         for (k, id) in ids.iter().enumerate() {
             if k > 0 {

@@ -513,6 +513,7 @@ pub async fn record_adjudications(c: &mut Conn, done: &[Adjudicated], now: Ts) -
 async fn close_phases(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result<()> {
     for chunk in done.chunks(ROWS_A_STATEMENT) {
         let mut q = crate::store::dialect::Statement::new(
+            c,
             "UPDATE phases SET adjudication_started_at = coalesce(adjudication_started_at, v.column3),
              adjudicated_at = v.column3, results = v.column4 FROM (",
         );
@@ -538,6 +539,7 @@ async fn record_resolved(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result<
         .collect();
     for chunk in rows.chunks(ROWS_A_STATEMENT) {
         let mut q = crate::store::dialect::Statement::new(
+            c,
             "INSERT INTO phases (game_id, seq, phase, board, started_at, deadline, \
              adjudication_started_at, adjudicated_at, results) ",
         );
@@ -572,6 +574,7 @@ async fn open_next_phases(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result
         .collect();
     for chunk in next.chunks(ROWS_A_STATEMENT) {
         let mut q = crate::store::dialect::Statement::new(
+            c,
             "INSERT INTO phases (game_id, seq, phase, board, started_at, deadline) ",
         );
         q.values(chunk, |b, (a, phase, board, deadline)| {
@@ -601,8 +604,10 @@ async fn record_year_ends(c: &mut Conn, done: &[Adjudicated]) -> Result<()> {
         })
         .collect();
     for chunk in ends.chunks(ROWS_A_STATEMENT) {
-        let mut q =
-            crate::store::dialect::Statement::new("INSERT INTO year_ends (game_id, year, owners) ");
+        let mut q = crate::store::dialect::Statement::new(
+            c,
+            "INSERT INTO year_ends (game_id, year, owners) ",
+        );
         q.values(chunk, |b, (game, year, owners)| {
             b.bind(*game).bind(i64::from(*year)).bind(owners);
         });
@@ -621,6 +626,7 @@ async fn open_nmr_windows(c: &mut Conn, done: &[Adjudicated], now: Ts) -> Result
         .collect();
     for chunk in nmrs.chunks(ROWS_A_STATEMENT) {
         let mut q = crate::store::dialect::Statement::new(
+            c,
             "INSERT INTO nmrs (game_id, power, phase, published_at, due_at, address) ",
         );
         q.values(chunk, |b, (game, n)| {
