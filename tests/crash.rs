@@ -11,11 +11,9 @@ mod mailstack;
 mod serve;
 
 use chancery::store::{self, PlayerRow};
-use chancery::transport::imap::Mailbox;
 use chancery::transport::smtp::{OutMail, Sender};
 use mailstack::Stack;
 use serve::{count, received_once, spawn, wait_until};
-use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -281,24 +279,9 @@ async fn killed_twice_nothing_lost_nothing_twice() {
     // What the players received: no Message-ID twice, one receipt and one ack per mail sent.
     for i in 0..POWERS.len() {
         let user = format!("player{}@example.test", i + 1);
-        let mut mb = Mailbox::connect(&stack.imap_config(&user), "INBOX")
-            .await
-            .expect("imap");
-        let got = mb.fetch_after(0, 1000).await.expect("fetch").messages;
-        mb.logout().await;
-        let mut seen: HashMap<String, usize> = HashMap::new();
-        for f in &got {
-            let m = chancery::message::read_message(&f.raw).expect("readable");
-            *seen.entry(m.message_id.unwrap_or_default()).or_default() += 1;
-        }
-        let twice: Vec<&String> = seen
-            .iter()
-            .filter(|(_, n)| **n > 1)
-            .map(|(k, _)| k)
-            .collect();
-        assert!(twice.is_empty(), "{user} got these twice: {twice:?}");
+        let seen = received_once(&stack, &user).await;
         assert_eq!(
-            got.len(),
+            seen.values().sum::<usize>(),
             2 * REVISIONS,
             "{user}: a receipt and an ack per mail"
         );

@@ -48,7 +48,9 @@ pub async fn open_on(server: &str, path: &Path) -> Pool {
         .get_or_insert_with(HashSet::new)
         .insert(name.clone());
     if first {
-        make_database(server, &name).await;
+        store::dialect::make_postgres_database(server, &name)
+            .await
+            .expect("make the test database");
     }
     store::open_database(&Database::Postgres(url_on(server, path)))
         .await
@@ -112,23 +114,6 @@ impl Drop for Cluster {
             .stdout(std::process::Stdio::null())
             .status();
         let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Database `name` on `server`, made anew.
-async fn make_database(server: &str, name: &str) {
-    use sqlx::Connection;
-    let mut admin = sqlx::postgres::PgConnection::connect(&format!("{server}/postgres"))
-        .await
-        .expect("the PostgreSQL server");
-    for sql in [
-        format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
-        format!("CREATE DATABASE {name}"),
-    ] {
-        sqlx::query(sqlx::AssertSqlSafe(sql))
-            .execute(&mut admin)
-            .await
-            .expect("make the test database");
     }
 }
 
