@@ -115,6 +115,10 @@ async fn run_mailbox(
     shutdown: &mut watch::Receiver<bool>,
     reader: &mut Reader,
 ) -> Result<(), ReaderError> {
+    // Held for this connection's life: let go when it ends, for another instance to take.
+    let Some(_lease) = stand_by(shared, name, shutdown).await? else {
+        return Ok(());
+    };
     let mut mb = Mailbox::connect(cfg, "INBOX").await?;
     mb.watch(how);
     // The intake's limit: a larger mail is refused unread, so only its header is fetched.
@@ -148,10 +152,15 @@ async fn run_mailbox(
         if !catch_up(src, &mut mb, shutdown, reader, last).await? {
             return Ok(());
         }
-        // What another instance had is looked at again with the missing, its claim waited for:
-        // by now that instance has mostly answered it.
-        for uid in std::mem::take(&mut reader.claimed) {
-            reader.missing.entry(uid).or_insert(0);
+        // What another instance had is looked at again with the missing, its claim waited for,
+        // unless that instance has answered it by now (mostly so: one read finds those).
+        let claimed = std::mem::take(&mut reader.claimed);
+        if let (Some(&lo), Some(&hi)) = (claimed.first(), claimed.last()) {
+            let mut c = shared.pool.acquire().await?;
+            let done = store::handled_uids(&mut c, name, uidvalidity, (lo, hi)).await?;
+            for uid in claimed.difference(&done) {
+                reader.missing.entry(*uid).or_insert(0);
+            }
         }
         retry_missing(src, &mut mb, reader).await?;
         // Everything that had arrived when this poll started has been read.
@@ -177,6 +186,55 @@ async fn run_mailbox(
             None => return Ok(()),
             Some(Ok(())) => {}
             Some(Err(e)) => return Err(e.into()),
+        }
+    }
+}
+
+/// How often an instance standing by looks whether it may read a mailbox.
+const STAND_BY_POLL: Duration = Duration::from_secs(1);
+
+/// The reading of a mailbox by this instance (see [`store::take_mailbox_lease`]): the
+/// connection that holds it (never read: dropping it lets go), none on SQLite.
+struct Lease {
+    _holder: Option<store::Conn>,
+}
+
+/// Wait until this instance may read mailbox `name`: at once with one instance; with several on
+/// one PostgreSQL database, when no other reads it. Meanwhile the mailbox counts as read as far
+/// as the instance reading it has read it (the scheduler runs deadlines on that). None when
+/// stopping.
+async fn stand_by(
+    shared: &Shared,
+    name: &'static str,
+    shutdown: &mut watch::Receiver<bool>,
+) -> Result<Option<Lease>, ReaderError> {
+    if store::Dialect::of_pool(&shared.pool) == store::Dialect::Sqlite {
+        return Ok(Some(Lease { _holder: None }));
+    }
+    let mut lease = shared.pool.acquire().await?.detach();
+    let mut seen = None;
+    loop {
+        if store::take_mailbox_lease(&mut lease, name).await? {
+            if seen.is_some() {
+                tracing::info!("{name} mailbox: this instance reads it now");
+            }
+            return Ok(Some(Lease {
+                _holder: Some(lease),
+            }));
+        }
+        let read_from = store::read_from(&mut lease, name).await?;
+        if seen.is_none() {
+            tracing::info!("{name} mailbox: another instance reads it; this one stands by");
+        }
+        if seen != Some(read_from) {
+            seen = Some(read_from);
+            shared.set_live(name, |l| {
+                l.read_from = read_from;
+                l.ok_at = Some(Instant::now());
+            });
+        }
+        if pause(shutdown, STAND_BY_POLL).await {
+            return Ok(None);
         }
     }
 }

@@ -142,6 +142,29 @@ pub async fn processed(c: &mut Conn, m: &Seen<'_>) -> Result<bool> {
     Ok(row.is_some())
 }
 
+/// The UIDs from `lo` to `hi` that have a ledger row in a mailbox for this UIDVALIDITY: one
+/// read for a whole pass's messages that another instance had (issue 28), rather than a fetch
+/// of each from the mail server to find it done.
+pub async fn handled_uids(
+    c: &mut Conn,
+    mailbox: &str,
+    uidvalidity: u32,
+    (lo, hi): (u32, u32),
+) -> Result<std::collections::BTreeSet<u32>> {
+    let rows = sqlx::query(
+        "SELECT uid FROM ledger WHERE mailbox = $1 AND uidvalidity = $2 AND uid BETWEEN $3 AND $4",
+    )
+    .bind(mailbox)
+    .bind(i64::from(uidvalidity))
+    .bind(i64::from(lo))
+    .bind(i64::from(hi))
+    .fetch_all(&mut *c)
+    .await?;
+    rows.iter()
+        .map(|r| Ok(u32::try_from(r.try_get::<i64, _>("uid")?).unwrap_or(0)))
+        .collect()
+}
+
 /// The highest UID processed in a mailbox for this UIDVALIDITY.
 pub async fn last_uid(c: &mut Conn, mailbox: &str, uidvalidity: u32) -> Result<u32> {
     let row =

@@ -70,3 +70,33 @@ pub async fn mailbox_states(c: &mut Conn) -> Result<Vec<MailboxState>> {
         })
         .collect()
 }
+
+/// Take the reading of `mailbox` for this connection's life, where several Chancery instances
+/// share one database (issue 28): false while another instance's connection has it. One reader
+/// a mailbox keeps two instances from walking the same messages in step and passing each other
+/// over (they did: two instances read a backlog at half the rate of one); the others stand by
+/// and take over when the reader's connection closes, whether its instance stopped or died.
+/// The message and game claims still decide who answers a message: the lease only saves work.
+/// SQLite: always true (one writer at a time).
+pub async fn take_mailbox_lease(c: &mut Conn, mailbox: &str) -> Result<bool> {
+    if Dialect::of(c) == Dialect::Sqlite {
+        return Ok(true);
+    }
+    Ok(
+        sqlx::query_scalar("SELECT pg_try_advisory_lock(hashtextextended($1, 0))")
+            .bind(format!("mailbox-lease|{mailbox}"))
+            .fetch_one(&mut *c)
+            .await?,
+    )
+}
+
+/// When the latest poll of `mailbox` that read everything started, whichever instance made it.
+pub async fn read_from(c: &mut Conn, mailbox: &str) -> Result<Option<Ts>> {
+    Ok(sqlx::query_scalar(
+        "SELECT last_poll_started FROM mailbox_state WHERE mailbox = $1 AND last_poll_ok IS NOT NULL",
+    )
+    .bind(mailbox)
+    .fetch_optional(&mut *c)
+    .await?
+    .flatten())
+}
