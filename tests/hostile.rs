@@ -600,7 +600,7 @@ async fn a_mailbox_that_cannot_be_read_holds_the_deadline_and_the_masters_are_to
 }
 
 #[tokio::test]
-async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_is_not_trusted() {
+async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_a_broken_signature_a_forged_domain_and_a_replay_are_not_trusted() {
     // Issue 9, point 4, end to end: the border MX (the stack with OpenDKIM) verifies the
     // signature and writes the topmost Authentication-Results; Chancery trusts that one only.
     chancery::transport::init_crypto();
@@ -648,9 +648,37 @@ async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_is_not_trusted() 
         "A Vie - Tyr\r\n",
     );
     stack.smtp_send_raw("player1@example.test", "gm", &forged);
+    // Issue 29, campaign 3. The signed mail replayed as it was: the same content, one answer.
+    stack.smtp_send_raw("player1@example.test", "gm", &signed);
+    // Signed, then changed in transit (the body): the signature fails, and there is no secret.
+    let broken = String::from_utf8(stack.dkim_sign(&order(
+        "wm1 AUSTRIA S1901M changed",
+        "",
+        "A Vie - Boh\r\n",
+    )))
+    .expect("utf-8")
+    .replace("A Vie - Boh", "A Vie - Tri")
+    .into_bytes();
+    stack.smtp_send_raw("player1@example.test", "gm", &broken);
+    // A forged From domain: Turkey plays from other.test; a mail in Turkey's name, signed with
+    // a good signature of another domain (example.test's key), is no proof of Turkey.
     let pool = store::open(&db).await.expect("db");
+    {
+        let mut c = pool.acquire().await.expect("conn");
+        sqlx::query("UPDATE players SET address = 'player7@other.test' WHERE power = 'TURKEY'")
+            .execute(&mut *c)
+            .await
+            .expect("Turkey's address");
+    }
+    let turkey = stack.dkim_sign(
+        &String::from_utf8(order("wm1 TURKEY S1901M", "", "F Ank - Bla\r\n"))
+            .expect("utf-8")
+            .replace("From: player1@example.test", "From: player7@other.test")
+            .into_bytes(),
+    );
+    stack.smtp_send_raw("player7@other.test", "gm", &turkey);
     wait_until(
-        "both mails processed",
+        "every mail processed",
         Duration::from_secs(30),
         async || {
             let mut c = pool.acquire().await.expect("conn");
@@ -659,20 +687,67 @@ async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_is_not_trusted() 
                 .await
                 .expect("count")
                 .get(0);
-            n == 2
+            n == 4
         },
     )
     .await;
     let mut c = pool.acquire().await.expect("conn");
-    let outcomes: Vec<String> =
-        sqlx::query("SELECT outcome FROM messages WHERE mailbox = 'gm' ORDER BY uid")
+    let outcomes: Vec<(String, String)> =
+        sqlx::query("SELECT subject, outcome FROM messages WHERE mailbox = 'gm' ORDER BY uid")
             .fetch_all(&mut *c)
             .await
             .expect("outcomes")
             .iter()
-            .map(|r| r.get(0))
+            .map(|r| (r.get(0), r.get(1)))
             .collect();
-    assert_eq!(outcomes, ["accepted", "rejected"]);
+    let outcomes: Vec<(&str, &str)> = outcomes
+        .iter()
+        .map(|(s, o)| (s.as_str(), o.as_str()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("wm1 AUSTRIA S1901M", "accepted"),
+            ("wm1 AUSTRIA S1901M again", "rejected"),
+            ("wm1 AUSTRIA S1901M changed", "rejected"),
+            ("wm1 TURKEY S1901M", "rejected"),
+        ],
+        "the replay is the first mail again, handled once"
+    );
+    let signed_id = chancery::outgoing::ids::short_hash("wm1 AUSTRIA S1901M");
+    let answers: i64 = sqlx::query("SELECT count(*) FROM outbox WHERE in_reply_to LIKE $1")
+        .bind(format!("%{signed_id}@example.test%"))
+        .fetch_one(&pool)
+        .await
+        .expect("answers")
+        .get(0);
+    assert_eq!(answers, 1, "one answer to the signed mail, none to its replay");
+    // What the border wrote for the changed mail and for Turkey's: a failed signature, and a
+    // good one of a domain that is not the sender's.
+    let raw_of = async |subject: &str| -> String {
+        let raw: Vec<u8> = sqlx::query("SELECT raw FROM messages WHERE subject = $1")
+            .bind(subject)
+            .fetch_one(&pool)
+            .await
+            .expect("raw")
+            .get(0);
+        String::from_utf8_lossy(&raw).into_owned()
+    };
+    let changed = raw_of("wm1 AUSTRIA S1901M changed").await;
+    assert!(
+        changed.contains("Authentication-Results: mx.example.test;")
+            && changed.contains("dkim=fail")
+            && !changed.contains("dkim=pass"),
+        "{changed}"
+    );
+    let turkey = raw_of("wm1 TURKEY S1901M").await;
+    assert!(
+        turkey.contains("Authentication-Results: mx.example.test;")
+            && turkey.contains("dkim=pass")
+            && turkey.contains("header.d=example.test")
+            && turkey.contains("From: player7@other.test"),
+        "{turkey}"
+    );
     let standing = store::diplomacy::standing_orders(&mut c, "wm1", "S1901M")
         .await
         .expect("standing");

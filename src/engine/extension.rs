@@ -200,7 +200,8 @@ impl<'a> Requests<'a> {
         // The player's other periods: dated ones to come, and any begun in the past week.
         let since = now - crate::time::WEEK;
         let own = windows(&store::unavailable_since(c, &g.id, &player.power, since).await?);
-        let ahead = weekly_windows(p, tz, now, WEEKLY_AHEAD);
+        let max_real = i64::from(max_hours) * crate::time::HOUR;
+        let ahead = weekly_windows(p, tz, now, WEEKLY_AHEAD, max_real);
         let occurrences = self.house.weekly_occurrences(ahead, now, &own);
         let Some(first) = occurrences.first().copied() else {
             return Ok(Err(WeeklyRefused::NoWeekLeft));
@@ -362,20 +363,38 @@ fn weekly_minutes(p: &WeeklyPeriod) -> i64 {
 /// The occurrences of a weekly period as GMT windows, from the week of `now` on for `weeks`
 /// weeks (those already over left out). Each starts and ends at its local hours in `tz`, so it
 /// keeps them across daylight-saving changes (WM D.VII(2): "5pm Friday to 9am Monday US
-/// Eastern").
-fn weekly_windows(p: &WeeklyPeriod, tz: chrono_tz::Tz, now: Ts, weeks: i64) -> Vec<Window> {
+/// Eastern"), except that none lasts more than `max_real` seconds: WM D.VII(2) allows "a
+/// specific 64 hour period", and the week the clocks go back, 5pm Friday to 9am Monday is 65
+/// real hours (it then ends 64 hours after it began, at 8am). Public for the property test over
+/// every time zone (tests/time_zones.rs).
+pub fn weekly_windows(
+    p: &WeeklyPeriod,
+    tz: chrono_tz::Tz,
+    now: Ts,
+    weeks: i64,
+    max_real: Ts,
+) -> Vec<Window> {
     use chrono::{Datelike, Duration, TimeZone};
     let Some(utc_now) = chrono::DateTime::from_timestamp(now, 0) else {
         return Vec::new();
     };
     let local = utc_now.with_timezone(&tz).naive_local();
     let monday = local.date() - Duration::days(i64::from(local.weekday().num_days_from_monday()));
-    // A local time that does not exist (the hour skipped in spring) is taken an hour later.
+    // A local time that does not exist (the clocks skip it in spring) is read at the offset in
+    // force before the skip, so it lands as far after the skip as it was into it: 02:30 in a
+    // skipped 02:00-03:00 is 03:30, 01:30 in Troll's skipped 01:00-03:00 is 03:30 (an hour
+    // later would still be skipped there, and the week's period was lost).
     let to_utc = |t: chrono::NaiveDateTime| {
+        use chrono::Offset;
         tz.from_local_datetime(&t)
             .earliest()
-            .or_else(|| tz.from_local_datetime(&(t + Duration::hours(1))).earliest())
             .map(|d| d.timestamp())
+            .or_else(|| {
+                let before = tz.offset_from_utc_datetime(&(t - Duration::days(1)));
+                Some((t - Duration::seconds(i64::from(before.fix().local_minus_utc())))
+                    .and_utc()
+                    .timestamp())
+            })
     };
     let length = Duration::minutes(weekly_minutes(p));
     (-1..weeks)
@@ -386,9 +405,10 @@ fn weekly_windows(p: &WeeklyPeriod, tz: chrono_tz::Tz, now: Ts, weeks: i64) -> V
                 u32::from(p.from_minute % 60),
                 0,
             )?;
+            let from = to_utc(start)?;
             Some(Window {
-                from: to_utc(start)?,
-                to: to_utc(start + length)?,
+                from,
+                to: to_utc(start + length)?.min(from + max_real),
             })
         })
         .filter(|w| w.to > now)
@@ -532,7 +552,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn wm_d_vii_2_a_weekly_period_keeps_its_local_hours_across_dst() {
+    fn wm_d_vii_2_a_weekly_period_keeps_its_local_hours_across_dst_and_never_lasts_over_64_hours() {
         // Friday 17:00 to Monday 09:00 US Eastern, from Wednesday 2026-10-21 (EDT, UTC-4);
         // daylight saving ends on Sunday 2026-11-01 (EST, UTC-5).
         let p = WeeklyPeriod {
@@ -545,7 +565,13 @@ mod tests {
         let now = chrono::DateTime::parse_from_rfc3339("2026-10-21T12:00:00Z")
             .expect("date")
             .timestamp();
-        let ws = weekly_windows(&p, chrono_tz::America::New_York, now, 3);
+        let ws = weekly_windows(
+            &p,
+            chrono_tz::America::New_York,
+            now,
+            3,
+            64 * crate::time::HOUR,
+        );
         let gmt = |t: Ts| {
             chrono::DateTime::from_timestamp(t, 0)
                 .expect("t")
@@ -560,10 +586,11 @@ mod tests {
                     "2026-10-23T21:00:00+00:00".into(),
                     "2026-10-26T13:00:00+00:00".into()
                 ),
-                // Over the change: leaves at 21:00 GMT (EDT), returns at 14:00 GMT (EST).
+                // Over the change: leaves at 21:00 GMT (EDT); 9am EST would be 65 real hours
+                // later, so it ends after 64 (WM D.VII(2)), at 13:00 GMT, 8am EST.
                 (
                     "2026-10-30T21:00:00+00:00".into(),
-                    "2026-11-02T14:00:00+00:00".into()
+                    "2026-11-02T13:00:00+00:00".into()
                 ),
                 (
                     "2026-11-06T22:00:00+00:00".into(),
