@@ -47,7 +47,10 @@ async fn a_clock_stepped_back_and_forward_runs_no_deadline_twice_skips_none_and_
     assert_eq!(spring.len(), 1);
     let d1 = spring[0].1;
     // An hour early: nothing runs.
-    assert_eq!(games::tick(&pool, &env(), d1 - HOUR).await.expect("tick"), 0);
+    assert_eq!(
+        games::tick(&pool, &env(), d1 - HOUR).await.expect("tick"),
+        0
+    );
     // The deadline: both games, once.
     assert_eq!(games::tick(&pool, &env(), d1 + 60).await.expect("tick"), 2);
     assert_eq!(results(&pool).await.len(), 14);
@@ -98,6 +101,14 @@ async fn a_clock_stepped_back_and_forward_runs_no_deadline_twice_skips_none_and_
     assert_eq!(results(&pool).await.len(), 7 * run);
     // Back again, a week: nothing runs, nothing moves.
     let before = (phases(&pool, "c1").await, phases(&pool, "c2").await);
-    assert_eq!(games::tick(&pool, &env(), later - 7 * DAY).await.expect("tick"), 0);
-    assert_eq!(before, (phases(&pool, "c1").await, phases(&pool, "c2").await));
+    assert_eq!(
+        games::tick(&pool, &env(), later - 7 * DAY)
+            .await
+            .expect("tick"),
+        0
+    );
+    assert_eq!(
+        before,
+        (phases(&pool, "c1").await, phases(&pool, "c2").await)
+    );
 }

@@ -600,7 +600,8 @@ async fn a_mailbox_that_cannot_be_read_holds_the_deadline_and_the_masters_are_to
 }
 
 #[tokio::test]
-async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_a_broken_signature_a_forged_domain_and_a_replay_are_not_trusted() {
+async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_a_broken_signature_a_forged_domain_and_a_replay_are_not_trusted()
+ {
     // Issue 9, point 4, end to end: the border MX (the stack with OpenDKIM) verifies the
     // signature and writes the topmost Authentication-Results; Chancery trusts that one only.
     chancery::transport::init_crypto();
@@ -721,7 +722,10 @@ async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_a_broken_signatur
         .await
         .expect("answers")
         .get(0);
-    assert_eq!(answers, 1, "one answer to the signed mail, none to its replay");
+    assert_eq!(
+        answers, 1,
+        "one answer to the signed mail, none to its replay"
+    );
     // What the border wrote for the changed mail and for Turkey's: a failed signature, and a
     // good one of a domain that is not the sender's.
     let raw_of = async |subject: &str| -> String {

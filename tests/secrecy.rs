@@ -73,8 +73,16 @@ async fn sent(pool: &Pool) -> Vec<Sent> {
     .collect()
 }
 
-/// Player `i` (or the replacement) mails `body` for `phase` at `at`, as Message-ID `<id>`.
-async fn mail(pool: &Pool, from: &str, power: &str, secret: &str, (uid, id): (u32, &str), phase: &str, body: &str, at: Ts) {
+/// A player (or the replacement) mails `body` for `phase` at `at`, as Message-ID `<id>`: who
+/// is (address, power, secret).
+async fn mail(
+    pool: &Pool,
+    (from, power, secret): (&str, &str, &str),
+    (uid, id): (u32, &str),
+    phase: &str,
+    body: &str,
+    at: Ts,
+) {
     let m = raw(
         from,
         "gm@example.test",
@@ -119,7 +127,14 @@ fn press_item(text: &str, marker: &str) -> Option<String> {
 
 /// Words that make a line about a vote.
 const VOTE_WORDS: [&str; 8] = [
-    "vote", "voted", "ballot", "yes", "abstain", "in favour", "against", "agreed",
+    "vote",
+    "voted",
+    "ballot",
+    "yes",
+    "abstain",
+    "in favour",
+    "against",
+    "agreed",
 ];
 
 fn about_a_vote(line: &str) -> bool {
@@ -134,7 +149,8 @@ fn about_a_vote(line: &str) -> bool {
 }
 
 #[tokio::test]
-async fn wm_d_ix_d_x_1_d_vii_5_maharajiad_b_xi_1_no_mail_reveals_a_vote_a_press_author_or_a_secret() {
+async fn wm_d_ix_d_x_1_d_vii_5_maharajiad_b_xi_1_no_mail_reveals_a_vote_a_press_author_or_a_secret()
+{
     // Maharajiad's press (black press accepted) with its Alternative A (dark grey) on, and
     // NMRs allowed from the start so that not every player needs to write.
     let options = vec![
@@ -152,27 +168,88 @@ async fn wm_d_ix_d_x_1_d_vii_5_maharajiad_b_xi_1_no_mail_reveals_a_vote_a_press_
     let p = |i: usize| (player(i), POWERS[i], secrets[i].clone());
     // Spring: every colour of press, every kind of ballot, an extension.
     let spring: [(usize, &str); 7] = [
-        (0, "A Vie H\nVOTE DRAW YES\nGREY PRESS TO ALL\nA grey word from nowhere zulu0.\nENDPRESS"),
-        (1, "VOTE DRAW NO\nDARK GREY PRESS TO ALL SIGNED The Ghost\nA dark grey word zulu1.\nENDPRESS"),
-        (2, "A Par H\nVOTE DRAW YES\nBLACK PRESS TO ALL AS ENGLAND\nWe surrender zulu2.\nENDPRESS\nPRESS TO ALL\nFrance speaks openly zulu2w.\nENDPRESS"),
-        (3, "VOTE CONCEDE FRANCE NO\nGREY PRESS TO FRANCE\nA grey word for France zulu3.\nENDPRESS"),
+        (
+            0,
+            "A Vie H\nVOTE DRAW YES\nGREY PRESS TO ALL\nA grey word from nowhere zulu0.\nENDPRESS",
+        ),
+        (
+            1,
+            "VOTE DRAW NO\nDARK GREY PRESS TO ALL SIGNED The Ghost\nA dark grey word zulu1.\nENDPRESS",
+        ),
+        (
+            2,
+            "A Par H\nVOTE DRAW YES\nBLACK PRESS TO ALL AS ENGLAND\nWe surrender zulu2.\nENDPRESS\nPRESS TO ALL\nFrance speaks openly zulu2w.\nENDPRESS",
+        ),
+        (
+            3,
+            "VOTE CONCEDE FRANCE NO\nGREY PRESS TO FRANCE\nA grey word for France zulu3.\nENDPRESS",
+        ),
         (4, "EXTEND 1 DAY\nVOTE DRAW NO\nVOTE CONCEDE FRANCE YES"),
-        (5, "VOTE DRAW ABSTAIN\nDARK GREY PRESS TO GERMANY SIGNED Rasputin\nA dark word for Germany zulu5.\nENDPRESS"),
-        (6, "VOTE DRAW YES\nBLACK PRESS TO ALL AS AUSTRIA\nVienna falls zulu6.\nENDPRESS"),
+        (
+            5,
+            "VOTE DRAW ABSTAIN\nDARK GREY PRESS TO GERMANY SIGNED Rasputin\nA dark word for Germany zulu5.\nENDPRESS",
+        ),
+        (
+            6,
+            "VOTE DRAW YES\nBLACK PRESS TO ALL AS AUSTRIA\nVienna falls zulu6.\nENDPRESS",
+        ),
     ];
     for (k, (i, body)) in spring.iter().enumerate() {
         let (from, power, secret) = p(*i);
         let id = format!("spring{i}");
-        mail(&pool, &from, power, &secret, (k as u32 + 1, &id), "S1901M", body, at + k as Ts * 60).await;
+        mail(
+            &pool,
+            (&from, power, &secret),
+            (k as u32 + 1, &id),
+            "S1901M",
+            body,
+            at + k as Ts * 60,
+        )
+        .await;
     }
     let hidden = vec![
-        Hidden { marker: "zulu0", author: "AUSTRIA", address: player(0), carried_by: "spring0".into() },
-        Hidden { marker: "zulu1", author: "ENGLAND", address: player(1), carried_by: "spring1".into() },
-        Hidden { marker: "zulu2.", author: "FRANCE", address: player(2), carried_by: "spring2".into() },
-        Hidden { marker: "zulu3", author: "GERMANY", address: player(3), carried_by: "spring3".into() },
-        Hidden { marker: "zulu5", author: "RUSSIA", address: player(5), carried_by: "spring5".into() },
-        Hidden { marker: "zulu6", author: "TURKEY", address: player(6), carried_by: "spring6".into() },
-        Hidden { marker: "zulu7", author: "TURKEY", address: NEWBIE.into(), carried_by: "fall-newbie".into() },
+        Hidden {
+            marker: "zulu0",
+            author: "AUSTRIA",
+            address: player(0),
+            carried_by: "spring0".into(),
+        },
+        Hidden {
+            marker: "zulu1",
+            author: "ENGLAND",
+            address: player(1),
+            carried_by: "spring1".into(),
+        },
+        Hidden {
+            marker: "zulu2.",
+            author: "FRANCE",
+            address: player(2),
+            carried_by: "spring2".into(),
+        },
+        Hidden {
+            marker: "zulu3",
+            author: "GERMANY",
+            address: player(3),
+            carried_by: "spring3".into(),
+        },
+        Hidden {
+            marker: "zulu5",
+            author: "RUSSIA",
+            address: player(5),
+            carried_by: "spring5".into(),
+        },
+        Hidden {
+            marker: "zulu6",
+            author: "TURKEY",
+            address: player(6),
+            carried_by: "spring6".into(),
+        },
+        Hidden {
+            marker: "zulu7",
+            author: "TURKEY",
+            address: NEWBIE.into(),
+            carried_by: "fall-newbie".into(),
+        },
     ];
     // The GM replaces Turkey: the new player gets a secret of their own.
     let replace = raw(
@@ -185,9 +262,14 @@ async fn wm_d_ix_d_x_1_d_vii_5_maharajiad_b_xi_1_no_mail_reveals_a_vote_a_press_
     deliver(&pool, "gm", 20, &replace, Some(at + HOUR), at + HOUR).await;
     let spring_phase = current(&pool).await;
     assert_eq!(spring_phase.phase, "S1901M");
-    assert!(spring_phase.deadline > T0 + 3 * DAY, "Italy's extension moved the deadline");
+    assert!(
+        spring_phase.deadline > T0 + 3 * DAY,
+        "Italy's extension moved the deadline"
+    );
     assert_eq!(
-        games::tick(&pool, &env(), spring_phase.deadline).await.expect("tick"),
+        games::tick(&pool, &env(), spring_phase.deadline)
+            .await
+            .expect("tick"),
         1
     );
     // Fall: the new Turkey's own secret, black press, and votes again.
@@ -208,18 +290,43 @@ async fn wm_d_ix_d_x_1_d_vii_5_maharajiad_b_xi_1_no_mail_reveals_a_vote_a_press_
     let fall = current(&pool).await;
     assert_eq!(fall.phase, "F1901M");
     let at = spring_phase.deadline + HOUR;
-    mail(&pool, NEWBIE, "TURKEY", &newbie_secret, (30, "fall-newbie"), "F1901M",
-        "VOTE DRAW NO\nGREY PRESS TO ALL\nThe new Sultan whispers zulu7.\nENDPRESS", at).await;
+    mail(
+        &pool,
+        (NEWBIE, "TURKEY", &newbie_secret),
+        (30, "fall-newbie"),
+        "F1901M",
+        "VOTE DRAW NO\nGREY PRESS TO ALL\nThe new Sultan whispers zulu7.\nENDPRESS",
+        at,
+    )
+    .await;
     for i in 0..6 {
         let (from, power, secret) = p(i);
-        let vote = if i % 2 == 0 { "VOTE DRAW YES" } else { "VOTE DRAW NO" };
-        mail(&pool, &from, power, &secret, (31 + i as u32, &format!("fall{i}")), "F1901M", vote, at + 60).await;
+        let vote = if i % 2 == 0 {
+            "VOTE DRAW YES"
+        } else {
+            "VOTE DRAW NO"
+        };
+        mail(
+            &pool,
+            (&from, power, &secret),
+            (31 + i as u32, &format!("fall{i}")),
+            "F1901M",
+            vote,
+            at + 60,
+        )
+        .await;
     }
-    assert_eq!(games::tick(&pool, &env(), fall.deadline).await.expect("tick"), 1);
+    assert_eq!(
+        games::tick(&pool, &env(), fall.deadline)
+            .await
+            .expect("tick"),
+        1
+    );
 
     let mails = sent(&pool).await;
     assert!(mails.len() >= 35, "{} mails", mails.len());
-    let mut owners: Vec<(String, String)> = (0..7).map(|i| (secrets[i].clone(), player(i))).collect();
+    let mut owners: Vec<(String, String)> =
+        (0..7).map(|i| (secrets[i].clone(), player(i))).collect();
     owners.push((gm.secret.clone(), GM.to_string()));
     owners.push((newbie_secret.clone(), NEWBIE.to_string()));
     let voters: Vec<&str> = POWERS.to_vec();
@@ -236,7 +343,11 @@ async fn wm_d_ix_d_x_1_d_vii_5_maharajiad_b_xi_1_no_mail_reveals_a_vote_a_press_
                 m.to
             );
         }
-        assert!(!text.contains("the tests' server key"), "mail {}: {text}", m.id);
+        assert!(
+            !text.contains("the tests' server key"),
+            "mail {}: {text}",
+            m.id
+        );
         // Press authors: never beside their press, nor referenced by a mail that carries it.
         for h in &hidden {
             if m.to == h.address || !text.contains(h.marker) {
@@ -274,9 +385,7 @@ async fn wm_d_ix_d_x_1_d_vii_5_maharajiad_b_xi_1_no_mail_reveals_a_vote_a_press_
                 assert!(
                     !named,
                     "mail {} ({}) to {} names {v} on a line about a vote:\n{line}\n---\n{text}",
-                    m.id,
-                    m.kind,
-                    m.to
+                    m.id, m.kind, m.to
                 );
             }
             // (A voter's own acknowledgement numbers the lines of their mail.)
@@ -298,10 +407,17 @@ async fn wm_d_ix_d_x_1_d_vii_5_maharajiad_b_xi_1_no_mail_reveals_a_vote_a_press_
                 .split("An extension of 1 day(s) has been granted")
                 .nth(1)
                 .unwrap_or_default();
-            assert!(!around[..around.len().min(300)].contains("ITALY"), "mail {}: {text}", m.id);
+            assert!(
+                !around[..around.len().min(300)].contains("ITALY"),
+                "mail {}: {text}",
+                m.id
+            );
         }
     }
-    assert!(carried >= 6 * 6, "the press reached the other players ({carried} mails)");
+    assert!(
+        carried >= 6 * 6,
+        "the press reached the other players ({carried} mails)"
+    );
 }
 
 /// The scan itself: it finds an author beside their press, a voter on a line about a vote and a
@@ -310,11 +426,23 @@ async fn wm_d_ix_d_x_1_d_vii_5_maharajiad_b_xi_1_no_mail_reveals_a_vote_a_press_
 fn the_scan_finds_an_author_beside_the_press_and_a_voter_beside_a_vote() {
     let results = "PRESS\n\n  From FRANCE to ALL:\n  | France speaks zulu2w.\n\n  From ENGLAND to ALL:\n  | We surrender zulu2.\n";
     assert!(press_item(results, "zulu2w").is_some_and(|i| i.contains("FRANCE")));
-    assert!(press_item(results, "zulu2.").is_some_and(|i| !i.contains("FRANCE") && i.contains("ENGLAND")));
-    for leak in ["FRANCE voted YES", "Votes: 4 in favour", "ENGLAND: ballot recorded", "yes: AUSTRIA"] {
+    assert!(
+        press_item(results, "zulu2.")
+            .is_some_and(|i| !i.contains("FRANCE") && i.contains("ENGLAND"))
+    );
+    for leak in [
+        "FRANCE voted YES",
+        "Votes: 4 in favour",
+        "ENGLAND: ballot recorded",
+        "yes: AUSTRIA",
+    ] {
         assert!(about_a_vote(leak), "{leak}");
     }
-    for fine in ["FRANCE: A PAR - BUR", "Yesterday ENGLAND moved", "The Noyes family"] {
+    for fine in [
+        "FRANCE: A PAR - BUR",
+        "Yesterday ENGLAND moved",
+        "The Noyes family",
+    ] {
         assert!(!about_a_vote(fine), "{fine}");
     }
 }

@@ -193,7 +193,10 @@ fn wm_d_vii_2_weekly_periods_in_every_zone_keep_their_hours_and_never_pass_64_re
 
 /// The clock time and zone abbreviation shown beside the GMT time, read back.
 fn shown_local(text: &str, zone: &str) -> Option<(u32, u32)> {
-    let inner = text.split_once(" (")?.1.strip_suffix(&format!(", {zone})"))?;
+    let inner = text
+        .split_once(" (")?
+        .1
+        .strip_suffix(&format!(", {zone})"))?;
     let clock = inner.rsplit(", ").next()?.split(' ').next()?;
     let mut hm = clock.split(':');
     Some((hm.next()?.parse().ok()?, hm.next()?.parse().ok()?))
@@ -238,7 +241,9 @@ fn deadlines_show_gmt_and_the_local_time_of_the_instant_at_every_change_in_every
             }
         }
     }
-    eprintln!("{zones_with_changes} zones change offset from 2026 to 2035; {checked} deadlines shown");
+    eprintln!(
+        "{zones_with_changes} zones change offset from 2026 to 2035; {checked} deadlines shown"
+    );
     assert!(zones_with_changes > 100 && checked > 10_000);
 }
 
@@ -290,7 +295,11 @@ fn nomic_106_uk_time_is_europe_london_every_hour_from_2026_to_2035() {
         assert_eq!(
             uk_time::end_of_uk_day(midnight),
             london
-                .from_local_datetime(&(day + chrono::Duration::days(1)).and_hms_opt(0, 0, 0).expect("t"))
+                .from_local_datetime(
+                    &(day + chrono::Duration::days(1))
+                        .and_hms_opt(0, 0, 0)
+                        .expect("t")
+                )
                 .earliest()
                 .expect("t")
                 .timestamp(),

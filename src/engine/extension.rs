@@ -391,9 +391,11 @@ pub fn weekly_windows(
             .map(|d| d.timestamp())
             .or_else(|| {
                 let before = tz.offset_from_utc_datetime(&(t - Duration::days(1)));
-                Some((t - Duration::seconds(i64::from(before.fix().local_minus_utc())))
-                    .and_utc()
-                    .timestamp())
+                Some(
+                    (t - Duration::seconds(i64::from(before.fix().local_minus_utc())))
+                        .and_utc()
+                        .timestamp(),
+                )
             })
     };
     let length = Duration::minutes(weekly_minutes(p));
