@@ -41,6 +41,17 @@ impl Clock for OffsetClock {
     }
 }
 
+/// Spring 1901 orders for each power, in `POWERS` order.
+const OPENING: [&str; 7] = [
+    "A Vie - Gal\r\nA Bud - Ser\r\nF Tri - Alb",
+    "F Lon - Nth\r\nF Edi - Nwg\r\nA Lvp - Yor",
+    "A Par - Bur\r\nF Bre - Mao\r\nA Mar - Spa",
+    "F Kie - Den\r\nA Ber - Kie\r\nA Mun - Ruh",
+    "A Ven H\r\nA Rom - Apu\r\nF Nap - Ion",
+    "F StP/sc - Bot\r\nA Mos - Ukr\r\nA War - Gal\r\nF Sev - Bla",
+    "F Ank - Bla\r\nA Con - Bul\r\nA Smy - Arm",
+];
+
 /// A game `wm1` with seven players (secrets s1..s7), started at `start`; returns the db path.
 async fn game(dir: &Path, start: Ts) -> PathBuf {
     std::fs::create_dir_all(dir).expect("dir");
@@ -420,16 +431,7 @@ async fn orders_that_arrived_before_the_deadline_count_after_an_outage() {
     let clock = Arc::new(OffsetClock(offset));
     let db = game(&dir, game_start).await;
     let deadline = game_start + 3 * DAY;
-    let opening: [&str; 7] = [
-        "A Vie - Gal\r\nA Bud - Ser\r\nF Tri - Alb",
-        "F Lon - Nth\r\nF Edi - Nwg\r\nA Lvp - Yor",
-        "A Par - Bur\r\nF Bre - Mao\r\nA Mar - Spa",
-        "F Kie - Den\r\nA Ber - Kie\r\nA Mun - Ruh",
-        "A Ven H\r\nA Rom - Apu\r\nF Nap - Ion",
-        "F StP/sc - Bot\r\nA Mos - Ukr\r\nA War - Gal\r\nF Sev - Bla",
-        "F Ank - Bla\r\nA Con - Bul\r\nA Smy - Arm",
-    ];
-    for (i, o) in opening.iter().enumerate() {
+    for (i, o) in OPENING.iter().enumerate() {
         let body = format!("SECRET s{}\r\n{o}\r\n", i + 1);
         let m = mail(
             &player(i),
@@ -761,6 +763,203 @@ async fn a_dkim_signed_order_needs_no_secret_and_a_forged_pass_a_broken_signatur
         standing[0].orders
     );
     drop(c);
+    pool.close().await;
+    stop.send(true).expect("stop");
+    server_task.await.expect("join").expect("serve");
+}
+
+/// Game time as real time shifted by an offset the test moves (issue 29: ten minutes pass in an
+/// instant while the relay is down).
+struct MovableClock(std::sync::atomic::AtomicI64);
+
+impl MovableClock {
+    fn advance(&self, seconds: i64) {
+        self.0
+            .fetch_add(seconds, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Clock for MovableClock {
+    fn now(&self) -> Ts {
+        chrono::Utc::now().timestamp() + self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    fn game_time(&self, unix: i64) -> Ts {
+        unix + self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+/// How many of `user`'s mails have a subject holding `needle`.
+async fn count_subjects(stack: &Stack, user: &str, needle: &str) -> usize {
+    subjects(stack, user)
+        .await
+        .iter()
+        .filter(|s| s.contains(needle))
+        .count()
+}
+
+#[tokio::test]
+async fn the_relay_down_ten_minutes_across_a_deadline_holds_the_results_then_sends_them_once_and_tells_the_masters_once()
+ {
+    // Issue 29, campaign 2: Postfix stops before the deadline and comes back ten (game) minutes
+    // after it. The results wait in the outbox, go once when the relay is back (not at the end of
+    // their backoff), and the masters are told once.
+    chancery::transport::init_crypto();
+    let stack = Stack::start();
+    let dir = stack.dir.join("chancery");
+    let game_start = 1_795_000_000;
+    let deadline = game_start + 3 * DAY;
+    let real_now = chrono::Utc::now().timestamp();
+    let clock = Arc::new(MovableClock(std::sync::atomic::AtomicI64::new(
+        deadline - 10 - real_now,
+    )));
+    let db = game(&dir, game_start).await;
+    let cfg = config(&stack, &db, 2);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server_task = {
+        let (base, clock) = (dir.clone(), clock.clone());
+        tokio::spawn(async move {
+            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: true }).await
+        })
+    };
+    for (i, o) in OPENING.iter().enumerate() {
+        let body = format!("SECRET s{}\r\n{o}\r\n", i + 1);
+        let subject = format!("wm1 {} S1901M", POWERS[i]);
+        let m = mail(&player(i), "gm@example.test", "", &subject, "", &body);
+        send_raw(&stack, &player(i), &["gm@example.test"], &m).await;
+    }
+    for i in 0..7 {
+        wait_until("the acknowledgement", Duration::from_secs(30), async || {
+            !subjects(&stack, &player(i)).await.is_empty()
+        })
+        .await;
+    }
+    assert!(
+        clock.now() < deadline,
+        "the orders went in before the deadline"
+    );
+    stack.smtp_stop();
+    // The deadline passes with the relay down: the results are made and cannot go.
+    let pool = store::open(&db).await.expect("db");
+    wait_until(
+        "results tried and held",
+        Duration::from_secs(60),
+        async || {
+            let n: i64 = sqlx::query(
+                "SELECT count(*) FROM outbox WHERE kind = 'results' AND sent_at IS NULL
+             AND last_error IS NOT NULL",
+            )
+            .fetch_one(&pool)
+            .await
+            .expect("count")
+            .get(0);
+            n > 0
+        },
+    )
+    .await;
+    // Ten minutes pass; the relay comes back.
+    clock.advance(600);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    stack.smtp_start();
+    for i in 0..7 {
+        wait_until("the results", Duration::from_secs(60), async || {
+            count_subjects(&stack, &player(i), "results").await > 0
+        })
+        .await;
+    }
+    wait_until("the masters told", Duration::from_secs(60), async || {
+        count_subjects(&stack, "td@example.test", "mail could not be sent").await > 0
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    for i in 0..7 {
+        assert_eq!(
+            count_subjects(&stack, &player(i), "results").await,
+            1,
+            "{}: the results once",
+            player(i)
+        );
+    }
+    assert_eq!(
+        count_subjects(&stack, "td@example.test", "mail could not be sent").await,
+        1,
+        "the masters told once"
+    );
+    let unsent: i64 =
+        sqlx::query("SELECT count(*) FROM outbox WHERE sent_at IS NULL OR failed_at IS NOT NULL")
+            .fetch_one(&pool)
+            .await
+            .expect("count")
+            .get(0);
+    assert_eq!(unsent, 0, "nothing left behind, nothing given up");
+    pool.close().await;
+    stop.send(true).expect("stop");
+    server_task.await.expect("join").expect("serve");
+}
+
+#[tokio::test]
+async fn dovecot_restarted_mid_idle_is_reconnected_and_nothing_is_missed() {
+    // Issue 29, campaign 2: the GM mailbox is watched with IDLE (the poll is a minute); Dovecot
+    // is stopped and started again under it. Mail sent just after is answered well before the
+    // next poll would have found it.
+    chancery::transport::init_crypto();
+    let stack = Stack::start();
+    let dir = stack.dir.join("chancery");
+    let now = chrono::Utc::now().timestamp();
+    let db = game(&dir, now).await;
+    let cfg = config(&stack, &db, 60);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server_task = {
+        let base = dir.clone();
+        tokio::spawn(async move {
+            service::serve_with(
+                cfg,
+                &base,
+                Arc::new(service::SystemClock),
+                stopped,
+                Tasks { scheduler: false },
+            )
+            .await
+        })
+    };
+    let order = |i: usize| {
+        let body = format!("SECRET s{}\r\n{}\r\n", i + 1, OPENING[i]);
+        mail(
+            &player(i),
+            "gm@example.test",
+            "",
+            &format!("wm1 {} S1901M", POWERS[i]),
+            "",
+            &body,
+        )
+    };
+    send_raw(&stack, &player(0), &["gm@example.test"], &order(0)).await;
+    wait_until("the first answer", Duration::from_secs(30), async || {
+        count_subjects(&stack, &player(0), "S1901M").await > 0
+    })
+    .await;
+    // Let the reader settle into IDLE, then cut it.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    stack.imap_restart();
+    for i in 1..4 {
+        send_raw(&stack, &player(i), &["gm@example.test"], &order(i)).await;
+    }
+    for i in 1..4 {
+        let took = wait_until(
+            "an answer after the restart",
+            Duration::from_secs(30),
+            async || count_subjects(&stack, &player(i), "S1901M").await > 0,
+        )
+        .await;
+        assert!(took < Duration::from_secs(30), "{took:?}");
+    }
+    let pool = store::open(&db).await.expect("db");
+    let read: i64 = sqlx::query("SELECT count(*) FROM messages WHERE mailbox = 'gm'")
+        .fetch_one(&pool)
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(read, 4, "every mail read, once");
     pool.close().await;
     stop.send(true).expect("stop");
     server_task.await.expect("join").expect("serve");

@@ -62,6 +62,78 @@ struct Claims {
     more: Notify,
     /// The pictures the mails show, drawn once and kept while their mails go.
     gallery: Gallery,
+    /// Whether the relay takes mail, as the senders last saw it.
+    relay: Mutex<Relay>,
+}
+
+/// How long the relay must have taken no mail before the masters are told, once it is back.
+const OUTAGE_TOLD_AFTER: Ts = 60;
+
+/// The relay as this instance's senders see it (issue 29): since when every send has failed
+/// before its mail was handed over (or with the outcome unknown), how many, and why last.
+#[derive(Default)]
+struct Relay {
+    down_since: Option<Ts>,
+    failures: u64,
+    last_error: String,
+}
+
+impl Relay {
+    fn failed(&mut self, now: Ts, why: &str) {
+        self.down_since.get_or_insert(now);
+        self.failures += 1;
+        self.last_error = why.to_string();
+    }
+
+    /// A mail went: the outage this ends, if there was one.
+    fn took(&mut self) -> Option<Relay> {
+        self.down_since.is_some().then(|| std::mem::take(self))
+    }
+}
+
+/// The relay takes mail again after refusing it: every mail held meanwhile is due at once (not
+/// at the end of its backoff, which grows to an hour), and after an outage of a minute or more
+/// the masters are told, once.
+async fn relay_back(shared: &Shared, outage: Relay, now: Ts) {
+    let held = match shared.pool.acquire().await {
+        Ok(mut c) => store::outbox_due_again(&mut c, now)
+            .await
+            .unwrap_or_else(|e| {
+                tracing::warn!("outbox: {e}");
+                0
+            }),
+        Err(e) => {
+            tracing::warn!("outbox: {e}");
+            0
+        }
+    };
+    let Some(since) = outage.down_since else {
+        return;
+    };
+    tracing::info!(
+        "outbox: the relay takes mail again after {} s ({} failed attempts); {held} mails due now",
+        now - since,
+        outage.failures
+    );
+    if now - since < OUTAGE_TOLD_AFTER {
+        return;
+    }
+    alert(
+        shared,
+        &format!("relay-back|{}", now.div_euclid(600)),
+        "mail could not be sent for a while",
+        &format!(
+            "The SMTP relay took no mail from {} to {} ({} attempts failed;\n\
+             the last: {}).\n\n\
+             Nothing was lost: every mail held meanwhile, results included, is being\n\
+             sent now, in order.\n",
+            crate::time::format_gmt(since),
+            crate::time::format_gmt(now),
+            outage.failures,
+            outage.last_error
+        ),
+    )
+    .await;
 }
 
 pub(super) async fn outbox_task(
@@ -87,6 +159,7 @@ pub(super) async fn outbox_task(
         claiming: tokio::sync::Mutex::new(()),
         more: Notify::new(),
         gallery: Gallery::default(),
+        relay: Mutex::new(Relay::default()),
     };
     let workers = senders.iter().map(|sender| {
         let shutdown = shutdown.clone();
@@ -330,7 +403,7 @@ async fn send_batch(
             break;
         }
         let pictures = Pictures::of(marks, &claims.gallery, run).await?;
-        send_run(shared, marks, sender, run, &pictures, shutdown).await?;
+        send_run(shared, (marks, claims), sender, run, &pictures, shutdown).await?;
     }
     Ok(())
 }
@@ -339,7 +412,7 @@ async fn send_batch(
 /// transaction (a mail the shutdown kept from its turn loses its mark there).
 async fn send_run(
     shared: &Shared,
-    marks: &mut Conn,
+    (marks, claims): (&mut Conn, &Claims),
     sender: &Sender,
     run: &[OutboxRow],
     pictures: &Pictures,
@@ -355,7 +428,7 @@ async fn send_run(
         let now = shared.clock.now();
         let mail = out_mail(row, pictures.get(row.picture_id));
         let result = sender.send(&mail).await;
-        outcomes.push(outcome(shared, row, result, now).await);
+        outcomes.push(outcome(shared, claims, row, result, now).await);
     }
     let now = shared.clock.now();
     let mut tx = marks.begin().await?;
@@ -411,7 +484,7 @@ async fn send_row(
     let result = sender
         .send(&out_mail(row, pictures.get(row.picture_id)))
         .await;
-    Ok(outcome(shared, row, result, now).await)
+    Ok(outcome(shared, claims, row, result, now).await)
 }
 
 fn out_mail(row: &OutboxRow, picture: Option<&Picture>) -> OutMail {
@@ -465,10 +538,24 @@ fn html_part(row: &OutboxRow, picture: &Picture) -> Option<HtmlPart> {
 /// What a send's result means for its row (and the alert when the archive refused its copy).
 async fn outcome(
     shared: &Shared,
+    claims: &Claims,
     row: &OutboxRow,
     result: Result<SendReport, SendError>,
     now: Ts,
 ) -> Outcome {
+    let back = match &result {
+        Ok(_) => claims.relay.lock().ok().and_then(|mut r| r.took()),
+        Err(e) if e.kind != FailureKind::Permanent => {
+            if let Ok(mut r) = claims.relay.lock() {
+                r.failed(now, &e.message);
+            }
+            None
+        }
+        Err(_) => None,
+    };
+    if let Some(outage) = back {
+        relay_back(shared, outage, now).await;
+    }
     match result {
         Ok(report) => {
             if let Some(e) = report.archive_error {

@@ -449,6 +449,19 @@ pub async fn mark_retry(c: &mut Conn, id: i64, next: Ts, error: &str) -> Result<
     Ok(())
 }
 
+/// Every mail waiting out its backoff after a failed attempt, due again at `now`: the relay
+/// takes mail again, so nothing held by its outage waits longer (issue 29). How many.
+pub async fn outbox_due_again(c: &mut Conn, now: Ts) -> Result<u64> {
+    Ok(sqlx::query(
+        "UPDATE outbox SET next_attempt_at = $1 WHERE sent_at IS NULL AND failed_at IS NULL
+         AND next_attempt_at > $1 AND sending_since IS NULL AND last_error IS NOT NULL",
+    )
+    .bind(now)
+    .execute(&mut *c)
+    .await?
+    .rows_affected())
+}
+
 /// Look again at `next`, keeping `sending_since`: an attempt cut short stays marked until the
 /// archive says whether it got through.
 pub async fn postpone(c: &mut Conn, id: i64, next: Ts) -> Result<()> {

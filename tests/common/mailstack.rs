@@ -310,6 +310,37 @@ impl Stack {
         w.write_all(b"QUIT\r\n").expect("LMTP write");
     }
 
+    /// Run `scripts/mailstack CMD` on this stack (the outage commands), panicking on failure.
+    fn control(&self, cmd: &str) {
+        let out = Command::new("bash")
+            .arg(script())
+            .arg(cmd)
+            .arg(&self.dir)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run scripts/mailstack");
+        assert!(
+            out.status.success(),
+            "scripts/mailstack {cmd}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Stop Postfix alone: the relay is down, IMAP stays up.
+    pub fn smtp_stop(&self) {
+        self.control("smtp-stop");
+    }
+
+    /// Start Postfix again after [`Stack::smtp_stop`].
+    pub fn smtp_start(&self) {
+        self.control("smtp-start");
+    }
+
+    /// Stop Dovecot and start it again: every IMAP session (IDLE too) is cut.
+    pub fn imap_restart(&self) {
+        self.control("imap-restart");
+    }
+
     /// `raw` (CRLF line ends) signed with the stack's DKIM test key (d=example.test,
     /// s=mailstack), by `opendkim-testmsg` (which fails on a mail without a Date header). Only
     /// for a stack from [`Stack::start_with_dkim`].
