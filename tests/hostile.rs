@@ -964,3 +964,156 @@ async fn dovecot_restarted_mid_idle_is_reconnected_and_nothing_is_missed() {
     stop.send(true).expect("stop");
     server_task.await.expect("join").expect("serve");
 }
+
+/// A small filesystem of its own (tmpfs), for a full disk; unmounted when dropped.
+struct SmallDisk(PathBuf);
+
+impl SmallDisk {
+    fn mount(at: &Path, size: &str) -> SmallDisk {
+        std::fs::create_dir_all(at).expect("mount point");
+        let status = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(at)
+            .status()
+            .expect("run mount");
+        assert!(
+            status.success(),
+            "mounting a tmpfs at {} (the test runs as root, as the mail stack does)",
+            at.display()
+        );
+        SmallDisk(at.to_path_buf())
+    }
+
+    fn filler(&self) -> PathBuf {
+        self.0.join("filler")
+    }
+
+    /// Take every free byte.
+    fn fill(&self) {
+        use std::io::Write;
+        let mut f = std::fs::File::create(self.filler()).expect("filler");
+        for chunk in [65_536, 4096, 512, 1] {
+            let bytes = vec![0u8; chunk];
+            while f.write_all(&bytes).and_then(|()| f.flush()).is_ok() {}
+        }
+        let _ = f.sync_all();
+    }
+
+    fn free(&self) {
+        std::fs::remove_file(self.filler()).expect("remove the filler");
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+#[tokio::test]
+async fn a_full_disk_leaves_mail_unanswered_and_uncounted_tells_the_masters_once_and_loses_nothing()
+{
+    // Issue 29, campaign 2: the store's disk fills up while mail arrives. The store refuses
+    // cleanly (nothing half-written), the mail waits in the mailbox without being set aside
+    // (it failed for the store, not for itself), the masters are told once (directly: the
+    // store cannot hold the alert), and once the disk has room every mail is answered, once.
+    chancery::transport::init_crypto();
+    let stack = Stack::start();
+    let disk = SmallDisk::mount(&stack.dir.join("disk"), "16m");
+    let dir = disk.0.join("chancery");
+    let now = chrono::Utc::now().timestamp();
+    let db = game(&dir, now).await;
+    let cfg = config(&stack, &db, 1);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server_task = {
+        let base = dir.clone();
+        tokio::spawn(async move {
+            service::serve_with(
+                cfg,
+                &base,
+                Arc::new(service::SystemClock),
+                stopped,
+                Tasks { scheduler: false },
+            )
+            .await
+        })
+    };
+    let order = |i: usize| {
+        let body = format!("SECRET s{}\r\n{}\r\n", i + 1, OPENING[i]);
+        mail(
+            &player(i),
+            "gm@example.test",
+            "",
+            &format!("wm1 {} S1901M", POWERS[i]),
+            "",
+            &body,
+        )
+    };
+    send_raw(&stack, &player(0), &["gm@example.test"], &order(0)).await;
+    wait_until("the first answer", Duration::from_secs(30), async || {
+        count_subjects(&stack, &player(0), "S1901M").await > 0
+    })
+    .await;
+    // The write-ahead log emptied (a commit then needs new room), and the disk filled.
+    let pool = store::open(&db).await.expect("db");
+    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+        .execute(&pool)
+        .await
+        .expect("checkpoint");
+    disk.fill();
+    for i in 1..5 {
+        send_raw(&stack, &player(i), &["gm@example.test"], &order(i)).await;
+    }
+    wait_until("the masters told", Duration::from_secs(60), async || {
+        count_subjects(&stack, "td@example.test", "the store cannot be written").await > 0
+    })
+    .await;
+    // Several failed attempts meanwhile: none answered, none set aside.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    for i in 1..5 {
+        assert_eq!(count_subjects(&stack, &player(i), "S1901M").await, 0);
+    }
+    disk.free();
+    for i in 1..5 {
+        wait_until(
+            "an answer once the disk has room",
+            Duration::from_secs(90),
+            async || count_subjects(&stack, &player(i), "S1901M").await > 0,
+        )
+        .await;
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let counts: Vec<(String, i64)> = sqlx::query(
+        "SELECT outcome, count(*) FROM messages WHERE mailbox = 'gm' GROUP BY outcome ORDER BY outcome",
+    )
+    .fetch_all(&pool)
+    .await
+    .expect("outcomes")
+    .iter()
+    .map(|r| (r.get(0), r.get(1)))
+    .collect();
+    assert_eq!(
+        counts,
+        [("accepted".to_string(), 5)],
+        "every mail once, none set aside"
+    );
+    for i in 0..5 {
+        assert_eq!(
+            count_subjects(&stack, &player(i), "S1901M").await,
+            1,
+            "{} answered once",
+            player(i)
+        );
+    }
+    assert_eq!(
+        count_subjects(&stack, "td@example.test", "the store cannot be written").await,
+        1,
+        "the masters told once"
+    );
+    pool.close().await;
+    stop.send(true).expect("stop");
+    server_task.await.expect("join").expect("serve");
+}

@@ -59,6 +59,10 @@ enum ReaderError {
         error: String,
         attempt: u32,
     },
+    /// The store takes no writes: the message is tried again once it does, its attempts
+    /// uncounted.
+    #[error("uid {uid}: the store cannot be written ({error}); tried again, not counted")]
+    StoreFault { uid: u32, error: String },
     /// A message that keeps failing could not even be set aside.
     #[error("uid {uid}: cannot set it aside: {error}")]
     SetAside {
@@ -93,9 +97,8 @@ pub(super) async fn mailbox_task(
             Ok(()) => break,
             Err(e) => {
                 tracing::warn!("{name} mailbox: {e}; reconnecting in {backoff:?}");
-                if let Ok(mut c) = shared.pool.acquire().await {
-                    let _ =
-                        store::poll_failed(&mut c, name, &e.to_string(), shared.clock.now()).await;
+                if let Err(fault) = record_failure(&shared, name, &e.to_string()).await {
+                    store_fault(&shared, &fault).await;
                 }
                 if pause(&mut shutdown, backoff).await {
                     break;
@@ -104,6 +107,33 @@ pub(super) async fn mailbox_task(
             }
         }
     }
+}
+
+/// Record a failed poll (`chancery status`): the store's own error if it cannot take even that.
+async fn record_failure(shared: &Shared, name: &str, error: &str) -> Result<(), String> {
+    let mut c = shared.pool.acquire().await.map_err(|e| e.to_string())?;
+    store::poll_failed(&mut c, name, error, shared.clock.now())
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// The store takes no writes (a full disk, a database gone): mail stays in the mailboxes,
+/// unanswered and uncounted, until it does; the masters are told, directly if the store cannot
+/// hold the alert (issue 29), once an hour at most.
+async fn store_fault(shared: &Shared, error: &str) {
+    let hour = shared.clock.now().div_euclid(crate::time::HOUR);
+    alert(
+        shared,
+        &format!("store-fault|{hour}"),
+        "the store cannot be written",
+        &format!(
+            "Chancery cannot write its store: {error}\n\n\
+             Mail is left in the mailboxes, unanswered, and is read again as soon as the\n\
+             store can be written; nothing is lost, and no message is set aside for it.\n\
+             Deadlines wait meanwhile. Free the disk (or repair the database).\n"
+        ),
+    )
+    .await;
 }
 
 /// One connection's life: catch up by UID in batches, then wait for new mail (IDLE, or a nudge
@@ -585,6 +615,14 @@ async fn settle(
             p
         }
         Err(failure) => {
+            // The store refusing writes is no fault of the message: not counted against it,
+            // or a full disk would set good mail aside (issue 29).
+            if let Failure::Error(e) = &failure
+                && let Err(fault) =
+                    record_failure(shared, src.name, &format!("uid {uid}: {e}")).await
+            {
+                return Err(ReaderError::StoreFault { uid, error: fault });
+            }
             let n = reader.attempts.entry(uid).or_insert(0);
             *n += 1;
             let error = match failure {

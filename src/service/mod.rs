@@ -108,6 +108,11 @@ pub struct Shared {
     pub grace: Ts,
     live: std::sync::Mutex<HashMap<&'static str, Live>>,
     started: Instant,
+    /// The SMTP relay, for an alert the store cannot take (it is full, or gone): sent at once,
+    /// not through the outbox (issue 29). None in tests that send no mail.
+    relay: Option<crate::transport::ServerConfig>,
+    /// The keys of the alerts sent that way by this process: each once.
+    sent_directly: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 impl Shared {
@@ -197,6 +202,8 @@ pub async fn serve_with(
         grace: cfg.deadline_grace_seconds.max(0),
         live: std::sync::Mutex::new(HashMap::new()),
         started: Instant::now(),
+        relay: Some(cfg.smtp.to_server_config(base)?),
+        sent_directly: Default::default(),
     });
     let gm = cfg.gm_mailbox.to_server_config(base)?;
     let confirm = cfg.confirm_mailbox.to_server_config(base)?;
@@ -379,7 +386,55 @@ pub(super) async fn alert(shared: &Shared, key: &str, subject: &str, body: &str)
     .await;
     match done {
         Ok(()) => shared.outbox_ready.notify_one(),
-        Err(e) => tracing::warn!("cannot alert the masters ({subject}): {e}"),
+        Err(e) => {
+            tracing::warn!(
+                "cannot store the alert to the masters ({subject}): {e}; sending it directly"
+            );
+            alert_directly(shared, key, subject, body).await;
+        }
+    }
+}
+
+/// An alert the store could not take, sent straight to the relay (issue 29: a full disk must
+/// still reach the masters): once per key in this process, never retried (the mailbox readers
+/// raise it again while the fault lasts, and the key stops a second copy). The store's own
+/// alerts are kept for what the store can still hold.
+async fn alert_directly(shared: &Shared, key: &str, subject: &str, body: &str) {
+    let Some(relay) = &shared.relay else {
+        return;
+    };
+    if let Ok(mut sent) = shared.sent_directly.lock()
+        && !sent.insert(key.to_string())
+    {
+        return;
+    }
+    let env = &shared.env;
+    let to = if env.masters.is_empty() {
+        vec![env.alert_from.clone()]
+    } else {
+        env.masters.clone()
+    };
+    let mail = crate::transport::smtp::OutMail {
+        from: env.alert_from.clone(),
+        to,
+        subject: format!("Chancery: {subject}"),
+        body: body.to_string(),
+        message_id: crate::outgoing::ids::new_message_id(env, "alert", key),
+        in_reply_to: None,
+        references: Vec::new(),
+        auto_submitted: "auto-generated",
+        extra_headers: Vec::new(),
+        html: None,
+    };
+    let sent = match crate::transport::smtp::Sender::new(relay) {
+        Ok(sender) => sender.send(&mail).await.map(|_| ()).map_err(|e| e.message),
+        Err(e) => Err(e.to_string()),
+    };
+    if let Err(e) = sent {
+        tracing::warn!("cannot alert the masters directly ({subject}): {e}");
+        if let Ok(mut sent) = shared.sent_directly.lock() {
+            sent.remove(key);
+        }
     }
 }
 
@@ -432,6 +487,8 @@ mod supervise_tests {
             grace: 5,
             live: std::sync::Mutex::new(HashMap::new()),
             started: Instant::now(),
+            relay: None,
+            sent_directly: Default::default(),
         });
         let runs = Arc::new(AtomicUsize::new(0));
         let counted = runs.clone();

@@ -111,9 +111,35 @@ impl Dialect {
 /// A transaction that will write, on a connection of `pool`: every transaction of a message, a
 /// tick or a command begins so ([`Dialect::begin_write`]).
 pub async fn begin_write(pool: &Pool) -> Result<sqlx::Transaction<'static, Db>> {
-    Ok(pool
-        .begin_with(Dialect::of_pool(pool).begin_write())
-        .await?)
+    let begin = Dialect::of_pool(pool).begin_write();
+    match pool.begin_with(begin).await {
+        Err(sqlx::Error::InvalidSavePointStatement) => {
+            close_stuck_connections(pool).await;
+            Ok(pool.begin_with(begin).await?)
+        }
+        begun => Ok(begun?),
+    }
+}
+
+/// Close the idle connections that can never begin a transaction again. When a disk fills up,
+/// SQLite rolls a transaction back by itself (`SQLITE_FULL`); sqlx still counts it open, its
+/// own `ROLLBACK` then fails, and every later `BEGIN` on that connection is refused as a nested
+/// one (issue 29: after a full disk was freed, every message failed so, and would have been
+/// set aside). Found only when a `BEGIN` is refused, so it costs nothing otherwise; a connection
+/// busy now is found the next time.
+async fn close_stuck_connections(pool: &Pool) {
+    let mut looked_at = Vec::new();
+    while let Some(mut c) = pool.try_acquire() {
+        let sane = match sqlx::Connection::begin_with(&mut *c, "BEGIN").await {
+            Ok(tx) => tx.rollback().await.is_ok(),
+            Err(_) => false,
+        };
+        if !sane {
+            tracing::warn!("store: a connection left in a transaction it cannot end is closed");
+            c.close_on_drop();
+        }
+        looked_at.push(c);
+    }
 }
 
 /// [`begin_write`] on a connection already held.
