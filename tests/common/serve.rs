@@ -23,6 +23,11 @@ impl Drop for Server {
 
 /// `chancery serve --config CFG`, its log appended to `log`.
 pub fn spawn(cfg: &Path, log: &Path) -> Server {
+    spawn_with(cfg, log, &[])
+}
+
+/// [`spawn`] with more arguments (`--clock-speed N`).
+pub fn spawn_with(cfg: &Path, log: &Path, more: &[&str]) -> Server {
     let err = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -32,6 +37,7 @@ pub fn spawn(cfg: &Path, log: &Path) -> Server {
         Command::new(env!("CARGO_BIN_EXE_chancery"))
             .args(["serve", "--config"])
             .arg(cfg)
+            .args(more)
             .stdout(Stdio::null())
             .stderr(err)
             .spawn()
