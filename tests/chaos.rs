@@ -10,7 +10,7 @@
 //!   suite's server (`CHANCERY_TEST_POSTGRES`, as `scripts/test` runs it) or a private cluster
 //!   this test starts with `scripts/postgres`.
 //!
-//! `scripts/test` streams 300 mails; `scripts/chaos` is the long campaign (1,000 mails and more:
+//! `scripts/test` streams 200 mails; `scripts/chaos` is the long campaign (1,000 mails and more:
 //! `CHANCERY_CHAOS_MAILS`, `CHANCERY_CHAOS_KILLS`).
 
 #[path = "common/database.rs"]
@@ -22,7 +22,7 @@ mod mailstack;
 #[path = "common/serve.rs"]
 mod serve;
 
-use chancery::store::{self, PlayerRow, Pool};
+use chancery::store::{self, Pool};
 use chancery::transport::smtp::{OutMail, Sender};
 use database::Cluster;
 use mailstack::Stack;
@@ -43,9 +43,9 @@ fn setting(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// Order mails streamed (`CHANCERY_CHAOS_MAILS`, 300 unless set).
+/// Order mails streamed (`CHANCERY_CHAOS_MAILS`, 200 unless set).
 fn mails() -> usize {
-    setting("CHANCERY_CHAOS_MAILS", 300)
+    setting("CHANCERY_CHAOS_MAILS", 200)
 }
 
 /// What mail `n` carries besides its orders: every fifth mail of each kind.
@@ -81,43 +81,10 @@ fn with(mails: usize, e: Extra) -> i64 {
 /// `first` seconds from now and 10 seconds apart.
 async fn games(pool: &Pool, first: i64) {
     let now = chrono::Utc::now().timestamp();
-    let rules = serde_json::to_string(&chancery::rules::Rules::default()).expect("rules");
     for g in 0..GAMES {
-        let id = format!("wm{}", g + 1);
         // A movement phase lasts 3 days: started that long before the deadline wanted.
         let started = now + first + 10 * g as i64 - 3 * chancery::policy::DAY;
-        let mut c = pool.acquire().await.expect("conn");
-        store::create_game(
-            &mut c,
-            &id,
-            "standard",
-            &rules,
-            "gm@example.test",
-            "confirm@example.test",
-            started,
-        )
-        .await
-        .expect("game");
-        for (i, p) in POWERS.iter().enumerate() {
-            store::add_player(
-                &mut c,
-                &id,
-                &PlayerRow {
-                    power: p.to_string(),
-                    address: format!("player{}@example.test", i + 1),
-                    name: String::new(),
-                    tz: "UTC".into(),
-                    secret: format!("s{}", i + 1),
-                    extension_days_used: 0,
-                },
-            )
-            .await
-            .expect("player");
-        }
-        drop(c);
-        let deadline = chancery::games::start_game(pool, &id, started)
-            .await
-            .expect("start");
+        let deadline = serve::seven_player_game(pool, &format!("wm{}", g + 1), started).await;
         assert_eq!(deadline, now + first + 10 * g as i64);
     }
 }

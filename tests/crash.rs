@@ -10,7 +10,7 @@ mod mailstack;
 #[path = "common/serve.rs"]
 mod serve;
 
-use chancery::store::{self, PlayerRow};
+use chancery::store;
 use chancery::transport::smtp::{OutMail, Sender};
 use mailstack::Stack;
 use serve::{count, received_once, spawn, wait_until};
@@ -117,42 +117,7 @@ async fn killed_twice_nothing_lost_nothing_twice() {
     let cfg = config_file(&stack, &dir);
 
     let pool = store::open(&db).await.expect("db");
-    {
-        let mut c = pool.acquire().await.expect("conn");
-        let rules = serde_json::to_string(&chancery::rules::Rules::default()).expect("rules");
-        let now = chrono::Utc::now().timestamp();
-        store::create_game(
-            &mut c,
-            "wm1",
-            "standard",
-            &rules,
-            "gm@example.test",
-            "confirm@example.test",
-            now,
-        )
-        .await
-        .expect("game");
-        for (i, p) in POWERS.iter().enumerate() {
-            store::add_player(
-                &mut c,
-                "wm1",
-                &PlayerRow {
-                    power: p.to_string(),
-                    address: format!("player{}@example.test", i + 1),
-                    name: String::new(),
-                    tz: "UTC".into(),
-                    secret: format!("s{}", i + 1),
-                    extension_days_used: 0,
-                },
-            )
-            .await
-            .expect("player");
-        }
-        drop(c);
-        chancery::games::start_game(&pool, "wm1", now)
-            .await
-            .expect("start");
-    }
+    serve::seven_player_game(&pool, "wm1", chrono::Utc::now().timestamp()).await;
 
     let mut child = spawn(&cfg, &log);
     // The mails: four revisions for each power.

@@ -798,6 +798,43 @@ async fn count_subjects(stack: &Stack, user: &str, needle: &str) -> usize {
         .count()
 }
 
+/// Player `i`'s Spring 1901 orders for `wm1`, as a raw mail.
+fn opening_mail(i: usize) -> Vec<u8> {
+    let body = format!("SECRET s{}\r\n{}\r\n", i + 1, OPENING[i]);
+    mail(
+        &player(i),
+        "gm@example.test",
+        "",
+        &format!("wm1 {} S1901M", POWERS[i]),
+        "",
+        &body,
+    )
+}
+
+/// `serve` in this process on the real clock, without the scheduler: the stop signal and the
+/// task.
+fn serve_in_process(
+    cfg: Config,
+    dir: &Path,
+) -> (
+    tokio::sync::watch::Sender<bool>,
+    tokio::task::JoinHandle<Result<(), service::ServeError>>,
+) {
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let base = dir.to_path_buf();
+    let task = tokio::spawn(async move {
+        service::serve_with(
+            cfg,
+            &base,
+            Arc::new(service::SystemClock),
+            stopped,
+            Tasks { scheduler: false },
+        )
+        .await
+    });
+    (stop, task)
+}
+
 #[tokio::test]
 async fn the_relay_down_ten_minutes_across_a_deadline_holds_the_results_then_sends_them_once_and_tells_the_masters_once()
  {
@@ -822,11 +859,8 @@ async fn the_relay_down_ten_minutes_across_a_deadline_holds_the_results_then_sen
             service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: true }).await
         })
     };
-    for (i, o) in OPENING.iter().enumerate() {
-        let body = format!("SECRET s{}\r\n{o}\r\n", i + 1);
-        let subject = format!("wm1 {} S1901M", POWERS[i]);
-        let m = mail(&player(i), "gm@example.test", "", &subject, "", &body);
-        send_raw(&stack, &player(i), &["gm@example.test"], &m).await;
+    for i in 0..7 {
+        send_raw(&stack, &player(i), &["gm@example.test"], &opening_mail(i)).await;
     }
     for i in 0..7 {
         wait_until("the acknowledgement", Duration::from_secs(30), async || {
@@ -908,32 +942,8 @@ async fn dovecot_restarted_mid_idle_is_reconnected_and_nothing_is_missed() {
     let now = chrono::Utc::now().timestamp();
     let db = game(&dir, now).await;
     let cfg = config(&stack, &db, 60);
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server_task = {
-        let base = dir.clone();
-        tokio::spawn(async move {
-            service::serve_with(
-                cfg,
-                &base,
-                Arc::new(service::SystemClock),
-                stopped,
-                Tasks { scheduler: false },
-            )
-            .await
-        })
-    };
-    let order = |i: usize| {
-        let body = format!("SECRET s{}\r\n{}\r\n", i + 1, OPENING[i]);
-        mail(
-            &player(i),
-            "gm@example.test",
-            "",
-            &format!("wm1 {} S1901M", POWERS[i]),
-            "",
-            &body,
-        )
-    };
-    send_raw(&stack, &player(0), &["gm@example.test"], &order(0)).await;
+    let (stop, server_task) = serve_in_process(cfg, &dir);
+    send_raw(&stack, &player(0), &["gm@example.test"], &opening_mail(0)).await;
     wait_until("the first answer", Duration::from_secs(30), async || {
         count_subjects(&stack, &player(0), "S1901M").await > 0
     })
@@ -942,7 +952,7 @@ async fn dovecot_restarted_mid_idle_is_reconnected_and_nothing_is_missed() {
     tokio::time::sleep(Duration::from_secs(1)).await;
     stack.imap_restart();
     for i in 1..4 {
-        send_raw(&stack, &player(i), &["gm@example.test"], &order(i)).await;
+        send_raw(&stack, &player(i), &["gm@example.test"], &opening_mail(i)).await;
     }
     for i in 1..4 {
         let took = wait_until(
@@ -1027,32 +1037,8 @@ async fn a_full_disk_leaves_mail_unanswered_and_uncounted_tells_the_masters_once
     let now = chrono::Utc::now().timestamp();
     let db = game(&dir, now).await;
     let cfg = config(&stack, &db, 1);
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server_task = {
-        let base = dir.clone();
-        tokio::spawn(async move {
-            service::serve_with(
-                cfg,
-                &base,
-                Arc::new(service::SystemClock),
-                stopped,
-                Tasks { scheduler: false },
-            )
-            .await
-        })
-    };
-    let order = |i: usize| {
-        let body = format!("SECRET s{}\r\n{}\r\n", i + 1, OPENING[i]);
-        mail(
-            &player(i),
-            "gm@example.test",
-            "",
-            &format!("wm1 {} S1901M", POWERS[i]),
-            "",
-            &body,
-        )
-    };
-    send_raw(&stack, &player(0), &["gm@example.test"], &order(0)).await;
+    let (stop, server_task) = serve_in_process(cfg, &dir);
+    send_raw(&stack, &player(0), &["gm@example.test"], &opening_mail(0)).await;
     wait_until("the first answer", Duration::from_secs(30), async || {
         count_subjects(&stack, &player(0), "S1901M").await > 0
     })
@@ -1065,7 +1051,7 @@ async fn a_full_disk_leaves_mail_unanswered_and_uncounted_tells_the_masters_once
         .expect("checkpoint");
     disk.fill();
     for i in 1..5 {
-        send_raw(&stack, &player(i), &["gm@example.test"], &order(i)).await;
+        send_raw(&stack, &player(i), &["gm@example.test"], &opening_mail(i)).await;
     }
     wait_until("the masters told", Duration::from_secs(60), async || {
         count_subjects(&stack, "td@example.test", "the store cannot be written").await > 0

@@ -15,7 +15,7 @@ mod mailstack;
 #[allow(dead_code)]
 mod serve;
 
-use chancery::store::{self, PlayerRow, Pool};
+use chancery::store::{self, Pool};
 use chancery::transport::smtp::{OutMail, Sender};
 use mailstack::Stack;
 use serve::{config_file, count, wait_until};
@@ -58,44 +58,10 @@ fn day() -> Day {
 /// Games `l0`.. with seven players each, started so that their Spring 1901 deadlines fall
 /// through the game day that begins at `now`, the first two game hours in.
 async fn games(pool: &Pool, now: i64, n: usize) -> Vec<i64> {
-    let rules = serde_json::to_string(&chancery::rules::Rules::default()).expect("rules");
     let mut deadlines = Vec::new();
     for g in 0..n {
-        let id = format!("l{g}");
         let deadline = now + 2 * 3600 + (g as i64) * (DAY - 4 * 3600) / n as i64;
-        let started = deadline - 3 * DAY;
-        let mut c = pool.acquire().await.expect("conn");
-        store::create_game(
-            &mut c,
-            &id,
-            "standard",
-            &rules,
-            "gm@example.test",
-            "confirm@example.test",
-            started,
-        )
-        .await
-        .expect("game");
-        for (i, p) in POWERS.iter().enumerate() {
-            store::add_player(
-                &mut c,
-                &id,
-                &PlayerRow {
-                    power: p.to_string(),
-                    address: format!("player{}@example.test", i + 1),
-                    name: String::new(),
-                    tz: "UTC".into(),
-                    secret: format!("s{}", i + 1),
-                    extension_days_used: 0,
-                },
-            )
-            .await
-            .expect("player");
-        }
-        drop(c);
-        let d = chancery::games::start_game(pool, &id, started)
-            .await
-            .expect("start");
+        let d = serve::seven_player_game(pool, &format!("l{g}"), deadline - 3 * DAY).await;
         assert_eq!(d, deadline);
         deadlines.push(deadline);
     }
@@ -161,7 +127,7 @@ fn status(cfg: &std::path::Path) -> (bool, String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_day_of_a_busy_server_answers_every_mail_in_time_runs_every_deadline_once_in_flat_memory()
- {
+{
     chancery::transport::init_crypto();
     let day = day();
     let stack = Stack::start();

@@ -127,3 +127,44 @@ pub async fn received_once(stack: &Stack, user: &str) -> HashMap<String, usize> 
     assert!(twice.is_empty(), "{user} got these twice: {twice:?}");
     seen
 }
+
+/// Game `id` on the standard map with the default rules and seven players
+/// (`player1..7@example.test`, secrets `s1..s7`), started at `started`: its first deadline.
+pub async fn seven_player_game(pool: &Pool, id: &str, started: i64) -> i64 {
+    const POWERS: [&str; 7] = [
+        "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
+    ];
+    let rules = serde_json::to_string(&chancery::rules::Rules::default()).expect("rules");
+    let mut c = pool.acquire().await.expect("conn");
+    chancery::store::create_game(
+        &mut c,
+        id,
+        "standard",
+        &rules,
+        "gm@example.test",
+        "confirm@example.test",
+        started,
+    )
+    .await
+    .expect("game");
+    for (i, p) in POWERS.iter().enumerate() {
+        chancery::store::add_player(
+            &mut c,
+            id,
+            &chancery::store::PlayerRow {
+                power: p.to_string(),
+                address: format!("player{}@example.test", i + 1),
+                name: String::new(),
+                tz: "UTC".into(),
+                secret: format!("s{}", i + 1),
+                extension_days_used: 0,
+            },
+        )
+        .await
+        .expect("player");
+    }
+    drop(c);
+    chancery::games::start_game(pool, id, started)
+        .await
+        .expect("start")
+}
