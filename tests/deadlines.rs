@@ -477,8 +477,9 @@ async fn wm_d_vii_2_a_weekly_weekend_in_new_york_keeps_deadlines_out_across_dst(
     .await;
     assert!(ack.contains("recorded, in America/New_York time"), "{ack}");
     assert!(ack.contains("the deadline fell in it"), "{ack}");
-    // Monday 09:00 in New York, now EST: 14:00 GMT (it left at 21:00 GMT, EDT).
-    let monday = at("2026-11-02T14:00:00Z");
+    // It left at 21:00 GMT (17:00 EDT); Monday 09:00 EST would be 65 real hours later, so it
+    // ends after 64 (WM D.VII(2)): 13:00 GMT, 08:00 in New York.
+    let monday = at("2026-11-02T13:00:00Z");
     assert_eq!(deadline(&pool).await, monday);
     assert!(
         outbox(&pool)
@@ -488,11 +489,11 @@ async fn wm_d_vii_2_a_weekly_weekend_in_new_york_keeps_deadlines_out_across_dst(
         "every player is told"
     );
     // The tick keeps later deadlines out of later weekends: Fall's is Thursday, then Spring
-    // 1902's would be Sunday 2026-11-08 and moves to Monday 09:00 EST.
+    // 1902's would be Sunday 2026-11-08 and moves to Monday 09:00 EST (a 64-hour weekend).
     let e = env();
     assert_eq!(games::tick(&pool, &e, monday).await.expect("tick"), 1);
     let fall = deadline(&pool).await;
-    assert_eq!(fall, at("2026-11-05T14:00:00Z"));
+    assert_eq!(fall, at("2026-11-05T13:00:00Z"));
     assert_eq!(games::tick(&pool, &e, fall).await.expect("tick"), 1);
     assert_eq!(deadline(&pool).await, at("2026-11-09T14:00:00Z"));
     // Withdrawn: no weekly period any more.
