@@ -811,11 +811,12 @@ fn opening_mail(i: usize) -> Vec<u8> {
     )
 }
 
-/// `serve` in this process on the real clock, without the scheduler: the stop signal and the
-/// task.
+/// `serve` in this process on `clock`, with the scheduler or not: the stop signal and the task.
 fn serve_in_process(
     cfg: Config,
     dir: &Path,
+    clock: Arc<dyn Clock>,
+    scheduler: bool,
 ) -> (
     tokio::sync::watch::Sender<bool>,
     tokio::task::JoinHandle<Result<(), service::ServeError>>,
@@ -823,14 +824,7 @@ fn serve_in_process(
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let base = dir.to_path_buf();
     let task = tokio::spawn(async move {
-        service::serve_with(
-            cfg,
-            &base,
-            Arc::new(service::SystemClock),
-            stopped,
-            Tasks { scheduler: false },
-        )
-        .await
+        service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler }).await
     });
     (stop, task)
 }
@@ -852,13 +846,7 @@ async fn the_relay_down_ten_minutes_across_a_deadline_holds_the_results_then_sen
     )));
     let db = game(&dir, game_start).await;
     let cfg = config(&stack, &db, 2);
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server_task = {
-        let (base, clock) = (dir.clone(), clock.clone());
-        tokio::spawn(async move {
-            service::serve_with(cfg, &base, clock, stopped, Tasks { scheduler: true }).await
-        })
-    };
+    let (stop, server_task) = serve_in_process(cfg, &dir, clock.clone(), true);
     for i in 0..7 {
         send_raw(&stack, &player(i), &["gm@example.test"], &opening_mail(i)).await;
     }
@@ -942,7 +930,7 @@ async fn dovecot_restarted_mid_idle_is_reconnected_and_nothing_is_missed() {
     let now = chrono::Utc::now().timestamp();
     let db = game(&dir, now).await;
     let cfg = config(&stack, &db, 60);
-    let (stop, server_task) = serve_in_process(cfg, &dir);
+    let (stop, server_task) = serve_in_process(cfg, &dir, Arc::new(service::SystemClock), false);
     send_raw(&stack, &player(0), &["gm@example.test"], &opening_mail(0)).await;
     wait_until("the first answer", Duration::from_secs(30), async || {
         count_subjects(&stack, &player(0), "S1901M").await > 0
@@ -1037,7 +1025,7 @@ async fn a_full_disk_leaves_mail_unanswered_and_uncounted_tells_the_masters_once
     let now = chrono::Utc::now().timestamp();
     let db = game(&dir, now).await;
     let cfg = config(&stack, &db, 1);
-    let (stop, server_task) = serve_in_process(cfg, &dir);
+    let (stop, server_task) = serve_in_process(cfg, &dir, Arc::new(service::SystemClock), false);
     send_raw(&stack, &player(0), &["gm@example.test"], &opening_mail(0)).await;
     wait_until("the first answer", Duration::from_secs(30), async || {
         count_subjects(&stack, &player(0), "S1901M").await > 0
