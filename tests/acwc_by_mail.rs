@@ -40,7 +40,7 @@ use chancery::store::Pool;
 use chancery::store::{self, Role, acwc::MatchRow, acwc::StageRow};
 use chancery::transport::imap::Mailbox;
 use chancery::transport::smtp::Sender;
-use mailstack::{Stack, TestClock, inbox, send};
+use mailstack::{LOOK_EVERY, LOOKS, Stack, TestClock, inbox, send};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -156,7 +156,7 @@ impl Office {
 
     /// Wait until the server has read every mail sent.
     async fn read_all(&self) {
-        for _ in 0..600 {
+        for _ in 0..LOOKS {
             let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger WHERE mailbox = 'gm'")
                 .fetch_one(&self.pool)
                 .await
@@ -164,7 +164,7 @@ impl Office {
             if n as usize >= self.sent {
                 return;
             }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            tokio::time::sleep(LOOK_EVERY).await;
         }
         panic!("the server did not read all {} mails", self.sent);
     }
@@ -199,7 +199,7 @@ impl Office {
             Some(k) => format!("player{}", mailbox(k).expect("a watched entrant")),
             None => "td".to_string(),
         };
-        for _ in 0..300 {
+        for _ in 0..LOOKS {
             let hit = inbox(&self.stack, &user)
                 .await
                 .into_iter()
@@ -208,7 +208,7 @@ impl Office {
             if let Some(m) = hit {
                 return m;
             }
-            tokio::time::sleep(Duration::from_millis(100)).await;
+            tokio::time::sleep(LOOK_EVERY).await;
         }
         let all = inbox(&self.stack, &user).await;
         panic!(
@@ -222,7 +222,7 @@ impl Office {
     async fn read_secrets(&mut self) {
         let approvals = ENTRIES - 7;
         let mut caught = Vec::new();
-        for _ in 0..300 {
+        for _ in 0..LOOKS {
             caught = caught_mail(&self.stack).await;
             let n = caught
                 .iter()
@@ -231,7 +231,7 @@ impl Office {
             if n >= approvals {
                 break;
             }
-            tokio::time::sleep(Duration::from_millis(100)).await;
+            tokio::time::sleep(LOOK_EVERY).await;
         }
         for k in 0..ENTRIES {
             let text = match mailbox(k) {

@@ -144,23 +144,31 @@ async fn two_turns_with_an_extension_an_unavailable_period_and_an_nmr_by_mail() 
     }
     let rules = chancery::rules::Rules::preset("wm2004").expect("wm");
     let due = chancery::policy::nmr_contact_deadline(&rules, spring + 60).expect("window");
+    // Germany's contact window outlasts the fall deadline: the tick that closes the window
+    // adjudicates the fall too (Germany NMRs again), and nothing after it.
+    let fall = deadline(&pool).await;
+    assert!(
+        fall < due,
+        "the fall deadline {fall} is inside the window ending {due}"
+    );
     clock.0.store(due + 60, Ordering::SeqCst);
-    games::tick(&pool, &env, clock.now()).await.expect("tick");
+    assert_eq!(
+        games::tick(&pool, &env, clock.now()).await.expect("tick"),
+        1
+    );
     let notice = wait_for(&stack, TD, "replace GERMANY", 1).await;
     assert!(
         notice[0].1.contains("REPLACE GERMANY <address>"),
         "{}",
         notice[0].1
     );
-    let fall = deadline(&pool).await;
-    clock.0.store(fall + 60, Ordering::SeqCst);
-    assert_eq!(
-        games::tick(&pool, &env, clock.now()).await.expect("tick"),
-        1
-    );
     for i in 0..7 {
         wait_for(&stack, &player(i), "wm7 F1901M results", 1).await;
     }
+    assert!(
+        deadline(&pool).await > due + 60,
+        "spring 1902 is not yet due"
+    );
 
     // Every mail each person got.
     let announcement = "wm7: the deadline has moved";

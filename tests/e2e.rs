@@ -113,6 +113,8 @@ async fn a_full_1901_by_mail() {
 
     let mut cfg = stack.chancery_config(&db);
     cfg.database = database::configured(&db);
+    // The GM box as a deployment watches it by default: by IDLE.
+    cfg.gm_mailbox.poll_ms = None;
     let clock = Arc::new(TestClock(AtomicI64::new(T0 + 3600)));
     let (stop, server_task) = mailstack::serve_by_hand(&cfg, &dir, clock.clone());
     let sender = Sender::new(&stack.smtp_config()).expect("smtp");

@@ -52,7 +52,7 @@ use chancery::service::Clock;
 use chancery::store::Pool;
 use chancery::store::{self, Role};
 use chancery::transport::smtp::Sender;
-use mailstack::{Stack, TestClock, inbox, send};
+use mailstack::{LOOK_EVERY, LOOKS, Stack, TestClock, inbox, send};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -167,7 +167,7 @@ impl Game {
     /// Wait until the store holds `n` mails about Points of Order (an opinion is answered by
     /// no mail of its own: Nomic 214 tells the players only of the point's steps).
     async fn order_events(&self, n: usize, who: usize) {
-        for _ in 0..300 {
+        for _ in 0..LOOKS {
             let mut c = self.pool.acquire().await.expect("conn");
             let got = store::nomic::order_events(&mut c, GAME)
                 .await
@@ -177,7 +177,7 @@ impl Game {
                 return;
             }
             drop(c);
-            tokio::time::sleep(Duration::from_millis(100)).await;
+            tokio::time::sleep(LOOK_EVERY).await;
         }
         let all = inbox(&self.stack, &address(who)).await;
         panic!(
@@ -191,7 +191,7 @@ impl Game {
 /// Wait until `user` has at least `n` mails whose subject begins with `prefix`: them, in the
 /// order they arrived.
 async fn wait_prefix(stack: &Stack, user: &str, prefix: &str, n: usize) -> Vec<(String, String)> {
-    for _ in 0..300 {
+    for _ in 0..LOOKS {
         let hits: Vec<(String, String)> = inbox(stack, user)
             .await
             .into_iter()
@@ -200,7 +200,7 @@ async fn wait_prefix(stack: &Stack, user: &str, prefix: &str, n: usize) -> Vec<(
         if hits.len() >= n {
             return hits;
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tokio::time::sleep(LOOK_EVERY).await;
     }
     let all = inbox(stack, user).await;
     panic!(

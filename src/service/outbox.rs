@@ -237,7 +237,12 @@ async fn marks_connection(shared: &Shared) -> Result<Conn, OutboxError> {
     Ok(c)
 }
 
-/// How long to sleep when nothing was due: until the next row's attempt, at most 5 s.
+/// The longest the sender sleeps with nothing due. Mail this process queues wakes it at once;
+/// mail queued by another process (the CLI's commands, another instance on the same database)
+/// goes out within this.
+const IDLE_LOOK: Duration = Duration::from_secs(1);
+
+/// How long to sleep when nothing was due: until the next row's attempt, at most [`IDLE_LOOK`].
 async fn next_wait(shared: &Shared) -> Duration {
     let next = match shared.pool.acquire().await {
         Ok(mut c) => store::next_outbox_attempt(&mut c).await.ok().flatten(),
@@ -246,8 +251,8 @@ async fn next_wait(shared: &Shared) -> Duration {
     let now = shared.clock.now();
     match next {
         Some(t) if t <= now => Duration::from_millis(50),
-        Some(t) => Duration::from_secs(u64::try_from(t - now).unwrap_or(1).min(5)),
-        None => Duration::from_secs(5),
+        Some(t) => Duration::from_secs(u64::try_from(t - now).unwrap_or(1)).min(IDLE_LOOK),
+        None => IDLE_LOOK,
     }
 }
 

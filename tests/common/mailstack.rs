@@ -446,6 +446,9 @@ impl Stack {
     /// Expunge message `uid` from `user`'s INBOX (as another client would).
     pub fn expunge(&self, user: &str, uid: u32) {
         let user = address(user);
+        READ.lock()
+            .expect("inboxes")
+            .remove(&(self.dir.clone(), user.clone()));
         let uid = uid.to_string();
         self.doveadm(
             &["expunge", "-u", &user, "mailbox", "INBOX", "uid", &uid],
@@ -514,32 +517,92 @@ pub fn address(user: &str) -> String {
     }
 }
 
-/// Every mail a user has, as stored (RFC 5322 bytes).
-pub async fn raw_inbox(stack: &Stack, user: &str) -> Vec<Vec<u8>> {
+/// What the tests have read of one mailbox so far.
+#[derive(Default)]
+struct Read {
+    uidvalidity: u32,
+    last_uid: u32,
+    /// Every mail, as stored.
+    raw: Vec<Vec<u8>>,
+    /// The mails that read as mail, by subject and body.
+    read: Vec<(String, String)>,
+}
+
+/// The mailboxes read so far, by stack directory and user. The waits look every few
+/// milliseconds and a game's inbox grows to hundreds of mails: each look fetches only what
+/// arrived after the last UID seen, or the waits grow quadratic. (A stack's mailboxes only
+/// grow, but for [`Stack::expunge`], which forgets the user's.)
+static READ: std::sync::Mutex<std::collections::BTreeMap<(PathBuf, String), Read>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+/// Fetch what `user` got since the last look, and hand it and all before it to `with`.
+async fn read_inbox<T>(stack: &Stack, user: &str, with: impl FnOnce(&Read) -> T) -> T {
+    let key = (stack.dir.clone(), address(user));
     let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
         .await
         .expect("imap");
-    let got = mb.fetch_after(0, 1000).await.expect("fetch").messages;
+    let (since, same) = {
+        let all = READ.lock().expect("inboxes");
+        match all.get(&key) {
+            Some(r) if r.uidvalidity == mb.uidvalidity() => (r.last_uid, true),
+            _ => (0, false),
+        }
+    };
+    let mut got = Vec::new();
+    loop {
+        let after = got
+            .last()
+            .map_or(since, |f: &chancery::transport::imap::Fetched| f.uid);
+        let batch = mb.fetch_after(after, 1000).await.expect("fetch");
+        let done = !batch.more || batch.messages.is_empty();
+        got.extend(batch.messages);
+        if done {
+            break;
+        }
+    }
+    let uidvalidity = mb.uidvalidity();
     mb.logout().await;
-    got.into_iter().map(|f| f.raw).collect()
+    let mut all = READ.lock().expect("inboxes");
+    let seen = all.entry(key).or_default();
+    if !same {
+        *seen = Read {
+            uidvalidity,
+            ..Read::default()
+        };
+    }
+    for f in got {
+        seen.last_uid = seen.last_uid.max(f.uid);
+        if let Ok(m) = chancery::message::read_message(&f.raw) {
+            let body: Vec<String> = m.lines.iter().map(|l| l.text.clone()).collect();
+            seen.read.push((m.subject, body.join("\n")));
+        }
+        seen.raw.push(f.raw);
+    }
+    with(seen)
+}
+
+/// Every mail a user has, as stored (RFC 5322 bytes).
+pub async fn raw_inbox(stack: &Stack, user: &str) -> Vec<Vec<u8>> {
+    read_inbox(stack, user, |r| r.raw.clone()).await
 }
 
 /// Everything a user reads, by subject and body.
 pub async fn inbox(stack: &Stack, user: &str) -> Vec<(String, String)> {
-    raw_inbox(stack, user)
-        .await
-        .into_iter()
-        .filter_map(|raw| chancery::message::read_message(&raw).ok())
-        .map(|m| {
-            let body: Vec<String> = m.lines.iter().map(|l| l.text.clone()).collect();
-            (m.subject, body.join("\n"))
-        })
-        .collect()
+    read_inbox(stack, user, |r| r.read.clone()).await
 }
+
+/// How often the server of a test looks at the GM box (see [`Stack::chancery_config`]).
+pub const GM_POLL_MS: u64 = 20;
+
+/// How often the tests look again for a mail or a row they wait for, and how many times
+/// before they give up (30 s). Each look is cheap (see [`READ`]); a long sleep between looks
+/// would add to every one of the hundreds of round trips a by-mail game makes.
+pub const LOOK_EVERY: Duration = Duration::from_millis(25);
+pub const LOOKS: usize = 1200;
 
 /// Wait until `user` has at least `n` mails whose subject contains `needle`.
 pub async fn wait_for(stack: &Stack, user: &str, needle: &str, n: usize) -> Vec<(String, String)> {
-    for _ in 0..150 {
+    for _ in 0..LOOKS {
         let all = inbox(stack, user).await;
         let hits: Vec<(String, String)> = all
             .into_iter()
@@ -548,7 +611,7 @@ pub async fn wait_for(stack: &Stack, user: &str, needle: &str, n: usize) -> Vec<
         if hits.len() >= n {
             return hits;
         }
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        tokio::time::sleep(LOOK_EVERY).await;
     }
     let all = inbox(stack, user).await;
     panic!(
@@ -581,7 +644,12 @@ impl Stack {
             message_id_domain: "chancery.example.test".into(),
             poll_seconds: 5,
             smtp: server(self.smtp_port(), ""),
-            gm_mailbox: server(self.imap_port(), "gm@example.test"),
+            // Polled by NOOP, not IDLE: Dovecot holds an IDLE notification back 500 ms, and a
+            // by-mail game waits on hundreds of answers. tests/e2e.rs keeps IDLE, the default.
+            gm_mailbox: chancery::config::Server {
+                poll_ms: Some(GM_POLL_MS),
+                ..server(self.imap_port(), "gm@example.test")
+            },
             confirm_mailbox: server(self.imap_port(), "confirm@example.test"),
             archive_mailbox: Some(server(self.imap_port(), "archive@example.test")),
             masters: Vec::new(),
