@@ -44,7 +44,6 @@ use mailstack::{LOOK_EVERY, LOOKS, Stack, TestClock, inbox, send};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::time::Duration;
 
 const GAME: &str = "acwc19";
 /// The Tournament Director (a mailbox on the stack).

@@ -56,7 +56,6 @@ use mailstack::{LOOK_EVERY, LOOKS, Stack, TestClock, inbox, send};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::time::Duration;
 
 const GAME: &str = "n1";
 /// The GM, a master of the game who sends command mail (it has a mailbox on the stack).
