@@ -33,6 +33,12 @@ pub struct Config {
     /// this many seconds after it (mail the MX accepted just before the deadline is in).
     #[serde(default = "default_grace")]
     pub deadline_grace_seconds: i64,
+    /// A mail whose send a crash cut short, and which the archive does not hold, is sent again
+    /// only this many seconds after the attempt: the relay delivers its archive copy after it
+    /// accepts the mail (in a storm, seconds later). Shorter where the archive is on the relay's
+    /// own host and never lags.
+    #[serde(default = "default_archive_grace")]
+    pub archive_grace_seconds: i64,
     #[serde(default)]
     pub limits: Limits,
     /// SMTP connections the outbox sends on side by side (issue 22: one connection is held to
@@ -69,6 +75,10 @@ impl Web {
 
 fn default_smtp_connections() -> usize {
     4
+}
+
+fn default_archive_grace() -> i64 {
+    60
 }
 
 fn default_grace() -> i64 {

@@ -208,9 +208,11 @@ async fn run(c: Campaign<'_>) {
 async fn kill_while_streaming(c: &Campaign<'_>, mails: usize) -> Vec<serve::Server> {
     let dir = c.stack.dir.join("chancery");
     // Each instance's own configuration: the shared database and mailboxes, the masters' mail
-    // to the TD, and no answer limit (seven players write all the mails).
+    // to the TD, no answer limit (seven players write all the mails), and a send cut short
+    // and not in the archive sent again after 10 s, not a minute (the archive is on the
+    // relay's host).
     let keys = format!(
-        "database = \"{}\"\npoll_seconds = 1\nsmtp_connections = 2\nmasters = [\"td@example.test\"]\n",
+        "database = \"{}\"\npoll_seconds = 1\nsmtp_connections = 2\narchive_grace_seconds = 10\nmasters = [\"td@example.test\"]\n",
         c.database
     );
     let limits = "[limits]\nanswers_per_hour = 100000\ngame_answers_per_hour = 100000\n";

@@ -17,12 +17,14 @@ use serve::{count, received_once, spawn, wait_until};
 use std::path::Path;
 use std::time::Duration;
 
-/// The server's configuration for `stack`, in `dir`: four SMTP connections side by side.
+/// The server's configuration for `stack`, in `dir`: four SMTP connections side by side, and a
+/// send cut short and not in the archive sent again after 10 s, not a minute (the archive is on
+/// the relay's host).
 fn config_file(stack: &Stack, dir: &Path) -> std::path::PathBuf {
     serve::config_file(
         stack,
         dir,
-        "database = \"chancery.sqlite\"\npoll_seconds = 2\nsmtp_connections = 4\n",
+        "database = \"chancery.sqlite\"\npoll_seconds = 2\nsmtp_connections = 4\narchive_grace_seconds = 10\n",
         "",
     )
 }

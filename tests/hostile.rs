@@ -107,6 +107,7 @@ fn config(stack: &Stack, db: &Path, poll: u64) -> Config {
         archive_mailbox: Some(server(stack.imap_port(), "archive@example.test")),
         masters: vec!["td@example.test".into()],
         deadline_grace_seconds: 2,
+        archive_grace_seconds: 60,
         limits: Default::default(),
         smtp_connections: 4,
         web: None,

@@ -484,6 +484,7 @@ impl<'a> Delivery<'a> {
             archive_mailbox: Some(server(imap_port, "archive@example.test")),
             masters: vec!["td@example.test".into()],
             deadline_grace_seconds: 5,
+            archive_grace_seconds: 60,
             smtp_connections: self.connections,
             web: None,
             limits: Default::default(),
@@ -617,6 +618,7 @@ async fn mail_benches(
         archive_mailbox: Some(server(imap_port, "archive@example.test")),
         masters: vec!["td@example.test".into()],
         deadline_grace_seconds: 5,
+        archive_grace_seconds: 60,
         smtp_connections: 4,
         web: None,
         // The receipts' seven senders mail hundreds of times about one game: the answer

@@ -221,6 +221,7 @@ pub async fn run(root: &Path, variant: &str) -> Result<(), DevError> {
         archive_mailbox: Some(server(imap_port, "archive@example.test")),
         masters: vec!["td@example.test".into()],
         deadline_grace_seconds: 5,
+        archive_grace_seconds: 60,
         smtp_connections: 4,
         web: None,
         limits: Default::default(),

@@ -106,6 +106,8 @@ pub struct Shared {
     pub poll: Duration,
     /// Seconds after a deadline that a poll must start for the deadline to be processed.
     pub grace: Ts,
+    /// `archive_grace_seconds`: how long a send cut short waits for its archive copy.
+    pub archive_grace: Ts,
     live: std::sync::Mutex<HashMap<&'static str, Live>>,
     started: Instant,
     /// The SMTP relay, for an alert the store cannot take (it is full, or gone): sent at once,
@@ -200,6 +202,7 @@ pub async fn serve_with(
         poll_now: Notify::new(),
         poll: Duration::from_secs(cfg.poll_seconds.max(1)),
         grace: cfg.deadline_grace_seconds.max(0),
+        archive_grace: cfg.archive_grace_seconds.max(0),
         live: std::sync::Mutex::new(HashMap::new()),
         started: Instant::now(),
         relay: Some(cfg.smtp.to_server_config(base)?),
@@ -485,6 +488,7 @@ mod supervise_tests {
             poll_now: Notify::new(),
             poll: Duration::from_secs(1),
             grace: 5,
+            archive_grace: 60,
             live: std::sync::Mutex::new(HashMap::new()),
             started: Instant::now(),
             relay: None,

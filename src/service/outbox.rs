@@ -12,7 +12,7 @@
 //! crash of the process (not of the machine, where the archive still decides). So after a
 //! crash only the mails of the runs being sent are in doubt, at most a run a connection, and the
 //! archive is asked about them; the relay may not have delivered its copy yet, so a mail not
-//! found there waits (`ARCHIVE_GRACE`) before it is sent again.
+//! found there waits (`archive_grace_seconds`) before it is sent again.
 
 use super::pictures::{Gallery, Picture, Pictures};
 use super::{Shared, alert, pause, stopping};
@@ -34,10 +34,6 @@ use tokio::sync::{Notify, watch};
 /// Rows a sender claims at a time: one claim (a read of the due rows) for many mails, small
 /// enough that the others find work while it sends.
 const CLAIM: i64 = 50;
-
-/// How long a mail cut short by a crash and not found in the archive waits before it is sent
-/// again: the relay delivers its archive copy after it accepts the mail, and in a storm later.
-const ARCHIVE_GRACE: Ts = 60;
 
 fn backoff_secs(attempts: i64) -> Ts {
     // 5 s, 10 s, 20 s … capped at an hour.
@@ -380,7 +376,7 @@ enum Outcome {
 /// records in one write: two writes to the store a run instead of two a mail (on 4 connections
 /// the marks were a third of the time a mail took, issue 22). After a crash the whole run is in
 /// doubt and the archive settles each of its mails; one never attempted is not found there and
-/// goes after [`ARCHIVE_GRACE`].
+/// goes after `archive_grace_seconds`.
 const RUN: usize = 10;
 
 /// Send a claimed batch on this sender's connection: first the mails an earlier attempt left in
@@ -469,7 +465,8 @@ async fn send_row(
                 return Ok(Outcome::Sent);
             }
             // Not there yet: the relay may still be delivering its copy.
-            Some(false) if now - since < ARCHIVE_GRACE => {
+            // (`archive_grace_seconds`, 60 by default).
+            Some(false) if now - since < shared.archive_grace => {
                 return Ok(Outcome::Postpone(now + 10));
             }
             Some(false) => {}

@@ -654,6 +654,7 @@ impl Stack {
             archive_mailbox: Some(server(self.imap_port(), "archive@example.test")),
             masters: Vec::new(),
             deadline_grace_seconds: 5,
+            archive_grace_seconds: 60,
             smtp_connections: 4,
             web: None,
             limits: Default::default(),
