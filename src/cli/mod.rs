@@ -177,6 +177,11 @@ pub struct BenchArgs {
     /// no map is drawn (the storm without maps, to compare with the storm with them).
     #[arg(long)]
     pub no_maps: bool,
+    /// Time the storm's results up to their acceptance by the MTA, then drop them from its
+    /// queue: no mailbox delivery and no MTA baseline (the 10,000-game storm's delivery writes
+    /// some 18 GB of mailboxes and takes longer than the storm).
+    #[arg(long)]
+    pub no_delivery: bool,
     /// SMTP connections the outbox sends on (and the mail server's own rate is measured on).
     #[arg(long, default_value_t = 4)]
     pub connections: usize,
@@ -270,6 +275,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                         games: b.games,
                         send: !b.no_send,
                         maps: !b.no_maps,
+                        deliver: !b.no_delivery,
                         connections: b.connections,
                         postgres: b.database.clone(),
                         instances: b.instances,

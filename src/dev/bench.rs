@@ -93,6 +93,9 @@ pub struct Options {
     pub send: bool,
     /// The storm's results show their map (else every reader said MAP OFF: none is drawn).
     pub maps: bool,
+    /// The storm's results delivered to their mailboxes and the MTA's own rate measured beside
+    /// them (else dropped from the MTA's queue once accepted).
+    pub deliver: bool,
     /// The outbox's SMTP connections (`smtp_connections`).
     pub connections: usize,
     /// A PostgreSQL server (`postgres://user:password@host:port`): the benches run on SQLite,
@@ -334,6 +337,12 @@ async fn send_storm(
         opts.connections,
         peak_rss_mb()
     );
+    if !opts.deliver {
+        stack.drop_queued()?;
+        stack.hold_delivery(false)?;
+        println!("storm delivery: the results dropped from the MTA's queue (--no-delivery)");
+        return Ok(());
+    }
     // The MTA's own run, now, on the same stack with the storm's results set aside: as many mails
     // of the same size, each to two recipients, as each results mail goes to its reader and the
     // archive. The sinks take them as any mailbox would (queued, and deferred while delivery is

@@ -148,6 +148,12 @@ impl LocalStack {
         self.postfix_tool("postsuper", &conf, &[if hold { "-h" } else { "-H" }, "ALL"])
     }
 
+    /// Delete every message queued now (`chancery bench --no-delivery`).
+    pub fn drop_queued(&self) -> Result<(), DevError> {
+        let conf = self.dir.join("etc/postfix");
+        self.postfix_tool("postsuper", &conf, &["-d", "ALL"])
+    }
+
     fn postfix_tool(&self, tool: &str, conf: &Path, args: &[&str]) -> Result<(), DevError> {
         let out = Command::new(tool)
             .arg("-c")
