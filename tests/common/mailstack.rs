@@ -570,8 +570,12 @@ async fn read_inbox<T>(stack: &Stack, user: &str, with: impl FnOnce(&Read) -> T)
             ..Read::default()
         };
     }
+    // Two looks at one mailbox side by side fetch the same new mails: each is kept once.
     for f in got {
-        seen.last_uid = seen.last_uid.max(f.uid);
+        if f.uid <= seen.last_uid {
+            continue;
+        }
+        seen.last_uid = f.uid;
         if let Ok(m) = chancery::message::read_message(&f.raw) {
             let body: Vec<String> = m.lines.iter().map(|l| l.text.clone()).collect();
             seen.read.push((m.subject, body.join("\n")));
