@@ -464,7 +464,7 @@ async fn send_row(
                 );
                 return Ok(Outcome::Sent);
             }
-            // Not there yet: the relay may still be delivering its copy.
+            // Not there yet: the relay may still be delivering its copy
             // (`archive_grace_seconds`, 60 by default).
             Some(false) if now - since < shared.archive_grace => {
                 return Ok(Outcome::Postpone(now + 10));

@@ -541,13 +541,12 @@ async fn read_inbox<T>(stack: &Stack, user: &str, with: impl FnOnce(&Read) -> T)
     let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
         .await
         .expect("imap");
-    let (since, same) = {
-        let all = READ.lock().expect("inboxes");
-        match all.get(&key) {
-            Some(r) if r.uidvalidity == mb.uidvalidity() => (r.last_uid, true),
-            _ => (0, false),
-        }
-    };
+    let since = READ
+        .lock()
+        .expect("inboxes")
+        .get(&key)
+        .filter(|r| r.uidvalidity == mb.uidvalidity())
+        .map_or(0, |r| r.last_uid);
     let mut got = Vec::new();
     loop {
         let after = got
@@ -564,7 +563,8 @@ async fn read_inbox<T>(stack: &Stack, user: &str, with: impl FnOnce(&Read) -> T)
     mb.logout().await;
     let mut all = READ.lock().expect("inboxes");
     let seen = all.entry(key).or_default();
-    if !same {
+    // New, or another mailbox under the same name: start again.
+    if seen.uidvalidity != uidvalidity {
         *seen = Read {
             uidvalidity,
             ..Read::default()

@@ -2,9 +2,8 @@
 //! (SIGKILL) mid-stream: started from a configuration file, killed when dropped, and the
 //! store and the players' mailboxes read to see that nothing was lost or done twice.
 
-use super::mailstack::Stack;
+use super::mailstack::{Stack, raw_inbox};
 use chancery::store::Pool;
-use chancery::transport::imap::Mailbox;
 use sqlx::Row;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -95,23 +94,11 @@ pub fn config_file(stack: &Stack, dir: &Path, keys: &str, tables: &str) -> PathB
 
 /// Each Message-ID in `user`'s inbox, with how many times it is there.
 pub async fn received(stack: &Stack, user: &str) -> HashMap<String, usize> {
-    let mut mb = Mailbox::connect(&stack.imap_config(user), "INBOX")
-        .await
-        .expect("imap");
     let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut last = 0;
-    loop {
-        let batch = mb.fetch_after(last, 1000).await.expect("fetch");
-        for f in &batch.messages {
-            last = last.max(f.uid);
-            let m = chancery::message::read_message(&f.raw).expect("readable");
-            *seen.entry(m.message_id.unwrap_or_default()).or_default() += 1;
-        }
-        if !batch.more {
-            break;
-        }
+    for raw in raw_inbox(stack, user).await {
+        let m = chancery::message::read_message(&raw).expect("readable");
+        *seen.entry(m.message_id.unwrap_or_default()).or_default() += 1;
     }
-    mb.logout().await;
     seen
 }
 
