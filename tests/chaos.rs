@@ -237,6 +237,8 @@ async fn kill_while_streaming(c: &Campaign<'_>, mails: usize) -> Vec<serve::Serv
     eprintln!("chaos: seed {seed}, {mails} mails, {} kills", c.kills);
     let mut dice = Dice(seed);
     let step = (mails / (c.kills + 2)).max(2) as u64;
+    let mut under_way = UnderWay::default();
+    let mut last_kill = 0;
     for _ in 0..c.kills {
         let base = count(&c.pool, "SELECT count(*) FROM ledger").await;
         wait_until(
@@ -250,16 +252,106 @@ async fn kill_while_streaming(c: &Campaign<'_>, mails: usize) -> Vec<serve::Serv
         let k = dice.roll(c.instances as u64) as usize;
         // Killed at work, not before it has started serving.
         serving(&logs[k], spawns[k]).await;
+        under_way.add(look_under_way(c, last_kill).await);
         servers[k].0.kill().expect("SIGKILL");
+        last_kill = chrono::Utc::now().timestamp();
         let _ = servers[k].0.wait();
         servers[k] = spawn(&cfgs[k], &logs[k]);
         spawns[k] += 1;
     }
+    eprintln!(
+        "chaos: {} kills; a moment before each: a send under way {}, a transaction open {}, mail delivered and not yet in the ledger {}, none of these {}",
+        c.kills, under_way.sends, under_way.transactions, under_way.unread, under_way.idle
+    );
     streaming.await.expect("the stream");
     for k in 0..c.instances {
         serving(&logs[k], spawns[k]).await;
     }
     servers
+}
+
+/// What was under way when the instances were killed: of the kills, how many a moment before
+/// found a send begun and not finished, a transaction open on the store, and mail delivered to
+/// the two mailboxes that the ledger did not hold yet (to be fetched, or fetched and being
+/// processed). A kill can find several at once, or none (the servers between two looks).
+#[derive(Default)]
+struct UnderWay {
+    sends: usize,
+    transactions: usize,
+    unread: usize,
+    idle: usize,
+}
+
+/// What one look found.
+struct Look {
+    send: bool,
+    transaction: bool,
+    unread: bool,
+}
+
+impl UnderWay {
+    fn add(&mut self, l: Look) {
+        self.sends += usize::from(l.send);
+        self.transactions += usize::from(l.transaction);
+        self.unread += usize::from(l.unread);
+        self.idle += usize::from(!(l.send || l.transaction || l.unread));
+    }
+}
+
+/// Look at the store and the mailboxes from outside, without changing what the servers see.
+/// A send counts if it was begun since the last kill (`last_kill`, in seconds): the sends that
+/// kill cut short stay marked until they are settled against the archive.
+async fn look_under_way(c: &Campaign<'_>, last_kill: i64) -> Look {
+    let mut conn = c.pool.acquire().await.expect("conn");
+    let sends: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM outbox WHERE sending_since >= $1 AND sent_at IS NULL AND failed_at IS NULL",
+    )
+    .bind(last_kill)
+    .fetch_one(&mut *conn)
+    .await
+    .expect("sends");
+    drop(conn);
+    let delivered =
+        c.stack.delivered("gm@example.test") + c.stack.delivered("confirm@example.test");
+    let ledger = count(&c.pool, "SELECT count(*) FROM ledger").await;
+    Look {
+        send: sends > 0,
+        transaction: transaction_open(c).await,
+        unread: delivered as i64 > ledger,
+    }
+}
+
+/// Whether a server has a transaction open on the store: on PostgreSQL, a session of the
+/// database in a transaction; on SQLite, the write lock taken (a write that cannot begin at
+/// once; one that can is rolled back at once).
+async fn transaction_open(c: &Campaign<'_>) -> bool {
+    use sqlx::Connection;
+    if c.database.starts_with("postgres") {
+        return count(
+            &c.pool,
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL",
+        )
+        .await
+            > 0;
+    }
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&c.database)
+        .busy_timeout(Duration::ZERO);
+    let mut probe = sqlx::SqliteConnection::connect_with(&options)
+        .await
+        .expect("a probe of the store");
+    let open = match sqlx::query("BEGIN IMMEDIATE").execute(&mut probe).await {
+        Ok(_) => {
+            sqlx::query("ROLLBACK")
+                .execute(&mut probe)
+                .await
+                .expect("rollback");
+            false
+        }
+        Err(_) => true,
+    };
+    let _ = probe.close().await;
+    open
 }
 
 /// Wait until the instance logging to `log` has started serving `times` times.

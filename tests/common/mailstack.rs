@@ -416,16 +416,31 @@ impl Stack {
         w.write_all(b"QUIT\r\n").expect("SMTP write");
     }
 
-    /// The maildir file of the message in `user`'s INBOX whose text contains `needle`.
-    pub fn message_file(&self, user: &str, needle: &str) -> PathBuf {
+    /// `user`'s INBOX on disk (Dovecot's maildir).
+    fn maildir(&self, user: &str) -> PathBuf {
         let user = address(user);
         let (local, domain) = user.split_once('@').expect("user@domain");
-        let maildir = self
-            .dir
+        self.dir
             .join("mail")
             .join(domain)
             .join(local)
-            .join("Maildir");
+            .join("Maildir")
+    }
+
+    /// How many messages Dovecot has delivered to `user`'s INBOX, read or not, counted on disk
+    /// (no IMAP session, so nothing a server reading the box sees changes).
+    pub fn delivered(&self, user: &str) -> usize {
+        let maildir = self.maildir(user);
+        ["new", "cur"]
+            .iter()
+            .filter_map(|sub| std::fs::read_dir(maildir.join(sub)).ok())
+            .map(|entries| entries.flatten().count())
+            .sum()
+    }
+
+    /// The maildir file of the message in `user`'s INBOX whose text contains `needle`.
+    pub fn message_file(&self, user: &str, needle: &str) -> PathBuf {
+        let maildir = self.maildir(user);
         for sub in ["new", "cur"] {
             let Ok(entries) = std::fs::read_dir(maildir.join(sub)) else {
                 continue;
