@@ -3,7 +3,8 @@
 //! votes, player commands and confirmation copies among them) and games pass their deadlines.
 //! Every mail is answered exactly once, every effect is stored once, every deadline is
 //! adjudicated once, nothing is left unprocessed, and no mail is sent twice (the players'
-//! mailboxes and the archive hold each Message-ID once).
+//! mailboxes and the archive hold each Message-ID once). What each kill cut into is looked at a
+//! moment before it and counted: a send begun, a transaction open, mail not yet in the ledger.
 //!
 //! - One instance on SQLite, killed 20 times.
 //! - Two instances on one PostgreSQL database (issue 28), killed 10 times between them: the
