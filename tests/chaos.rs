@@ -299,7 +299,8 @@ impl UnderWay {
     }
 }
 
-/// Look at the store and the mailboxes from outside, without changing what the servers see.
+/// Look at the store and the mailboxes from outside, writing nothing (the SQLite probe may hold
+/// the write lock for a moment, which a server waits out as it would another writer's).
 /// A send counts if it was begun since the last kill (`last_kill`, in seconds): the sends that
 /// kill cut short stay marked until they are settled against the archive.
 async fn look_under_way(c: &Campaign<'_>, last_kill: i64) -> Look {
