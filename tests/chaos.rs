@@ -339,9 +339,10 @@ async fn transaction_open(c: &Campaign<'_>) -> bool {
     let options = sqlx::sqlite::SqliteConnectOptions::new()
         .filename(&c.database)
         .busy_timeout(Duration::ZERO);
-    let mut probe = sqlx::SqliteConnection::connect_with(&options)
-        .await
-        .expect("a probe of the store");
+    // Opening may itself find the file locked (a restarted server recovering the WAL): busy.
+    let Ok(mut probe) = sqlx::SqliteConnection::connect_with(&options).await else {
+        return true;
+    };
     let open = match sqlx::query("BEGIN IMMEDIATE").execute(&mut probe).await {
         Ok(_) => {
             sqlx::query("ROLLBACK")
