@@ -427,35 +427,16 @@ impl Stack {
             .join("Maildir")
     }
 
-    /// How many messages Dovecot has delivered to `user`'s INBOX, read or not, counted on disk
-    /// (no IMAP session, so nothing a server reading the box sees changes).
+    /// How many messages Dovecot has delivered to `user`'s INBOX, read or not (`new` and
+    /// `cur`), counted on disk: no IMAP session, so nothing a server reading the box sees
+    /// changes.
     pub fn delivered(&self, user: &str) -> usize {
         let maildir = self.maildir(user);
         ["new", "cur"]
-            .iter()
+            .into_iter()
             .filter_map(|sub| std::fs::read_dir(maildir.join(sub)).ok())
             .map(|entries| entries.flatten().count())
             .sum()
-    }
-
-    /// The maildir file of the message in `user`'s INBOX whose text contains `needle`.
-    pub fn message_file(&self, user: &str, needle: &str) -> PathBuf {
-        let maildir = self.maildir(user);
-        for sub in ["new", "cur"] {
-            let Ok(entries) = std::fs::read_dir(maildir.join(sub)) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if std::fs::read(&path)
-                    .map(|b| String::from_utf8_lossy(&b).contains(needle))
-                    .unwrap_or(false)
-                {
-                    return path;
-                }
-            }
-        }
-        panic!("no message containing {needle:?} in {}", maildir.display());
     }
 
     /// Expunge message `uid` from `user`'s INBOX (as another client would).
