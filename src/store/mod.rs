@@ -129,11 +129,10 @@ pub async fn renew_savepoint(c: &mut Conn, part: Savepoint) -> Result<()> {
         Dialect::Sqlite => {
             sqlx::query(part.sql()[3]).execute(&mut *c).await?;
         }
-        // A prepared statement of PostgreSQL's holds one command: two round trips.
+        // A prepared statement of PostgreSQL's holds one command; a simple query (no parameters,
+        // nothing to prepare) holds both, and is one round trip, not two.
         Dialect::Postgres => {
-            let [start, keep, _, _] = part.sql();
-            sqlx::query(keep).execute(&mut *c).await?;
-            sqlx::query(start).execute(&mut *c).await?;
+            sqlx::raw_sql(part.sql()[3]).execute(&mut *c).await?;
         }
     }
     Ok(())
