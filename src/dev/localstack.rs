@@ -126,17 +126,10 @@ impl LocalStack {
     /// otherwise share the cores with the sender being timed, which a relaying MTA in production
     /// does not. Released, the queue is flushed at once.
     pub fn hold_delivery(&self, hold: bool) -> Result<(), DevError> {
-        let conf = self.dir.join("etc/postfix");
         // The sinks' `discard` too, so that the MTA's own run to them costs what the storm's did.
-        let value = if hold { "lmtp discard" } else { "" };
-        self.postfix_tool(
-            "postconf",
-            &conf,
-            &["-e", &format!("defer_transports={value}")],
-        )?;
-        self.postfix_tool("postfix", &conf, &["reload"])?;
+        self.set_and_reload("defer_transports", if hold { "lmtp discard" } else { "" })?;
         if !hold {
-            self.postfix_tool("postqueue", &conf, &["-f"])?;
+            self.flush()?;
         }
         Ok(())
     }
@@ -152,14 +145,7 @@ impl LocalStack {
     /// its connections. A message cleanup took just before a release may still be held: see
     /// [`Self::release_held`].
     pub fn hold_incoming(&self, hold: bool) -> Result<(), DevError> {
-        let conf = self.dir.join("etc/postfix");
-        let value = if hold { "static:HOLD" } else { "" };
-        self.postfix_tool(
-            "postconf",
-            &conf,
-            &["-e", &format!("header_checks={value}")],
-        )?;
-        self.postfix_tool("postfix", &conf, &["reload"])?;
+        self.set_and_reload("header_checks", if hold { "static:HOLD" } else { "" })?;
         if !hold {
             self.release_held()?;
         }
@@ -168,8 +154,20 @@ impl LocalStack {
 
     /// Release every held message and flush the queue.
     pub fn release_held(&self) -> Result<(), DevError> {
-        let conf = self.dir.join("etc/postfix");
         self.hold_queued(false)?;
+        self.flush()
+    }
+
+    /// Set one of Postfix's main.cf parameters and reload it.
+    fn set_and_reload(&self, parameter: &str, value: &str) -> Result<(), DevError> {
+        let conf = self.dir.join("etc/postfix");
+        self.postfix_tool("postconf", &conf, &["-e", &format!("{parameter}={value}")])?;
+        self.postfix_tool("postfix", &conf, &["reload"])
+    }
+
+    /// Have Postfix try every deferred message now.
+    fn flush(&self) -> Result<(), DevError> {
+        let conf = self.dir.join("etc/postfix");
         self.postfix_tool("postqueue", &conf, &["-f"])
     }
 
