@@ -186,7 +186,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 4)]
     pub connections: usize,
     /// A PostgreSQL server (`postgres://user:password@host:port`, a role that may create
-    /// databases): every bench runs on SQLite, then again on that server, side by side.
+    /// databases, options after a `?` such as `?host=/run/postgresql` for a Unix socket): every
+    /// bench runs on SQLite, then again on that server, side by side.
     #[arg(long)]
     pub database: Option<String>,
     /// `chancery serve` instances that ingest the filled mailbox together (on PostgreSQL; one

@@ -232,12 +232,20 @@ pub(super) async fn connect_postgres(url: &str) -> Result<Pool> {
 }
 
 /// A new, empty database `name` on the PostgreSQL server at `server`
-/// (`postgres://user:password@host:port`, whose role may create databases), dropped first if it
+/// (`postgres://user:password@host:port`, whose role may create databases, with any options
+/// after a `?`, such as `?host=/run/postgresql` for its Unix socket), dropped first if it
 /// exists: the bench's stores. Its URL.
 pub async fn make_postgres_database(server: &str, name: &str) -> Result<String> {
     use sqlx::Connection;
+    let (server, options) = server.split_once('?').unwrap_or((server, ""));
     let server = server.trim_end_matches('/');
-    let mut admin = sqlx::postgres::PgConnection::connect(&format!("{server}/postgres")).await?;
+    let options = if options.is_empty() {
+        String::new()
+    } else {
+        format!("?{options}")
+    };
+    let mut admin =
+        sqlx::postgres::PgConnection::connect(&format!("{server}/postgres{options}")).await?;
     if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(super::StoreError::Inconsistent(format!(
             "{name:?} is no plain database name"
@@ -259,7 +267,7 @@ pub async fn make_postgres_database(server: &str, name: &str) -> Result<String> 
         .execute(&mut admin)
         .await?;
     admin.close().await?;
-    Ok(format!("{server}/{name}"))
+    Ok(format!("{server}/{name}{options}"))
 }
 
 /// Bring the schema up to date: `migrations/` is SQLite's DDL, `migrations/postgres/`
