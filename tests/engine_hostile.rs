@@ -1162,6 +1162,73 @@ async fn a_message_that_fails_in_a_batch_leaves_nothing_and_the_ones_before_it_c
     assert!(standing(&pool, "FRANCE").await.is_empty());
 }
 
+#[tokio::test]
+async fn a_batch_finds_in_the_ledger_what_was_done_before_it() {
+    // Issue 28: a batch's claims and ledger lookups are made for all its messages at once,
+    // before the first. A message already in the ledger, by its UID or by its bytes under
+    // another UID, must still be a duplicate.
+    let pool = setup("batch-admission", &["wm1"]).await;
+    let (austria, england) = (orders_of(0, "A Vie - Gal"), orders_of(1, "F Lon - Nth"));
+    let run = batch(&pool, &[(1, &austria)]).await;
+    assert_eq!((run.done, run.failed), (vec![Processed::Accepted], None));
+    let run = batch(&pool, &[(1, &austria), (4, &austria), (5, &england)]).await;
+    assert_eq!(
+        (run.done, run.failed),
+        (
+            vec![
+                Processed::AlreadyDone,
+                Processed::AlreadyDone,
+                Processed::Accepted
+            ],
+            None
+        )
+    );
+    assert_eq!(ledger_uids(&pool).await, vec![1, 5]);
+    assert_eq!(acked(&pool).await, vec![player(0), player(1)]);
+}
+
+#[tokio::test]
+async fn a_batch_leaves_a_message_another_instance_holds_and_handles_the_rest() {
+    // Issue 28: on PostgreSQL, a message another instance has claimed is left to it (answered
+    // there, or here once its claim is gone), and the batch goes on with the others. SQLite has
+    // one writer: its claims are the write lock, and no second holder can exist (this test
+    // needs the suite's PostgreSQL run).
+    if fixtures::database::postgres().is_none() {
+        return;
+    }
+    let pool = setup("batch-claimed", &["wm1"]).await;
+    let (austria, england) = (orders_of(0, "A Vie - Gal"), orders_of(1, "F Lon - Nth"));
+    let reading = engine::read(&austria);
+    let seen = store::Seen {
+        mailbox: "gm",
+        uidvalidity: 1,
+        uid: 1,
+        sha256: &reading.sha256,
+        content_sha256: &reading.content_sha256,
+    };
+    let mut other = pool
+        .begin()
+        .await
+        .expect("the other instance's transaction");
+    assert!(
+        store::claim_message(&mut other, &seen, false)
+            .await
+            .expect("claim")
+    );
+    let run = batch(&pool, &[(1, &austria), (2, &england)]).await;
+    assert_eq!(
+        (run.done, run.failed),
+        (vec![Processed::Claimed, Processed::Accepted], None)
+    );
+    assert_eq!(ledger_uids(&pool).await, vec![2]);
+    // The other instance died without handling it: its claim went with its transaction.
+    other.rollback().await.expect("let go");
+    let run = batch(&pool, &[(1, &austria)]).await;
+    assert_eq!((run.done, run.failed), (vec![Processed::Accepted], None));
+    assert_eq!(ledger_uids(&pool).await, vec![1, 2]);
+    assert_eq!(acked(&pool).await, vec![player(1), player(0)]);
+}
+
 /// A tracing layer that panics when the engine records `power` on the span of message `uid`:
 /// a bug in the middle of one message's handling, as the reader's isolation must survive.
 struct PanicOnPower {
@@ -1254,8 +1321,9 @@ async fn a_message_that_panics_in_a_batch_is_rolled_back_alone_and_the_ones_befo
 
 #[tokio::test]
 async fn a_message_repeated_in_one_batch_is_processed_once() {
-    // The ledger rows of a batch's earlier messages are seen by its later ones: the same mail
-    // twice in one batch (a redelivery under a new UID) is one message.
+    // What a batch's earlier messages recorded counts for its later ones (the batch remembers
+    // it: the ledger was read for all of them before the first): the same mail twice in one
+    // batch (a redelivery under a new UID) is one message.
     let pool = setup("batch-dedup", &["wm1"]).await;
     let austria = orders_of(0, "A Vie - Gal");
     let run = batch(&pool, &[(1, &austria), (2, &austria)]).await;

@@ -355,6 +355,9 @@ async fn a_mailbox_polls_count_and_its_last_uid_only_grows() {
 /// statement is explained as SQLite runs it. A fragment missing here fails the test.
 const DIALECT_FRAGMENTS: &[(&str, &str)] = &[
     ("json_values!(1)", store::dialect::sqlite::json_values!(1)),
+    ("json_values!(3)", store::dialect::sqlite::json_values!(3)),
+    ("json_values!(4)", store::dialect::sqlite::json_values!(4)),
+    ("json_values!(5)", store::dialect::sqlite::json_values!(5)),
     ("json_rows!(1)", store::dialect::sqlite::json_rows!(1)),
     ("json_rows!(2)", store::dialect::sqlite::json_rows!(2)),
     ("json_int!(1)", store::dialect::sqlite::json_int!(1)),

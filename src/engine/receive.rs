@@ -75,7 +75,8 @@ pub struct BatchRun {
 
 /// Handle messages in order in one transaction, each as [`handle_message`] would (its effects,
 /// answers and ledger row all or nothing, in a savepoint of its own), with one commit for all
-/// of them: one write to disk instead of one per message (issue 22). The first message that
+/// of them: one write to disk instead of one per message (issue 22), and the claims and ledger
+/// lookups of all of them made at once first ([`Admissions`], issue 28). The first message that
 /// fails or panics is rolled back to its savepoint and stops the batch; the ones before it still
 /// commit. `Err`: the batch could not be begun or committed (or a failure not undone), and
 /// nothing of it was committed.
@@ -93,19 +94,31 @@ pub async fn handle_batch<B: Boxes>(
         done: Vec::with_capacity(batch.len()),
         failed: None,
     };
-    for (i, q) in batch.iter().enumerate() {
-        // The previous message's savepoint is kept (the commit keeps the last one's).
-        if i == 0 {
-            store::savepoint(&mut tx, store::Savepoint::Message).await?;
-        } else {
-            store::renew_savepoint(&mut tx, store::Savepoint::Message).await?;
+    let mut admissions = Admissions::of(&mut tx, batch).await?;
+    let mut saved = false;
+    for q in batch {
+        let admission = admissions.next(q);
+        if let Some(outcome) = admission.and_then(Admissions::settled) {
+            run.done.push(outcome);
+            continue;
         }
-        let handling =
-            handle_in(&mut tx, env, &q.inc, q.reading, now, boxes).instrument(q.span.clone());
+        // The previous message's savepoint is kept (the commit keeps the last one's).
+        if saved {
+            store::renew_savepoint(&mut tx, store::Savepoint::Message).await?;
+        } else {
+            store::savepoint(&mut tx, store::Savepoint::Message).await?;
+            saved = true;
+        }
+        let handling = match admission {
+            Some(_) => handle_admitted(&mut tx, env, &q.inc, q.reading, now, boxes).boxed(),
+            None => handle_in(&mut tx, env, &q.inc, q.reading, now, boxes).boxed(),
+        }
+        .instrument(q.span.clone());
         // A panic is caught here as the mailbox reader catches it for a message alone: what the
         // message wrote is undone with its savepoint, and the batch stops at it.
         let failure = match std::panic::AssertUnwindSafe(handling).catch_unwind().await {
             Ok(Ok(outcome)) => {
+                admissions.handled(q, outcome);
                 run.done.push(outcome);
                 continue;
             }
@@ -130,19 +143,95 @@ async fn handle_in<B: Boxes>(
     now: Ts,
     boxes: &B,
 ) -> Result<Processed> {
-    let seen = store::Seen {
-        mailbox: inc.mailbox,
-        uidvalidity: inc.uidvalidity,
-        uid: inc.uid,
-        sha256: &reading.sha256,
-        content_sha256: &reading.content_sha256,
-    };
+    let seen = seen_of(inc, reading);
     if !store::claim_message(c, &seen, inc.wait_for_claim).await? {
         return Ok(Processed::Claimed);
     }
     if store::processed(c, &seen).await? {
         return Ok(Processed::AlreadyDone);
     }
+    handle_admitted(c, env, inc, reading, now, boxes).await
+}
+
+/// The message's key in the ledger.
+fn seen_of<'a>(inc: &Incoming<'a>, reading: &'a Reading) -> store::Seen<'a> {
+    store::Seen {
+        mailbox: inc.mailbox,
+        uidvalidity: inc.uidvalidity,
+        uid: inc.uid,
+        sha256: &reading.sha256,
+        content_sha256: &reading.content_sha256,
+    }
+}
+
+/// A batch's claims and ledger lookups, made for all its messages at once before the first
+/// (issue 28: one round trip to the database each for the batch, not two a message), and what
+/// the batch itself has handled since. A batch whose messages wait for their claims (looked at
+/// again after another instance had them) takes each claim in turn instead.
+struct Admissions {
+    /// In the batch's order; `None`: each message is claimed and looked up as it comes.
+    decided: Option<std::vec::IntoIter<store::Admission>>,
+    /// The messages this batch has recorded so far: a later copy of one is a duplicate.
+    handled: Vec<store::LedgerKey>,
+}
+
+impl Admissions {
+    async fn of(c: &mut Conn, batch: &[Queued<'_>]) -> Result<Admissions> {
+        let decided = if batch.iter().any(|q| q.inc.wait_for_claim) {
+            None
+        } else {
+            let seen: Vec<store::Seen<'_>> =
+                batch.iter().map(|q| seen_of(&q.inc, q.reading)).collect();
+            Some(store::admit(c, &seen).await?.into_iter())
+        };
+        Ok(Admissions {
+            decided,
+            handled: Vec::new(),
+        })
+    }
+
+    /// Message `q`'s admission (the batch's messages are asked for in order), a copy of one
+    /// this batch recorded already counted as handled; `None` when it is not decided yet.
+    fn next(&mut self, q: &Queued<'_>) -> Option<store::Admission> {
+        let admission = self.decided.as_mut()?.next()?;
+        let seen = seen_of(&q.inc, q.reading);
+        Some(match admission {
+            store::Admission::New if self.handled.iter().any(|h| h.is(&seen)) => {
+                store::Admission::Done
+            }
+            other => other,
+        })
+    }
+
+    /// What a message not this transaction's to handle came to: nothing is written for it.
+    fn settled(admission: store::Admission) -> Option<Processed> {
+        match admission {
+            store::Admission::New => None,
+            store::Admission::Claimed => Some(Processed::Claimed),
+            store::Admission::Done => Some(Processed::AlreadyDone),
+        }
+    }
+
+    /// Message `q` was handled with `outcome`: recorded in the ledger, unless another instance
+    /// had it or had done it.
+    fn handled(&mut self, q: &Queued<'_>, outcome: Processed) {
+        if !matches!(outcome, Processed::Claimed | Processed::AlreadyDone) {
+            let seen = seen_of(&q.inc, q.reading);
+            self.handled.push(store::LedgerKey::of(&seen));
+        }
+    }
+}
+
+/// A message claimed and not handled before: its effects, answers and ledger row.
+async fn handle_admitted<B: Boxes>(
+    c: &mut Conn,
+    env: &Env,
+    inc: &Incoming<'_>,
+    reading: &Reading,
+    now: Ts,
+    boxes: &B,
+) -> Result<Processed> {
+    let seen = seen_of(inc, reading);
     let ctx = Ctx {
         inc,
         key: &reading.content_sha256,

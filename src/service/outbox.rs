@@ -433,8 +433,18 @@ async fn send_run(
     }
     let now = shared.clock.now();
     let mut tx = marks.begin().await?;
+    // The mails that went, as most do, in one statement; each other outcome in its own.
+    let sent: Vec<i64> = run
+        .iter()
+        .zip(&outcomes)
+        .filter(|(_, outcome)| matches!(outcome, Outcome::Sent))
+        .map(|(row, _)| row.id)
+        .collect();
+    store::mark_sent_all(&mut tx, &sent, now).await?;
     for (row, outcome) in run.iter().zip(&outcomes) {
-        record(&mut tx, now, row.id, outcome).await?;
+        if !matches!(outcome, Outcome::Sent) {
+            record(&mut tx, now, row.id, outcome).await?;
+        }
     }
     for row in &run[outcomes.len()..] {
         store::unmark_sending(&mut tx, row.id).await?;

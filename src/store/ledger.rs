@@ -83,12 +83,144 @@ pub struct Seen<'a> {
 /// PostgreSQL: a transaction-level advisory lock, let go at the commit or when the instance
 /// dies (its connection closes), so no claim outlives its holder.
 pub async fn claim_message(c: &mut Conn, m: &Seen<'_>, wait: bool) -> Result<bool> {
-    claim(
-        c,
-        &format!("message|{}|{}", m.mailbox, m.content_sha256),
-        wait,
+    claim(c, &message_claim(m), wait).await
+}
+
+/// The key of message `m`'s claim: its content, so that the same mail under two UIDs is one.
+fn message_claim(m: &Seen<'_>) -> String {
+    format!("message|{}|{}", m.mailbox, m.content_sha256)
+}
+
+/// What a message of a batch is to the transaction that admits it ([`admit`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// Not handled before, and this transaction's now.
+    New,
+    /// Another Chancery instance holds it ([`claim_message`]).
+    Claimed,
+    /// Handled before ([`processed`]).
+    Done,
+}
+
+/// [`claim_message`] (never waiting) and then [`processed`] for every message of a batch at
+/// once: one claim statement and one read of the ledger for the batch, where each message
+/// alone took two round trips to the database (issue 28). The claims come first, so that the
+/// read sees whatever their last holder committed. In the batch's order.
+pub async fn admit(c: &mut Conn, batch: &[Seen<'_>]) -> Result<Vec<Admission>> {
+    let claimed = try_claims(c, batch).await?;
+    let handled = handled_of(c, batch).await?;
+    Ok(batch
+        .iter()
+        .map(|m| {
+            if !claimed.contains(&message_claim(m)) {
+                Admission::Claimed
+            } else if handled.iter().any(|h| h.is(m)) {
+                Admission::Done
+            } else {
+                Admission::New
+            }
+        })
+        .collect())
+}
+
+/// The claims of `batch` this transaction holds now, each tried once (PostgreSQL's advisory
+/// locks; SQLite's write lock is every claim at once).
+async fn try_claims(c: &mut Conn, batch: &[Seen<'_>]) -> Result<std::collections::HashSet<String>> {
+    let keys: Vec<String> = batch.iter().map(message_claim).collect();
+    if Dialect::of(c) == Dialect::Sqlite {
+        return Ok(keys.into_iter().collect());
+    }
+    let rows: Vec<(String, bool)> = sqlx::query_as(
+        "SELECT j.value, pg_try_advisory_xact_lock(hashtextextended(j.value, 0))
+         FROM jsonb_array_elements_text($1::jsonb) j",
     )
-    .await
+    .bind(serde_json::to_string(&keys)?)
+    .fetch_all(&mut *c)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(key, taken)| taken.then_some(key))
+        .collect())
+}
+
+/// A ledger row's keys, as [`processed`] matches a message against them.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct LedgerKey {
+    mailbox: String,
+    uidvalidity: i64,
+    uid: i64,
+    sha256: Option<String>,
+    content_sha256: Option<String>,
+}
+
+impl LedgerKey {
+    /// The keys message `m`'s ledger row will have.
+    pub fn of(m: &Seen<'_>) -> LedgerKey {
+        LedgerKey {
+            mailbox: m.mailbox.to_string(),
+            uidvalidity: i64::from(m.uidvalidity),
+            uid: i64::from(m.uid),
+            sha256: Some(m.sha256.to_string()),
+            content_sha256: Some(m.content_sha256.to_string()),
+        }
+    }
+
+    /// Whether this row is message `m`'s, as [`processed`] decides.
+    pub fn is(&self, m: &Seen<'_>) -> bool {
+        self.mailbox == m.mailbox
+            && ((self.uidvalidity == i64::from(m.uidvalidity) && self.uid == i64::from(m.uid))
+                || self.sha256.as_deref() == Some(m.sha256)
+                || self.content_sha256.as_deref() == Some(m.content_sha256))
+    }
+}
+
+/// The ledger rows of any message of `batch`, by position or by content, in one read (each
+/// lookup indexed, as in [`processed`]: an `IN` list, which SQLite probes an index with for
+/// each value, where a join would have it scan the mailbox's rows).
+async fn handled_of(c: &mut Conn, batch: &[Seen<'_>]) -> Result<Vec<LedgerKey>> {
+    let mut rows = Vec::new();
+    let mut places: Vec<(&str, u32)> = batch.iter().map(|m| (m.mailbox, m.uidvalidity)).collect();
+    places.dedup();
+    for (mailbox, uidvalidity) in places {
+        let of_place = batch
+            .iter()
+            .filter(|m| (m.mailbox, m.uidvalidity) == (mailbox, uidvalidity));
+        let (mut uids, mut shas, mut contents) = (Vec::new(), Vec::new(), Vec::new());
+        for m in of_place {
+            uids.push(m.uid);
+            shas.push(m.sha256);
+            contents.push(m.content_sha256);
+        }
+        let found: Vec<LedgerKey> = sqlx::query_as(crate::store::dialect::sql!(
+            c,
+            concat!(
+                "SELECT mailbox, uidvalidity, uid, sha256, content_sha256 FROM ledger
+                 WHERE mailbox = $1 AND uidvalidity = $2
+                   AND uid IN (SELECT CAST(value AS BIGINT) FROM ",
+                json_values!(3),
+                ")
+                 UNION ALL
+                 SELECT mailbox, uidvalidity, uid, sha256, content_sha256 FROM ledger
+                 WHERE mailbox = $1 AND sha256 IN (SELECT value FROM ",
+                json_values!(4),
+                ")
+                 UNION ALL
+                 SELECT mailbox, uidvalidity, uid, sha256, content_sha256 FROM ledger
+                 WHERE mailbox = $1 AND content_sha256 IN (SELECT value FROM ",
+                json_values!(5),
+                ")",
+            )
+        ))
+        .bind(mailbox)
+        .bind(i64::from(uidvalidity))
+        .bind(serde_json::to_string(&uids)?)
+        .bind(serde_json::to_string(&shas)?)
+        .bind(serde_json::to_string(&contents)?)
+        .fetch_all(&mut *c)
+        .await?;
+        rows.extend(found);
+    }
+    Ok(rows)
 }
 
 /// Take game `game` for this transaction's message, as [`claim_message`] takes the message:

@@ -402,9 +402,38 @@ pub async fn mark_sending(c: &mut Conn, id: i64, now: Ts) -> Result<()> {
 /// Mark several rows as being sent, in one statement: the outbox marks a run of mails before
 /// it sends them one after the other (src/service/outbox.rs).
 pub async fn mark_sending_all(c: &mut Conn, ids: &[i64], now: Ts) -> Result<()> {
+    update_all(
+        c,
+        ids,
+        ("sending_since = ", now),
+        ", attempts = attempts + 1",
+    )
+    .await
+}
+
+/// Rows `ids`, all sent at `now`: one statement for a run's mails (issue 28), where a mail's
+/// own [`mark_sent`] was a round trip to the database each.
+pub async fn mark_sent_all(c: &mut Conn, ids: &[i64], now: Ts) -> Result<()> {
+    update_all(
+        c,
+        ids,
+        ("sent_at = ", now),
+        ", sending_since = NULL, last_error = NULL",
+    )
+    .await
+}
+
+/// `UPDATE outbox SET {column = }now{rest} WHERE id IN (ids)`, in as few statements as the
+/// database's limit on parameters allows.
+async fn update_all(
+    c: &mut Conn,
+    ids: &[i64],
+    (column, now): (&str, Ts),
+    rest: &str,
+) -> Result<()> {
     for ids in ids.chunks(dialect::ROWS_A_STATEMENT) {
-        let mut q = crate::store::dialect::Statement::new(c, "UPDATE outbox SET sending_since = ");
-        q.bind(now).push(", attempts = attempts + 1 WHERE id IN (");
+        let mut q = crate::store::dialect::Statement::new(c, "UPDATE outbox SET ");
+        q.push(column).bind(now).push(rest).push(" WHERE id IN (");
         for (k, id) in ids.iter().enumerate() {
             if k > 0 {
                 q.push(", ");
