@@ -1043,6 +1043,14 @@ fn orders_of(i: usize, lines: &str) -> Vec<u8> {
 
 /// Process `mails` (UID, bytes) of the GM box as one batch, as the mailbox reader does.
 async fn batch(pool: &Pool, mails: &[(u32, &[u8])]) -> engine::BatchRun {
+    try_batch(pool, mails).await.expect("the batch commits")
+}
+
+/// [`batch`], which may fail as a whole.
+async fn try_batch(
+    pool: &Pool,
+    mails: &[(u32, &[u8])],
+) -> chancery::engine::Result<engine::BatchRun> {
     let readings: Vec<engine::Reading> = mails.iter().map(|(_, m)| engine::read(m)).collect();
     let queued: Vec<engine::Queued> = mails
         .iter()
@@ -1065,9 +1073,7 @@ async fn batch(pool: &Pool, mails: &[(u32, &[u8])]) -> engine::BatchRun {
             ),
         })
         .collect();
-    games::process_batch(pool, &env(), &queued, T0 + 60)
-        .await
-        .expect("the batch commits")
+    games::process_batch(pool, &env(), &queued, T0 + 60).await
 }
 
 /// The UIDs of the GM box in the ledger.
@@ -1185,6 +1191,48 @@ async fn a_batch_finds_in_the_ledger_what_was_done_before_it() {
     );
     assert_eq!(ledger_uids(&pool).await, vec![1, 5]);
     assert_eq!(acked(&pool).await, vec![player(0), player(1)]);
+}
+
+#[tokio::test]
+async fn a_batch_whose_records_cannot_be_written_keeps_nothing_of_any_message() {
+    // Issue 28: a batch's `messages` and ledger rows are written together as it ends. When that
+    // write fails, no message of the batch may keep its effects or answers without its ledger
+    // row: the whole batch rolls back, and the reader then takes each message alone.
+    let pool = setup("batch-records", &["wm1"]).await;
+    {
+        let mut c = pool.acquire().await.expect("conn");
+        let trigger: &[&'static str] = if fixtures::database::postgres().is_some() {
+            &[
+                "CREATE FUNCTION refuse_uid_2() RETURNS trigger AS $$
+                 BEGIN RAISE EXCEPTION 'the store refuses UID 2'; END $$ LANGUAGE plpgsql",
+                "CREATE TRIGGER refuse_uid_2 BEFORE INSERT ON ledger FOR EACH ROW
+                 WHEN (NEW.uid = 2) EXECUTE FUNCTION refuse_uid_2()",
+            ]
+        } else {
+            &[
+                "CREATE TRIGGER refuse_uid_2 BEFORE INSERT ON ledger WHEN NEW.uid = 2
+               BEGIN SELECT RAISE(ABORT, 'the store refuses UID 2'); END",
+            ]
+        };
+        for sql in trigger {
+            sqlx::query(*sql).execute(&mut *c).await.expect("trigger");
+        }
+    }
+    let (austria, england) = (orders_of(0, "A Vie - Gal"), orders_of(1, "F Lon - Nth"));
+    let failed = try_batch(&pool, &[(1, &austria), (2, &england)]).await;
+    assert!(
+        failed
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains("the store refuses UID 2")),
+        "{failed:?}"
+    );
+    assert!(ledger_uids(&pool).await.is_empty());
+    assert!(acked(&pool).await.is_empty());
+    assert!(standing(&pool, "AUSTRIA").await.is_empty(), "rolled back");
+    // Alone, Austria's goes through.
+    let run = batch(&pool, &[(1, &austria)]).await;
+    assert_eq!((run.done, run.failed), (vec![Processed::Accepted], None));
+    assert_eq!(acked(&pool).await, vec![player(0)]);
 }
 
 #[tokio::test]

@@ -102,17 +102,19 @@ async fn ledger_outbox_and_reopen() {
     );
     store::record_message(
         &mut tx,
-        &seen("gm", 7, 1, "00"),
-        Some("a@x"),
-        b"raw",
-        200,
-        Some(190),
-        Some("p@x"),
-        "s",
-        Some("wm1"),
-        Some("FRANCE"),
-        Some("S1901M"),
-        "accepted",
+        &store::MessageRecord {
+            seen: seen("gm", 7, 1, "00"),
+            message_id: Some("a@x"),
+            raw: b"raw",
+            received_at: 200,
+            internal_date: Some(190),
+            from: Some("p@x"),
+            subject: "s".into(),
+            game: Some("wm1".into()),
+            power: Some("FRANCE".into()),
+            phase: Some("S1901M".into()),
+            outcome: "accepted",
+        },
     )
     .await
     .expect("record");
@@ -172,17 +174,19 @@ async fn ledger_outbox_and_reopen() {
     let mut tx = pool.begin().await.expect("tx");
     store::record_message(
         &mut tx,
-        &seen("gm", 7, 2, "11"),
-        Some("b@x"),
-        b"raw2",
-        300,
-        None,
-        None,
-        "s",
-        None,
-        None,
-        None,
-        "rejected",
+        &store::MessageRecord {
+            seen: seen("gm", 7, 2, "11"),
+            message_id: Some("b@x"),
+            raw: b"raw2",
+            received_at: 300,
+            internal_date: None,
+            from: None,
+            subject: "s".into(),
+            game: None,
+            power: None,
+            phase: None,
+            outcome: "rejected",
+        },
     )
     .await
     .expect("record");

@@ -95,10 +95,12 @@ pub async fn handle_batch<B: Boxes>(
         failed: None,
     };
     let mut admissions = Admissions::of(&mut tx, batch).await?;
+    // The batch's `messages` and ledger rows, written together as it ends.
+    let mut records = Vec::with_capacity(batch.len());
     let mut saved = false;
     for q in batch {
-        let admission = admissions.next(q);
-        if let Some(outcome) = admission.and_then(Admissions::settled) {
+        let admission = admissions.decide(&mut tx, q).await?;
+        if let Some(outcome) = Admissions::settled(admission) {
             run.done.push(outcome);
             continue;
         }
@@ -109,16 +111,16 @@ pub async fn handle_batch<B: Boxes>(
             store::savepoint(&mut tx, store::Savepoint::Message).await?;
             saved = true;
         }
-        let handling = match admission {
-            Some(_) => handle_admitted(&mut tx, env, &q.inc, q.reading, now, boxes).boxed(),
-            None => handle_in(&mut tx, env, &q.inc, q.reading, now, boxes).boxed(),
-        }
-        .instrument(q.span.clone());
+        let handling =
+            handle_admitted(&mut tx, env, &q.inc, q.reading, now, boxes).instrument(q.span.clone());
         // A panic is caught here as the mailbox reader catches it for a message alone: what the
         // message wrote is undone with its savepoint, and the batch stops at it.
         let failure = match std::panic::AssertUnwindSafe(handling).catch_unwind().await {
-            Ok(Ok(outcome)) => {
-                admissions.handled(q, outcome);
+            Ok(Ok((outcome, record))) => {
+                if let Some(record) = record {
+                    admissions.handled.push(store::LedgerKey::of(&record.seen));
+                    records.push(record);
+                }
                 run.done.push(outcome);
                 continue;
             }
@@ -129,6 +131,7 @@ pub async fn handle_batch<B: Boxes>(
         run.failed = Some(failure);
         break;
     }
+    store::record_messages(&mut tx, &records).await?;
     tx.commit().await?;
     Ok(run)
 }
@@ -144,13 +147,14 @@ async fn handle_in<B: Boxes>(
     boxes: &B,
 ) -> Result<Processed> {
     let seen = seen_of(inc, reading);
-    if !store::claim_message(c, &seen, inc.wait_for_claim).await? {
-        return Ok(Processed::Claimed);
+    if let Some(outcome) = Admissions::settled(admit_alone(c, &seen, inc.wait_for_claim).await?) {
+        return Ok(outcome);
     }
-    if store::processed(c, &seen).await? {
-        return Ok(Processed::AlreadyDone);
+    let (outcome, record) = handle_admitted(c, env, inc, reading, now, boxes).await?;
+    if let Some(record) = record {
+        store::record_message(c, &record).await?;
     }
-    handle_admitted(c, env, inc, reading, now, boxes).await
+    Ok(outcome)
 }
 
 /// The message's key in the ledger.
@@ -164,10 +168,22 @@ fn seen_of<'a>(inc: &Incoming<'a>, reading: &'a Reading) -> store::Seen<'a> {
     }
 }
 
+/// A message's claim (waited for if `wait`), then its lookup in the ledger.
+async fn admit_alone(c: &mut Conn, seen: &store::Seen<'_>, wait: bool) -> Result<store::Admission> {
+    Ok(if !store::claim_message(c, seen, wait).await? {
+        store::Admission::Claimed
+    } else if store::processed(c, seen).await? {
+        store::Admission::Done
+    } else {
+        store::Admission::New
+    })
+}
+
 /// A batch's claims and ledger lookups, made for all its messages at once before the first
 /// (issue 28: one round trip to the database each for the batch, not two a message), and what
-/// the batch itself has handled since. A batch whose messages wait for their claims (looked at
-/// again after another instance had them) takes each claim in turn instead.
+/// the batch itself has handled since (its ledger rows are written as it ends). A batch whose
+/// messages wait for their claims (looked at again after another instance had them) takes each
+/// claim in turn instead.
 struct Admissions {
     /// In the batch's order; `None`: each message is claimed and looked up as it comes.
     decided: Option<std::vec::IntoIter<store::Admission>>,
@@ -191,11 +207,14 @@ impl Admissions {
     }
 
     /// Message `q`'s admission (the batch's messages are asked for in order), a copy of one
-    /// this batch recorded already counted as handled; `None` when it is not decided yet.
-    fn next(&mut self, q: &Queued<'_>) -> Option<store::Admission> {
-        let admission = self.decided.as_mut()?.next()?;
+    /// this batch recorded already counted as handled.
+    async fn decide(&mut self, c: &mut Conn, q: &Queued<'_>) -> Result<store::Admission> {
         let seen = seen_of(&q.inc, q.reading);
-        Some(match admission {
+        let admission = match self.decided.as_mut().and_then(Iterator::next) {
+            Some(admission) => admission,
+            None => admit_alone(c, &seen, q.inc.wait_for_claim).await?,
+        };
+        Ok(match admission {
             store::Admission::New if self.handled.iter().any(|h| h.is(&seen)) => {
                 store::Admission::Done
             }
@@ -211,27 +230,18 @@ impl Admissions {
             store::Admission::Done => Some(Processed::AlreadyDone),
         }
     }
-
-    /// Message `q` was handled with `outcome`: recorded in the ledger, unless another instance
-    /// had it or had done it.
-    fn handled(&mut self, q: &Queued<'_>, outcome: Processed) {
-        if !matches!(outcome, Processed::Claimed | Processed::AlreadyDone) {
-            let seen = seen_of(&q.inc, q.reading);
-            self.handled.push(store::LedgerKey::of(&seen));
-        }
-    }
 }
 
-/// A message claimed and not handled before: its effects, answers and ledger row.
-async fn handle_admitted<B: Boxes>(
+/// A message claimed and not handled before: its effects and answers, and the record of it
+/// for the caller to write (none when its game turned out to be another instance's).
+async fn handle_admitted<'a, B: Boxes>(
     c: &mut Conn,
     env: &Env,
-    inc: &Incoming<'_>,
-    reading: &Reading,
+    inc: &Incoming<'a>,
+    reading: &'a Reading,
     now: Ts,
     boxes: &B,
-) -> Result<Processed> {
-    let seen = seen_of(inc, reading);
+) -> Result<(Processed, Option<store::MessageRecord<'a>>)> {
     let ctx = Ctx {
         inc,
         key: &reading.content_sha256,
@@ -243,10 +253,9 @@ async fn handle_admitted<B: Boxes>(
     let (outcome, tag) = sort(c, env, &ctx, reading, boxes).await?;
     if outcome == Processed::Claimed {
         // Its game is another instance's now: nothing was written, nothing is recorded.
-        return Ok(outcome);
+        return Ok((outcome, None));
     }
-    record(c, &seen, inc, reading, outcome, &tag, now).await?;
-    Ok(outcome)
+    Ok((outcome, Some(record(inc, reading, outcome, tag, now))))
 }
 
 /// What a message not seen before does: automatic mail is recorded and never answered, an
@@ -280,33 +289,30 @@ async fn sort<B: Boxes>(
     })
 }
 
-/// The message's ledger row: what it was, what became of it, and the game, power and phase
-/// it was about.
-async fn record(
-    c: &mut Conn,
-    seen: &store::Seen<'_>,
-    inc: &Incoming<'_>,
-    reading: &Reading,
+/// The message's record (its `messages` row and its ledger row): what it was, what became of
+/// it, and the game, power and phase it was about.
+fn record<'a>(
+    inc: &Incoming<'a>,
+    reading: &'a Reading,
     outcome: Processed,
-    tag: &Tag,
+    tag: Tag,
     now: Ts,
-) -> Result<()> {
+) -> store::MessageRecord<'a> {
     let head = &reading.head;
     let m = reading.message.as_ref().ok();
     let subject = m.map_or(head.subject.as_str(), |m| m.subject.as_str());
-    store::record_message(
-        c,
-        seen,
-        m.map_or(head.message_id.as_deref(), |m| m.message_id.as_deref()),
-        inc.raw,
-        now,
-        inc.arrived,
-        m.map_or(head.from_address.as_deref(), |m| m.from_address.as_deref()),
-        &crate::outgoing::compose::echo_subject(subject),
-        tag.game.as_deref(),
-        tag.power.as_deref(),
-        tag.phase.as_deref(),
-        match outcome {
+    store::MessageRecord {
+        seen: seen_of(inc, reading),
+        message_id: m.map_or(head.message_id.as_deref(), |m| m.message_id.as_deref()),
+        raw: inc.raw,
+        received_at: now,
+        internal_date: inc.arrived,
+        from: m.map_or(head.from_address.as_deref(), |m| m.from_address.as_deref()),
+        subject: crate::outgoing::compose::echo_subject(subject),
+        game: tag.game,
+        power: tag.power,
+        phase: tag.phase,
+        outcome: match outcome {
             Processed::Accepted => "accepted",
             Processed::Rejected => "rejected",
             Processed::Auto => "auto",
@@ -315,9 +321,7 @@ async fn record(
             Processed::AlreadyDone => "duplicate",
             Processed::Claimed => "claimed",
         },
-    )
-    .await?;
-    Ok(())
+    }
 }
 
 /// Set a message aside after its handling failed (a panic or a persistent error), so that the

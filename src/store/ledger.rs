@@ -309,44 +309,76 @@ pub async fn last_uid(c: &mut Conn, mailbox: &str, uidvalidity: u32) -> Result<u
     Ok(u.and_then(|u| u32::try_from(u).ok()).unwrap_or(0))
 }
 
+/// A received message as the store keeps it: its `messages` row (the raw mail, for replays,
+/// and what became of it) and its ledger row.
+#[derive(Clone, Debug)]
+pub struct MessageRecord<'a> {
+    pub seen: Seen<'a>,
+    pub message_id: Option<&'a str>,
+    pub raw: &'a [u8],
+    pub received_at: Ts,
+    /// When the mail server received it.
+    pub internal_date: Option<Ts>,
+    pub from: Option<&'a str>,
+    pub subject: String,
+    /// The game, power and phase it was about.
+    pub game: Option<String>,
+    pub power: Option<String>,
+    pub phase: Option<String>,
+    pub outcome: &'static str,
+}
+
 /// Record a received message and its ledger row. Call inside the transaction holding the
 /// message's effects.
-#[allow(clippy::too_many_arguments)]
-pub async fn record_message(
-    c: &mut Conn,
-    m: &Seen<'_>,
-    message_id: Option<&str>,
-    raw: &[u8],
-    received_at: Ts,
-    internal_date: Option<Ts>,
-    from: Option<&str>,
-    subject: &str,
-    game: Option<&str>,
-    power: Option<&str>,
-    phase: Option<&str>,
-    outcome: &str,
-) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO messages (mailbox, uidvalidity, uid, message_id, sha256, raw, received_at, from_address, subject, game_id, power, phase, outcome, internal_date)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-    )
-    .bind(m.mailbox)
-    .bind(i64::from(m.uidvalidity))
-    .bind(i64::from(m.uid))
-    .bind(message_id)
-    .bind(m.sha256)
-    .bind(raw)
-    .bind(received_at)
-    .bind(from)
-    .bind(subject)
-    .bind(game)
-    .bind(power)
-    .bind(phase)
-    .bind(outcome)
-    .bind(internal_date)
-    .execute(&mut *c)
-    .await?;
-    ledger_row(c, m, message_id, received_at, None).await
+pub async fn record_message(c: &mut Conn, m: &MessageRecord<'_>) -> Result<()> {
+    record_messages(c, std::slice::from_ref(m)).await
+}
+
+/// [`record_message`] for many messages, in two statements (issue 28: a batch's messages are
+/// recorded together as it ends, where each took two round trips to the database).
+pub async fn record_messages(c: &mut Conn, records: &[MessageRecord<'_>]) -> Result<()> {
+    for chunk in records.chunks(dialect::ROWS_A_STATEMENT) {
+        let mut q = dialect::Statement::new(
+            c,
+            "INSERT INTO messages (mailbox, uidvalidity, uid, message_id, sha256, raw, received_at, \
+             from_address, subject, game_id, power, phase, outcome, internal_date) ",
+        );
+        q.values(chunk, |b, m| {
+            b.bind(m.seen.mailbox)
+                .bind(i64::from(m.seen.uidvalidity))
+                .bind(i64::from(m.seen.uid))
+                .bind(m.message_id)
+                .bind(m.seen.sha256)
+                .bind(m.raw)
+                .bind(m.received_at)
+                .bind(m.from)
+                .bind(&m.subject)
+                .bind(&m.game)
+                .bind(&m.power)
+                .bind(&m.phase)
+                .bind(m.outcome)
+                .bind(m.internal_date);
+        });
+        q.query()?.execute(&mut *c).await?;
+        let mut q = dialect::Statement::new(
+            c,
+            "INSERT INTO ledger (mailbox, uidvalidity, uid, message_id, processed_at, sha256, \
+             status, error, content_sha256) ",
+        );
+        q.values(chunk, |b, m| {
+            b.bind(m.seen.mailbox)
+                .bind(i64::from(m.seen.uidvalidity))
+                .bind(i64::from(m.seen.uid))
+                .bind(m.message_id)
+                .bind(m.received_at)
+                .bind(m.seen.sha256)
+                .push("'done'")
+                .push("NULL")
+                .bind(m.seen.content_sha256);
+        });
+        q.query()?.execute(&mut *c).await?;
+    }
+    Ok(())
 }
 
 pub(super) async fn ledger_row(
