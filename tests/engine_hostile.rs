@@ -1095,6 +1095,35 @@ async fn acked(pool: &Pool) -> Vec<String> {
         .collect()
 }
 
+/// A trigger that makes the store refuse every row of `table` for which `when` holds (written
+/// the same on either database), with `why` as the error.
+async fn refuse_rows(pool: &Pool, table: &str, when: &str, why: &str) {
+    let mut c = pool.acquire().await.expect("conn");
+    let statements = if fixtures::database::postgres().is_some() {
+        vec![
+            format!(
+                "CREATE FUNCTION refuse_{table}() RETURNS trigger AS $$
+                 BEGIN RAISE EXCEPTION '{why}'; END $$ LANGUAGE plpgsql"
+            ),
+            format!(
+                "CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} FOR EACH ROW
+                 WHEN ({when}) EXECUTE FUNCTION refuse_{table}()"
+            ),
+        ]
+    } else {
+        vec![format!(
+            "CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} WHEN {when}
+             BEGIN SELECT RAISE(ABORT, '{why}'); END"
+        )]
+    };
+    for sql in statements {
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut *c)
+            .await
+            .expect("trigger");
+    }
+}
+
 #[tokio::test]
 async fn a_message_that_fails_in_a_batch_leaves_nothing_and_the_ones_before_it_commit() {
     // Issue 22, point 4: messages are committed a group at a time, each in a savepoint of its
@@ -1102,23 +1131,13 @@ async fn a_message_that_fails_in_a_batch_leaves_nothing_and_the_ones_before_it_c
     // standing orders were written): France's message must leave nothing behind, Austria's
     // before it must commit, and England's after it is left for the next batch.
     let pool = setup("batch-commit", &["wm1"]).await;
-    {
-        let mut c = pool.acquire().await.expect("conn");
-        let trigger: &[&'static str] = if fixtures::database::postgres().is_some() {
-            &[
-                "CREATE FUNCTION refuse_france() RETURNS trigger AS $$
-                 BEGIN RAISE EXCEPTION 'the store refuses France'; END $$ LANGUAGE plpgsql",
-                "CREATE TRIGGER refuse_france BEFORE INSERT ON submissions FOR EACH ROW
-                 WHEN (NEW.power = 'FRANCE') EXECUTE FUNCTION refuse_france()",
-            ]
-        } else {
-            &["CREATE TRIGGER refuse_france BEFORE INSERT ON submissions WHEN NEW.power = 'FRANCE'
-               BEGIN SELECT RAISE(ABORT, 'the store refuses France'); END"]
-        };
-        for sql in trigger {
-            sqlx::query(*sql).execute(&mut *c).await.expect("trigger");
-        }
-    }
+    refuse_rows(
+        &pool,
+        "submissions",
+        "NEW.power = 'FRANCE'",
+        "the store refuses France",
+    )
+    .await;
     let (austria, france, england) = (
         orders_of(0, "A Vie - Gal"),
         orders_of(2, "A Par - Bur"),
@@ -1199,25 +1218,7 @@ async fn a_batch_whose_records_cannot_be_written_keeps_nothing_of_any_message() 
     // write fails, no message of the batch may keep its effects or answers without its ledger
     // row: the whole batch rolls back, and the reader then takes each message alone.
     let pool = setup("batch-records", &["wm1"]).await;
-    {
-        let mut c = pool.acquire().await.expect("conn");
-        let trigger: &[&'static str] = if fixtures::database::postgres().is_some() {
-            &[
-                "CREATE FUNCTION refuse_uid_2() RETURNS trigger AS $$
-                 BEGIN RAISE EXCEPTION 'the store refuses UID 2'; END $$ LANGUAGE plpgsql",
-                "CREATE TRIGGER refuse_uid_2 BEFORE INSERT ON ledger FOR EACH ROW
-                 WHEN (NEW.uid = 2) EXECUTE FUNCTION refuse_uid_2()",
-            ]
-        } else {
-            &[
-                "CREATE TRIGGER refuse_uid_2 BEFORE INSERT ON ledger WHEN NEW.uid = 2
-               BEGIN SELECT RAISE(ABORT, 'the store refuses UID 2'); END",
-            ]
-        };
-        for sql in trigger {
-            sqlx::query(*sql).execute(&mut *c).await.expect("trigger");
-        }
-    }
+    refuse_rows(&pool, "ledger", "NEW.uid = 2", "the store refuses UID 2").await;
     let (austria, england) = (orders_of(0, "A Vie - Gal"), orders_of(1, "F Lon - Nth"));
     let failed = try_batch(&pool, &[(1, &austria), (2, &england)]).await;
     assert!(

@@ -693,6 +693,8 @@ async fn mail_benches(
         Stores::Sqlite => 1,
         Stores::Postgres(_) => opts.instances.max(1),
     };
+    // Whole servers, their schedulers included: what a server does for each message it reads
+    // (a wake of its scheduler) is timed with it.
     let servers: Vec<_> = (0..instances)
         .map(|_| {
             let (dir, cfg, stopped) = (dir.to_path_buf(), cfg.clone(), stopped.clone());
@@ -702,7 +704,7 @@ async fn mail_benches(
                     &dir,
                     Arc::new(SystemClock),
                     stopped,
-                    Tasks { scheduler: false },
+                    Tasks::default(),
                 )
                 .await
             })

@@ -502,6 +502,11 @@ async fn handle_group(
             }
             Ok(_) => commit_run(src, rest, now, reader, marks).await?,
         };
+        // Once a run committed together, not once a message: a wake is a read of the due rows
+        // by each sender it reaches, and a whole tick of the scheduler. A run whose settling
+        // failed wakes them with the next run (the outbox also looks every second).
+        src.shared.outbox_ready.notify_one();
+        src.shared.schedule_changed.notify_one();
         rest = &rest[settled..];
     }
     Ok(())
@@ -646,8 +651,6 @@ async fn settle(
             Processed::Dropped
         }
     };
-    shared.outbox_ready.notify_one();
-    shared.schedule_changed.notify_one();
     if processed.leave_unread() {
         marks.unread.push(uid);
     } else {
