@@ -699,14 +699,8 @@ async fn mail_benches(
         .map(|_| {
             let (dir, cfg, stopped) = (dir.to_path_buf(), cfg.clone(), stopped.clone());
             tokio::spawn(async move {
-                service::serve_with(
-                    cfg,
-                    &dir,
-                    Arc::new(SystemClock),
-                    stopped,
-                    Tasks::default(),
-                )
-                .await
+                service::serve_with(cfg, &dir, Arc::new(SystemClock), stopped, Tasks::default())
+                    .await
             })
         })
         .collect();
