@@ -75,11 +75,11 @@ pub struct BatchRun {
 
 /// Handle messages in order in one transaction, each as [`handle_message`] would (its effects,
 /// answers and ledger row all or nothing, in a savepoint of its own), with one commit for all
-/// of them: one write to disk instead of one per message (issue 22), and the claims and ledger
-/// lookups of all of them made at once first ([`Admissions`], issue 28). The first message that
-/// fails or panics is rolled back to its savepoint and stops the batch; the ones before it still
-/// commit. `Err`: the batch could not be begun or committed (or a failure not undone), and
-/// nothing of it was committed.
+/// of them: one write to disk instead of one per message (issue 22), the claims and ledger
+/// lookups of all of them made at once first and their `messages` and ledger rows written at
+/// once last (issue 28). The first message that fails or panics is rolled back to its savepoint
+/// and stops the batch; the ones before it still commit. `Err`: the batch could not be begun or
+/// committed (or a failure not undone), and nothing of it was committed.
 pub async fn handle_batch<B: Boxes>(
     pool: &Pool,
     env: &Env,
@@ -94,13 +94,24 @@ pub async fn handle_batch<B: Boxes>(
         done: Vec::with_capacity(batch.len()),
         failed: None,
     };
-    let mut admissions = Admissions::of(&mut tx, batch).await?;
+    let seen: Vec<store::Seen<'_>> = batch.iter().map(|q| seen_of(&q.inc, q.reading)).collect();
+    // Messages looked at again after another instance had them wait for their claims.
+    let wait = batch.iter().any(|q| q.inc.wait_for_claim);
+    let admissions = store::admit(&mut tx, &seen, wait).await?;
     // The batch's `messages` and ledger rows, written together as it ends.
-    let mut records = Vec::with_capacity(batch.len());
+    let mut records: Vec<store::MessageRecord<'_>> = Vec::with_capacity(batch.len());
     let mut saved = false;
-    for q in batch {
-        let admission = admissions.decide(&mut tx, q).await?;
-        if let Some(outcome) = Admissions::settled(admission) {
+    for ((q, seen), admission) in batch.iter().zip(&seen).zip(admissions) {
+        // A copy of a message this batch recorded: the ledger, read before the first, cannot
+        // know it yet.
+        let again = records
+            .iter()
+            .any(|r| store::LedgerKey::of(&r.seen).is(seen));
+        let admission = match admission {
+            store::Admission::New if again => store::Admission::Done,
+            other => other,
+        };
+        if let Some(outcome) = settled(admission) {
             run.done.push(outcome);
             continue;
         }
@@ -117,10 +128,7 @@ pub async fn handle_batch<B: Boxes>(
         // message wrote is undone with its savepoint, and the batch stops at it.
         let failure = match std::panic::AssertUnwindSafe(handling).catch_unwind().await {
             Ok(Ok((outcome, record))) => {
-                if let Some(record) = record {
-                    admissions.handled.push(store::LedgerKey::of(&record.seen));
-                    records.push(record);
-                }
+                records.extend(record);
                 run.done.push(outcome);
                 continue;
             }
@@ -147,7 +155,8 @@ async fn handle_in<B: Boxes>(
     boxes: &B,
 ) -> Result<Processed> {
     let seen = seen_of(inc, reading);
-    if let Some(outcome) = Admissions::settled(admit_alone(c, &seen, inc.wait_for_claim).await?) {
+    let admitted = store::admit(c, std::slice::from_ref(&seen), inc.wait_for_claim).await?;
+    if let Some(outcome) = admitted.into_iter().find_map(settled) {
         return Ok(outcome);
     }
     let (outcome, record) = handle_admitted(c, env, inc, reading, now, boxes).await?;
@@ -168,67 +177,12 @@ fn seen_of<'a>(inc: &Incoming<'a>, reading: &'a Reading) -> store::Seen<'a> {
     }
 }
 
-/// A message's claim (waited for if `wait`), then its lookup in the ledger.
-async fn admit_alone(c: &mut Conn, seen: &store::Seen<'_>, wait: bool) -> Result<store::Admission> {
-    Ok(if !store::claim_message(c, seen, wait).await? {
-        store::Admission::Claimed
-    } else if store::processed(c, seen).await? {
-        store::Admission::Done
-    } else {
-        store::Admission::New
-    })
-}
-
-/// A batch's claims and ledger lookups, made for all its messages at once before the first
-/// (issue 28: one round trip to the database each for the batch, not two a message), and what
-/// the batch itself has handled since (its ledger rows are written as it ends). A batch whose
-/// messages wait for their claims (looked at again after another instance had them) takes each
-/// claim in turn instead.
-struct Admissions {
-    /// In the batch's order; `None`: each message is claimed and looked up as it comes.
-    decided: Option<std::vec::IntoIter<store::Admission>>,
-    /// The messages this batch has recorded so far: a later copy of one is a duplicate.
-    handled: Vec<store::LedgerKey>,
-}
-
-impl Admissions {
-    async fn of(c: &mut Conn, batch: &[Queued<'_>]) -> Result<Admissions> {
-        let decided = if batch.iter().any(|q| q.inc.wait_for_claim) {
-            None
-        } else {
-            let seen: Vec<store::Seen<'_>> =
-                batch.iter().map(|q| seen_of(&q.inc, q.reading)).collect();
-            Some(store::admit(c, &seen).await?.into_iter())
-        };
-        Ok(Admissions {
-            decided,
-            handled: Vec::new(),
-        })
-    }
-
-    /// Message `q`'s admission (the batch's messages are asked for in order), a copy of one
-    /// this batch recorded already counted as handled.
-    async fn decide(&mut self, c: &mut Conn, q: &Queued<'_>) -> Result<store::Admission> {
-        let seen = seen_of(&q.inc, q.reading);
-        let admission = match self.decided.as_mut().and_then(Iterator::next) {
-            Some(admission) => admission,
-            None => admit_alone(c, &seen, q.inc.wait_for_claim).await?,
-        };
-        Ok(match admission {
-            store::Admission::New if self.handled.iter().any(|h| h.is(&seen)) => {
-                store::Admission::Done
-            }
-            other => other,
-        })
-    }
-
-    /// What a message not this transaction's to handle came to: nothing is written for it.
-    fn settled(admission: store::Admission) -> Option<Processed> {
-        match admission {
-            store::Admission::New => None,
-            store::Admission::Claimed => Some(Processed::Claimed),
-            store::Admission::Done => Some(Processed::AlreadyDone),
-        }
+/// What a message not this transaction's to handle came to: nothing is written for it.
+fn settled(admission: store::Admission) -> Option<Processed> {
+    match admission {
+        store::Admission::New => None,
+        store::Admission::Claimed => Some(Processed::Claimed),
+        store::Admission::Done => Some(Processed::AlreadyDone),
     }
 }
 

@@ -102,12 +102,20 @@ pub enum Admission {
     Done,
 }
 
-/// [`claim_message`] (never waiting) and then [`processed`] for every message of a batch at
-/// once: one claim statement and one read of the ledger for the batch, where each message
-/// alone took two round trips to the database (issue 28). The claims come first, so that the
-/// read sees whatever their last holder committed. In the batch's order.
-pub async fn admit(c: &mut Conn, batch: &[Seen<'_>]) -> Result<Vec<Admission>> {
-    let claimed = try_claims(c, batch).await?;
+/// [`claim_message`] and then [`processed`] for every message of a batch at once: one claim
+/// statement and one read of the ledger for the batch, where each message alone took two
+/// round trips to the database (issue 28). With `wait`, each claim is waited for in turn
+/// instead (messages looked at again after another instance had them). The claims come first,
+/// so that the read sees whatever their last holder committed. In the batch's order.
+pub async fn admit(c: &mut Conn, batch: &[Seen<'_>], wait: bool) -> Result<Vec<Admission>> {
+    let claimed = if wait {
+        for m in batch {
+            claim(c, &message_claim(m), true).await?;
+        }
+        batch.iter().map(message_claim).collect()
+    } else {
+        try_claims(c, batch).await?
+    };
     let handled = handled_of(c, batch).await?;
     Ok(batch
         .iter()
@@ -179,8 +187,8 @@ impl LedgerKey {
 /// each value, where a join would have it scan the mailbox's rows).
 async fn handled_of(c: &mut Conn, batch: &[Seen<'_>]) -> Result<Vec<LedgerKey>> {
     let mut rows = Vec::new();
-    let mut places: Vec<(&str, u32)> = batch.iter().map(|m| (m.mailbox, m.uidvalidity)).collect();
-    places.dedup();
+    let places: std::collections::BTreeSet<(&str, u32)> =
+        batch.iter().map(|m| (m.mailbox, m.uidvalidity)).collect();
     for (mailbox, uidvalidity) in places {
         let of_place = batch
             .iter()
@@ -258,20 +266,8 @@ async fn claim(c: &mut Conn, key: &str, wait: bool) -> Result<bool> {
 /// content with other trace headers, issue 21.13), are the same message. A Message-ID alone
 /// decides nothing: any sender can reuse one.
 pub async fn processed(c: &mut Conn, m: &Seen<'_>) -> Result<bool> {
-    // Indexed lookups: an OR across them would scan the ledger.
-    let row = sqlx::query(
-        "SELECT 1 FROM ledger WHERE mailbox = $1 AND uidvalidity = $2 AND uid = $3
-         UNION ALL SELECT 1 FROM ledger WHERE mailbox = $1 AND sha256 = $4
-         UNION ALL SELECT 1 FROM ledger WHERE mailbox = $1 AND content_sha256 = $5 LIMIT 1",
-    )
-    .bind(m.mailbox)
-    .bind(i64::from(m.uidvalidity))
-    .bind(i64::from(m.uid))
-    .bind(m.sha256)
-    .bind(m.content_sha256)
-    .fetch_optional(&mut *c)
-    .await?;
-    Ok(row.is_some())
+    let found = handled_of(c, std::slice::from_ref(m)).await?;
+    Ok(found.iter().any(|h| h.is(m)))
 }
 
 /// The UIDs from `lo` to `hi` that have a ledger row in a mailbox for this UIDVALIDITY: one
@@ -360,49 +356,54 @@ pub async fn record_messages(c: &mut Conn, records: &[MessageRecord<'_>]) -> Res
                 .bind(m.internal_date);
         });
         q.query()?.execute(&mut *c).await?;
+        let rows: Vec<LedgerRow<'_>> = chunk
+            .iter()
+            .map(|m| LedgerRow {
+                seen: m.seen,
+                message_id: m.message_id,
+                at: m.received_at,
+                poisoned: None,
+            })
+            .collect();
+        ledger_rows(c, &rows).await?;
+    }
+    Ok(())
+}
+
+/// A ledger row to write: the message, its Message-ID, when it was handled, and why it was
+/// set aside if it was.
+struct LedgerRow<'a> {
+    seen: Seen<'a>,
+    message_id: Option<&'a str>,
+    at: Ts,
+    poisoned: Option<&'a str>,
+}
+
+/// Write ledger rows, as few statements as the database's limit on parameters allows.
+async fn ledger_rows(c: &mut Conn, rows: &[LedgerRow<'_>]) -> Result<()> {
+    for chunk in rows.chunks(dialect::ROWS_A_STATEMENT) {
         let mut q = dialect::Statement::new(
             c,
             "INSERT INTO ledger (mailbox, uidvalidity, uid, message_id, processed_at, sha256, \
              status, error, content_sha256) ",
         );
-        q.values(chunk, |b, m| {
-            b.bind(m.seen.mailbox)
-                .bind(i64::from(m.seen.uidvalidity))
-                .bind(i64::from(m.seen.uid))
-                .bind(m.message_id)
-                .bind(m.received_at)
-                .bind(m.seen.sha256)
-                .push("'done'")
-                .push("NULL")
-                .bind(m.seen.content_sha256);
+        q.values(chunk, |b, r| {
+            b.bind(r.seen.mailbox)
+                .bind(i64::from(r.seen.uidvalidity))
+                .bind(i64::from(r.seen.uid))
+                .bind(r.message_id)
+                .bind(r.at)
+                .bind(r.seen.sha256)
+                .bind(if r.poisoned.is_some() {
+                    "poisoned"
+                } else {
+                    "done"
+                })
+                .bind(r.poisoned)
+                .bind(r.seen.content_sha256);
         });
         q.query()?.execute(&mut *c).await?;
     }
-    Ok(())
-}
-
-pub(super) async fn ledger_row(
-    c: &mut Conn,
-    m: &Seen<'_>,
-    message_id: Option<&str>,
-    now: Ts,
-    poisoned: Option<&str>,
-) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO ledger (mailbox, uidvalidity, uid, message_id, processed_at, sha256, status, error, content_sha256)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-    )
-    .bind(m.mailbox)
-    .bind(i64::from(m.uidvalidity))
-    .bind(i64::from(m.uid))
-    .bind(message_id)
-    .bind(now)
-    .bind(m.sha256)
-    .bind(if poisoned.is_some() { "poisoned" } else { "done" })
-    .bind(poisoned)
-    .bind(m.content_sha256)
-    .execute(&mut *c)
-    .await?;
     Ok(())
 }
 
@@ -434,7 +435,13 @@ pub async fn record_poisoned(
     .bind(internal_date)
     .execute(&mut *c)
     .await?;
-    ledger_row(c, m, message_id, now, Some(error)).await
+    let row = LedgerRow {
+        seen: *m,
+        message_id,
+        at: now,
+        poisoned: Some(error),
+    };
+    ledger_rows(c, &[row]).await
 }
 
 /// A poisoned message: (mailbox, uid, message id, error, when).

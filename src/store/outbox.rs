@@ -411,8 +411,8 @@ pub async fn mark_sending_all(c: &mut Conn, ids: &[i64], now: Ts) -> Result<()> 
     .await
 }
 
-/// Rows `ids`, all sent at `now`: one statement for a run's mails (issue 28), where a mail's
-/// own [`mark_sent`] was a round trip to the database each.
+/// Rows `ids`, all sent at `now`: one statement for a run's mails (issue 28), where each
+/// mail's own mark was a round trip to the database.
 pub async fn mark_sent_all(c: &mut Conn, ids: &[i64], now: Ts) -> Result<()> {
     update_all(
         c,
@@ -457,14 +457,7 @@ pub async fn unmark_sending(c: &mut Conn, id: i64) -> Result<()> {
 }
 
 pub async fn mark_sent(c: &mut Conn, id: i64, now: Ts) -> Result<()> {
-    sqlx::query(
-        "UPDATE outbox SET sent_at = $1, sending_since = NULL, last_error = NULL WHERE id = $2",
-    )
-    .bind(now)
-    .bind(id)
-    .execute(&mut *c)
-    .await?;
-    Ok(())
+    mark_sent_all(c, &[id], now).await
 }
 
 /// Try again at `next`, after an attempt that finished with a transient error.
