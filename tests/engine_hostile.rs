@@ -1278,6 +1278,114 @@ async fn a_batch_leaves_a_message_another_instance_holds_and_handles_the_rest() 
     assert_eq!(acked(&pool).await, vec![player(1), player(0)]);
 }
 
+/// Game wm1's first deadline.
+async fn first_deadline(pool: &Pool) -> i64 {
+    let mut c = pool.acquire().await.expect("conn");
+    sqlx::query_scalar("SELECT deadline FROM phases WHERE game_id = 'wm1'")
+        .fetch_one(&mut *c)
+        .await
+        .expect("deadline")
+}
+
+#[tokio::test]
+async fn a_tick_leaves_a_game_whose_mail_is_being_handled_and_a_mail_leaves_a_ticking_game() {
+    // Issue 28: on PostgreSQL the mailbox and the scheduler write on connections of their own
+    // (and several instances share the ticks). A tick that adjudicated a phase while a mail
+    // for it was being handled would leave that mail's accepted orders out of the results;
+    // a mail handled while the tick runs would be acknowledged for a phase already decided.
+    // The game is taken by one transaction at a time: the other leaves it, and takes it once
+    // it is free. (SQLite's single writer does this by itself: this test needs the suite's
+    // PostgreSQL run.)
+    if fixtures::database::postgres().is_none() {
+        return;
+    }
+    let pool = setup("tick-and-mail", &["wm1"]).await;
+    let after = first_deadline(&pool).await + 60;
+    // A mail of wm1 is being handled (its transaction has taken the game).
+    let mut mail = pool.begin().await.expect("the mail's transaction");
+    assert!(matches!(
+        store::take_game(&mut mail, "WM1", false).await.expect("take"),
+        store::Taken::Game(g) if g.id == "wm1"
+    ));
+    let env = env();
+    assert_eq!(
+        games::tick(&pool, &env, after).await.expect("tick"),
+        0,
+        "left"
+    );
+    mail.rollback().await.expect("done");
+    assert_eq!(games::tick(&pool, &env, after).await.expect("tick"), 1);
+    // Now a tick holds wm1: a mail for it is left (answered once the tick is over).
+    let mut tick = pool.begin().await.expect("the tick's transaction");
+    let due = store::claim_due(&mut tick, &["wm1".to_string()], i64::MAX)
+        .await
+        .expect("claim");
+    assert_eq!(due, vec!["wm1".to_string()]);
+    let austria = raw(
+        &player(0),
+        "gm@example.test",
+        "wm1 AUSTRIA F1901M",
+        "",
+        &orders(0, "A Vie H"),
+    );
+    let run = batch(&pool, &[(1, &austria)]).await;
+    assert_eq!((run.done, run.failed), (vec![Processed::Claimed], None));
+    assert!(ledger_uids(&pool).await.is_empty());
+    assert!(acked(&pool).await.is_empty());
+    tick.rollback().await.expect("done");
+    let run = batch(&pool, &[(1, &austria)]).await;
+    assert_eq!((run.done, run.failed), (vec![Processed::Accepted], None));
+    assert_eq!(acked(&pool).await, vec![player(0)]);
+}
+
+#[tokio::test]
+async fn a_mail_waiting_for_its_game_reads_it_as_its_holder_left_it() {
+    // Issue 28: a mail taken up again waits for whoever holds its game, then reads the game
+    // as that transaction committed it, not as it was when the wait began (a locking read
+    // follows the row's update). Here the holder ended the game: the mail must see it over.
+    // (PostgreSQL only: SQLite's writer reads after taking the whole database.)
+    if fixtures::database::postgres().is_none() {
+        return;
+    }
+    let pool = setup("take-fresh", &["wm1"]).await;
+    let mut holder = pool.begin().await.expect("the holder's transaction");
+    assert!(matches!(
+        store::take_game(&mut holder, "wm1", false)
+            .await
+            .expect("take"),
+        store::Taken::Game(_)
+    ));
+    sqlx::query("UPDATE games SET status = 'finished' WHERE id = 'wm1'")
+        .execute(&mut *holder)
+        .await
+        .expect("end the game");
+    let waiter = {
+        let pool = pool.clone();
+        tokio::spawn(async move {
+            let mut c = pool.begin().await.expect("the waiter's transaction");
+            let taken = store::take_game(&mut c, "wm1", true).await.expect("take");
+            c.commit().await.expect("commit");
+            taken
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(!waiter.is_finished(), "the waiter waits for the holder");
+    // Meanwhile a mail that does not wait finds the game held.
+    let mut other = pool.begin().await.expect("another transaction");
+    assert_eq!(
+        store::take_game(&mut other, "wm1", false)
+            .await
+            .expect("take"),
+        store::Taken::Held
+    );
+    other.rollback().await.expect("done");
+    holder.commit().await.expect("commit");
+    match waiter.await.expect("the waiter") {
+        store::Taken::Game(g) => assert_eq!(g.status, store::GameStatus::Finished),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// A tracing layer that panics when the engine records `power` on the span of message `uid`:
 /// a bug in the middle of one message's handling, as the reader's isolation must survive.
 struct PanicOnPower {

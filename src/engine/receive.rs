@@ -716,16 +716,17 @@ impl Tag {
 }
 
 /// The game a message is about: named in the subject, else the one active game its sender has a
-/// part in.
-pub(crate) async fn find_game(c: &mut Conn, msg: &ReadMessage) -> Result<Option<GameRow>> {
-    let found = find_game_row(c, msg).await?;
-    if let Some(g) = &found {
+/// part in, taken for this transaction ([`store::take_game`]; `wait`: the holder waited for).
+/// [`store::Taken::Held`]: another instance's mail or a tick has it now (issue 28).
+pub(crate) async fn take_game(c: &mut Conn, msg: &ReadMessage, wait: bool) -> Result<store::Taken> {
+    let taken = take_game_row(c, msg, wait).await?;
+    if let store::Taken::Game(g) = &taken {
         tracing::Span::current().record("game", g.id.as_str());
     }
-    Ok(found)
+    Ok(taken)
 }
 
-async fn find_game_row(c: &mut Conn, msg: &ReadMessage) -> Result<Option<GameRow>> {
+async fn take_game_row(c: &mut Conn, msg: &ReadMessage, wait: bool) -> Result<store::Taken> {
     // Each word of the subject that could be a game's name is looked up (an index, not a scan
     // of every game: a server may run thousands).
     for w in msg.subject.split_whitespace().take(20) {
@@ -735,14 +736,18 @@ async fn find_game_row(c: &mut Conn, msg: &ReadMessage) -> Result<Option<GameRow
         }
         // A game that is over (or not yet started) is found too: its mail gets a polite
         // answer saying so, not "no such game".
-        if let Some(g) = store::game(c, w).await? {
-            return Ok(Some(g));
+        match store::take_game(c, w, wait).await? {
+            store::Taken::Absent => {}
+            found => return Ok(found),
         }
     }
     // Else the one active game the sender plays in; none if several (the subject must say).
     let Some(from) = &msg.from_address else {
-        return Ok(None);
+        return Ok(store::Taken::Absent);
     };
-    let mut found = store::active_games_of(c, from).await?;
-    Ok(if found.len() == 1 { found.pop() } else { None })
+    let found = store::active_games_of(c, from).await?;
+    match found.as_slice() {
+        [g] => Ok(store::take_game(c, &g.id, wait).await?),
+        _ => Ok(store::Taken::Absent),
+    }
 }

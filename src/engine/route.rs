@@ -7,7 +7,7 @@
 
 use super::house::Houses;
 use super::query_mail::{query_mail, query_of};
-use super::receive::{Ctx, Recipient, Tag, answer, drop_mail, find_game, recipient_kind};
+use super::receive::{Ctx, Recipient, Tag, answer, drop_mail, recipient_kind, take_game};
 use super::{Processed, Result, gm_mail};
 use crate::config::Env;
 use crate::message::ReadMessage;
@@ -37,14 +37,15 @@ pub async fn route(
     msg: &ReadMessage,
     houses: &impl Houses,
 ) -> Result<Routed> {
-    let Some(g) = find_game(c, msg).await? else {
-        no_game(c, env, ctx, msg).await?;
-        return Ok(Routed::Answered(Processed::Rejected, Tag::default()));
+    let g = match take_game(c, msg, ctx.inc.wait_for_claim).await? {
+        store::Taken::Game(g) => g,
+        store::Taken::Absent => {
+            no_game(c, env, ctx, msg).await?;
+            return Ok(Routed::Answered(Processed::Rejected, Tag::default()));
+        }
+        // Another instance's mail or a tick has the game now (issue 28).
+        store::Taken::Held => return Ok(Routed::Answered(Processed::Claimed, Tag::default())),
     };
-    // Another instance on the database is handling a mail of this game now (issue 28).
-    if !store::claim_game(c, &g.id, ctx.inc.wait_for_claim).await? {
-        return Ok(Routed::Answered(Processed::Claimed, Tag::default()));
-    }
     if gm_mail::is_command_subject(&msg.subject, &g.id) {
         return Ok(Routed::Commands(g));
     }

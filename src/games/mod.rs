@@ -460,13 +460,12 @@ impl Boxes for Kinds {
         let Some(from) = receipt::sender(c, ctx, msg).await? else {
             return Ok(Processed::Dropped);
         };
-        let game = receive::find_game(c, msg).await?;
-        // Another instance on the database is handling a mail of this game now (issue 28).
-        if let Some(g) = &game
-            && !store::claim_game(c, &g.id, ctx.inc.wait_for_claim).await?
-        {
-            return Ok(Processed::Claimed);
-        }
+        let game = match receive::take_game(c, msg, ctx.inc.wait_for_claim).await? {
+            store::Taken::Game(g) => Some(g),
+            store::Taken::Absent => None,
+            // Another instance's mail or a tick has the game now (issue 28).
+            store::Taken::Held => return Ok(Processed::Claimed),
+        };
         let copy = match &game {
             Some(g) => match g.kind {
                 Kind::Diplomacy => diplomacy::receipt::read_copy(c, g, msg, &from).await?,

@@ -102,6 +102,44 @@ pub async fn game(c: &mut Conn, id: &str) -> Result<Option<GameRow>> {
     )
 }
 
+/// What [`take_game`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// No game of that name.
+    Absent,
+    /// The game exists, and another transaction holds it (another instance's mail, or a tick).
+    Held,
+    /// The game, taken for this transaction, as the last transaction to hold it left it.
+    Game(GameRow),
+}
+
+/// Game `id` (any case), taken for this transaction's message (issue 28): on PostgreSQL its
+/// row is locked until the commit (`FOR NO KEY UPDATE`), so a message and a tick
+/// ([`claim_due`]'s `FOR UPDATE`), or two instances' messages, never handle one game at once,
+/// and the row read is the newest committed (a locking read in READ COMMITTED follows the
+/// row's updates). `wait`: wait for the holder to finish rather than report [`Taken::Held`].
+/// SQLite's write lock holds every game at once: a plain read.
+pub async fn take_game(c: &mut Conn, id: &str, wait: bool) -> Result<Taken> {
+    let sql = match (Dialect::of(c), wait) {
+        (Dialect::Sqlite, _) => "SELECT * FROM games WHERE lower(id) = lower($1)",
+        (Dialect::Postgres, true) => {
+            "SELECT * FROM games WHERE lower(id) = lower($1) FOR NO KEY UPDATE"
+        }
+        (Dialect::Postgres, false) => {
+            "SELECT * FROM games WHERE lower(id) = lower($1) FOR NO KEY UPDATE SKIP LOCKED"
+        }
+    };
+    let row: Option<GameRow> = sqlx::query_as(sql).bind(id).fetch_optional(&mut *c).await?;
+    Ok(match row {
+        Some(g) => Taken::Game(g),
+        // Skipped or absent: only a second read tells (a mail naming no game, or a held one).
+        None if !wait && Dialect::of(c) == Dialect::Postgres && game(c, id).await?.is_some() => {
+            Taken::Held
+        }
+        None => Taken::Absent,
+    })
+}
+
 pub async fn games_with_status(c: &mut Conn, status: GameStatus) -> Result<Vec<GameRow>> {
     Ok(
         sqlx::query_as("SELECT * FROM games WHERE status = $1 ORDER BY id")

@@ -231,14 +231,6 @@ async fn handled_of(c: &mut Conn, batch: &[Seen<'_>]) -> Result<Vec<LedgerKey>> 
     Ok(rows)
 }
 
-/// Take game `game` for this transaction's message, as [`claim_message`] takes the message:
-/// two instances never write one game's rows at once (a player's revisions, its clock), so
-/// neither waits on the other's rows in the middle of a batch (where two batches could each
-/// wait on the other's).
-pub async fn claim_game(c: &mut Conn, game: &str, wait: bool) -> Result<bool> {
-    claim(c, &format!("game|{}", game.to_lowercase()), wait).await
-}
-
 /// A transaction-level claim on `key` (PostgreSQL's advisory lock; SQLite's write lock is every
 /// claim at once).
 async fn claim(c: &mut Conn, key: &str, wait: bool) -> Result<bool> {
