@@ -723,7 +723,7 @@ async fn add_nomic_player(
     now: i64,
 ) -> anyhow::Result<chancery::store::PlayerRow> {
     let mut tx = pool.begin().await?;
-    let g = chancery::store::game(&mut tx, id)
+    let g = chancery::store::take_game_waiting(&mut tx, id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("no game '{id}'"))?;
     if g.kind != chancery::store::Kind::Nomic {

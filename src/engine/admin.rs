@@ -79,7 +79,7 @@ pub async fn add_observer(
     now: Ts,
 ) -> super::Result<store::MemberRow> {
     let mut tx = crate::store::begin_write(pool).await?;
-    let g = store::game(&mut tx, game)
+    let g = store::take_game_waiting(&mut tx, game)
         .await?
         .ok_or_else(|| EngineError::NoGame(game.to_string()))?;
     if tz != "UTC" && tz.parse::<chrono_tz::Tz>().is_err() {

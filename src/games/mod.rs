@@ -110,7 +110,7 @@ pub async fn start_game(pool: &Pool, game_id: &str, now: Ts) -> Result<Ts> {
 
 async fn start(pool: &Pool, tell: Option<&Env>, game_id: &str, now: Ts) -> Result<Ts> {
     let mut tx = crate::store::begin_write(pool).await?;
-    let g = store::game(&mut tx, game_id)
+    let g = store::take_game_waiting(&mut tx, game_id)
         .await?
         .ok_or_else(|| EngineError::NoGame(game_id.to_string()))?;
     let deadline = match g.kind {
@@ -179,7 +179,7 @@ pub async fn console_command_as(
     now: Ts,
 ) -> Result<Done> {
     let mut tx = crate::store::begin_write(pool).await?;
-    let g = store::game(&mut tx, game)
+    let g = store::take_game_waiting(&mut tx, game)
         .await?
         .ok_or_else(|| EngineError::NoGame(game.to_string()))?;
     let actor = Actor {

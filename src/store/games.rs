@@ -140,6 +140,16 @@ pub async fn take_game(c: &mut Conn, id: &str, wait: bool) -> Result<Taken> {
     })
 }
 
+/// [`take_game`], waiting for its holder: what the console and the server's own steps that
+/// change one game (a start, a master's command) use, so that they too never write a game a
+/// mail or a tick is handling.
+pub async fn take_game_waiting(c: &mut Conn, id: &str) -> Result<Option<GameRow>> {
+    Ok(match take_game(c, id, true).await? {
+        Taken::Game(g) => Some(g),
+        Taken::Absent | Taken::Held => None,
+    })
+}
+
 pub async fn games_with_status(c: &mut Conn, status: GameStatus) -> Result<Vec<GameRow>> {
     Ok(
         sqlx::query_as("SELECT * FROM games WHERE status = $1 ORDER BY id")
