@@ -141,6 +141,16 @@ async fn reopen(database: &Path) -> Result<crate::store::Pool, DevError> {
     Ok(store::open_database(&store::Database::at(Path::new("/"), database)).await?)
 }
 
+/// Where the CPU went since `since` (nothing where `/proc` cannot be read).
+fn print_cpu(what: &str, since: Option<&super::cpu::CpuSnapshot>) {
+    if let Some(used) = since
+        .zip(super::cpu::CpuSnapshot::take())
+        .map(|(a, b)| a.until(&b))
+    {
+        println!("{what}: {used}");
+    }
+}
+
 /// The storm's games, each with seven players' orders standing and its deadline passed.
 async fn storm_games(
     pool: &crate::store::Pool,
@@ -686,6 +696,7 @@ async fn mail_benches(
     stack.hold_incoming(true)?;
     let pool = reopen(&db).await?;
     let ingest_start = Instant::now();
+    let ingest_cpu = super::cpu::CpuSnapshot::take();
     let (stop, stopped) = tokio::sync::watch::channel(false);
     // One server, or several sharing the store and the mailboxes (issue 28: on PostgreSQL; a
     // SQLite file is one server's).
@@ -725,6 +736,7 @@ async fn mail_benches(
         instances,
         if instances > 1 { "s" } else { "" }
     );
+    print_cpu("ingestion's CPU", ingest_cpu.as_ref());
 
     // Receipt latency: from the SMTP server's acceptance of a mail to the confirmation box to
     // the receipt in the player's mailbox. Ten mails in flight at a time. Timed alone: the
@@ -740,6 +752,7 @@ async fn mail_benches(
         answered.as_secs_f64(),
         ingest as f64 / answered.as_secs_f64(),
     );
+    print_cpu("ingestion, answered, CPU", ingest_cpu.as_ref());
     // Every acknowledgement is in the MTA now, held: released for delivery.
     stack.hold_incoming(false)?;
     // Every copy delivered, the archive's too (the MTA may deliver those long after the

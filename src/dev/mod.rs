@@ -3,6 +3,7 @@
 //! latency, ingestion, the deadline storm over the real stack).
 
 pub mod bench;
+mod cpu;
 pub mod demo;
 pub mod localstack;
 mod smtp_baseline;
