@@ -127,13 +127,31 @@ impl Stores {
                 Ok((path, pool))
             }
             Stores::Postgres(server) => {
-                let db = format!("chb_{name}_{}", std::process::id());
-                let url = store::dialect::make_postgres_database(server, &db).await?;
+                let url = store::dialect::make_postgres_database(server, &database(name)).await?;
                 let pool = store::open_database(&store::Database::Postgres(url.clone())).await?;
                 Ok((PathBuf::from(url), pool))
             }
         }
     }
+
+    /// Drop the stores [`Stores::make`] made on a PostgreSQL server (a SQLite file goes with
+    /// the bench's directory).
+    async fn clear(&self) -> Result<(), DevError> {
+        if let Stores::Postgres(server) = self {
+            for name in BENCH_STORES {
+                store::dialect::drop_postgres_database(server, &database(name)).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The names of the bench's stores.
+const BENCH_STORES: [&str; 2] = ["storm", "chancery"];
+
+/// The PostgreSQL database of the bench's store `name`: this run's own.
+fn database(name: &str) -> String {
+    format!("chb_{name}_{}", std::process::id())
 }
 
 /// The store a configuration's `database` names, opened again.
@@ -580,7 +598,7 @@ async fn run_on(root: &Path, opts: &Options, stores: &Stores) -> Result<(), DevE
         // The storm alone: no mail stack needed.
         let result = storm(&dir, opts, stores, None).await;
         let _ = std::fs::remove_dir_all(&dir);
-        return result;
+        return result.and(stores.clear().await);
     }
     // Another bench (or stack) on the machine: MAILSTACK_PORT_BASE moves this one.
     let base = std::env::var("MAILSTACK_PORT_BASE")
@@ -605,7 +623,7 @@ async fn run_on(root: &Path, opts: &Options, stores: &Stores) -> Result<(), DevE
     }
     drop(stack);
     let _ = std::fs::remove_dir_all(&dir);
-    result
+    result.and(stores.clear().await)
 }
 
 async fn mail_benches(

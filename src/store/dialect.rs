@@ -237,6 +237,38 @@ pub(super) async fn connect_postgres(url: &str) -> Result<Pool> {
 /// exists: the bench's stores. Its URL.
 pub async fn make_postgres_database(server: &str, name: &str) -> Result<String> {
     use sqlx::Connection;
+    let (mut admin, server, options) = postgres_admin(server, name).await?;
+    drop_database(&mut admin, name).await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut admin)
+        .await?;
+    admin.close().await?;
+    Ok(format!("{server}/{name}{options}"))
+}
+
+/// Drop database `name` on the PostgreSQL server at `server` if it exists (its connections
+/// closed): the bench's stores, once it is done with them.
+pub async fn drop_postgres_database(server: &str, name: &str) -> Result<()> {
+    use sqlx::Connection;
+    let (mut admin, _, _) = postgres_admin(server, name).await?;
+    drop_database(&mut admin, name).await?;
+    admin.close().await?;
+    Ok(())
+}
+
+/// A connection to the server's `postgres` database, to make or drop database `name` (checked
+/// to be a plain name: it is spliced into the statement); the server's URL without options,
+/// and its options (`?...`, or empty).
+async fn postgres_admin(
+    server: &str,
+    name: &str,
+) -> Result<(sqlx::postgres::PgConnection, String, String)> {
+    use sqlx::Connection;
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(super::StoreError::Inconsistent(format!(
+            "{name:?} is no plain database name"
+        )));
+    }
     let (server, options) = server.split_once('?').unwrap_or((server, ""));
     let server = server.trim_end_matches('/');
     let options = if options.is_empty() {
@@ -244,30 +276,26 @@ pub async fn make_postgres_database(server: &str, name: &str) -> Result<String> 
     } else {
         format!("?{options}")
     };
-    let mut admin =
+    let admin =
         sqlx::postgres::PgConnection::connect(&format!("{server}/postgres{options}")).await?;
-    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(super::StoreError::Inconsistent(format!(
-            "{name:?} is no plain database name"
-        )));
-    }
+    Ok((admin, server.to_string(), options))
+}
+
+async fn drop_database(admin: &mut sqlx::postgres::PgConnection, name: &str) -> Result<()> {
+    // Looked up first: `DROP DATABASE IF EXISTS` of a missing one logs a notice.
     let exists: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
             .bind(name)
-            .fetch_one(&mut admin)
+            .fetch_one(&mut *admin)
             .await?;
     if exists {
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "DROP DATABASE {name} WITH (FORCE)"
         )))
-        .execute(&mut admin)
+        .execute(&mut *admin)
         .await?;
     }
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-        .execute(&mut admin)
-        .await?;
-    admin.close().await?;
-    Ok(format!("{server}/{name}{options}"))
+    Ok(())
 }
 
 /// Bring the schema up to date: `migrations/` is SQLite's DDL, `migrations/postgres/`
