@@ -1227,13 +1227,23 @@ async fn a_batch_whose_records_cannot_be_written_keeps_nothing_of_any_message() 
             .is_err_and(|e| e.to_string().contains("the store refuses UID 2")),
         "{failed:?}"
     );
-    assert!(ledger_uids(&pool).await.is_empty());
-    assert!(acked(&pool).await.is_empty());
+    assert_nothing_kept(&pool).await;
     assert!(standing(&pool, "AUSTRIA").await.is_empty(), "rolled back");
     // Alone, Austria's goes through.
-    let run = batch(&pool, &[(1, &austria)]).await;
+    accepted_alone(&pool, &austria).await;
+}
+
+/// Nothing in the ledger, nothing answered.
+async fn assert_nothing_kept(pool: &Pool) {
+    assert!(ledger_uids(pool).await.is_empty());
+    assert!(acked(pool).await.is_empty());
+}
+
+/// Austria's `mail`, as UID 1 and alone, is accepted and acknowledged (the first answer).
+async fn accepted_alone(pool: &Pool, mail: &[u8]) {
+    let run = batch(pool, &[(1, mail)]).await;
     assert_eq!((run.done, run.failed), (vec![Processed::Accepted], None));
-    assert_eq!(acked(&pool).await, vec![player(0)]);
+    assert_eq!(acked(pool).await, vec![player(0)]);
 }
 
 #[tokio::test]
@@ -1330,12 +1340,9 @@ async fn a_tick_leaves_a_game_whose_mail_is_being_handled_and_a_mail_leaves_a_ti
     );
     let run = batch(&pool, &[(1, &austria)]).await;
     assert_eq!((run.done, run.failed), (vec![Processed::Claimed], None));
-    assert!(ledger_uids(&pool).await.is_empty());
-    assert!(acked(&pool).await.is_empty());
+    assert_nothing_kept(&pool).await;
     tick.rollback().await.expect("done");
-    let run = batch(&pool, &[(1, &austria)]).await;
-    assert_eq!((run.done, run.failed), (vec![Processed::Accepted], None));
-    assert_eq!(acked(&pool).await, vec![player(0)]);
+    accepted_alone(&pool, &austria).await;
 }
 
 #[tokio::test]
