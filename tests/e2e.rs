@@ -356,3 +356,80 @@ async fn a_full_1901_by_mail() {
     let _ = stop.send(true);
     server_task.await.expect("join").expect("serve");
 }
+
+/// How often the outbox table has been read (its scans, any index), as PostgreSQL's statistics
+/// say once every connection that read it has closed.
+async fn outbox_reads(pool: &store::Pool) -> i64 {
+    let mut c = pool.acquire().await.expect("conn");
+    sqlx::query_scalar(
+        "SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) FROM pg_stat_user_tables
+         WHERE relname = 'outbox'",
+    )
+    .fetch_one(&mut *c)
+    .await
+    .expect("statistics")
+}
+
+#[tokio::test]
+async fn a_mail_another_instance_is_sending_is_waited_for_not_read_again_at_once() {
+    // Issue 28: a sender whose claimed rows were all another instance's to send counted them as
+    // handled and claimed again at once, reading the same rows in a loop until that instance had
+    // sent them: two instances read the outbox six times as often as one, and ingested a
+    // quarter slower. Such a sender now waits (50 ms, or a wake). PostgreSQL only: one SQLite
+    // file has one instance, whose senders share their claims in memory.
+    if database::postgres().is_none() {
+        return;
+    }
+    chancery::transport::init_crypto();
+    let stack = Stack::start();
+    let dir = stack.dir.join("chancery");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("held-outbox.sqlite");
+    let pool = database::open(&db).await;
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body,
+                             auto_submitted, created_at, next_attempt_at)
+         VALUES ('ack', 'held@chancery.example.test', 'gm@example.test',
+                 'player1@example.test', 'held', 'held', 'auto-replied', $1, $1)
+         RETURNING id",
+    )
+    .bind(T0)
+    .fetch_one(&pool)
+    .await
+    .expect("a row");
+    // Another instance's sender has taken it (as `store::take_outbox_rows` takes a row).
+    let mut other = pool.acquire().await.expect("conn").detach();
+    sqlx::query("SELECT pg_advisory_lock(hashtextextended('outbox|' || $1, 0))")
+        .bind(id.to_string())
+        .execute(&mut other)
+        .await
+        .expect("taken");
+    let before = outbox_reads(&pool).await;
+    let mut cfg = stack.chancery_config(&db);
+    cfg.database = database::configured(&db);
+    let clock = Arc::new(TestClock(AtomicI64::new(T0 + 60)));
+    let (stop, server) = mailstack::serve_by_hand(&cfg, &dir, clock);
+    let window = std::time::Duration::from_secs(3);
+    tokio::time::sleep(window).await;
+    stop.send(true).expect("stop");
+    server.await.expect("joined").expect("served");
+    // Its connections closed: their statistics are in.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let reads = outbox_reads(&pool).await - before;
+    // Waiting 50 ms between looks, each of the senders reads the table a few times every 50 ms:
+    // a few hundred reads in the window. Reading again at once made it thousands.
+    let senders = cfg.smtp_connections.max(1) as i64;
+    let bound = senders * 6 * (window.as_millis() as i64 / 50);
+    assert!(
+        reads < bound,
+        "{reads} reads of the outbox in {window:?} (at most {bound})"
+    );
+    // Nothing was sent: the row is the other instance's.
+    let sent: Option<i64> = sqlx::query_scalar("SELECT sent_at FROM outbox WHERE id = $1")
+        .bind(id)
+        .fetch_one(&pool)
+        .await
+        .expect("row");
+    assert_eq!(sent, None);
+    drop(other);
+}
