@@ -2,6 +2,7 @@
 //! file: seven scripted players play 1901 (Spring, Fall, the adjustments) by e-mail, with one
 //! revised order set, one NMR and one late order set. The clock is injected; the test decides
 //! when deadlines pass and calls the scheduler's tick itself, so every step is deterministic.
+//! Beside it, on PostgreSQL: a sender waits for an outbox row another instance is sending.
 
 #[path = "common/database.rs"]
 #[allow(dead_code)]
