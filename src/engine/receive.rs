@@ -728,8 +728,13 @@ pub(crate) async fn take_game(c: &mut Conn, msg: &ReadMessage, wait: bool) -> Re
 
 async fn take_game_row(c: &mut Conn, msg: &ReadMessage, wait: bool) -> Result<store::Taken> {
     // Each word of the subject that could be a game's name is looked up (an index, not a scan
-    // of every game: a server may run thousands).
-    for w in msg.subject.split_whitespace().take(20) {
+    // of every game: a server may run thousands), after a reply's `Re:` (no game's name: one
+    // lookup fewer, two on PostgreSQL, for every answer to an acknowledgement).
+    let words = msg.subject.split_whitespace();
+    for w in words
+        .skip_while(|w| crate::acceptance::is_reply_prefix(w))
+        .take(20)
+    {
         let w = w.trim_matches(|ch: char| !ch.is_alphanumeric());
         if w.is_empty() || w.len() > 64 {
             continue;

@@ -57,6 +57,16 @@ pub fn check_addressing(
     }
 }
 
+/// Is this word of a subject a reply's or a forward's prefix (`Re:`, `Fwd:`, `FW:`, and the German
+/// `AW:` and French `TR:`), in any case? Such words name no game and are not the format's.
+pub fn is_reply_prefix(word: &str) -> bool {
+    word.strip_suffix(':').is_some_and(|w| {
+        ["re", "fwd", "fw", "aw", "tr"]
+            .iter()
+            .any(|p| w.eq_ignore_ascii_case(p))
+    })
+}
+
 /// Does the subject match the game's format (`format`, with `{game}`, `{power}` and `{phase}`
 /// to fill in)? "Re:" and "Fwd:" prefixes are allowed, and case, extra spaces and a trailing
 /// secret do not matter. The phase is the kind's own, written as it writes it.
@@ -73,10 +83,7 @@ pub fn check_subject(
         .replace("{phase}", &phase.to_string());
     let norm = |s: &str| -> Vec<String> { s.split_whitespace().map(str::to_lowercase).collect() };
     let mut words = norm(subject);
-    while words
-        .first()
-        .is_some_and(|w| matches!(w.as_str(), "re:" | "fwd:" | "fw:" | "aw:" | "tr:"))
-    {
+    while words.first().is_some_and(|w| is_reply_prefix(w)) {
         words.remove(0);
     }
     let want = norm(&expected);
@@ -200,6 +207,16 @@ mod tests {
 
     /// The subject format of every preset (`subject_format`, WM D.II(2), Maharajiad B.III(2)).
     const FORMAT: &str = "{game} {power} {phase}";
+
+    #[test]
+    fn reply_prefixes_with_their_colon_in_any_case() {
+        for w in ["Re:", "RE:", "fwd:", "FW:", "AW:", "tr:"] {
+            assert!(is_reply_prefix(w), "{w}");
+        }
+        for w in ["Re", "re-", "wm1", ":", "Reply:", ""] {
+            assert!(!is_reply_prefix(w), "{w}");
+        }
+    }
 
     #[test]
     fn addressing_per_policy() {
