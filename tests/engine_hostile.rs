@@ -1288,15 +1288,6 @@ async fn a_batch_leaves_a_message_another_instance_holds_and_handles_the_rest() 
     assert_eq!(acked(&pool).await, vec![player(1), player(0)]);
 }
 
-/// Game wm1's first deadline.
-async fn first_deadline(pool: &Pool) -> i64 {
-    let mut c = pool.acquire().await.expect("conn");
-    sqlx::query_scalar("SELECT deadline FROM phases WHERE game_id = 'wm1'")
-        .fetch_one(&mut *c)
-        .await
-        .expect("deadline")
-}
-
 #[tokio::test]
 async fn a_tick_leaves_a_game_whose_mail_is_being_handled_and_a_mail_leaves_a_ticking_game() {
     // Issue 28: on PostgreSQL the mailbox and the scheduler write on connections of their own
@@ -1310,7 +1301,7 @@ async fn a_tick_leaves_a_game_whose_mail_is_being_handled_and_a_mail_leaves_a_ti
         return;
     }
     let pool = setup("tick-and-mail", &["wm1"]).await;
-    let after = first_deadline(&pool).await + 60;
+    let after = open_deadline(&pool, "wm1").await + 60;
     // A mail of wm1 is being handled (its transaction has taken the game).
     let mut mail = pool.begin().await.expect("the mail's transaction");
     assert!(matches!(

@@ -242,11 +242,6 @@ pub fn command_head(subject: &str) -> (Option<&str>, Option<&str>) {
         .split_whitespace()
         .map(|w| w.trim_matches(|ch: char| !ch.is_alphanumeric()))
         .filter(|w| !w.is_empty())
-        .skip_while(|w| {
-            matches!(
-                w.to_ascii_lowercase().as_str(),
-                "re" | "fwd" | "fw" | "aw" | "tr"
-            )
-        });
+        .skip_while(|w| crate::acceptance::is_reply_word(w));
     (words.next(), words.next())
 }

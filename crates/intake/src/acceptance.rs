@@ -60,11 +60,15 @@ pub fn check_addressing(
 /// Is this word of a subject a reply's or a forward's prefix (`Re:`, `Fwd:`, `FW:`, and the German
 /// `AW:` and French `TR:`), in any case? Such words name no game and are not the format's.
 pub fn is_reply_prefix(word: &str) -> bool {
-    word.strip_suffix(':').is_some_and(|w| {
-        ["re", "fwd", "fw", "aw", "tr"]
-            .iter()
-            .any(|p| w.eq_ignore_ascii_case(p))
-    })
+    word.strip_suffix(':').is_some_and(is_reply_word)
+}
+
+/// [`is_reply_prefix`]'s word without its colon (`Re`, `Fwd`, ...), in any case: what a
+/// subject's head reads once its punctuation is trimmed.
+pub fn is_reply_word(word: &str) -> bool {
+    ["re", "fwd", "fw", "aw", "tr"]
+        .iter()
+        .any(|p| word.eq_ignore_ascii_case(p))
 }
 
 /// Does the subject match the game's format (`format`, with `{game}`, `{power}` and `{phase}`
