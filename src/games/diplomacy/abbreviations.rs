@@ -22,10 +22,15 @@ pub async fn stored(
     map: &Map,
     power: &str,
 ) -> Result<HashMap<String, Province>> {
-    let Some(json) = store::abbreviations(c, &g.id, power).await? else {
+    parse(map, store::abbreviations(c, &g.id, power).await?.as_deref())
+}
+
+/// A list as stored (None: no list), ready for the reader.
+pub fn parse(map: &Map, stored: Option<&str>) -> Result<HashMap<String, Province>> {
+    let Some(json) = stored else {
         return Ok(HashMap::new());
     };
-    let list: BTreeMap<String, String> = serde_json::from_str(&json)?;
+    let list: BTreeMap<String, String> = serde_json::from_str(json)?;
     Ok(list
         .into_iter()
         .filter_map(|(abbr, code)| Some((abbr, map.province_by_name(&code)?)))

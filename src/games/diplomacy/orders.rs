@@ -53,7 +53,7 @@ pub async fn order_mail(
         }
     };
     let outcome = match m.read_proven(c, &seated).await? {
-        Some(read) => m.accept(c, &seated, read).await?,
+        Some((read, record)) => m.accept(c, &seated, read, &record).await?,
         None => Processed::Rejected,
     };
     Ok((outcome, tag))
@@ -201,11 +201,18 @@ impl OrderMail<'_> {
 
     /// The mail read for the seat, once its sender is proven to be the seat's player (WM
     /// D.X(6)) or, with team orders, one of its announced assistants (Agora BT7), its subject
-    /// in the game's format and it no replay; None if refused (and answered).
-    async fn read_proven(&self, c: &mut Conn, s: &Seated) -> Result<Option<MailRead>> {
+    /// in the game's format and it no replay; None if refused (and answered). With it, what the
+    /// store holds of the power that the rest of the mail's handling needs, read at once.
+    async fn read_proven(
+        &self,
+        c: &mut Conn,
+        s: &Seated,
+    ) -> Result<Option<(MailRead, store::PowerRecord)>> {
         let (env, ctx, msg, g) = (self.env, self.ctx, self.msg, self.g);
         let player = &s.player;
-        let own = abbreviations::stored(c, g, self.map, &player.power).await?;
+        let id = msg.message_id.as_deref();
+        let record = store::power_record(c, &g.id, &player.power, id, &self.from()).await?;
+        let own = abbreviations::parse(self.map, record.abbreviations.as_deref())?;
         let read = read_with(self.map, &self.house.rules, s.power, &s.board, msg, &own);
         // Agora BT7: an assistant proves itself as its contestant would, for its own address:
         // the contestant's secret, or DKIM for the assistant's address.
@@ -259,16 +266,22 @@ impl OrderMail<'_> {
             return Ok(None);
         }
         // A signed copy (or one with the secret) sent again must not undo newer orders.
-        if let Some(e) = self.replayed(c, &player.power).await? {
+        if let Some(e) = self.replayed(&record) {
             seat::refuse(c, env, ctx, msg, g, player, e.to_string()).await?;
             return Ok(None);
         }
-        Ok(Some(read))
+        Ok(Some((read, record)))
     }
 
     /// A proven mail: its abbreviations registered, judged against the deadline, its effects
     /// stored, its requests answered, and acknowledged.
-    async fn accept(&self, c: &mut Conn, s: &Seated, mut read: MailRead) -> Result<Processed> {
+    async fn accept(
+        &self,
+        c: &mut Conn,
+        s: &Seated,
+        mut read: MailRead,
+        record: &store::PowerRecord,
+    ) -> Result<Processed> {
         let (env, ctx, g, player) = (self.env, self.ctx, self.g, &s.player);
         let abbreviations_note = self.abbreviations(c, s, &mut read).await?;
         // Agora BT8: "At any time": the lines on the regulations are done whatever the
@@ -276,7 +289,7 @@ impl OrderMail<'_> {
         let regulation_notes = self.regulations(c, s, &read).await?;
         // Agora BT7: the assistants announced, at any time too.
         let assistant_notes = self.assistants(c, s, &read).await?;
-        let timing = match self.timing(c, s, &read).await? {
+        let timing = match self.timing(c, s, &read, record).await? {
             Ok(timing) => timing,
             Err(late) => {
                 let why = with_regulations(late.to_string(), &read, &regulation_notes);
@@ -292,8 +305,11 @@ impl OrderMail<'_> {
         if timing.timeliness == Timeliness::Replacement {
             store::wake_held(c, &g.id, s.phase.seq, ctx.now).await?;
         }
-        // Any authenticated mail from the player is contact with the GM (WM D.VII(6)(a)).
-        store::nmr_contact(c, &g.id, &player.power, ctx.now).await?;
+        // Any authenticated mail from the player is contact with the GM (WM D.VII(6)(a)). Only
+        // the tick adds NMRs, and it waits for this game.
+        if record.nmr_open {
+            store::nmr_contact(c, &g.id, &player.power, ctx.now).await?;
+        }
         let note = abbreviations_note.as_deref();
         let (notes, deadline) = self.requests(c, s, &read.requests, note).await?;
         let gaps = self.conditional_gaps(c, s).await?;
@@ -437,10 +453,15 @@ impl OrderMail<'_> {
         c: &mut Conn,
         s: &Seated,
         read: &MailRead,
+        record: &store::PowerRecord,
     ) -> Result<std::result::Result<Timing, timeliness::LateRefused>> {
         let (g, ctx) = (self.g, self.ctx);
-        // `from` as the reader wrote it (lower case), as the confirmation box recorded it.
-        let confirm_time = self.confirmed_at(c, read).await?;
+        // The copy's time is looked up by what it says only where the box has a copy at all.
+        let confirm_time = if record.confirmed_copy {
+            self.confirmed_at(c, read).await?
+        } else {
+            None
+        };
         let submitted = policy::submission_time(&self.house.rules, ctx.arrived, confirm_time);
         let judged =
             timeliness::judge(c, g, &self.house, &s.phase, &s.player, submitted, ctx.now).await?;
@@ -490,17 +511,16 @@ impl OrderMail<'_> {
     /// sent to the GM again later to put back the orders it held. The rulebooks are silent; a
     /// careful GM takes the newest orders a player wrote, never an older mail that turns up
     /// again (WM D.III(3)).
-    async fn replayed(&self, c: &mut Conn, power: &str) -> Result<Option<Replayed>> {
+    fn replayed(&self, record: &store::PowerRecord) -> Option<Replayed> {
         let id = self.msg.message_id.as_deref();
         let dated = dated_at(self.msg, self.ctx.arrived);
-        let (newest, seen) = store::submissions_before(c, &self.g.id, power, id).await?;
-        if seen {
-            return Ok(Some(Replayed::Copy(id.unwrap_or_default().to_string())));
+        if record.seen {
+            return Some(Replayed::Copy(id.unwrap_or_default().to_string()));
         }
-        Ok(match newest {
+        match record.newest {
             Some(newest) if dated < newest => Some(Replayed::Older { dated, newest }),
             _ => None,
-        })
+        }
     }
 
     /// When the confirmation box received this very mail (WM D.VII(1), D.VII(7)): a copy with

@@ -309,26 +309,58 @@ pub async fn submitters(
         .collect()
 }
 
-/// What a power's accepted mails so far say about a new one (replays): the newest date of any
-/// (its Date, or for rows from before dates were kept, its submission time), and whether one
-/// had this Message-ID.
-pub async fn submissions_before(
+/// What the store holds of a power that a new order mail from it is checked against, read at
+/// once (one round trip, not four: issue 28).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PowerRecord {
+    /// Its registered abbreviations list (WM D.III(1)), as stored.
+    pub abbreviations: Option<String>,
+    /// The newest date of its accepted mails (their Date, or for rows from before dates were
+    /// kept, their submission time): an older mail sent again is a replay.
+    pub newest: Option<Ts>,
+    /// Whether a mail of it with this Message-ID was accepted already (a copy sent again).
+    pub seen: bool,
+    /// Whether an NMR of it waits for contact (WM D.VII(6)(a)): any mail from it is contact.
+    pub nmr_open: bool,
+    /// Whether the confirmation box has a copy with this Message-ID from this sender in this
+    /// game: only then is the copy's time looked up (`confirmation_time`), by what it says.
+    pub confirmed_copy: bool,
+}
+
+/// [`PowerRecord`] of `power` in `game`, for a mail with this Message-ID from `from`.
+pub async fn power_record(
     c: &mut Conn,
     game: &str,
     power: &str,
     message_id: Option<&str>,
-) -> Result<(Option<Ts>, bool)> {
+    from: &str,
+) -> Result<PowerRecord> {
     let row = sqlx::query(
-        "SELECT max(coalesce(dated_at, submitted_at)) AS newest,
-                coalesce(max(CASE WHEN message_id = $3 THEN 1 ELSE 0 END), 0) AS seen
-         FROM submissions WHERE game_id = $1 AND power = $2",
+        "SELECT (SELECT list FROM abbreviation_lists WHERE game_id = $1 AND power = $2)
+                    AS abbreviations,
+                (SELECT max(coalesce(dated_at, submitted_at)) FROM submissions
+                  WHERE game_id = $1 AND power = $2) AS newest,
+                CASE WHEN EXISTS (SELECT 1 FROM submissions
+                  WHERE game_id = $1 AND power = $2 AND message_id = $3) THEN 1 ELSE 0 END AS seen,
+                CASE WHEN EXISTS (SELECT 1 FROM nmrs WHERE game_id = $1 AND power = $2
+                  AND contacted_at IS NULL AND notified_at IS NULL) THEN 1 ELSE 0 END AS nmr_open,
+                CASE WHEN EXISTS (SELECT 1 FROM confirmations WHERE game_id = $1
+                  AND message_id = $3 AND from_address = $4) THEN 1 ELSE 0 END AS confirmed_copy",
     )
     .bind(game)
     .bind(power)
     .bind(message_id)
+    .bind(from)
     .fetch_one(&mut *c)
     .await?;
-    Ok((row.try_get("newest")?, row.try_get::<i64, _>("seen")? != 0))
+    let flag = |name: &str| -> Result<bool> { Ok(row.try_get::<dialect::Flag, _>(name)?.0) };
+    Ok(PowerRecord {
+        abbreviations: row.try_get("abbreviations")?,
+        newest: row.try_get("newest")?,
+        seen: flag("seen")?,
+        nmr_open: flag("nmr_open")?,
+        confirmed_copy: flag("confirmed_copy")?,
+    })
 }
 
 /// How much press `author` has had accepted in this phase: (pieces, bytes of text).
