@@ -591,8 +591,8 @@ impl OrderMail<'_> {
         read: &MailRead,
     ) -> Result<(Vec<StandingOrder>, bool)> {
         let (g, map) = (self.g, self.map);
-        let standing_rows = store::standing_orders(c, &g.id, phase).await?;
-        let mine = standing_rows.iter().find(|r| r.power == power);
+        let mine = store::standing_order_set(c, &g.id, phase, power).await?;
+        let mine = mine.as_ref();
         let standing: Vec<StandingOrder> = mine.map(|r| r.orders.clone()).unwrap_or_default();
         let new: Vec<StandingOrder> = read
             .orders

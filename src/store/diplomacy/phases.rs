@@ -422,6 +422,23 @@ pub async fn set_standing_orders(
     Ok(())
 }
 
+/// One power's standing order set for a phase, if it has one.
+pub async fn standing_order_set(
+    c: &mut Conn,
+    game: &str,
+    phase: &str,
+    power: &str,
+) -> Result<Option<StandingRow>> {
+    Ok(sqlx::query_as(
+        "SELECT * FROM standing_orders WHERE game_id = $1 AND phase = $2 AND power = $3",
+    )
+    .bind(game)
+    .bind(phase)
+    .bind(power)
+    .fetch_optional(&mut *c)
+    .await?)
+}
+
 pub async fn standing_orders(c: &mut Conn, game: &str, phase: &str) -> Result<Vec<StandingRow>> {
     Ok(sqlx::query_as(
         "SELECT * FROM standing_orders WHERE game_id = $1 AND phase = $2 ORDER BY power",
