@@ -381,6 +381,139 @@ const DIALECT_FRAGMENTS: &[(&str, &str)] = &[
     ),
 ];
 
+#[tokio::test]
+async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
+    // Issue 28: an order mail reads its power's abbreviations, replay facts, waiting NMR and
+    // confirmation copy in one statement (`power_record`); each must be the power's own, in this
+    // game, for this Message-ID and sender, on either database.
+    use store::diplomacy::{self as dip, NewSubmission, PowerRecord};
+    let pool = database::open(&db_path("power-record")).await;
+    let mut c = pool.acquire().await.expect("conn");
+    for g in ["wm1", "wm2"] {
+        store::create_game(&mut c, g, "standard", "{}", "gm@x.test", "c@x.test", 100)
+            .await
+            .expect("game");
+    }
+    async fn record(c: &mut store::Conn, id: Option<&str>, from: &str) -> PowerRecord {
+        dip::power_record(c, "wm1", "FRANCE", id, from)
+            .await
+            .expect("record")
+    }
+    assert_eq!(
+        record(&mut c, Some("<a@x>"), "f@x.test").await,
+        PowerRecord::default()
+    );
+    // Another power's, and another game's, say nothing of France in wm1.
+    for (game, power) in [("wm1", "ENGLAND"), ("wm2", "FRANCE")] {
+        dip::set_abbreviations(&mut c, game, power, "{\"lon\":\"LON\"}", 100)
+            .await
+            .expect("list");
+        let sub = NewSubmission {
+            game,
+            phase: "S1901M",
+            power,
+            message_id: Some("<a@x>"),
+            submitted_at: 200,
+            dated_at: 190,
+            final_: false,
+            late: false,
+            read_json: "[]",
+            submitted_by: "e@x.test",
+        };
+        dip::insert_submission(&mut c, &sub).await.expect("sub");
+        sqlx::query(
+            "INSERT INTO nmrs (game_id, power, phase, published_at, due_at) VALUES ($1, $2, 'S1901M', 1, 2)",
+        )
+        .bind(game)
+        .bind(power)
+        .execute(&mut *c)
+        .await
+        .expect("nmr");
+        // England's player's copy in wm1; France's player's in wm2.
+        let from = if game == "wm1" {
+            "e@x.test"
+        } else {
+            "f@x.test"
+        };
+        let copy = store::Confirmation {
+            message_id: "<a@x>",
+            from,
+            game,
+            read_digest: "d",
+        };
+        store::record_confirmation(&mut c, &copy, 150)
+            .await
+            .expect("copy");
+    }
+    assert_eq!(
+        record(&mut c, Some("<a@x>"), "f@x.test").await,
+        PowerRecord::default()
+    );
+    // France's own.
+    dip::set_abbreviations(&mut c, "wm1", "FRANCE", "{\"par\":\"PAR\"}", 100)
+        .await
+        .expect("list");
+    for (id, dated) in [("<a@x>", 300), ("<b@x>", 250)] {
+        let sub = NewSubmission {
+            game: "wm1",
+            phase: "S1901M",
+            power: "FRANCE",
+            message_id: Some(id),
+            submitted_at: 400,
+            dated_at: dated,
+            final_: false,
+            late: false,
+            read_json: "[]",
+            submitted_by: "f@x.test",
+        };
+        dip::insert_submission(&mut c, &sub).await.expect("sub");
+    }
+    sqlx::query(
+        "INSERT INTO nmrs (game_id, power, phase, published_at, due_at, contacted_at) VALUES ('wm1', 'FRANCE', 'W1900A', 1, 2, 3)",
+    )
+    .execute(&mut *c)
+    .await
+    .expect("nmr");
+    let copy = store::Confirmation {
+        message_id: "<c@x>",
+        from: "f@x.test",
+        game: "wm1",
+        read_digest: "d",
+    };
+    store::record_confirmation(&mut c, &copy, 150)
+        .await
+        .expect("copy");
+    let seen = record(&mut c, Some("<a@x>"), "f@x.test").await;
+    assert_eq!(
+        seen,
+        PowerRecord {
+            abbreviations: Some("{\"par\":\"PAR\"}".into()),
+            newest: Some(300),
+            seen: true,
+            // Its only NMR had its contact already.
+            nmr_open: false,
+            // The box's copy of <a@x> is another game's.
+            confirmed_copy: false,
+        }
+    );
+    // A new mail: not seen; the box has its copy, from this sender only.
+    let new = record(&mut c, Some("<c@x>"), "f@x.test").await;
+    assert!(!new.seen && new.confirmed_copy, "{new:?}");
+    assert!(
+        !record(&mut c, Some("<c@x>"), "g@x.test")
+            .await
+            .confirmed_copy
+    );
+    assert!(!record(&mut c, None, "f@x.test").await.seen);
+    sqlx::query(
+        "INSERT INTO nmrs (game_id, power, phase, published_at, due_at) VALUES ('wm1', 'FRANCE', 'S1901M', 1, 2)",
+    )
+    .execute(&mut *c)
+    .await
+    .expect("nmr");
+    assert!(record(&mut c, None, "f@x.test").await.nmr_open);
+}
+
 /// The SQL statements of the store's sources (every file under `src/store`, a kind's folder
 /// included; `dialect.rs` holds fragments, not statements): each string literal that starts a
 /// statement, or a `concat!` of literals and dialect fragments that does, with `$N` made
