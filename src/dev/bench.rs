@@ -576,6 +576,13 @@ async fn inbox_count(imap_port: u16, user: &str) -> u64 {
 /// Run the benches. `root` is the repository (for `scripts/mailstack`).
 pub async fn run(root: &Path, opts: &Options) -> Result<(), DevError> {
     crate::transport::init_crypto();
+    // The servers run on this process's runtime: its threads are theirs (tokio reads
+    // TOKIO_WORKER_THREADS; one a core by default).
+    let workers = tokio::runtime::Handle::current().metrics().num_workers();
+    println!(
+        "runtime: {workers} worker thread{}",
+        if workers == 1 { "" } else { "s" }
+    );
     let Some(server) = &opts.postgres else {
         return run_on(root, opts, &Stores::Sqlite).await;
     };
