@@ -395,7 +395,7 @@ async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
             .expect("game");
     }
     async fn record(c: &mut store::Conn, id: Option<&str>, from: &str) -> PowerRecord {
-        dip::power_record(c, "wm1", "FRANCE", id, from)
+        dip::power_record(c, "wm1", "FRANCE", "S1901M", id, from)
             .await
             .expect("record")
     }
@@ -444,6 +444,13 @@ async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
         store::record_confirmation(&mut c, &copy, 150)
             .await
             .expect("copy");
+        let orders = [dip::StandingOrder {
+            order: "F LON H".into(),
+            written: "F Lon H".into(),
+        }];
+        dip::set_standing_orders(&mut c, game, "S1901M", power, &orders, true, 100)
+            .await
+            .expect("standing");
     }
     assert_eq!(
         record(&mut c, Some("<a@x>"), "f@x.test").await,
@@ -483,6 +490,18 @@ async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
     store::record_confirmation(&mut c, &copy, 150)
         .await
         .expect("copy");
+    // France's orders of another phase are not this phase's.
+    let orders = [dip::StandingOrder {
+        order: "A PAR H".into(),
+        written: "A Par H".into(),
+    }];
+    dip::set_standing_orders(&mut c, "wm1", "F1901M", "FRANCE", &orders, true, 100)
+        .await
+        .expect("standing");
+    assert_eq!(record(&mut c, None, "f@x.test").await.standing, None);
+    dip::set_standing_orders(&mut c, "wm1", "S1901M", "FRANCE", &orders, false, 100)
+        .await
+        .expect("standing");
     let seen = record(&mut c, Some("<a@x>"), "f@x.test").await;
     assert_eq!(
         seen,
@@ -494,6 +513,7 @@ async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
             nmr_open: false,
             // The box's copy of <a@x> is another game's.
             confirmed_copy: false,
+            standing: Some((orders.to_vec(), false)),
         }
     );
     // A new mail: not seen; the box has its copy, from this sender only.

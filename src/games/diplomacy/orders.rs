@@ -211,7 +211,8 @@ impl OrderMail<'_> {
         let (env, ctx, msg, g) = (self.env, self.ctx, self.msg, self.g);
         let player = &s.player;
         let id = msg.message_id.as_deref();
-        let record = store::power_record(c, &g.id, &player.power, id, &self.from()).await?;
+        let (power, phase) = (&player.power, &s.phase.phase);
+        let record = store::power_record(c, &g.id, power, phase, id, &self.from()).await?;
         let own = abbreviations::parse(self.map, record.abbreviations.as_deref())?;
         let read = read_with(self.map, &self.house.rules, s.power, &s.board, msg, &own);
         // Agora BT7: an assistant proves itself as its contestant would, for its own address:
@@ -300,7 +301,7 @@ impl OrderMail<'_> {
         };
         let phase = &s.phase.phase;
         press::cap(c, g, phase, &player.power, &mut read, &env.limits).await?;
-        let (combined, final_) = self.record_effects(c, s, &read, &timing).await?;
+        let (combined, final_) = self.record_effects(c, s, &read, &timing, record).await?;
         // The replacement's orders for a held phase: the tick looks at it again at once.
         if timing.timeliness == Timeliness::Replacement {
             store::wake_held(c, &g.id, s.phase.seq, ctx.now).await?;
@@ -552,9 +553,10 @@ impl OrderMail<'_> {
         s: &Seated,
         read: &MailRead,
         timing: &Timing,
+        record: &store::PowerRecord,
     ) -> Result<(Vec<StandingOrder>, bool)> {
         let (g, phase, power, now) = (self.g, &s.phase.phase, &s.player.power, self.ctx.now);
-        let (combined, final_) = self.stand(c, phase, power, read).await?;
+        let (combined, final_) = self.stand(c, phase, power, read, record).await?;
         let read_json = serde_json::to_string(read)?;
         let submission = store::NewSubmission {
             game: &g.id,
@@ -582,18 +584,20 @@ impl OrderMail<'_> {
     }
 
     /// The power's standing order set after this mail (WM D.III(3)), stored; and whether it is
-    /// final.
+    /// final. What stood is the set read with the power's record ([`OrderMail::read_proven`]):
+    /// nothing the mail does before this writes standing orders (a contestant's orders are
+    /// dropped by a director's command, Agora BT2, never by a player's mail).
     async fn stand(
         &self,
         c: &mut Conn,
         phase: &str,
         power: &str,
         read: &MailRead,
+        record: &store::PowerRecord,
     ) -> Result<(Vec<StandingOrder>, bool)> {
         let (g, map) = (self.g, self.map);
-        let mine = store::standing_order_set(c, &g.id, phase, power).await?;
-        let mine = mine.as_ref();
-        let standing: Vec<StandingOrder> = mine.map(|r| r.orders.clone()).unwrap_or_default();
+        let mine = record.standing.as_ref();
+        let standing: Vec<StandingOrder> = mine.map(|(o, _)| o.clone()).unwrap_or_default();
         let new: Vec<StandingOrder> = read
             .orders
             .iter()
@@ -612,7 +616,7 @@ impl OrderMail<'_> {
         // A mail with only press, a vote or FINAL gives no orders: the power stays without any
         // (an NMR is judged by the orders, not by the mail), and there is nothing to mark final.
         let final_ = !combined.is_empty()
-            && (read.final_ || (new.is_empty() && mine.is_some_and(|r| r.final_)));
+            && (read.final_ || (new.is_empty() && mine.is_some_and(|(_, f)| *f)));
         if !combined.is_empty() || mine.is_some() {
             let now = self.ctx.now;
             store::set_standing_orders(c, &g.id, phase, power, &combined, final_, now).await?;

@@ -325,13 +325,18 @@ pub struct PowerRecord {
     /// Whether the confirmation box has a copy with this Message-ID from this sender in this
     /// game: only then is the copy's time looked up (`confirmation_time`), by what it says.
     pub confirmed_copy: bool,
+    /// Its standing order set for the phase and whether it is final (WM D.III(3)), if it has
+    /// one.
+    pub standing: Option<(Vec<StandingOrder>, bool)>,
 }
 
-/// [`PowerRecord`] of `power` in `game`, for a mail with this Message-ID from `from`.
+/// [`PowerRecord`] of `power` in `game` for `phase`, for a mail with this Message-ID from
+/// `from`.
 pub async fn power_record(
     c: &mut Conn,
     game: &str,
     power: &str,
+    phase: &str,
     message_id: Option<&str>,
     from: &str,
 ) -> Result<PowerRecord> {
@@ -345,14 +350,20 @@ pub async fn power_record(
                 CASE WHEN EXISTS (SELECT 1 FROM nmrs WHERE game_id = $1 AND power = $2
                   AND contacted_at IS NULL AND notified_at IS NULL) THEN 1 ELSE 0 END AS nmr_open,
                 CASE WHEN EXISTS (SELECT 1 FROM confirmations WHERE game_id = $1
-                  AND message_id = $3 AND from_address = $4) THEN 1 ELSE 0 END AS confirmed_copy",
+                  AND message_id = $3 AND from_address = $4) THEN 1 ELSE 0 END AS confirmed_copy,
+                (SELECT orders FROM standing_orders
+                  WHERE game_id = $1 AND phase = $5 AND power = $2) AS standing,
+                (SELECT final FROM standing_orders
+                  WHERE game_id = $1 AND phase = $5 AND power = $2) AS standing_final",
     )
     .bind(game)
     .bind(power)
     .bind(message_id)
     .bind(from)
+    .bind(phase)
     .fetch_one(&mut *c)
     .await?;
+    let standing: Option<dialect::Json<Vec<StandingOrder>>> = row.try_get("standing")?;
     let flag = |name: &str| -> Result<bool> { Ok(row.try_get::<dialect::Flag, _>(name)?.0) };
     Ok(PowerRecord {
         abbreviations: row.try_get("abbreviations")?,
@@ -360,6 +371,10 @@ pub async fn power_record(
         seen: flag("seen")?,
         nmr_open: flag("nmr_open")?,
         confirmed_copy: flag("confirmed_copy")?,
+        standing: match standing {
+            Some(orders) => Some((orders.0, flag("standing_final")?)),
+            None => None,
+        },
     })
 }
 
@@ -420,23 +435,6 @@ pub async fn set_standing_orders(
         clock_changed(c, game).await?;
     }
     Ok(())
-}
-
-/// One power's standing order set for a phase, if it has one.
-pub async fn standing_order_set(
-    c: &mut Conn,
-    game: &str,
-    phase: &str,
-    power: &str,
-) -> Result<Option<StandingRow>> {
-    Ok(sqlx::query_as(
-        "SELECT * FROM standing_orders WHERE game_id = $1 AND phase = $2 AND power = $3",
-    )
-    .bind(game)
-    .bind(phase)
-    .bind(power)
-    .fetch_optional(&mut *c)
-    .await?)
 }
 
 pub async fn standing_orders(c: &mut Conn, game: &str, phase: &str) -> Result<Vec<StandingRow>> {
