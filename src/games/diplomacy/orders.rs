@@ -307,7 +307,7 @@ impl OrderMail<'_> {
             store::wake_held(c, &g.id, s.phase.seq, ctx.now).await?;
         }
         // Any authenticated mail from the player is contact with the GM (WM D.VII(6)(a)). Only
-        // the tick adds NMRs, and it waits for this game.
+        // the tick adds NMRs, and it leaves this game alone while this mail holds it.
         if record.nmr_open {
             store::nmr_contact(c, &g.id, &player.power, ctx.now).await?;
         }
