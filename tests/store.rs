@@ -394,6 +394,22 @@ async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
             .await
             .expect("game");
     }
+    /// A mail of `power` accepted in S1901M, written at `dated`.
+    async fn accepted(c: &mut store::Conn, game: &str, power: &str, id: &str, dated: i64) {
+        let sub = NewSubmission {
+            game,
+            phase: "S1901M",
+            power,
+            message_id: Some(id),
+            submitted_at: dated + 10,
+            dated_at: dated,
+            final_: false,
+            late: false,
+            read_json: "[]",
+            submitted_by: "p@x.test",
+        };
+        dip::insert_submission(c, &sub).await.expect("submission");
+    }
     async fn record(c: &mut store::Conn, id: Option<&str>, from: &str) -> PowerRecord {
         dip::power_record(c, "wm1", "FRANCE", "S1901M", id, from)
             .await
@@ -408,19 +424,7 @@ async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
         dip::set_abbreviations(&mut c, game, power, "{\"lon\":\"LON\"}", 100)
             .await
             .expect("list");
-        let sub = NewSubmission {
-            game,
-            phase: "S1901M",
-            power,
-            message_id: Some("<a@x>"),
-            submitted_at: 200,
-            dated_at: 190,
-            final_: false,
-            late: false,
-            read_json: "[]",
-            submitted_by: "e@x.test",
-        };
-        dip::insert_submission(&mut c, &sub).await.expect("sub");
+        accepted(&mut c, game, power, "<a@x>", 190).await;
         sqlx::query(
             "INSERT INTO nmrs (game_id, power, phase, published_at, due_at) VALUES ($1, $2, 'S1901M', 1, 2)",
         )
@@ -461,19 +465,7 @@ async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
         .await
         .expect("list");
     for (id, dated) in [("<a@x>", 300), ("<b@x>", 250)] {
-        let sub = NewSubmission {
-            game: "wm1",
-            phase: "S1901M",
-            power: "FRANCE",
-            message_id: Some(id),
-            submitted_at: 400,
-            dated_at: dated,
-            final_: false,
-            late: false,
-            read_json: "[]",
-            submitted_by: "f@x.test",
-        };
-        dip::insert_submission(&mut c, &sub).await.expect("sub");
+        accepted(&mut c, "wm1", "FRANCE", id, dated).await;
     }
     sqlx::query(
         "INSERT INTO nmrs (game_id, power, phase, published_at, due_at, contacted_at) VALUES ('wm1', 'FRANCE', 'W1900A', 1, 2, 3)",

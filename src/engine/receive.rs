@@ -95,14 +95,13 @@ pub async fn handle_batch<B: Boxes>(
 ) -> Result<BatchRun> {
     let first = run_batch(pool, env, batch, now, boxes, Undo::Batch).await?;
     let before = first.done.len();
-    let Some(failure) = first.failed.clone().filter(|_| before > 0) else {
+    // Nothing failed (all committed), or the first message did (nothing to commit).
+    if first.failed.is_none() || before == 0 {
         return Ok(first);
-    };
+    }
     let mut again = run_batch(pool, env, &batch[..before], now, boxes, Undo::Message).await?;
     // The failing message is not tried a second time in the batch: the caller handles it alone.
-    if again.failed.is_none() {
-        again.failed = Some(failure);
-    }
+    again.failed = again.failed.or(first.failed);
     Ok(again)
 }
 
