@@ -237,6 +237,79 @@ async fn answers_are_rate_limited_and_orders_still_count() {
 }
 
 #[tokio::test]
+async fn a_games_answers_are_limited_in_an_hour_and_its_masters_told_once() {
+    // Issue 9, point 5: mail about one game cannot make Chancery mail without end, whoever sends
+    // it; the orders still count, and the masters hear of the limit once an hour. The answer and
+    // its counts are one statement (issue 28): each answer below the limit is sent, none above.
+    let pool = setup("game-rate", &["wm1"]).await;
+    let mut env = env();
+    env.limits.game_answers_per_hour = 5;
+    let now = T0 + 3600;
+    let mail = |i: usize, uid: u32| {
+        let m = raw(
+            &player(i),
+            "gm@example.test",
+            &format!(
+                "wm1 {} S1901M",
+                [
+                    "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
+                ][i]
+            ),
+            &format!("Message-ID: <g{uid}@player.test>\r\n"),
+            &format!("SECRET s{}\n", i + 1),
+        );
+        (uid, m)
+    };
+    let deliver_at = |uid: u32, bytes: Vec<u8>, at: i64| {
+        let (pool, env) = (pool.clone(), env.clone());
+        async move {
+            let inc = Incoming {
+                mailbox: "gm",
+                uidvalidity: 1,
+                uid,
+                raw: &bytes,
+                arrived: None,
+                wait_for_claim: false,
+            };
+            games::process_message(&pool, &env, &inc, &engine::read(&bytes), at)
+                .await
+                .expect("process")
+        }
+    };
+    for i in 0..7 {
+        let (uid, m) = mail(i, i as u32 + 1);
+        assert_eq!(deliver_at(uid, m, now).await, Processed::Accepted);
+    }
+    let about_the_game = |out: &[(String, String, String, String)]| {
+        out.iter().filter(|o| o.1.starts_with("player")).count()
+    };
+    let out = outbox(&pool).await;
+    assert_eq!(about_the_game(&out), 5, "{out:?}");
+    let told: Vec<_> = out
+        .iter()
+        .filter(|o| o.1 == "td@example.test" && o.2.contains("answer limit reached"))
+        .collect();
+    assert_eq!(told.len(), 1, "{out:?}");
+    assert_eq!(
+        drops(&pool).await,
+        vec!["rate limit: too many answers in this game in an hour"; 2]
+    );
+    // The orders of the powers not answered stand (their units hold: no orders, no change).
+    let mut c = pool.acquire().await.expect("conn");
+    let n: i64 = sqlx::query("SELECT count(*) FROM submissions WHERE game_id = 'wm1'")
+        .fetch_one(&mut *c)
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(n, 7);
+    drop(c);
+    // An hour later, answers resume.
+    let (uid, m) = mail(0, 8);
+    deliver_at(uid, m, now + 3601).await;
+    assert_eq!(about_the_game(&outbox(&pool).await), 6);
+}
+
+#[tokio::test]
 async fn a_reused_message_id_is_new_mail_and_the_same_bytes_are_not() {
     // Issue 9, point 7: deduplicate by position and content, not by Message-ID alone. A second
     // mail under an accepted Message-ID is read and answered, not dropped as a duplicate; it is

@@ -383,9 +383,10 @@ const DIALECT_FRAGMENTS: &[(&str, &str)] = &[
 
 #[tokio::test]
 async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
-    // Issue 28: an order mail reads its power's abbreviations, replay facts, waiting NMR and
-    // confirmation copy in one statement (`power_record`); each must be the power's own, in this
-    // game, for this Message-ID and sender, on either database.
+    // Issue 28: an order mail reads the phase being played with its power's abbreviations,
+    // replay facts, waiting NMR, confirmation copy and standing orders in one statement
+    // (`current_phase_and_record`); each must be the power's own, in this game and phase, for
+    // this Message-ID and sender, on either database.
     use store::diplomacy::{self as dip, NewSubmission, PowerRecord};
     let pool = database::open(&db_path("power-record")).await;
     let mut c = pool.acquire().await.expect("conn");
@@ -411,10 +412,28 @@ async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
         dip::insert_submission(c, &sub).await.expect("submission");
     }
     async fn record(c: &mut store::Conn, id: Option<&str>, from: &str) -> PowerRecord {
-        dip::power_record(c, "wm1", "FRANCE", "S1901M", id, from)
+        let (phase, record) = dip::current_phase_and_record(c, "wm1", "FRANCE", id, from)
             .await
             .expect("record")
+            .expect("a phase being played");
+        assert_eq!(phase.phase, "S1901M");
+        record
     }
+    // No phase being played: nothing to read a record in.
+    let none = dip::current_phase_and_record(&mut c, "wm1", "FRANCE", Some("<a@x>"), "f@x.test");
+    assert_eq!(none.await.expect("read"), None);
+    // The phase before, decided; the one being played.
+    for phase in ["W1900A", "S1901M"] {
+        dip::insert_phase(&mut c, "wm1", phase, "{}", 100, 200)
+            .await
+            .expect("phase");
+    }
+    sqlx::query(
+        "UPDATE phases SET adjudicated_at = 150 WHERE game_id = 'wm1' AND phase = 'W1900A'",
+    )
+    .execute(&mut *c)
+    .await
+    .expect("decided");
     assert_eq!(
         record(&mut c, Some("<a@x>"), "f@x.test").await,
         PowerRecord::default()

@@ -579,8 +579,30 @@ pub(crate) async fn answer(
         }
     };
     let gid = game.map(|g| g.id.as_str());
-    // Answers in the last hour: to this address, and about this game (one query).
+    if mail.game.is_none() {
+        mail.game = gid.map(str::to_string);
+    }
     let limits = &env.limits;
+    // The usual case in one round trip: a registered address's answer, enqueued with its
+    // counts under their limits (as below: its own hourly limit, or the one of mail that failed
+    // authentication about it; and the game's).
+    if to == Recipient::Registered {
+        let unproven = mail.kind.unproven_sender();
+        let within = store::Within {
+            since: now - 3600,
+            limits: store::WithinLimits {
+                to_address: (!unproven).then_some(limits.answers_per_hour),
+                auth_rejections: unproven.then_some(limits.auth_rejections_per_hour),
+                in_game: gid.map(|_| limits.game_answers_per_hour),
+            },
+            game: gid,
+        };
+        if store::enqueue_within(c, &mail, now, &within).await? {
+            return Ok(true);
+        }
+    }
+    // A limit reached, a stranger, or the mail there already: the counts say which. Answers in
+    // the last hour: to this address, and about this game (one query).
     let at_most = store::AnswerCounts {
         to_address: limits.answers_per_hour,
         auth_rejections: limits.auth_rejections_per_hour,
@@ -598,9 +620,6 @@ pub(crate) async fn answer(
         drop_mail(c, ctx, Some(&mail.to), gid, why).await?;
         game_limit_reached(c, env, g, now).await?;
         return Ok(false);
-    }
-    if mail.game.is_none() {
-        mail.game = gid.map(str::to_string);
     }
     Ok(store::enqueue(c, &mail, now).await?)
 }

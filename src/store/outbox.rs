@@ -197,12 +197,13 @@ pub async fn enqueue_many(c: &mut Conn, mails: &[NewMail], now: Ts) -> Result<us
     Ok(enqueued)
 }
 
+/// The columns an enqueued mail fills, in the order [`insert_chunk`] and
+/// [`enqueue_within`] give them.
+pub(super) const OUTBOX_INSERT: &str = "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id, picture_id) ";
+
 /// Insert the mails whose Message-IDs are new; the Message-IDs inserted.
 async fn insert_chunk(c: &mut Conn, chunk: &[NewMail], now: Ts) -> Result<Vec<String>> {
-    let mut q = crate::store::dialect::Statement::new(
-        c,
-        "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id, picture_id) ",
-    );
+    let mut q = crate::store::dialect::Statement::new(c, OUTBOX_INSERT);
     q.values(chunk, |b, m| {
         b.bind(m.kind)
             .bind(&m.message_id)

@@ -5,7 +5,7 @@
 //! (`engine::extension`), and acknowledged.
 
 use super::house::DiplomacyHouse;
-use super::reading::{Addressed, power_and_phase, read_digest, read_with};
+use super::reading::{addressed_power, read_digest, read_with};
 use super::{abbreviations, assistants, board_from_json, map_of, press, regulations};
 use crate::acceptance;
 use crate::adjudicator::Board;
@@ -53,7 +53,7 @@ pub async fn order_mail(
         }
     };
     let outcome = match m.read_proven(c, &seated).await? {
-        Some((read, record)) => m.accept(c, &seated, read, &record).await?,
+        Some(read) => m.accept(c, &seated, read).await?,
         None => Processed::Rejected,
     };
     Ok((outcome, tag))
@@ -81,6 +81,9 @@ struct Seated {
     board: Board,
     /// Who sent the mail: the power's player, or one of its announced assistants (Agora BT7).
     sender: Sender,
+    /// What the store holds of the power that the rest of the mail's handling needs, read with
+    /// the phase.
+    record: store::PowerRecord,
 }
 
 /// Who sent an order mail for a power.
@@ -150,17 +153,25 @@ impl OrderMail<'_> {
         {
             return Ok(Err(NotSeated::Addressing(e)));
         }
-        let found = power_and_phase(c, g, msg, &self.from()).await?;
-        let Some(Addressed {
-            power,
-            phase,
-            players,
-        }) = found
-        else {
+        let from = self.from();
+        let no_power = || {
             let example = rules.subject_format.replace("{game}", &g.id);
-            return Ok(Err(NotSeated::NoPower(example)));
+            Ok(Err(NotSeated::NoPower(example)))
+        };
+        let Some((power, players)) = addressed_power(c, g, msg, &from).await? else {
+            return no_power();
         };
         let name = self.map.power_name(power).to_string();
+        // The phase and the power's record in one round trip. Everything the record holds stays
+        // put until it is used: only the tick adds NMRs, and it leaves this game alone while
+        // this mail holds it; confirmations are written by the confirmation box, which takes
+        // the game's row too; nothing before the orders are stored writes standing orders (a
+        // contestant's are dropped only by a director's command, Agora BT2).
+        let id = msg.message_id.as_deref();
+        let found = store::current_phase_and_record(c, &g.id, &name, id, &from).await?;
+        let Some((phase, record)) = found else {
+            return no_power();
+        };
         tracing::Span::current().record("power", name.as_str());
         tag.power = Some(name.clone());
         tag.phase = Some(phase.phase.clone());
@@ -178,6 +189,7 @@ impl OrderMail<'_> {
             players,
             board,
             sender,
+            record,
         }))
     }
 
@@ -201,19 +213,11 @@ impl OrderMail<'_> {
 
     /// The mail read for the seat, once its sender is proven to be the seat's player (WM
     /// D.X(6)) or, with team orders, one of its announced assistants (Agora BT7), its subject
-    /// in the game's format and it no replay; None if refused (and answered). With it, what the
-    /// store holds of the power that the rest of the mail's handling needs, read at once.
-    async fn read_proven(
-        &self,
-        c: &mut Conn,
-        s: &Seated,
-    ) -> Result<Option<(MailRead, store::PowerRecord)>> {
+    /// in the game's format and it no replay; None if refused (and answered).
+    async fn read_proven(&self, c: &mut Conn, s: &Seated) -> Result<Option<MailRead>> {
         let (env, ctx, msg, g) = (self.env, self.ctx, self.msg, self.g);
         let player = &s.player;
-        let id = msg.message_id.as_deref();
-        let (power, phase) = (&player.power, &s.phase.phase);
-        let record = store::power_record(c, &g.id, power, phase, id, &self.from()).await?;
-        let own = abbreviations::parse(self.map, record.abbreviations.as_deref())?;
+        let own = abbreviations::parse(self.map, s.record.abbreviations.as_deref())?;
         let read = read_with(self.map, &self.house.rules, s.power, &s.board, msg, &own);
         // Agora BT7: an assistant proves itself as its contestant would, for its own address:
         // the contestant's secret, or DKIM for the assistant's address.
@@ -267,23 +271,18 @@ impl OrderMail<'_> {
             return Ok(None);
         }
         // A signed copy (or one with the secret) sent again must not undo newer orders.
-        if let Some(e) = self.replayed(&record) {
+        if let Some(e) = self.replayed(&s.record) {
             seat::refuse(c, env, ctx, msg, g, player, e.to_string()).await?;
             return Ok(None);
         }
-        Ok(Some((read, record)))
+        Ok(Some(read))
     }
 
     /// A proven mail: its abbreviations registered, judged against the deadline, its effects
     /// stored, its requests answered, and acknowledged.
-    async fn accept(
-        &self,
-        c: &mut Conn,
-        s: &Seated,
-        mut read: MailRead,
-        record: &store::PowerRecord,
-    ) -> Result<Processed> {
+    async fn accept(&self, c: &mut Conn, s: &Seated, mut read: MailRead) -> Result<Processed> {
         let (env, ctx, g, player) = (self.env, self.ctx, self.g, &s.player);
+        let record = &s.record;
         let abbreviations_note = self.abbreviations(c, s, &mut read).await?;
         // Agora BT8: "At any time": the lines on the regulations are done whatever the
         // deadline says of the orders.
@@ -584,7 +583,7 @@ impl OrderMail<'_> {
     }
 
     /// The power's standing order set after this mail (WM D.III(3)), stored; and whether it is
-    /// final. What stood is the set read with the power's record ([`OrderMail::read_proven`]):
+    /// final. What stood is the set read with the power's record ([`OrderMail::seated`]):
     /// nothing the mail does before this writes standing orders (a contestant's orders are
     /// dropped by a director's command, Agora BT2, never by a player's mail).
     async fn stand(

@@ -30,6 +30,27 @@ pub async fn power_and_phase(
     msg: &ReadMessage,
     from: &str,
 ) -> Result<Option<Addressed>> {
+    let Some((power, players)) = addressed_power(c, g, msg, from).await? else {
+        return Ok(None);
+    };
+    let Some(phase) = store::current_phase(c, &g.id).await? else {
+        return Ok(None);
+    };
+    Ok(Some(Addressed {
+        power,
+        phase,
+        players,
+    }))
+}
+
+/// The power a message is for: named in the subject, else the sender's (with the game's
+/// players, read to find it). None if neither names one.
+pub async fn addressed_power(
+    c: &mut Conn,
+    g: &GameRow,
+    msg: &ReadMessage,
+    from: &str,
+) -> Result<Option<(Power, Vec<PlayerRow>)>> {
     let map = map_of(g)?;
     let players = store::players(c, &g.id).await?;
     let named = msg
@@ -42,17 +63,7 @@ pub async fn power_and_phase(
             .find(|p| p.address == from)
             .and_then(|p| map.power_by_name(&p.power))
     });
-    let Some(power) = power else {
-        return Ok(None);
-    };
-    let Some(phase) = store::current_phase(c, &g.id).await? else {
-        return Ok(None);
-    };
-    Ok(Some(Addressed {
-        power,
-        phase,
-        players,
-    }))
+    Ok(power.map(|power| (power, players)))
 }
 
 /// Read a mail's body for `power` against `board` (the stored board of the phase, read once a

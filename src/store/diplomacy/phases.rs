@@ -330,18 +330,21 @@ pub struct PowerRecord {
     pub standing: Option<(Vec<StandingOrder>, bool)>,
 }
 
-/// [`PowerRecord`] of `power` in `game` for `phase`, for a mail with this Message-ID from
-/// `from`.
-pub async fn power_record(
+/// The phase being played (as [`crate::store::current_phase`] reads it) and, in it, `power`'s
+/// [`PowerRecord`] for a mail with this Message-ID from `from`: one round trip where an order
+/// mail took two (issue 28). None if no phase is being played.
+pub async fn current_phase_and_record(
     c: &mut Conn,
     game: &str,
     power: &str,
-    phase: &str,
     message_id: Option<&str>,
     from: &str,
-) -> Result<PowerRecord> {
+) -> Result<Option<(PhaseRow, PowerRecord)>> {
+    // The record's subqueries run for the one phase kept (a subquery with a LIMIT is not merged
+    // into the outer query, on either database).
     let row = sqlx::query(
-        "SELECT (SELECT list FROM abbreviation_lists WHERE game_id = $1 AND power = $2)
+        "SELECT sub.*,
+                (SELECT list FROM abbreviation_lists WHERE game_id = $1 AND power = $2)
                     AS abbreviations,
                 (SELECT max(coalesce(dated_at, submitted_at)) FROM submissions
                   WHERE game_id = $1 AND power = $2) AS newest,
@@ -352,17 +355,29 @@ pub async fn power_record(
                 CASE WHEN EXISTS (SELECT 1 FROM confirmations WHERE game_id = $1
                   AND message_id = $3 AND from_address = $4) THEN 1 ELSE 0 END AS confirmed_copy,
                 (SELECT orders FROM standing_orders
-                  WHERE game_id = $1 AND phase = $5 AND power = $2) AS standing,
+                  WHERE game_id = $1 AND phase = sub.phase AND power = $2) AS standing,
                 (SELECT final FROM standing_orders
-                  WHERE game_id = $1 AND phase = $5 AND power = $2) AS standing_final",
+                  WHERE game_id = $1 AND phase = sub.phase AND power = $2) AS standing_final
+         FROM (SELECT * FROM phases WHERE game_id = $1 AND adjudicated_at IS NULL
+               ORDER BY seq DESC LIMIT 1) AS sub",
     )
     .bind(game)
     .bind(power)
     .bind(message_id)
     .bind(from)
-    .bind(phase)
-    .fetch_one(&mut *c)
+    .fetch_optional(&mut *c)
     .await?;
+    match row {
+        Some(row) => Ok(Some((
+            sqlx::FromRow::from_row(&row)?,
+            power_record_of(&row)?,
+        ))),
+        None => Ok(None),
+    }
+}
+
+/// The [`PowerRecord`] in a row of [`current_phase_and_record`].
+fn power_record_of(row: &DbRow) -> Result<PowerRecord> {
     let standing: Option<dialect::Json<Vec<StandingOrder>>> = row.try_get("standing")?;
     let flag = |name: &str| -> Result<bool> { Ok(row.try_get::<dialect::Flag, _>(name)?.0) };
     Ok(PowerRecord {
