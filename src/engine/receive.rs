@@ -82,7 +82,7 @@ pub struct BatchRun {
 /// and nothing of it was committed.
 ///
 /// A message rarely fails, so the batch is first run with no savepoint a message (each costs a
-/// round trip to the database: on PostgreSQL, one of some nine for an order mail). If one
+/// round trip to the database: on PostgreSQL, an order mail takes six of its own). If one
 /// fails, that whole transaction is rolled back and the messages before it are run again, each
 /// in a savepoint of its own (`Undo::Message`), and committed: what a message does depends only
 /// on the store and the clock reading `now`, both as they were.
