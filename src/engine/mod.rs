@@ -120,6 +120,41 @@ pub struct Incoming<'a> {
     /// Another Chancery instance had it when it was first looked at (issue 28): this time its
     /// claim is waited for ([`Processed::Claimed`] is not given), and it is then found done.
     pub wait_for_claim: bool,
+    /// The games whose mail the mailbox reader's pass has passed over so far: a mail of one of
+    /// them is passed over too. None: a message looked at alone, or again.
+    pub passed_over: Option<&'a PassedOver>,
+}
+
+/// The games whose mail a mailbox reader's pass has passed over (their rows held, by a tick or
+/// another instance's mail, when it was looked at; issue 28). The pass passes over their later
+/// mail too, and looks at all of it again at its end in the order it arrived: a player's two
+/// mails are never handled newest first (the older would be refused as a replay, its press
+/// and votes lost, and with merged order sets its orders).
+#[derive(Debug, Default)]
+pub struct PassedOver(std::sync::Mutex<std::collections::BTreeSet<String>>);
+
+impl PassedOver {
+    /// Whether mail of game `id` has been passed over.
+    pub fn has(&self, id: &str) -> bool {
+        self.games().contains(id)
+    }
+
+    /// Game `id`'s mail has been passed over.
+    pub fn add(&self, id: &str) {
+        self.games().insert(id.to_string());
+    }
+
+    /// The pass is over: its games' mail has been looked at again.
+    pub fn clear(&self) {
+        self.games().clear();
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, std::collections::BTreeSet<String>> {
+        // A set of names: a panic elsewhere while it was held leaves it whole.
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 /// A message as read, before the store is touched: pure and CPU-bound, so the service runs it

@@ -785,12 +785,29 @@ impl Tag {
 }
 
 /// The game a message is about: named in the subject, else the one active game its sender has a
-/// part in, taken for this transaction ([`store::take_game`]; `wait`: the holder waited for).
-/// [`store::Taken::Held`]: another instance's mail or a tick has it now (issue 28).
-pub(crate) async fn take_game(c: &mut Conn, msg: &ReadMessage, wait: bool) -> Result<store::Taken> {
-    let taken = take_game_row(c, msg, wait).await?;
-    if let store::Taken::Game(g) = &taken {
-        tracing::Span::current().record("game", g.id.as_str());
+/// part in, taken for this transaction ([`store::take_game`]; with `inc.wait_for_claim`, the
+/// holder waited for). [`store::Taken::Held`]: another instance's mail or a tick has it now
+/// (issue 28), or the reader's pass passed over an earlier mail of it ([`PassedOver`]).
+pub(crate) async fn take_game(
+    c: &mut Conn,
+    msg: &ReadMessage,
+    inc: &Incoming<'_>,
+) -> Result<store::Taken> {
+    let taken = match (
+        take_game_row(c, msg, inc.wait_for_claim).await?,
+        inc.passed_over,
+    ) {
+        // Its row stays locked until the commit: that keeps nothing from its earlier mail, which
+        // waits for the pass's end too.
+        (store::Taken::Game(g), Some(passed)) if passed.has(&g.id) => store::Taken::Held(g.id),
+        (taken, _) => taken,
+    };
+    match (&taken, inc.passed_over) {
+        (store::Taken::Held(id), Some(passed)) => passed.add(id),
+        (store::Taken::Game(g), _) => {
+            tracing::Span::current().record("game", g.id.as_str());
+        }
+        _ => {}
     }
     Ok(taken)
 }

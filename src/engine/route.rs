@@ -37,14 +37,16 @@ pub async fn route(
     msg: &ReadMessage,
     houses: &impl Houses,
 ) -> Result<Routed> {
-    let g = match take_game(c, msg, ctx.inc.wait_for_claim).await? {
+    let g = match take_game(c, msg, ctx.inc).await? {
         store::Taken::Game(g) => g,
         store::Taken::Absent => {
             no_game(c, env, ctx, msg).await?;
             return Ok(Routed::Answered(Processed::Rejected, Tag::default()));
         }
         // Another instance's mail or a tick has the game now (issue 28).
-        store::Taken::Held => return Ok(Routed::Answered(Processed::Claimed, Tag::default())),
+        store::Taken::Held(_) => {
+            return Ok(Routed::Answered(Processed::Claimed, Tag::default()));
+        }
     };
     if gm_mail::is_command_subject(&msg.subject, &g.id) {
         return Ok(Routed::Commands(g));

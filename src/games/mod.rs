@@ -460,11 +460,11 @@ impl Boxes for Kinds {
         let Some(from) = receipt::sender(c, ctx, msg).await? else {
             return Ok(Processed::Dropped);
         };
-        let game = match receive::take_game(c, msg, ctx.inc.wait_for_claim).await? {
+        let game = match receive::take_game(c, msg, ctx.inc).await? {
             store::Taken::Game(g) => Some(g),
             store::Taken::Absent => None,
             // Another instance's mail or a tick has the game now (issue 28).
-            store::Taken::Held => return Ok(Processed::Claimed),
+            store::Taken::Held(_) => return Ok(Processed::Claimed),
         };
         let copy = match &game {
             Some(g) => match g.kind {

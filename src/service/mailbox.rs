@@ -26,6 +26,9 @@ struct Reader {
     /// its own pass; they are looked at again at the end of this pass, their claims waited for,
     /// and found done (or done here, if that instance died).
     claimed: BTreeSet<u32>,
+    /// Their games, whose later mail waits with them (kept across a reconnection, until they
+    /// have been looked at again).
+    passed_over: std::sync::Arc<engine::PassedOver>,
 }
 
 /// Handling a message fails this many times (errors, not panics) before it is set aside.
@@ -81,6 +84,8 @@ struct Source<'a> {
     /// Looking again at messages another instance had (issue 28): wait for its claim to end
     /// rather than pass over them again.
     wait_for_claims: bool,
+    /// The games whose mail this pass has passed over (None when looking again).
+    passed_over: Option<&'a engine::PassedOver>,
 }
 
 pub(super) async fn mailbox_task(
@@ -173,11 +178,13 @@ async fn run_mailbox(
             let mut c = shared.pool.acquire().await?;
             store::last_uid(&mut c, name, uidvalidity).await?
         };
+        let passed_over = reader.passed_over.clone();
         let src = Source {
             shared,
             name,
             uidvalidity,
             wait_for_claims: false,
+            passed_over: Some(&passed_over),
         };
         if !catch_up(src, &mut mb, shutdown, reader, last).await? {
             return Ok(());
@@ -193,6 +200,7 @@ async fn run_mailbox(
             }
         }
         retry_missing(src, &mut mb, reader).await?;
+        passed_over.clear();
         // Everything that had arrived when this poll started has been read.
         let finished = shared.clock.now();
         shared.set_live(name, |l| {
@@ -359,6 +367,7 @@ async fn retry_missing(
     // it or is about to (or died, and its claim went with its connection).
     let src = Source {
         wait_for_claims: true,
+        passed_over: None,
         ..src
     };
     let uids: Vec<u32> = reader.missing.keys().copied().collect();
@@ -409,7 +418,7 @@ struct Read {
 }
 
 impl Read {
-    fn incoming<'a>(&'a self, src: Source<'_>) -> Incoming<'a> {
+    fn incoming<'a>(&'a self, src: Source<'a>) -> Incoming<'a> {
         Incoming {
             mailbox: src.name,
             uidvalidity: src.uidvalidity,
@@ -417,6 +426,7 @@ impl Read {
             raw: &self.raw,
             arrived: self.arrived,
             wait_for_claim: src.wait_for_claims,
+            passed_over: src.passed_over,
         }
     }
 }

@@ -107,8 +107,9 @@ pub async fn game(c: &mut Conn, id: &str) -> Result<Option<GameRow>> {
 pub enum Taken {
     /// No game of that name.
     Absent,
-    /// The game exists, and another transaction holds it (another instance's mail, or a tick).
-    Held,
+    /// The game exists, and another transaction holds it (another instance's mail, or a tick):
+    /// its id.
+    Held(String),
     /// The game, taken for this transaction, as the last transaction to hold it left it.
     Game(GameRow),
 }
@@ -133,9 +134,10 @@ pub async fn take_game(c: &mut Conn, id: &str, wait: bool) -> Result<Taken> {
     Ok(match row {
         Some(g) => Taken::Game(g),
         // Skipped or absent: only a second read tells (a mail naming no game, or a held one).
-        None if !wait && Dialect::of(c) == Dialect::Postgres && game(c, id).await?.is_some() => {
-            Taken::Held
-        }
+        None if !wait && Dialect::of(c) == Dialect::Postgres => match game(c, id).await? {
+            Some(g) => Taken::Held(g.id),
+            None => Taken::Absent,
+        },
         None => Taken::Absent,
     })
 }
@@ -146,7 +148,7 @@ pub async fn take_game(c: &mut Conn, id: &str, wait: bool) -> Result<Taken> {
 pub async fn take_game_waiting(c: &mut Conn, id: &str) -> Result<Option<GameRow>> {
     Ok(match take_game(c, id, true).await? {
         Taken::Game(g) => Some(g),
-        Taken::Absent | Taken::Held => None,
+        Taken::Absent | Taken::Held(_) => None,
     })
 }
 

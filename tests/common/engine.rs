@@ -110,6 +110,7 @@ pub async fn deliver(
         raw: bytes,
         arrived,
         wait_for_claim: false,
+        passed_over: None,
     };
     games::process_message(pool, &env(), &inc, &engine::read(bytes), now)
         .await
