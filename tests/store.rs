@@ -411,6 +411,18 @@ async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
         };
         dip::insert_submission(c, &sub).await.expect("submission");
     }
+    /// The confirmation box's copy of mail `id` from `from` in `game`.
+    async fn confirmed(c: &mut store::Conn, game: &str, id: &str, from: &str) {
+        let copy = store::Confirmation {
+            message_id: id,
+            from,
+            game,
+            read_digest: "d",
+        };
+        store::record_confirmation(c, &copy, 150)
+            .await
+            .expect("copy");
+    }
     async fn record(c: &mut store::Conn, id: Option<&str>, from: &str) -> PowerRecord {
         let (phase, record) = dip::current_phase_and_record(c, "wm1", "FRANCE", id, from)
             .await
@@ -458,15 +470,7 @@ async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
         } else {
             "f@x.test"
         };
-        let copy = store::Confirmation {
-            message_id: "<a@x>",
-            from,
-            game,
-            read_digest: "d",
-        };
-        store::record_confirmation(&mut c, &copy, 150)
-            .await
-            .expect("copy");
+        confirmed(&mut c, game, "<a@x>", from).await;
         let orders = [dip::StandingOrder {
             order: "F LON H".into(),
             written: "F Lon H".into(),
@@ -492,15 +496,7 @@ async fn a_powers_record_is_read_at_once_and_says_only_what_is_its_own() {
     .execute(&mut *c)
     .await
     .expect("nmr");
-    let copy = store::Confirmation {
-        message_id: "<c@x>",
-        from: "f@x.test",
-        game: "wm1",
-        read_digest: "d",
-    };
-    store::record_confirmation(&mut c, &copy, 150)
-        .await
-        .expect("copy");
+    confirmed(&mut c, "wm1", "<c@x>", "f@x.test").await;
     // France's orders of another phase are not this phase's.
     let orders = [dip::StandingOrder {
         order: "A PAR H".into(),

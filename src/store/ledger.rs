@@ -28,7 +28,7 @@ const ANSWERS_SINCE: &str = "SELECT
 
 /// [`ANSWERS_SINCE`] with its limits written in: integers, so the text is safe, and the same
 /// for every answer of a server (SQLite's prepared statement is kept for it).
-fn answers_since_sql(at_most: AnswerCounts) -> String {
+pub(super) fn answers_since_sql(at_most: AnswerCounts) -> String {
     ANSWERS_SINCE
         .replace("{to_address}", &at_most.to_address.max(0).to_string())
         .replace(
@@ -588,83 +588,6 @@ pub async fn answers_since(
         auth_rejections: row.try_get("auth_rejections")?,
         in_game: row.try_get("in_game")?,
     })
-}
-
-/// The limits an answer is enqueued within by [`enqueue_within`]: the counts of
-/// [`answers_since`] since `since` that must each stay under its limit.
-#[derive(Clone, Copy, Debug)]
-pub struct Within<'a> {
-    pub since: Ts,
-    /// The limits; a count whose limit is None is not looked at.
-    pub limits: WithinLimits,
-    /// The game whose answers are counted (`in_game`).
-    pub game: Option<&'a str>,
-}
-
-/// Which of [`AnswerCounts`]' counts an answer must stay under, and their limits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WithinLimits {
-    pub to_address: Option<i64>,
-    pub auth_rejections: Option<i64>,
-    pub in_game: Option<i64>,
-}
-
-/// Enqueue `m` if the answers counted as [`answers_since`] counts them are under the limits
-/// `within` names, in one statement (the counts and the insert: one round trip where an answer
-/// took two, issue 28). False when a count is at its limit, or a mail with its Message-ID is
-/// already there: the caller counts again to say which (an answer refused costs a round trip
-/// more; one sent, one fewer).
-pub async fn enqueue_within(
-    c: &mut Conn,
-    m: &NewMail,
-    now: Ts,
-    within: &Within<'_>,
-) -> Result<bool> {
-    let at = within.limits;
-    // The counts stop at their limits (as [`answers_since`] counts them); one not looked at is
-    // counted up to nothing.
-    let counts = answers_since_sql(AnswerCounts {
-        to_address: at.to_address.unwrap_or(0),
-        auth_rejections: at.auth_rejections.unwrap_or(0),
-        in_game: at.in_game.unwrap_or(0),
-    });
-    let mut under = vec!["1 = 1".to_string()];
-    for (name, limit) in [
-        ("to_address", at.to_address),
-        ("auth_rejections", at.auth_rejections),
-        ("in_game", at.in_game),
-    ] {
-        if let Some(limit) = limit {
-            under.push(format!("counts.{name} < {}", limit.max(0)));
-        }
-    }
-    // The integers written in keep one text (and one prepared statement) for a server's limits.
-    let sql = format!(
-        "{OUTBOX_INSERT}SELECT $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14,
-                (SELECT id FROM outbox_pictures WHERE key = $15)
-         FROM ({counts}) AS counts WHERE {}
-         ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
-        under.join(" AND ")
-    );
-    let row = sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(&m.to)
-        .bind(within.game)
-        .bind(within.since)
-        .bind(m.kind)
-        .bind(&m.message_id)
-        .bind(&m.from)
-        .bind(&m.to)
-        .bind(&m.subject)
-        .bind(&m.body)
-        .bind(m.in_reply_to.as_deref())
-        .bind(m.refs.join(" "))
-        .bind(m.auto_submitted)
-        .bind(now)
-        .bind(m.game.as_deref())
-        .bind(m.picture.as_deref())
-        .fetch_optional(&mut *c)
-        .await?;
-    Ok(row.is_some())
 }
 
 /// Empty the raw bytes of messages received before `before`; their ledger rows and metadata

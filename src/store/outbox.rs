@@ -197,26 +197,101 @@ pub async fn enqueue_many(c: &mut Conn, mails: &[NewMail], now: Ts) -> Result<us
     Ok(enqueued)
 }
 
-/// The columns an enqueued mail fills, in the order [`insert_chunk`] and
-/// [`enqueue_within`] give them.
-pub(super) const OUTBOX_INSERT: &str = "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id, picture_id) ";
+/// The columns an enqueued mail fills: [`bind_mail`]'s values, then the picture.
+const OUTBOX_INSERT: &str = "INSERT INTO outbox (kind, message_id, from_address, to_address, subject, body, in_reply_to, refs, auto_submitted, created_at, next_attempt_at, game_id, picture_id) ";
+
+/// Mail `m`'s values for [`OUTBOX_INSERT`]'s columns up to `game_id`, bound in order onto `q`
+/// (a statement's row, or a query): one list for every way a mail is inserted. The picture
+/// follows, looked up by its key in the statement's own way.
+macro_rules! bind_mail {
+    ($q:expr, $m:expr, $now:expr) => {
+        $q.bind($m.kind)
+            .bind(&$m.message_id)
+            .bind(&$m.from)
+            .bind(&$m.to)
+            .bind(&$m.subject)
+            .bind(&$m.body)
+            .bind($m.in_reply_to.as_deref())
+            .bind($m.refs.join(" "))
+            .bind($m.auto_submitted)
+            .bind($now)
+            .bind($now)
+            .bind($m.game.as_deref())
+    };
+}
+
+/// The limits an answer is enqueued within by [`enqueue_within`]: the counts of
+/// [`answers_since`] since `since` that must each stay under its limit.
+#[derive(Clone, Copy, Debug)]
+pub struct Within<'a> {
+    pub since: Ts,
+    /// The limits; a count whose limit is None is not looked at.
+    pub limits: WithinLimits,
+    /// The game whose answers are counted (`in_game`).
+    pub game: Option<&'a str>,
+}
+
+/// Which of [`AnswerCounts`]' counts an answer must stay under, and their limits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WithinLimits {
+    pub to_address: Option<i64>,
+    pub auth_rejections: Option<i64>,
+    pub in_game: Option<i64>,
+}
+
+/// Enqueue `m` if the answers counted as [`answers_since`] counts them are under the limits
+/// `within` names, in one statement (the counts and the insert: one round trip where an answer
+/// took two, issue 28). False when a count is at its limit, or a mail with its Message-ID is
+/// already there: the caller counts again to say which (an answer refused costs a round trip
+/// more; one sent, one fewer).
+pub async fn enqueue_within(
+    c: &mut Conn,
+    m: &NewMail,
+    now: Ts,
+    within: &Within<'_>,
+) -> Result<bool> {
+    let at = within.limits;
+    // The counts stop at their limits (as [`answers_since`] counts them); one not looked at is
+    // counted up to nothing.
+    let counts = super::ledger::answers_since_sql(AnswerCounts {
+        to_address: at.to_address.unwrap_or(0),
+        auth_rejections: at.auth_rejections.unwrap_or(0),
+        in_game: at.in_game.unwrap_or(0),
+    });
+    let mut under = vec!["1 = 1".to_string()];
+    for (name, limit) in [
+        ("to_address", at.to_address),
+        ("auth_rejections", at.auth_rejections),
+        ("in_game", at.in_game),
+    ] {
+        if let Some(limit) = limit {
+            under.push(format!("counts.{name} < {}", limit.max(0)));
+        }
+    }
+    // The integers written in keep one text (and one prepared statement) for a server's limits.
+    let sql = format!(
+        "{OUTBOX_INSERT}SELECT $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+                (SELECT id FROM outbox_pictures WHERE key = $16)
+         FROM ({counts}) AS counts WHERE {}
+         ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
+        under.join(" AND ")
+    );
+    let counted = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(&m.to)
+        .bind(within.game)
+        .bind(within.since);
+    let row = bind_mail!(counted, m, now)
+        .bind(m.picture.as_deref())
+        .fetch_optional(&mut *c)
+        .await?;
+    Ok(row.is_some())
+}
 
 /// Insert the mails whose Message-IDs are new; the Message-IDs inserted.
 async fn insert_chunk(c: &mut Conn, chunk: &[NewMail], now: Ts) -> Result<Vec<String>> {
     let mut q = crate::store::dialect::Statement::new(c, OUTBOX_INSERT);
     q.values(chunk, |b, m| {
-        b.bind(m.kind)
-            .bind(&m.message_id)
-            .bind(&m.from)
-            .bind(&m.to)
-            .bind(&m.subject)
-            .bind(&m.body)
-            .bind(m.in_reply_to.as_deref())
-            .bind(m.refs.join(" "))
-            .bind(m.auto_submitted)
-            .bind(now)
-            .bind(now)
-            .bind(m.game.as_deref())
+        bind_mail!(b, m, now)
             .push("(SELECT id FROM outbox_pictures WHERE key = ")
             .bind_unseparated(m.picture.as_deref())
             .push_unseparated(")");
